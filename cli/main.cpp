@@ -1,0 +1,293 @@
+// rigidbench command line (SPEC.md, Command line). Exit codes: 0 ok, 1 a verdict failed (or a
+// numerical breakdown), 2 bad input, 3 internal error (a bug: please report it).
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "integrators/registry.hpp"
+#include "problems/catalogue.hpp"
+#include "problems/problem_file.hpp"
+#include "reference/reference.hpp"
+#include "reports/report.hpp"
+#include "verification/runner.hpp"
+#include "verification/suite.hpp"
+
+using namespace rigidbench;
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr int kOk = 0, kVerdictFailed = 1, kBadInput = 2, kInternal = 3;
+
+std::string claims_text(const Claims& c) {
+  std::string s;
+  for (InvariantKind k : {InvariantKind::energy, InvariantKind::momentum, InvariantKind::casimir, InvariantKind::axial,
+                          InvariantKind::constraint})
+    if (c.of(k) != Claim::none) s += cat(s.empty() ? "" : ", ", to_string(k), ": ", to_string(c.of(k)));
+  return s.empty() ? "none" : s;
+}
+
+std::string applies_text(const Applicability& a) {
+  std::string s;
+  if (a.rigid_body) s += "rigid_body ";
+  if (a.body_system) s += "body_system ";
+  if (a.non_twisting) s += "non_twisting ";
+  if (a.spherical_only) s += "(spherical only) ";
+  if (a.torque_free_only) s += "(torque-free only) ";
+  if (!s.empty()) s.pop_back();
+  return s;
+}
+
+int cmd_list(bool json) {
+  if (json) {
+    ordered_json j;
+    j["integrators"] = ordered_json::array();
+    for (const auto& e : registry()) {
+      const SchemeInfo& i = *e.info;
+      j["integrators"].push_back({{"name", i.name}, {"title", i.title}, {"source", i.source}, {"order", i.order},
+                                  {"kind", to_string(i.kind)}, {"applies", applies_text(i.applies)},
+                                  {"claims", claims_text(i.claims)}, {"representation", i.representation}});
+    }
+    j["problems"] = ordered_json::array();
+    for (const auto& n : catalogue_names()) {
+      const Problem p = catalogue_problem(n);
+      ordered_json inv = ordered_json::array();
+      for (const auto& d : p.invariants()) inv.push_back(d.name);
+      j["problems"].push_back({{"name", p.name}, {"title", p.title}, {"source", p.source},
+                               {"family", to_string(p.family)}, {"invariants", inv}});
+    }
+    j["suites"] = suite_names();
+    std::cout << j.dump(2) << "\n";
+    return kOk;
+  }
+  std::printf("Integrators (%zu):\n", registry().size());
+  for (const auto& e : registry()) {
+    const SchemeInfo& i = *e.info;
+    std::printf("  %-18s order %d  %-13s %-28s claims: %s\n      %s\n      source: %s\n", std::string(i.name).c_str(),
+                i.order, to_string(i.kind), applies_text(i.applies).c_str(), claims_text(i.claims).c_str(),
+                std::string(i.title).c_str(), std::string(i.source).c_str());
+  }
+  std::printf("\nProblems:\n");
+  for (const auto& n : catalogue_names()) {
+    const Problem p = catalogue_problem(n);
+    std::string inv;
+    for (const auto& d : p.invariants()) inv += cat(inv.empty() ? "" : ", ", d.name);
+    std::printf("  %-14s %s\n      t in [%g, %g]; invariants: %s\n", p.name.c_str(), p.title.c_str(), p.t0, p.t_end,
+                inv.c_str());
+  }
+  std::printf("\nSuites: quick\n");
+  return kOk;
+}
+
+void require_out_folder(const std::string& out) {
+  const std::filesystem::path p(out);
+  const auto dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::is_directory(dir)) throw InputError(cat("--out '", out, "': folder '", dir.string(), "' does not exist"));
+}
+
+std::string fmt(double x, const char* f = "%.3g") {
+  if (!std::isfinite(x)) return "-";
+  char b[64];
+  std::snprintf(b, sizeof b, f, x);
+  return b;
+}
+
+void print_summary(const SuiteResult& s) {
+  std::printf("%-18s %-14s %-9s %-14s %-16s %-22s %-9s %s\n", "integrator", "problem", "status", "slope(att)/p",
+              "Q_II(h)/2^p", "exact invariants", "ns/step", "x RK4");
+  for (const auto& r : s.results) {
+    if (r.status == "skipped") {
+      std::printf("%-18s %-14s %-9s %s\n", r.integrator.c_str(), r.problem.c_str(), "skipped", r.reason.c_str());
+      continue;
+    }
+    const auto it = r.convergence.find("attitude_error_final");
+    std::string slope = "-";
+    if (it != r.convergence.end())
+      slope = cat(fmt(it->second.fit.slope, "%.2f"), "/", fmt(it->second.expected, "%.0f"), " ", to_string(it->second.verdict));
+    std::string q = "-";
+    if (r.q_ii.primary >= 0) {
+      const auto& l = r.q_ii.levels[std::size_t(r.q_ii.primary)];
+      q = cat(fmt(l.median, "%.3f"), "(", fmt(l.h, "%.2g"), ") ", to_string(l.verdict));
+    }
+    int ex = 0, ex_pass = 0;
+    for (const auto& i : r.invariants)
+      if (i.claim == Claim::exact) ex++, ex_pass += i.verdict == Verdict::pass;
+    std::printf("%-18s %-14s %-9s %-14s %-16s %-22s %-9s %s%s\n", r.integrator.c_str(), r.problem.c_str(), r.status.c_str(),
+                slope.c_str(), q.c_str(), cat(std::to_string(ex_pass), "/", std::to_string(ex), " pass").c_str(),
+                fmt(r.cost.ns_per_step, "%.0f").c_str(), fmt(r.cost.ratio_to_baseline, "%.2f").c_str(),
+                r.failed() ? "  <- FAILED" : "");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"rigidbench: verification and benchmark harness for rigid-body time integrators"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Help for every subcommand");
+
+  bool list_json = false;
+  auto* list = app.add_subcommand("list", "List registered integrators, catalogue problems and suites");
+  list->add_flag("--json", list_json, "Machine-readable output");
+
+  std::string export_name, export_out;
+  auto* problem = app.add_subcommand("problem", "Problem catalogue tools");
+  problem->require_subcommand(1);
+  auto* pexport = problem->add_subcommand("export", "Print a catalogue entry as its problem file (JSON)");
+  pexport->add_option("NAME", export_name, "Catalogue name")->required();
+  pexport->add_option("--out", export_out, "Write to this file instead of stdout");
+
+  std::string integrator, problem_name, problem_file, out;
+  double h = 0, t_end = NAN, tol = 1e-13;
+  std::int64_t every = 1;
+  auto* sim = app.add_subcommand("simulate", "Run one integrator on one problem and write the trajectory");
+  sim->add_option("--integrator", integrator, "Registered integrator name")->required();
+  sim->add_option("--problem", problem_name, "Catalogue problem");
+  sim->add_option("--problem-file", problem_file, "Problem file (JSON)");
+  sim->add_option("--h", h, "Step size")->required();
+  sim->add_option("--t-end", t_end, "Final time (default: the problem's)");
+  sim->add_option("--every", every, "Write every k-th step (the final state is always written)");
+  sim->add_option("--out", out, "Output file, .csv or .json")->required();
+
+  auto* ref = app.add_subcommand("reference", "High-accuracy reference solution on an output grid");
+  ref->add_option("--problem", problem_name, "Catalogue problem");
+  ref->add_option("--problem-file", problem_file, "Problem file (JSON)");
+  ref->add_option("--h", h, "Output grid spacing")->required();
+  ref->add_option("--t-end", t_end, "Final time (default: the problem's)");
+  ref->add_option("--tol", tol, "Absolute and relative tolerance (default 1e-13)");
+  ref->add_option("--out", out, "Output file, .csv or .json")->required();
+
+  SuiteRequest vreq;
+  std::vector<std::string> v_int, v_prob;
+  double v_h = NAN, v_tend = NAN;
+  int v_levels = 0;
+  bool quiet = false;
+  auto* verify = app.add_subcommand("verify", "Convergence, Q_II, invariants and errors against the reference");
+  verify->add_option("--suite", vreq.suite, "Suite: quick (default)");
+  verify->add_option("--integrator", v_int, "Names, globs or 'all' (default all)");
+  verify->add_option("--problem", v_prob, "Catalogue problems (default: the suite's)");
+  verify->add_option("--problem-file", vreq.problem_file, "A problem file instead of catalogue problems");
+  verify->add_option("--h", v_h, "Coarsest step h0 of the ladder h0 2^-k (default: the problem's)");
+  verify->add_option("--levels", v_levels, "Number of ladder levels (default: the problem's)");
+  verify->add_option("--t-end", v_tend, "Final time (default: the problem's)");
+  verify->add_option("--jobs", vreq.jobs, "Worker threads (default: all cores)");
+  verify->add_option("--out", out, "Report file (.json) or folder (report.json inside)");
+  verify->add_flag("--quiet", quiet, "No progress on stderr");
+
+  // An unknown first word would otherwise only get CLI11's "A subcommand is required".
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    std::string names;
+    for (const CLI::App* sc : app.get_subcommands([](const CLI::App*) { return true; })) {
+      known |= sc->get_name() == argv[1];
+      names += cat(names.empty() ? "" : ", ", sc->get_name());
+    }
+    if (!known) {
+      std::fprintf(stderr, "rigidbench: error: unknown command '%s' (known: %s)\n", argv[1], names.c_str());
+      return kBadInput;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kBadInput;
+  }
+
+  try {
+    if (*list) return cmd_list(list_json);
+
+    if (*pexport) {
+      const std::string text = problem_to_json(catalogue_problem(export_name)).dump(2) + "\n";
+      if (export_out.empty()) std::cout << text;
+      else write_atomic(export_out, text);
+      return kOk;
+    }
+
+    if (*sim) {
+      check_trajectory_path(out);
+      require_out_folder(out);
+      const Problem p = resolve_problem(problem_name, problem_file);
+      const SchemeEntry& s = find_scheme(integrator);
+      if (std::string why = not_applicable(*s.info, p); !why.empty())
+        throw InputError(cat("integrator '", integrator, "' does not apply to problem '", p.name, "': ", why));
+      const double te = std::isnan(t_end) ? p.t_end : t_end;
+      auto integ = s.make(p);
+      const Trajectory tr = simulate(*integ, p, h, te, every);
+      if (!tr.ok) {
+        std::fprintf(stderr, "rigidbench: breakdown: %s (no output written)\n", tr.reason.c_str());
+        return kVerdictFailed;
+      }
+      write_trajectory(out, p, tr.t, tr.states,
+                       {{"integrator", s.info->name}, {"problem", p.name}, {"h", h}, {"t_end", te},
+                        {"problem_file", problem_to_json(p)}});
+      return kOk;
+    }
+
+    if (*ref) {
+      check_trajectory_path(out);
+      require_out_folder(out);
+      const Problem p = resolve_problem(problem_name, problem_file);
+      const double te = std::isnan(t_end) ? p.t_end : t_end;
+      if (!std::isfinite(h) || h <= 0) throw InputError(cat("--h must be positive and finite (got ", std::to_string(h), ")"));
+      if (!std::isfinite(te) || te <= p.t0) throw InputError("--t-end must be finite and greater than t0");
+      if (!std::isfinite(tol) || tol <= 0 || tol >= 1) throw InputError("--tol must be in (0, 1)");
+      std::vector<double> grid;
+      const double n = std::ceil((te - p.t0) / h - 1e-9);
+      if (n > 1e8) throw InputError("--h is too small: more than 1e8 output points");
+      for (std::int64_t j = 0; j < std::int64_t(n); ++j) grid.push_back(p.t0 + double(j) * h);
+      grid.push_back(te);
+      const ReferenceSolution r = kirchhoff_reference(p, grid, {.tolerance = tol});
+      std::fprintf(stderr, "reference: %s, tolerance %g, error estimate %.3g rad / %.3g rad/s, %zu steps\n",
+                   r.formulation.c_str(), r.tolerance, r.error_estimate.attitude, r.error_estimate.omega, r.steps);
+      write_trajectory(out, p, r.times, r.states,
+                       {{"reference", {{"kind", r.kind}, {"formulation", r.formulation}, {"stepper", r.stepper},
+                                       {"tolerance", r.tolerance}, {"error_estimate", r.error_estimate.max()}}},
+                        {"problem", p.name}, {"problem_file", problem_to_json(p)}});
+      return kOk;
+    }
+
+    if (*verify) {
+      std::string report_path;
+      if (!out.empty()) {
+        if (std::filesystem::path(out).extension() == ".json") {
+          report_path = out;
+        } else {
+          std::filesystem::create_directories(out);
+          report_path = (std::filesystem::path(out) / "report.json").string();
+        }
+        require_out_folder(report_path);
+      }
+      if (!v_int.empty()) vreq.integrators = v_int;
+      vreq.problems = v_prob;
+      if (!std::isnan(v_h)) vreq.ladder.h0 = v_h;
+      if (v_levels != 0) vreq.ladder.levels = v_levels;
+      if (!std::isnan(v_tend)) vreq.t_end = v_tend;
+      vreq.progress = !quiet;
+      const std::string started = iso8601_now();
+      const SuiteResult s = run_suite(vreq);
+      print_summary(s);
+      if (!report_path.empty()) {
+        write_atomic(report_path, suite_report(s, std::vector<std::string>(argv, argv + argc), started).dump(1) + "\n");
+        std::printf("report: %s\n", report_path.c_str());
+      }
+      return s.any_failed() ? kVerdictFailed : kOk;
+    }
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "rigidbench: error: %s\n", e.what());
+    return kBadInput;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fprintf(stderr, "rigidbench: error: %s\n", e.what());
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rigidbench: internal error: %s\n", e.what());
+    return kInternal;
+  }
+  return kOk;
+}

@@ -1,0 +1,132 @@
+#pragma once
+// SO(3) kernel: hat/vee, exponential, logarithm, geodesic angle, Cayley map, and the right
+// Jacobian of exp (dexp) with its inverse.
+//
+// Invariant kept by every function returning a Mat3 "rotation": R^T R = I and det R = +1 to
+// round-off for every finite input (no branch returns a non-orthogonal matrix).
+// Conventions: R maps body components to spatial ones; W is body angular velocity, R' = R hat(W).
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "core/quaternion.hpp"
+#include "core/types.hpp"
+
+namespace rigidbench::so3 {
+
+/// hat(a) b = a x b.
+inline Mat3 hat(const Vec3& a) {
+  Mat3 S;
+  S << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
+  return S;
+}
+
+/// vee(hat(a)) = a; for a general matrix, the axial vector of its skew part.
+inline Vec3 vee(const Mat3& S) {
+  return 0.5 * Vec3(S(2, 1) - S(1, 2), S(0, 2) - S(2, 0), S(1, 0) - S(0, 1));
+}
+
+/// Coefficients a = sin(t)/t, b = (1 - cos t)/t^2 of Rodrigues' formula, accurate for every t >= 0:
+/// b is computed as 2 sin^2(t/2)/t^2 (no cancellation), and both switch to their Taylor series
+/// below t = 1e-4, where the truncation error (t^6/5040 relative) is below one ulp.
+inline void rodrigues_coefficients(double t, double& a, double& b) {
+  if (t < 1e-4) {
+    const double t2 = t * t;
+    a = 1.0 - t2 / 6.0 * (1.0 - t2 / 20.0);
+    b = 0.5 - t2 / 24.0 * (1.0 - t2 / 30.0);
+  } else {
+    const double s = std::sin(0.5 * t);
+    a = std::sin(t) / t;
+    b = 2.0 * s * s / (t * t);
+  }
+}
+
+/// exp(hat(w)) by Rodrigues' formula: I + a hat(w) + b hat(w)^2.
+inline Mat3 exp(const Vec3& w) {
+  double a, b;
+  rodrigues_coefficients(w.norm(), a, b);
+  // hat(w)^2 = w w^T - |w|^2 I, written out to avoid a matrix product.
+  const double n2 = w.squaredNorm();
+  Mat3 R = b * (w * w.transpose());
+  R.diagonal().array() += 1.0 - b * n2;
+  R(0, 1) -= a * w.z();
+  R(1, 0) += a * w.z();
+  R(0, 2) += a * w.y();
+  R(2, 0) -= a * w.y();
+  R(1, 2) -= a * w.x();
+  R(2, 1) += a * w.x();
+  return R;
+}
+
+/// Rotation vector w, |w| in [0, pi], with exp(w) = R. Computed through the unit quaternion
+/// (Shepperd's branch-selected extraction) and theta = 2 atan2(|v|, s): robust at theta -> 0, where
+/// arccos((tr R - 1)/2) loses half the digits, and at theta -> pi, where the skew part vanishes.
+inline Vec3 log(const Mat3& R) { return quat::log(quat::from_matrix(R)); }
+
+/// Geodesic distance |log(A^T B)| in radians, accurate down to round-off (no arccos floor).
+inline double angle_between(const Mat3& A, const Mat3& B) {
+  const Vec4 q = quat::from_matrix(A.transpose() * B);
+  return 2.0 * std::atan2(q.tail<3>().norm(), std::abs(q[0]));
+}
+
+/// Rotation angle of R in [0, pi].
+inline double angle(const Mat3& R) {
+  const Vec4 q = quat::from_matrix(R);
+  return 2.0 * std::atan2(q.tail<3>().norm(), std::abs(q[0]));
+}
+
+/// Cayley map cay(w) = (I - hat(w)/2)^{-1} (I + hat(w)/2) = I + 4/(4+|w|^2) (hat(w) + hat(w)^2/2).
+/// It is the same map as the rescaled-Rodrigues R(alpha) of paper 001 eq. (4); see core/rrp.hpp.
+inline Mat3 cayley(const Vec3& w) {
+  const Mat3 S = hat(w);
+  return Mat3::Identity() + (4.0 / (4.0 + w.squaredNorm())) * (S + 0.5 * S * S);
+}
+
+/// Inverse Cayley map; defined for rotation angles < pi. Throws InputError at the half-turn, i.e.
+/// when the quaternion's scalar part is within 4 ulps of zero (|w| would exceed ~5e14, meaningless).
+inline Vec3 cayley_inverse(const Mat3& R) {
+  const Vec4 q = quat::from_matrix(R);
+  if (std::abs(q[0]) <= 4 * std::numeric_limits<double>::epsilon())
+    throw InputError("cayley_inverse: rotation by pi has no Cayley coordinates");
+  return 2.0 * q.tail<3>() / q[0];
+}
+
+/// Right Jacobian of exp: exp(w + d) = exp(w) exp(dexp_r(w) d) + O(d^2).
+/// dexp_r(w) = I - b hat(w) + c hat(w)^2, b = (1 - cos t)/t^2, c = (t - sin t)/t^3 (Bullo & Murray 1995).
+inline Mat3 dexp_right(const Vec3& w) {
+  const double t = w.norm();
+  double a, b;
+  rodrigues_coefficients(t, a, b);
+  const double c = t < 1e-3 ? (1.0 / 6.0 - t * t / 120.0 * (1.0 - t * t / 42.0)) : (t - std::sin(t)) / (t * t * t);
+  const Mat3 S = hat(w);
+  return Mat3::Identity() - b * S + c * S * S;
+}
+
+/// Inverse of dexp_right: I + hat(w)/2 + (1/t^2 - (1 + cos t)/(2 t sin t)) hat(w)^2; singular at t = 2 pi.
+inline Mat3 dexp_right_inverse(const Vec3& w) {
+  const double t = w.norm();
+  const double d = t < 1e-3 ? (1.0 / 12.0 + t * t / 720.0 * (1.0 + t * t / 42.0))
+                            : (1.0 / (t * t) - (1.0 + std::cos(t)) / (2.0 * t * std::sin(t)));
+  const Mat3 S = hat(w);
+  return Mat3::Identity() + 0.5 * S + d * S * S;
+}
+
+/// ||R^T R - I||_F: distance from orthogonality, the constraint residual of METRICS.md.
+inline double orthogonality_residual(const Mat3& R) {
+  return (R.transpose() * R - Mat3::Identity()).norm();
+}
+
+/// Projection of a near-rotation onto SO(3) (polar factor); used only to validate input matrices.
+Mat3 nearest_rotation(const Mat3& M);
+
+}  // namespace rigidbench::so3
+
+namespace rigidbench::so3 {
+/// exp(hat(w)) v without forming the matrix: v + a w x v + b w x (w x v).
+inline Vec3 exp_apply(const Vec3& w, const Vec3& v) {
+  double a, b;
+  rodrigues_coefficients(w.norm(), a, b);
+  const Vec3 wv = w.cross(v);
+  return v + a * wv + b * w.cross(wv);
+}
+}  // namespace rigidbench::so3

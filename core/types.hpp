@@ -1,0 +1,29 @@
+#pragma once
+// Linear-algebra vocabulary shared by every layer. Fixed-size Eigen types only in hot paths.
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <stdexcept>
+#include <string>
+
+namespace rigidbench {
+
+using Vec3 = Eigen::Vector3d;
+using Mat3 = Eigen::Matrix3d;
+using Vec4 = Eigen::Vector4d;
+
+/// Bad user input (unknown name, invalid number, malformed file...). The CLI maps it to exit code 2.
+/// Precondition violations in library code throw this; programming misuse throws std::logic_error.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Concatenation by appending. Used instead of `"literal" + std::string` chains, which GCC 12 at
+/// -O3 flags with a false -Wrestrict (GCC bug 105329).
+template <class... A>
+std::string cat(const A&... a) {
+  std::string s;
+  (s.append(a), ...);
+  return s;
+}
+
+}  // namespace rigidbench

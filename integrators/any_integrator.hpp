@@ -1,0 +1,35 @@
+#pragma once
+// Type erasure of the contract for the command line and the verification suites. It wraps (does
+// not copy or re-implement) the concrete scheme, so the update that is verified is the update
+// that is benchmarked.
+#include <memory>
+
+#include "integrators/integrator.hpp"
+
+namespace rigidbench {
+
+class AnyIntegrator {
+ public:
+  virtual ~AnyIntegrator() = default;
+  virtual const SchemeInfo& info() const = 0;
+  virtual void reset(const State& x0, double t0) = 0;
+  virtual StepStatus step(double t, double h) = 0;
+  virtual void read(State& x) const = 0;
+  virtual Counters counters() const = 0;
+};
+
+template <Integrator S>
+class Erased final : public AnyIntegrator {
+ public:
+  explicit Erased(const Problem& p) : s_(p) {}
+  const SchemeInfo& info() const override { return S::info(); }
+  void reset(const State& x0, double t0) override { s_.reset(x0, t0); }
+  StepStatus step(double t, double h) override { return s_.step(t, h); }
+  void read(State& x) const override { s_.read(x); }
+  Counters counters() const override { return s_.counters(); }
+
+ private:
+  S s_;
+};
+
+}  // namespace rigidbench

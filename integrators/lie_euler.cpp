@@ -1,0 +1,19 @@
+#include "integrators/lie_euler.hpp"
+
+namespace rigidbench {
+
+const SchemeInfo& LieEuler::info() {
+  static const SchemeInfo i{
+      .name = "lie_euler",
+      .title = "Explicit Lie-Euler (first-order baseline)",
+      .source = "Iserles, Munthe-Kaas, Norsett, Zanna, Acta Numerica 9 (2000), Lie-group Euler method",
+      .representation = "rotation matrix R and body angular velocity W",
+      .order = 1,
+      .kind = SchemeKind::explicit_,
+      .applies = {.rigid_body = true},
+      .claims = {.constraint = Claim::exact},
+      .notes = "R is updated by right multiplication with exp (Rodrigues), so it stays on SO(3)."};
+  return i;
+}
+
+}  // namespace rigidbench

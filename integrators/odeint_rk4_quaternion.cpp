@@ -1,0 +1,19 @@
+#include "integrators/odeint_rk4_quaternion.hpp"
+
+namespace rigidbench {
+
+const SchemeInfo& OdeintRk4Quaternion::info() {
+  static const SchemeInfo i{
+      .name = "odeint_rk4_quat",
+      .title = "Boost.Odeint runge_kutta4 on the quaternion Kirchhoff form (baseline)",
+      .source = "classical RK4; Kirchhoff/body formulation of paper 003 with a unit-quaternion attitude",
+      .representation = "unit quaternion q (not renormalised) and body angular velocity W",
+      .order = 4,
+      .kind = SchemeKind::explicit_,
+      .applies = {.rigid_body = true},
+      .claims = {.constraint = Claim::exact},
+      .notes = "Canonical attitude R(q/|q|), orthogonal by construction; |q| itself drifts at O(h^4)."};
+  return i;
+}
+
+}  // namespace rigidbench

@@ -1,0 +1,40 @@
+#pragma once
+// The registry is a type list (compile time: benchmarks and typed tests iterate over it); the
+// runtime registry used by the command line is generated from it. Adding a scheme is one file
+// plus one line in `Schemes` below.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "integrators/any_integrator.hpp"
+#include "integrators/lie_euler.hpp"
+#include "integrators/odeint_rk4_quaternion.hpp"
+#include "integrators/terze_muller_zlatar.hpp"
+
+namespace rigidbench {
+
+template <Integrator... S>
+struct SchemeList {
+  /// Calls f.template operator()<S>() for every scheme, in order.
+  template <class F>
+  static void for_each(F&& f) { (f.template operator()<S>(), ...); }
+};
+
+using Schemes = SchemeList<OdeintRk4Quaternion, LieEuler, TerzeMullerZlatar>;
+
+/// The in-run baseline every cost ratio refers to (METRICS.md, Cost).
+using BaselineScheme = OdeintRk4Quaternion;
+
+struct SchemeEntry {
+  const SchemeInfo* info;
+  std::unique_ptr<AnyIntegrator> (*make)(const Problem&);
+};
+
+const std::vector<SchemeEntry>& registry();
+/// Exact name; throws InputError listing the registered names.
+const SchemeEntry& find_scheme(const std::string& name);
+/// Names, shell-style globs (*, ?) or "all"; an entry matching nothing is an InputError.
+std::vector<const SchemeEntry*> select_schemes(const std::vector<std::string>& patterns);
+bool glob_match(const std::string& pattern, const std::string& text);
+
+}  // namespace rigidbench

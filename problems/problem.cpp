@@ -1,0 +1,232 @@
+#include "problems/problem.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <sstream>
+
+#include "core/so3.hpp"
+
+namespace rigidbench {
+
+const char* to_string(ModelFamily f) {
+  switch (f) {
+    case ModelFamily::rigid_body: return "rigid_body";
+    case ModelFamily::body_system: return "body_system";
+    case ModelFamily::non_twisting: return "non_twisting";
+  }
+  return "?";
+}
+
+std::optional<ModelFamily> model_family_from_string(const std::string& s) {
+  for (ModelFamily f : {ModelFamily::rigid_body, ModelFamily::body_system, ModelFamily::non_twisting})
+    if (s == to_string(f)) return f;
+  return std::nullopt;
+}
+
+const char* to_string(InvariantKind k) {
+  switch (k) {
+    case InvariantKind::energy: return "energy";
+    case InvariantKind::momentum: return "momentum";
+    case InvariantKind::casimir: return "casimir";
+    case InvariantKind::axial: return "axial";
+    case InvariantKind::constraint: return "constraint";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string num(double x) {
+  std::ostringstream os;
+  os.precision(17);
+  os << x;
+  return os.str();
+}
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw InputError(what);
+}
+
+}  // namespace
+
+bool Problem::operator==(const Problem& o) const {
+  if (name != o.name || title != o.title || source != o.source || family != o.family ||
+      bodies != o.bodies || loads != o.loads || t0 != o.t0 || t_end != o.t_end ||
+      !(verification == o.verification) || initial.bodies.size() != o.initial.bodies.size())
+    return false;
+  for (std::size_t i = 0; i < initial.bodies.size(); ++i) {
+    const BodyState &a = initial.bodies[i], &b = o.initial.bodies[i];
+    if (a.R != b.R || a.W != b.W || a.x != b.x || a.v != b.v) return false;
+  }
+  return true;
+}
+
+bool Problem::spherical(std::size_t body) const {
+  const Mat3& J = bodies[body].inertia;
+  const double a = J.trace() / 3.0;
+  return (J - a * Mat3::Identity()).norm() <= 1e-14 * J.norm();
+}
+
+std::vector<int> Problem::configuration_observables() const {
+  std::vector<int> idx;
+  const int per = observables_per_body(translating());
+  for (int b = 0; b < int(bodies.size()); ++b) {
+    for (int i = 0; i < 9; ++i) idx.push_back(b * per + i);
+    if (translating())
+      for (int i = 12; i < 15; ++i) idx.push_back(b * per + i);
+  }
+  return idx;
+}
+
+void Problem::finalize() {
+  const std::string where = "problem '" + name + "': ";
+  require(!name.empty(), "problem: name must not be empty");
+  require(family == ModelFamily::rigid_body,
+          where + "model family '" + to_string(family) + "' is not supported yet (only rigid_body)");
+  require(bodies.size() == 1, where + "the rigid_body family has exactly one body");
+  require(initial.bodies.size() == bodies.size(), where + "initial state must have one entry per body");
+  require(std::isfinite(t0) && std::isfinite(t_end), where + "t0 and t_end must be finite");
+  require(t_end > t0, where + "t_end (" + num(t_end) + ") must be greater than t0 (" + num(t0) + ")");
+
+  inertia_inv_.clear();
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    const Mat3& J = bodies[b].inertia;
+    const std::string bw = where + "body " + std::to_string(b) + ": ";
+    require(J.allFinite(), bw + "inertia has a non-finite entry");
+    require((J - J.transpose()).norm() <= 1e-12 * J.norm(),
+            bw + "inertia is not symmetric (|J - J^T| = " + num((J - J.transpose()).norm()) + ")");
+    Eigen::SelfAdjointEigenSolver<Mat3> es(J);
+    const Vec3 ev = es.eigenvalues();
+    require(ev.minCoeff() > 1e-12 * std::abs(ev.maxCoeff()) && ev.maxCoeff() > 0,
+            bw + "inertia is not positive definite (eigenvalues " + num(ev[0]) + ", " + num(ev[1]) +
+                ", " + num(ev[2]) + ")");
+    require(std::isfinite(bodies[b].mass) && bodies[b].mass > 0,
+            bw + "mass must be positive and finite (got " + num(bodies[b].mass) + ")");
+    inertia_inv_.push_back(J.inverse());
+
+    const BodyState& s = initial.bodies[b];
+    require(s.R.allFinite() && s.W.allFinite() && s.x.allFinite() && s.v.allFinite(),
+            bw + "initial state has a non-finite entry");
+    const double orth = so3::orthogonality_residual(s.R);
+    require(orth <= 1e-10 && s.R.determinant() > 0,
+            bw + "initial attitude is not a rotation (|R^T R - I| = " + num(orth) +
+                ", det R = " + num(s.R.determinant()) + ")");
+  }
+
+  for (std::size_t i = 0; i < loads.size(); ++i) {
+    const auto& f = std::get<UniformField>(loads[i]);
+    const std::string lw = where + "load " + std::to_string(i) + " (uniform_field): ";
+    require(std::isfinite(f.mass) && f.mass >= 0, lw + "mass must be finite and >= 0 (got " + num(f.mass) + ")");
+    require(f.acceleration.allFinite(), lw + "acceleration has a non-finite entry");
+    require(f.point.allFinite(), lw + "point has a non-finite entry");
+  }
+
+  auto& v = verification;
+  require(std::isfinite(v.h0) && v.h0 > 0, where + "verification.h0 must be positive and finite (got " + num(v.h0) + ")");
+  require(v.levels >= 3 && v.levels <= 24, where + "verification.levels must be in [3, 24] (got " +
+                                               std::to_string(v.levels) + ")");
+  if (v.h0_order1)
+    require(std::isfinite(*v.h0_order1) && *v.h0_order1 > 0,
+            where + "verification.h0_order1 must be positive and finite (got " + num(*v.h0_order1) + ")");
+  for (double ts : v.sample_times)
+    require(std::isfinite(ts) && ts > t0 && ts <= t_end,
+            where + "verification.sample_times: " + num(ts) + " is outside (t0, t_end]");
+  require(std::isfinite(v.exact_threshold) && v.exact_threshold > 0,
+          where + "verification.exact_threshold must be positive");
+
+  // ---- invariants of the exact flow, derived from the model's structure ----
+  invariants_.clear();
+  const BodyState& s0 = initial.body();
+  const Mat3& J = inertia();
+  const Vec3 pi0 = s0.R * (J * s0.W);
+  const double K0 = 0.5 * s0.W.dot(J * s0.W);
+  const double mom_scale = pi0.norm() > 0 ? pi0.norm() : 1.0;
+  invariants_.push_back({"energy", InvariantKind::energy, "E = 1/2 W.JW + U(R)",
+                         std::max(K0 + std::abs(potential(s0.R)), 1e-300)});
+  has_field_momentum_ = has_axial_momentum_ = false;
+  if (torque_free()) {
+    invariants_.push_back({"momentum_x", InvariantKind::momentum, "e1 . pi, pi = R J W spatial angular momentum", mom_scale, true});
+    invariants_.push_back({"momentum_y", InvariantKind::momentum, "e2 . pi", mom_scale, true});
+    invariants_.push_back({"momentum_z", InvariantKind::momentum, "e3 . pi", mom_scale, true});
+    invariants_.push_back({"casimir", InvariantKind::casimir, "|Pi| = |J W|", mom_scale});
+  } else {
+    // Uniform fields that are all parallel leave the momentum about the field direction conserved
+    // (rotational symmetry about it); if moreover every load point lies on one body axis about which
+    // J is axisymmetric, the body momentum about that axis is conserved (Lagrange top).
+    Vec3 dir = Vec3::Zero(), axis = Vec3::Zero();
+    bool parallel = true, coaxial = true;
+    for (const Load& l : loads) {
+      const auto& f = std::get<UniformField>(l);
+      if (f.mass == 0 || f.acceleration.norm() == 0 || f.point.norm() == 0) continue;
+      const Vec3 d = f.acceleration.normalized(), a = f.point.normalized();
+      if (dir.isZero()) dir = d;
+      else if (dir.cross(d).norm() > 1e-14) parallel = false;
+      if (axis.isZero()) axis = a;
+      else if (axis.cross(a).norm() > 1e-14) coaxial = false;
+    }
+    if (parallel && !dir.isZero()) {
+      Eigen::Index imax;
+      dir.cwiseAbs().maxCoeff(&imax);
+      field_dir_ = dir[imax] < 0 ? Vec3(-dir) : dir;  // e3 rather than -e3 for gravity
+      has_field_momentum_ = true;
+      invariants_.push_back({"momentum_along_field", InvariantKind::momentum,
+                             "e . pi, e the unit direction of the field (e3 in the catalogue)", mom_scale, true});
+    }
+    if (coaxial && !axis.isZero()) {
+      const double a33 = axis.dot(J * axis);
+      const double a = 0.5 * (J.trace() - a33);
+      const Mat3 sym = a * Mat3::Identity() + (a33 - a) * axis * axis.transpose();
+      if ((J - sym).norm() <= 1e-12 * J.norm()) {
+        axis_B_ = axis;
+        has_axial_momentum_ = true;
+        invariants_.push_back({"axial_momentum", InvariantKind::axial,
+                               "a . J W, a the body symmetry axis through the load point "
+                               "(J3 W3 for the heavy top; R rho0 . Omega for the unit spherical pendulum)",
+                               mom_scale, true});
+      }
+    }
+  }
+  invariants_.push_back({"orthogonality", InvariantKind::constraint, "|R^T R - I|_F", 1.0});
+}
+
+Vec3 Problem::spatial_moment(double, const Mat3& R) const {
+  Vec3 t = Vec3::Zero();
+  for (const Load& l : loads) {
+    const auto& f = std::get<UniformField>(l);
+    t += (R * f.point).cross(f.mass * f.acceleration);
+  }
+  return t;
+}
+
+double Problem::potential(const Mat3& R) const {
+  double U = 0.0;
+  for (const Load& l : loads) {
+    const auto& f = std::get<UniformField>(l);
+    U -= f.mass * f.acceleration.dot(R * f.point);
+  }
+  return U;
+}
+
+double Problem::energy(const State& s) const {
+  const BodyState& b = s.body();
+  return 0.5 * b.W.dot(inertia() * b.W) + potential(b.R);
+}
+
+void Problem::evaluate_invariants(const State& s, double* out) const {
+  const BodyState& b = s.body();
+  const Vec3 Pi = inertia() * b.W;
+  const Vec3 pi = b.R * Pi;
+  *out++ = 0.5 * b.W.dot(Pi) + potential(b.R);
+  if (torque_free()) {
+    *out++ = pi.x();
+    *out++ = pi.y();
+    *out++ = pi.z();
+    *out++ = Pi.norm();
+  } else {
+    if (has_field_momentum_) *out++ = field_dir_.dot(pi);
+    if (has_axial_momentum_) *out++ = axis_B_.dot(Pi);
+  }
+  *out++ = so3::orthogonality_residual(b.R);
+}
+
+}  // namespace rigidbench

@@ -1,0 +1,119 @@
+#pragma once
+// The problem model (PROBLEMS.md): bodies with inertia and mass, external loads, initial state,
+// time span, and the invariants of the exact flow -- evaluated here, from the canonical state,
+// identically for every integrator (an integrator never reports its own invariants).
+//
+// Loads are data, not code, so that every problem round-trips through a problem file (JSON).
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/state.hpp"
+#include "core/types.hpp"
+
+namespace rigidbench {
+
+/// Which equations of motion a problem poses; integrators declare which families they support.
+enum class ModelFamily {
+  rigid_body,    // one body rotating about a fixed point or its centre of mass: (R, W) in SO(3) x R^3
+  body_system,   // n bodies in SE(3)^n with interaction potentials (paper 001 section 4)
+  non_twisting,  // the nonholonomic non-twisting model of paper 000 section 6 (w . d3 = 0)
+};
+const char* to_string(ModelFamily f);
+std::optional<ModelFamily> model_family_from_string(const std::string& s);
+
+/// Uniform force field m*a acting at the body-fixed point p_B (relative to the pivot/reference
+/// point). Potential U = -m a . (R p_B); spatial moment t = (R p_B) x (m a).
+/// Heavy top: m = M, a = -g e3, p_B = l E3 gives U = M g e3 . r. 3-D pendulum of paper 001: a = +g e3
+/// gives U = -m g e3 . R rho0, exactly as printed there (PROBLEMS.md P3).
+struct UniformField {
+  double mass = 0.0;
+  Vec3 acceleration = Vec3::Zero();  // spatial
+  Vec3 point = Vec3::Zero();         // body frame
+  bool operator==(const UniformField&) const = default;
+};
+
+using Load = std::variant<UniformField>;
+
+struct BodyModel {
+  Mat3 inertia = Mat3::Identity();  // J_B about the pivot / centre of mass, body frame
+  double mass = 1.0;
+  bool operator==(const BodyModel&) const = default;
+};
+
+/// Settings of the verification runs that belong to the problem (PROBLEMS.md gives some of them).
+struct VerificationSettings {
+  double h0 = 0.0;                    // coarsest step of the ladder h0 * 2^-k
+  int levels = 6;                     // k = 0 .. levels-1
+  std::optional<double> h0_order1;    // coarsest step for first-order schemes (when they need smaller steps)
+  std::vector<double> sample_times;   // where Q_II is reported
+  double exact_threshold = 1e-11;     // drift threshold of an "exact" invariant claim (METRICS.md default)
+  bool operator==(const VerificationSettings&) const = default;
+};
+
+enum class InvariantKind { energy, momentum, casimir, axial, constraint };
+const char* to_string(InvariantKind k);
+
+struct InvariantDef {
+  std::string name;
+  InvariantKind kind;
+  std::string description;
+  double natural_scale;  // S_I when |I_0| is near zero (METRICS.md, Invariants)
+  /// A component of a vector invariant (pi_x...): its round-off is relative to the vector's norm,
+  /// so S_I is always the natural scale |pi_0|, never the possibly tiny |I_0|.
+  bool component = false;
+};
+
+class Problem {
+ public:
+  std::string name;
+  std::string title;
+  std::string source;
+  ModelFamily family = ModelFamily::rigid_body;
+  std::vector<BodyModel> bodies{BodyModel{}};
+  std::vector<Load> loads;
+  State initial{1};
+  double t0 = 0.0;
+  double t_end = 1.0;
+  VerificationSettings verification;
+
+  /// Checks every field (SPD symmetric inertia, rotations in SO(3), finite numbers, t_end > t0...)
+  /// and derives the invariants. Throws InputError naming the offending value.
+  void finalize();
+
+  bool operator==(const Problem& o) const;
+
+  // ---- structure (valid after finalize) ----
+  bool torque_free() const { return loads.empty(); }
+  bool spherical(std::size_t body = 0) const;
+  bool translating() const { return family == ModelFamily::body_system; }
+  int observables() const { return int(bodies.size()) * observables_per_body(translating()); }
+  /// Observables that form the configuration (R entries, plus x): the Q_II norm of paper 000.
+  std::vector<int> configuration_observables() const;
+
+  // ---- loads (single rigid body) ----
+  const Mat3& inertia(std::size_t body = 0) const { return bodies[body].inertia; }
+  const Mat3& inertia_inverse(std::size_t body = 0) const { return inertia_inv_[body]; }
+  /// Spatial moment t(t, R) about the pivot [N m].
+  Vec3 spatial_moment(double t, const Mat3& R) const;
+  /// Body moment T = R^T t(t, R).
+  Vec3 body_moment(double t, const Mat3& R) const { return R.transpose() * spatial_moment(t, R); }
+  double potential(const Mat3& R) const;
+  double energy(const State& s) const;
+
+  // ---- invariants ----
+  const std::vector<InvariantDef>& invariants() const { return invariants_; }
+  /// Evaluates every invariant of invariants() at s into out (size invariants().size()).
+  void evaluate_invariants(const State& s, double* out) const;
+
+ private:
+  std::vector<Mat3> inertia_inv_;
+  std::vector<InvariantDef> invariants_;
+  Vec3 field_dir_ = Vec3::Zero();  // unit direction of the (common) field, when momentum along it is conserved
+  Vec3 axis_B_ = Vec3::Zero();     // unit body axis of symmetry through the load point, when axial momentum is conserved
+  bool has_field_momentum_ = false;
+  bool has_axial_momentum_ = false;
+};
+
+}  // namespace rigidbench

@@ -1,0 +1,322 @@
+#include "reports/report.hpp"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace rigidbench {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+ordered_json num(double x) { return std::isfinite(x) ? ordered_json(x) : ordered_json(nullptr); }
+ordered_json nums(const std::vector<double>& v) {
+  ordered_json a = ordered_json::array();
+  for (double x : v) a.push_back(num(x));
+  return a;
+}
+
+std::string first_line_of(const std::string& file, const std::string& key) {
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(key, 0) == 0) {
+      const auto c = line.find(':');
+      if (c != std::string::npos) {
+        std::string v = line.substr(c + 1);
+        v.erase(0, v.find_first_not_of(" \t"));
+        return v;
+      }
+    }
+  return "unknown";
+}
+
+ordered_json convergence_json(const Convergence& c) {
+  ordered_json j;
+  j["h"] = nums(c.h);
+  j["error"] = nums(c.error);
+  j["slope"] = num(c.fit.slope);
+  j["stderr"] = num(c.fit.stderr_slope);
+  j["r2"] = num(c.fit.r2);
+  j["local_slopes"] = nums(c.local_slopes);
+  j["expected"] = num(c.expected);
+  j["expected_is_lower_bound"] = c.at_least;
+  j["verdict"] = to_string(c.verdict);
+  j["asymptotic"] = c.asymptotic;
+  j["floor"] = nums(c.floor);
+  j["gating"] = c.gating;
+  j["note"] = c.note;
+  return j;
+}
+
+ordered_json qii_level_json(const QiiLevel& q) {
+  ordered_json j;
+  j["h"] = num(q.h);
+  j["samples"] = ordered_json::array();
+  for (std::size_t i = 0; i < q.sample_t.size(); ++i)
+    j["samples"].push_back({{"t", q.sample_t[i]}, {"value", num(q.sample_value[i])}});
+  j["median"] = num(q.median);
+  j["min"] = num(q.min);
+  j["max"] = num(q.max);
+  j["defined_points"] = q.defined_points;
+  j["undefined_points"] = q.undefined_points;
+  j["verdict"] = to_string(q.verdict);
+  j["note"] = q.note;
+  return j;
+}
+
+ordered_json qii_json(const QiiResult& q) {
+  ordered_json j;
+  if (q.primary >= 0) {
+    j = qii_level_json(q.levels[std::size_t(q.primary)]);
+  } else {
+    j = {{"h", nullptr}, {"samples", ordered_json::array()}, {"median", nullptr}, {"min", nullptr},
+         {"max", nullptr}, {"verdict", "undefined"}, {"note", q.selection}};
+  }
+  j["expected"] = num(q.expected);
+  j["components"] = q.components;
+  j["selection"] = q.selection;
+  j["levels"] = ordered_json::array();
+  for (const auto& l : q.levels) j["levels"].push_back(qii_level_json(l));
+  return j;
+}
+
+}  // namespace
+
+std::string iso8601_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+ordered_json tool_info() {
+  return {{"name", "rigidbench"},
+          {"version", RIGIDBENCH_VERSION},
+          {"git_revision", RIGIDBENCH_GIT_REVISION},
+          {"compiler", std::string(RIGIDBENCH_COMPILER_ID) + " " + __VERSION__},
+          {"flags", RIGIDBENCH_CXX_FLAGS},
+          {"build_type", RIGIDBENCH_BUILD_TYPE}};
+}
+
+ordered_json machine_info() {
+  ordered_json m;
+  char host[256] = "unknown";
+  gethostname(host, sizeof host - 1);
+  m["hostname"] = host;
+  utsname u{};
+  if (uname(&u) == 0) {
+    m["os"] = std::string(u.sysname) + " " + u.release;
+    m["arch"] = u.machine;
+  }
+  m["cpu"] = first_line_of("/proc/cpuinfo", "model name");
+  m["hardware_threads"] = std::thread::hardware_concurrency();
+  m["memory"] = first_line_of("/proc/meminfo", "MemTotal");
+  return m;
+}
+
+ordered_json pair_to_json(const PairResult& r, const Problem* p) {
+  ordered_json j;
+  j["integrator"] = r.integrator;
+  j["problem"] = r.problem;
+  j["status"] = r.status;
+  j["reason"] = r.reason;
+  if (r.status == "skipped") return j;
+  const SchemeEntry& s = find_scheme(r.integrator);
+  j["scheme"] = {{"title", s.info->title},
+                 {"source", s.info->source},
+                 {"order", s.info->order},
+                 {"kind", to_string(s.info->kind)},
+                 {"representation", s.info->representation},
+                 {"notes", s.info->notes}};
+  const Ladder& L = r.ladder;
+  ordered_json settings;
+  settings["h0"] = L.h0;
+  settings["levels"] = L.levels;
+  settings["h"] = nums(r.h);
+  settings["t0"] = L.t0;
+  settings["t_end"] = L.t_end();
+  settings["observation_interval"] = L.obs_dt();
+  settings["observation_points"] = L.m + 1;
+  settings["q_ii_norm"] = "configuration (9 director components of R), paper 000 Appendix A";
+  if (p) settings["problem"] = problem_to_json(*p);
+  j["settings"] = settings;
+  j["levels"] = ordered_json::array();
+  for (std::size_t k = 0; k < r.h.size(); ++k)
+    j["levels"].push_back({{"h", r.h[k]},
+                           {"steps", L.steps(int(k))},
+                           {"status", r.level_status[k]},
+                           {"seconds", r.level_seconds[k]}});
+  j["convergence"] = ordered_json::object();
+  for (const auto& [k, c] : r.convergence) j["convergence"][k] = convergence_json(c);
+  j["q_ii"] = qii_json(r.q_ii);
+  j["q_ii_full"] = qii_json(r.q_ii_full);
+  j["invariants"] = ordered_json::object();
+  for (const auto& i : r.invariants)
+    j["invariants"][i.name] = {{"kind", i.kind},
+                               {"description", i.description},
+                               {"claim", to_string(i.claim)},
+                               {"initial", num(i.initial)},
+                               {"scale", num(i.scale)},
+                               {"drift", num(i.drift)},
+                               {"drift_by_level", nums(i.drift_by_level)},
+                               {"first_half", num(i.first_half)},
+                               {"second_half", num(i.second_half)},
+                               {"threshold", num(i.threshold)},
+                               {"verdict", to_string(i.verdict)},
+                               {"note", i.note}};
+  j["paper_measures"] = ordered_json::object();
+  for (const auto& [k, c] : r.paper_measures) j["paper_measures"][k] = convergence_json(c);
+  j["true_vs_printed_note"] =
+      "paper 001's printed q-error compares squared H1 norms, so a scheme of order p shows slope p/2 in it; "
+      "the true H1 distance (convergence.h1_distance) shows slope p.";
+  if (r.reference) {
+    const ReferenceSolution& ref = *r.reference;
+    j["reference"] = {{"kind", ref.kind},
+                      {"formulation", ref.formulation},
+                      {"stepper", ref.stepper},
+                      {"tolerance", ref.tolerance},
+                      {"error_estimate", num(ref.error_estimate.max())},
+                      {"error_estimate_attitude", num(ref.error_estimate.attitude)},
+                      {"error_estimate_omega", num(ref.error_estimate.omega)},
+                      {"steps", ref.steps}};
+  }
+  j["cost"] = {{"ns_per_step", num(r.cost.ns_per_step)},
+               {"instructions_per_step", nullptr},
+               {"ratio_to_baseline", num(r.cost.ratio_to_baseline)},
+               {"baseline", BaselineScheme::info().name},
+               {"load_evaluations_per_step", num(r.cost.load_evaluations_per_step)},
+               {"newton_iterations_per_step", num(r.cost.newton_iterations_per_step)},
+               {"source", "wall clock, min of repetitions of a fixed-work run (informational)"},
+               {"h", num(r.cost.h)},
+               {"steps", r.cost.steps},
+               {"repetitions", r.cost.repetitions}};
+  j["seconds"] = r.seconds;
+  return j;
+}
+
+ordered_json suite_report(const SuiteResult& s, const std::vector<std::string>& command, const std::string& started) {
+  ordered_json j;
+  j["schema_version"] = kSchemaVersion;
+  j["tool"] = tool_info();
+  j["machine"] = machine_info();
+  j["started"] = started;
+  j["duration_s"] = s.seconds;
+  j["command"] = command;
+  j["suite"] = s.suite;
+  j["settings"] = {{"jobs", s.jobs}};
+  int ok = 0, skipped = 0, breakdown = 0, failed = 0;
+  j["results"] = ordered_json::array();
+  for (const auto& r : s.results) {
+    const Problem* p = nullptr;
+    for (const auto& q : s.problems)
+      if (q.name == r.problem) p = &q;
+    j["results"].push_back(pair_to_json(r, p));
+    ok += r.status == "ok";
+    skipped += r.status == "skipped";
+    breakdown += r.status == "breakdown";
+    failed += r.failed();
+  }
+  j["summary"] = {{"pairs", s.results.size()},
+                  {"ok", ok},
+                  {"skipped", skipped},
+                  {"breakdown", breakdown},
+                  {"failed_verdicts", failed}};
+  return j;
+}
+
+void write_atomic(const std::string& path, const std::string& content) {
+  namespace fs = std::filesystem;
+  static std::atomic<unsigned> counter{0};
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw InputError("cannot write '" + path + "': folder '" + dir.string() + "' does not exist");
+  const fs::path tmp = dir / cat(".", target.filename().string(), ".tmp.", std::to_string(::getpid()), ".",
+                                  std::to_string(counter++));
+  {
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) throw InputError("cannot write '" + path + "': cannot create a file in '" + dir.string() + "'");
+    const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() && std::fflush(f) == 0 &&
+                    ::fsync(::fileno(f)) == 0;
+    if (std::fclose(f) != 0 || !ok) {
+      fs::remove(tmp, ec);
+      throw InputError("cannot write '" + path + "': write failed");
+    }
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw InputError("cannot write '" + path + "': rename failed");
+  }
+}
+
+void check_trajectory_path(const std::string& path) {
+  const auto ext = std::filesystem::path(path).extension().string();
+  if (ext != ".csv" && ext != ".json")
+    throw InputError("--out '" + path + "': the trajectory format is chosen by the extension, .csv or .json");
+}
+
+void write_trajectory(const std::string& path, const Problem& p, const std::vector<double>& t,
+                      const std::vector<State>& states, const ordered_json& meta) {
+  check_trajectory_path(path);
+  std::vector<std::string> cols{"t"};
+  const bool tr = p.translating();
+  for (std::size_t b = 0; b < p.bodies.size(); ++b) {
+    const std::string sfx = p.bodies.size() > 1 ? cat("_", std::to_string(b)) : std::string();
+    for (int i = 1; i <= 3; ++i)
+      for (int k = 1; k <= 3; ++k) cols.push_back(cat("R", std::to_string(i), std::to_string(k), sfx));
+    for (int i = 1; i <= 3; ++i) cols.push_back(cat("W", std::to_string(i), sfx));
+    if (tr) {
+      for (int i = 1; i <= 3; ++i) cols.push_back(cat("x", std::to_string(i), sfx));
+      for (int i = 1; i <= 3; ++i) cols.push_back(cat("v", std::to_string(i), sfx));
+    }
+  }
+  for (const auto& d : p.invariants()) cols.push_back(d.name);
+  const std::size_t nobs = std::size_t(p.observables()), ninv = p.invariants().size();
+  std::vector<double> row(1 + nobs + ninv);
+  auto fill = [&](std::size_t i) {
+    row[0] = t[i];
+    flatten(states[i], tr, row.data() + 1);
+    p.evaluate_invariants(states[i], row.data() + 1 + nobs);
+  };
+  std::string out;
+  if (std::filesystem::path(path).extension() == ".csv") {
+    std::ostringstream os;
+    os.precision(17);
+    for (std::size_t c = 0; c < cols.size(); ++c) os << (c ? "," : "") << cols[c];
+    os << '\n';
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      fill(i);
+      for (std::size_t c = 0; c < row.size(); ++c) os << (c ? "," : "") << row[c];
+      os << '\n';
+    }
+    out = os.str();
+  } else {
+    ordered_json j;
+    j["schema_version"] = kSchemaVersion;
+    j["tool"] = tool_info();
+    j["meta"] = meta;
+    j["columns"] = cols;
+    ordered_json data = ordered_json::object();
+    std::vector<std::vector<double>> colv(cols.size());
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      fill(i);
+      for (std::size_t c = 0; c < row.size(); ++c) colv[c].push_back(row[c]);
+    }
+    for (std::size_t c = 0; c < cols.size(); ++c) data[cols[c]] = nums(colv[c]);
+    j["data"] = data;
+    out = j.dump(1) + "\n";
+  }
+  write_atomic(path, out);
+}
+
+}  // namespace rigidbench

@@ -1,0 +1,35 @@
+#pragma once
+// Report writers (SPEC.md, Reports; schema in reports/schema/report-1.0.schema.json).
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "verification/runner.hpp"
+#include "verification/suite.hpp"
+#include "problems/problem_file.hpp"
+
+namespace rigidbench {
+
+inline constexpr const char* kSchemaVersion = "1.0";
+
+nlohmann::ordered_json tool_info();
+nlohmann::ordered_json machine_info();
+std::string iso8601_now();
+
+nlohmann::ordered_json pair_to_json(const PairResult& r, const Problem* p);
+nlohmann::ordered_json suite_report(const SuiteResult& s, const std::vector<std::string>& command,
+                                    const std::string& started);
+
+/// Writes `content` to `path` atomically: a temporary file in the same folder, flushed and
+/// renamed over the target, so a reader never sees a partial file and a failure leaves none.
+/// Throws InputError when the folder cannot be written.
+void write_atomic(const std::string& path, const std::string& content);
+
+/// `simulate` / `reference` output: CSV (t, R11..R33, W1..W3, [x, v per body], invariants) or
+/// the same columns as JSON arrays, chosen by the extension of `path` (.csv or .json).
+void write_trajectory(const std::string& path, const Problem& p, const std::vector<double>& t,
+                      const std::vector<State>& states, const nlohmann::ordered_json& meta);
+/// Throws InputError unless `path` ends in .csv or .json.
+void check_trajectory_path(const std::string& path);
+
+}  // namespace rigidbench

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs every build and run dependency of rigidbench from Debian packages (the stack of
+# DEVELOPERS.md; nothing is vendored or downloaded at build time). Idempotent; needs root or sudo.
+set -euo pipefail
+PKGS=(build-essential cmake ninja-build git
+      libeigen3-dev libboost-dev libbenchmark-dev nlohmann-json3-dev catch2 libcli11-dev
+      python3 python3-matplotlib python3-jsonschema valgrind)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PKGS[@]} Debian packages present"
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

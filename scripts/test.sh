@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs the dependencies, builds the release preset and runs the tests CI runs (label `fast`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+cmake --preset release
+cmake --build --preset release -j "$(nproc)"
+ctest --preset release -L fast "$@"

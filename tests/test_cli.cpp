@@ -1,0 +1,163 @@
+// The command line end to end: bad input gives a clear message naming the offending value, exit
+// code 2, and no output file (nor a temporary) left behind; good input gives the documented files.
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "problems/catalogue.hpp"
+#include "problems/problem_file.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+/// Files in the test folder whose name contains `stem` (the output or one of its temporaries).
+std::vector<std::string> leftovers(const std::string& stem) {
+  std::vector<std::string> found;
+  for (const auto& e : fs::directory_iterator(RIGIDBENCH_TEST_TMP))
+    if (e.path().filename().string().find(stem) != std::string::npos) found.push_back(e.path().string());
+  return found;
+}
+
+std::string write_problem(const std::string& name, const std::function<void(json&)>& edit) {
+  json j = json::parse(problem_to_json(catalogue_problem("heavy_top")).dump());
+  edit(j);
+  const std::string path = test::tmp_path(name);
+  std::ofstream(path) << j.dump(1);
+  return path;
+}
+
+std::vector<std::vector<double>> read_csv(const std::string& path, std::vector<std::string>& header) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  header.clear();
+  std::stringstream hs(line);
+  for (std::string c; std::getline(hs, c, ',');) header.push_back(c);
+  std::vector<std::vector<double>> rows;
+  while (std::getline(in, line)) {
+    std::vector<double> r;
+    std::stringstream ls(line);
+    for (std::string c; std::getline(ls, c, ',');) r.push_back(std::stod(c));
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("bad input: exit code 2 - a message naming the value - no file left behind", "[cli]") {
+  const std::string nonspd = write_problem("in-nonspd.json", [](json& j) {
+    j["bodies"][0]["inertia"] = {{1, 0, 0}, {0, -2, 0}, {0, 0, 3}};
+  });
+  const std::string nonsym = write_problem("in-nonsym.json", [](json& j) {
+    j["bodies"][0]["inertia"] = {{5, 0.5, 0}, {0, 5, 0}, {0, 0, 1}};
+  });
+  const std::string unknown_field = write_problem("in-unknown.json", [](json& j) { j["initial"][0]["spin"] = 3; });
+  const std::string malformed = test::tmp_path("in-malformed.json");
+  std::ofstream(malformed) << "{\"rigidbench_problem\": 1, \"name\": ";
+
+  struct Case {
+    std::string args, expect;
+  };
+  const std::string sim = "simulate --integrator terze --problem heavy_top --t-end 0.1 ";
+  const std::vector<Case> cases{
+      {"simulate --integrator nope --problem heavy_top --h 1e-3 --out OUT.csv", "unknown integrator 'nope'"},
+      {"simulate --integrator terze --problem nope --h 1e-3 --out OUT.csv", "unknown problem 'nope'"},
+      {sim + "--h 0 --out OUT.csv", "got 0"},
+      {sim + "--h -0.001 --out OUT.csv", "got -0.001"},
+      {sim + "--h nan --out OUT.csv", "nan"},
+      {sim + "--h inf --out OUT.csv", "inf"},
+      {"simulate --integrator terze --problem heavy_top --h 1e-3 --t-end -1 --out OUT.csv", "t_end must be finite"},
+      {sim + "--h 1e-3 --out OUT.txt", ".csv or .json"},
+      {sim + "--h 1e-3 --out " + test::tmp_path("no/such/folder/OUT.csv"), "does not exist"},
+      {"simulate --integrator terze --problem-file " + nonspd + " --h 1e-3 --out OUT.csv", "not positive definite"},
+      {"simulate --integrator terze --problem-file " + nonsym + " --h 1e-3 --out OUT.csv", "not symmetric"},
+      {"simulate --integrator terze --problem-file " + unknown_field + " --h 1e-3 --out OUT.csv", "unknown field 'spin'"},
+      {"simulate --integrator terze --problem-file " + malformed + " --h 1e-3 --out OUT.csv", "not valid JSON"},
+      {"simulate --integrator terze --problem heavy_top --problem-file " + malformed + " --h 1e-3 --out OUT.csv",
+       "either --problem or --problem-file"},
+      {"reference --problem heavy_top --h 0 --out OUT.csv", "--h must be positive"},
+      {"reference --problem heavy_top --h 0.1 --tol -1 --out OUT.csv", "--tol"},
+      {"verify --suite nightly --out OUT.json", "unknown suite 'nightly'"},
+      {"verify --problem heavy_top --h 3e-3 --out OUT.json", "not an integer multiple of h0 = 0.003"},
+      {"verify --integrator 'zzz*' --out OUT.json", "no registered integrator matches 'zzz*'"},
+      {"verify --problem heavy_top --levels 2 --out OUT.json", "levels must be in [3, 24] (got 2)"},
+      {"verify --problem heavy_top --h -1 --out OUT.json", "got -1"},
+      {"problem export spinning_top", "unknown problem 'spinning_top'"},
+      {"frobnicate", "frobnicate"},
+      {"simulate --problem heavy_top --h 1e-3 --out OUT.csv", "--integrator"},
+  };
+  int i = 0;
+  for (const auto& c : cases) {
+    const std::string stem = "badout" + std::to_string(i++);
+    std::string args = c.args;
+    for (std::size_t pos; (pos = args.find("OUT")) != std::string::npos;)
+      args.replace(pos, 3, args.find("/no/such/") != std::string::npos ? stem : test::tmp_path(stem));
+    const auto r = test::run_cli(args);
+    INFO("rigidbench " << args << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains(c.expect));
+    CHECK(leftovers(stem).empty());
+  }
+}
+
+TEST_CASE("--help exits 0", "[cli]") {
+  CHECK(test::run_cli("--help").exit_code == 0);
+  CHECK(test::run_cli("verify --help").exit_code == 0);
+}
+
+TEST_CASE("simulate with RK4 at h = 1e-4 agrees with the reference to 1e-9 on the heavy top", "[cli]") {
+  const std::string sim = test::tmp_path("sim-rk4.csv"), ref = test::tmp_path("ref.csv");
+  auto r1 = test::run_cli("simulate --integrator odeint_rk4_quat --problem heavy_top --h 1e-4 --t-end 10 --every 1000 --out " + sim);
+  REQUIRE(r1.exit_code == 0);
+  auto r2 = test::run_cli("reference --problem heavy_top --t-end 10 --h 0.1 --out " + ref);
+  REQUIRE(r2.exit_code == 0);
+  std::vector<std::string> hs, hr;
+  const auto a = read_csv(sim, hs), b = read_csv(ref, hr);
+  REQUIRE(hs == hr);
+  REQUIRE(a.size() == 101);
+  REQUIRE(b.size() == 101);
+  CHECK(hs.front() == "t");
+  CHECK(hs[1] == "R11");
+  CHECK(hs[12] == "W3");
+  CHECK(hs[13] == "energy");
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    REQUIRE(a[i][0] == Approx(b[i][0]).margin(1e-12));
+    for (std::size_t k = 1; k <= 12; ++k) worst = std::max(worst, std::abs(a[i][k] - b[i][k]));
+  }
+  INFO("max |R, W difference| = " << worst);
+  CHECK(worst < 1e-9);
+  // The invariant columns are the problem's: H(0) = 1269.975.
+  CHECK(b[0][13] == Approx(1269.975).margin(5e-4));
+}
+
+TEST_CASE("problem export gives a file that reproduces the catalogue run exactly", "[cli]") {
+  const std::string file = test::tmp_path("exported-pendulum.json");
+  REQUIRE(test::run_cli("problem export pendulum3d --out " + file).exit_code == 0);
+  CHECK(load_problem_file(file) == catalogue_problem("pendulum3d"));
+  const std::string a = test::tmp_path("sim-cat.json"), b = test::tmp_path("sim-file.json");
+  REQUIRE(test::run_cli("simulate --integrator terze --problem pendulum3d --h 0.01 --out " + a).exit_code == 0);
+  REQUIRE(test::run_cli("simulate --integrator terze --problem-file " + file + " --h 0.01 --out " + b).exit_code == 0);
+  const json ja = json::parse(std::ifstream(a)), jb = json::parse(std::ifstream(b));
+  CHECK(ja["data"] == jb["data"]);
+  CHECK(ja["columns"].size() == 1 + 12 + 4);
+  CHECK(ja["data"]["t"].back() == Approx(10.0));
+}
+
+TEST_CASE("verify writes a report and exits 0 when every verdict holds", "[cli]") {
+  const std::string out = test::tmp_path("verify-out");
+  fs::remove_all(out);
+  const auto r = test::run_cli("verify --problem heavy_top --integrator terze --integrator 'odeint*' --quiet --out " + out);
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  const json j = json::parse(std::ifstream(out + "/report.json"));
+  CHECK(j["schema_version"] == "1.0");
+  CHECK(j["results"].size() == 2);
+  CHECK(j["results"][0]["reference"]["kind"] == "odeint");
+  CHECK(j["summary"]["failed_verdicts"] == 0);
+}

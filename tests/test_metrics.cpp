@@ -1,0 +1,99 @@
+// Metric functions on synthetic data with known answers.
+#include <cmath>
+
+#include "verification/metrics.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+
+namespace {
+std::vector<double> ladder(double h0, int n) {
+  std::vector<double> h;
+  for (int k = 0; k < n; ++k) h.push_back(h0 / std::pow(2.0, k));
+  return h;
+}
+}  // namespace
+
+TEST_CASE("fit_line recovers slope - intercept and a zero stderr on exact data", "[metrics]") {
+  const LineFit f = fit_line({0, 1, 2, 3}, {1, 3, 5, 7});
+  CHECK(f.slope == Approx(2));
+  CHECK(f.intercept == Approx(1));
+  CHECK(f.r2 == Approx(1));
+  CHECK(f.stderr_slope == Approx(0).margin(1e-15));
+  CHECK(std::isnan(fit_line({1}, {1}).slope));
+}
+
+TEST_CASE("assess_order: C h^p passes - a wrong order fails - floors and pre-asymptotic levels are excluded",
+          "[metrics]") {
+  const auto h = ladder(0.1, 6);
+  std::vector<double> e2, e3, floor(6, 1e-14);
+  for (double x : h) e2.push_back(3 * x * x), e3.push_back(3 * x * x * x);
+  const Convergence c2 = assess_order(h, e2, floor, 2);
+  CHECK(c2.verdict == Verdict::pass);
+  CHECK(c2.fit.slope == Approx(2).epsilon(1e-12));
+  for (double s : c2.local_slopes) CHECK(s == Approx(2).epsilon(1e-12));
+  CHECK(assess_order(h, e3, floor, 2).verdict == Verdict::fail);
+
+  // Two finest levels at the floor: excluded, the rest still decides.
+  std::vector<double> ef = e2;
+  ef[4] = ef[5] = 1e-15;
+  const Convergence cf = assess_order(h, ef, floor, 2);
+  CHECK_FALSE(cf.asymptotic[4]);
+  CHECK_FALSE(cf.asymptotic[5]);
+  CHECK(cf.verdict == Verdict::pass);
+  CHECK_THAT(cf.note, Catch::Contains("2 level(s) at reference accuracy"));
+
+  // A pre-asymptotic coarse level (error bends) drops out of the range, no matter the expected order.
+  std::vector<double> ep = e2;
+  ep[0] *= 8;
+  const Convergence cp = assess_order(h, ep, floor, 2);
+  CHECK_FALSE(cp.asymptotic[0]);
+  CHECK(cp.fit.slope == Approx(2).epsilon(1e-9));
+  // Too few usable levels: undefined, never a pass.
+  std::vector<double> few = e2;
+  few[2] = few[3] = few[4] = few[5] = 0;
+  CHECK(assess_order(h, few, floor, 2).verdict == Verdict::undefined);
+  // A broken-down level (NaN) is reported, not fitted.
+  std::vector<double> nan = e2;
+  nan[0] = kNaN;
+  CHECK(assess_order(h, nan, floor, 2).verdict == Verdict::pass);
+  // Lower-bound orders: superconvergence passes, a lower slope fails.
+  CHECK(assess_order(h, e3, floor, 2, kSlopeTolerance, true).verdict == Verdict::pass);
+  std::vector<double> e1;
+  for (double x : h) e1.push_back(x);
+  CHECK(assess_order(h, e1, floor, 2, kSlopeTolerance, true).verdict == Verdict::fail);
+}
+
+TEST_CASE("second_quotient: 2^p for synthetic order-p solutions - undefined where exact", "[metrics]") {
+  // xi(t, h) = sin(t) + C(t) h^p with C(t) = 1 + t: Q_II = 2^p exactly.
+  const int p = 2;
+  const std::vector<double> t{0, 1, 2, 3, 4};
+  auto make = [&](double h) {
+    Eigen::MatrixXd m(5, 2);
+    for (int r = 0; r < 5; ++r) {
+      m(r, 0) = std::sin(t[r]) + (1 + t[r]) * std::pow(h, p);
+      m(r, 1) = 1.0;  // an exactly reproduced component
+    }
+    return m;
+  };
+  const auto a = make(0.1), b = make(0.05), c = make(0.025);
+  QiiLevel q = second_quotient(a, b, c, t, {0}, {2, 4}, 4.0);
+  CHECK(q.verdict == Verdict::pass);
+  CHECK(q.median == Approx(4.0).epsilon(1e-9));
+  CHECK(q.sample_value[0] == Approx(4.0).epsilon(1e-9));
+  // Order 1 data against expected 4: fail.
+  QiiLevel wrong = second_quotient(a, b, c, t, {0}, {2, 4}, 2.0);
+  CHECK(wrong.verdict == Verdict::fail);
+  // Only the exact component: undefined (numerator at round-off), never a pass.
+  QiiLevel exact = second_quotient(a, b, c, t, {1}, {2, 4}, 4.0);
+  CHECK(exact.verdict == Verdict::undefined);
+  CHECK(exact.defined_points == 0);
+}
+
+TEST_CASE("trapezoid and median", "[metrics]") {
+  CHECK(trapezoid({0, 1, 2, 3}, 0.5) == Approx(2.25));
+  CHECK(trapezoid({5}, 1.0) == 0.0);
+  CHECK(median({3, 1, 2}) == 2);
+  CHECK(median({4, 1, 2, 3}) == 2.5);
+  CHECK(std::isnan(median({})));
+}

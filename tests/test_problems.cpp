@@ -1,0 +1,132 @@
+// The problem model: catalogue parameters, loads derived from the potential, invariant sets,
+// problem files (round trip and validation).
+#include <fstream>
+#include <numbers>
+
+#include "core/so3.hpp"
+#include "problems/catalogue.hpp"
+#include "problems/problem_file.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+using rigidbench::test::compare;
+using nlohmann::json;
+
+namespace {
+std::vector<std::string> invariant_names(const Problem& p) {
+  std::vector<std::string> n;
+  for (const auto& d : p.invariants()) n.push_back(d.name);
+  return n;
+}
+json exported(const std::string& name) { return json::parse(problem_to_json(catalogue_problem(name)).dump()); }
+}  // namespace
+
+TEST_CASE("heavy top: H(0) = 1269.975 as paper 002 states", "[problems]") {
+  const Problem p = catalogue_problem("heavy_top");
+  // 1/2 * 50^2 * J3 + M g Lambda_33(0) = 1250 + 20 cos(0.05)
+  CHECK(p.energy(p.initial) == Approx(1269.975).margin(5e-4));
+  CHECK(p.energy(p.initial) == Approx(1250 + 20 * std::cos(0.05)).epsilon(1e-15));
+  CHECK(invariant_names(p) == std::vector<std::string>{"energy", "momentum_along_field", "axial_momentum", "orthogonality"});
+  // t = -20 Lambda(:,3) x e3
+  const Mat3 R = so3::exp(Vec3(0.3, -0.2, 0.9));
+  CHECK(compare(p.spatial_moment(0, R), Vec3(-20.0 * Vec3(R.col(2)).cross(Vec3::UnitZ())), 1e-13) == "");
+}
+
+TEST_CASE("free body and Dzhanibekov: torque-free invariants", "[problems]") {
+  for (const char* n : {"free_body", "dzhanibekov"}) {
+    const Problem p = catalogue_problem(n);
+    CHECK(p.torque_free());
+    CHECK(invariant_names(p) ==
+          std::vector<std::string>{"energy", "momentum_x", "momentum_y", "momentum_z", "casimir", "orthogonality"});
+  }
+}
+
+TEST_CASE("pendulum3d: initial conditions of paper 001 and the moment derived from U", "[problems]") {
+  const Problem p = catalogue_problem("pendulum3d");
+  const BodyState& s = p.initial.body();
+  // alpha(0) = (0, 1, 0) 2 tan(3 pi / 8): a rotation of 3 pi / 4 about e2.
+  CHECK(compare(s.R, so3::exp(Vec3(0, 3 * std::numbers::pi / 4, 0)), 1e-15) == "");
+  CHECK(compare(Vec3(s.R * s.W), Vec3(0.2, 0, 0.2), 1e-15) == "");
+  // The moment is -dU along spatial variations R -> exp(eps hat(e_k)) R (U as printed).
+  for (int i = 0; i < 20; ++i) {
+    const Mat3 R = so3::exp(test::uniform(0, 3) * test::random_unit());
+    Vec3 fd;
+    const double e = 1e-6;
+    for (int k = 0; k < 3; ++k)
+      fd[k] = -(p.potential(so3::exp(e * Vec3::Unit(k)) * R) - p.potential(so3::exp(-e * Vec3::Unit(k)) * R)) / (2 * e);
+    CHECK(compare(p.spatial_moment(0, R), fd, 1e-9) == "");
+    // ... and equals m g (R rho0) x e3 (PROBLEMS.md P3)
+    CHECK(compare(p.spatial_moment(0, R), Vec3(Vec3(R.col(2)).cross(Vec3::UnitZ())), 1e-15) == "");
+  }
+  // U as printed makes R rho0 = +e3 the stable position (minimum of U).
+  CHECK(p.potential(Mat3::Identity()) == Approx(-1.0));
+  CHECK(p.potential(so3::exp(Vec3(std::numbers::pi, 0, 0))) == Approx(1.0));
+}
+
+TEST_CASE("every catalogue entry exports to a problem file that loads back identical", "[problems][problem-file]") {
+  for (const auto& name : catalogue_names()) {
+    INFO(name);
+    const Problem p = catalogue_problem(name);
+    const Problem q = problem_from_json(exported(name), "round trip");
+    CHECK(p == q);
+    CHECK(q.invariants().size() == p.invariants().size());
+  }
+}
+
+TEST_CASE("problem files accept alternative attitude and velocity forms", "[problem-file]") {
+  json j = exported("heavy_top");
+  j["initial"][0]["attitude"] = {{"rotation_vector", {0.05, 0, 0}}};
+  j["initial"][0]["angular_velocity"] = {{"spatial", {0, 0, 0}}};
+  const Problem p = problem_from_json(j, "test");
+  CHECK(compare(p.initial.body().R, catalogue_problem("heavy_top").initial.body().R, 1e-16) == "");
+  j["initial"][0]["attitude"] = {{"quaternion", {1, 0, 0, 0}}};
+  CHECK(problem_from_json(j, "test").initial.body().R == Mat3::Identity());
+}
+
+TEST_CASE("invalid problem files are rejected with the path and the offending value", "[problem-file]") {
+  struct Case {
+    std::function<void(json&)> edit;
+    std::string expect;
+  };
+  const std::vector<Case> cases{
+      {[](json& j) { j["bodies"][0]["inertia"] = {{1, 0, 0}, {0, -2, 0}, {0, 0, 3}}; }, "not positive definite"},
+      {[](json& j) { j["bodies"][0]["inertia"] = {{1, 0.5, 0}, {0, 2, 0}, {0, 0, 3}}; }, "not symmetric"},
+      {[](json& j) { j["bodies"][0]["inertia"] = {{1, 0, 0}, {0, 2, 0}}; }, "/bodies/0/inertia"},
+      {[](json& j) { j["bodies"][0]["inertia"][1][1] = "two"; }, "/bodies/0/inertia/1/1: expected a number"},
+      {[](json& j) { j["bodies"][0]["mass"] = -1; }, "mass must be positive"},
+      {[](json& j) { j["time"]["t_end"] = -5; }, "t_end (-5) must be greater than t0"},
+      {[](json& j) { j["verification"]["h0"] = 0; }, "verification.h0 must be positive"},
+      {[](json& j) { j["verification"]["levels"] = 2; }, "levels must be in [3, 24] (got 2)"},
+      {[](json& j) { j["initial"][0]["attitude"] = {{"matrix", {{1, 0, 0}, {0, 1, 0}, {0, 0, 2}}}}; },
+       "initial attitude is not a rotation"},
+      {[](json& j) { j["initial"][0]["attitude"] = {{"quaternion", {2, 0, 0, 0}}}; }, "not a unit quaternion"},
+      {[](json& j) { j["loads"][0]["type"] = "magnet"; }, "unknown load type 'magnet'"},
+      {[](json& j) { j["typo_field"] = 1; }, "unknown field 'typo_field'"},
+      {[](json& j) { j.erase("initial"); }, "missing required field 'initial'"},
+      {[](json& j) { j["family"] = "soft_body"; }, "unknown model family 'soft_body'"},
+      {[](json& j) { j["rigidbench_problem"] = 7; }, "unsupported problem-file version 7"},
+      {[](json& j) { j["verification"]["sample_times"] = {3, 99}; }, "sample_times: 99 is outside"},
+  };
+  for (const auto& c : cases) {
+    json j = exported("heavy_top");
+    c.edit(j);
+    INFO("expect: " << c.expect);
+    try {
+      problem_from_json(j, "problem file 'x.json'");
+      FAIL("accepted an invalid problem file");
+    } catch (const InputError& e) {
+      CHECK_THAT(e.what(), Catch::Contains(c.expect));
+      CHECK_THAT(e.what(), Catch::Contains("x.json"));
+    }
+  }
+}
+
+TEST_CASE("malformed JSON and unknown names are input errors", "[problem-file]") {
+  const std::string path = test::tmp_path("malformed.json");
+  std::ofstream(path) << "{ \"name\": \"x\", ";
+  CHECK_THROWS_WITH(load_problem_file(path), Catch::Contains("not valid JSON"));
+  CHECK_THROWS_WITH(load_problem_file(test::tmp_path("does-not-exist.json")), Catch::Contains("cannot open"));
+  CHECK_THROWS_WITH(catalogue_problem("spinning_top"), Catch::Contains("unknown problem 'spinning_top'"));
+  CHECK_THROWS_AS(resolve_problem("heavy_top", path), InputError);
+  CHECK_THROWS_AS(resolve_problem("", ""), InputError);
+}

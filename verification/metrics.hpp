@@ -1,0 +1,70 @@
+#pragma once
+// Metric definitions of METRICS.md as pure functions on numbers; the runner feeds them.
+#include <Eigen/Core>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace rigidbench {
+
+enum class Verdict { pass, fail, undefined };
+const char* to_string(Verdict v);
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+
+/// Default verdict tolerances (METRICS.md).
+constexpr double kSlopeTolerance = 0.15;  // |slope - expected| <= 0.15
+constexpr double kQiiTolerance = 0.02;    // |Q_II / 2^p - 1| <= 0.02
+constexpr double kRefFloorFactor = 100;   // errors below 100x the reference estimate are not used for rates
+constexpr double kRoundoffUlps = 100;     // ... nor errors within 100 ulps of round-off
+
+struct LineFit {
+  double slope = kNaN, intercept = kNaN, stderr_slope = kNaN, r2 = kNaN;
+};
+/// Least squares y = a + b x with the standard error of b and R^2 (needs >= 2 points; stderr >= 3).
+LineFit fit_line(const std::vector<double>& x, const std::vector<double>& y);
+
+double median(std::vector<double> v);
+
+/// Trapezoid rule on a uniform grid of spacing dt.
+double trapezoid(const std::vector<double>& f, double dt);
+
+/// Observed order of one error metric over a step ladder (METRICS.md, Observed order).
+struct Convergence {
+  std::vector<double> h, error;      // error NaN where a level broke down
+  std::vector<double> floor;         // per level: below it a level is not in the asymptotic range
+  std::vector<bool> asymptotic;
+  std::vector<double> local_slopes;  // between consecutive levels (NaN where undefined)
+  LineFit fit;                       // over the asymptotic levels
+ double expected = kNaN;
+  bool at_least = false;             // expected is a lower bound
+  Verdict verdict = Verdict::undefined;
+  std::string note;
+  bool gating = true;                // false: informational (paper measures), does not fail `verify`
+};
+/// `at_least`: the expected order is a lower bound (pass when slope >= expected - tolerance), as for
+/// the energy error of a non-conserving scheme, which may superconverge.
+Convergence assess_order(const std::vector<double>& h, const std::vector<double>& error,
+                         const std::vector<double>& floor, double expected, double tolerance = kSlopeTolerance,
+                         bool at_least = false);
+
+/// Second quotient of precision (paper 000 Appendix A, eq. 120) between three runs with steps
+/// h, h/2, h/4 sampled on a common grid: rows are grid times, columns observables.
+struct QiiLevel {
+  double h = kNaN;
+  std::vector<double> sample_t, sample_value;  // at the problem's sample times (NaN = undefined)
+  double median = kNaN, min = kNaN, max = kNaN;  // over every common grid time t > t0 where defined
+  std::size_t defined_points = 0, undefined_points = 0;
+  double min_denominator = kNaN;  // smallest |xi(h/2) - xi(h/4)| over the sample times
+  double max_deviation = kNaN;    // max over the sample times of |Q_II / 2^p - 1| (NaN if one is undefined)
+  Verdict verdict = Verdict::undefined;
+  std::string note;
+};
+/// `components` selects the observables entering the norm; `sample_rows` the rows of the sample times.
+QiiLevel second_quotient(const Eigen::MatrixXd& xi_h, const Eigen::MatrixXd& xi_h2, const Eigen::MatrixXd& xi_h4,
+                         const std::vector<double>& times, const std::vector<int>& components,
+                         const std::vector<std::size_t>& sample_rows, double expected,
+                         double tolerance = kQiiTolerance);
+
+}  // namespace rigidbench

@@ -1,0 +1,442 @@
+#include "verification/runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "core/so3.hpp"
+
+namespace rigidbench {
+namespace {
+
+std::string num(double x) {
+  std::ostringstream os;
+  os.precision(10);
+  os << x;
+  return os.str();
+}
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+Mat3 attitude_of(const Eigen::MatrixXd& xi, Eigen::Index row, int offset = 0) {
+  Mat3 R;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) R(i, j) = xi(row, offset + 3 * i + j);
+  return R;
+}
+
+}  // namespace
+
+std::vector<double> Ladder::obs_times() const {
+  std::vector<double> t(std::size_t(m) + 1);
+  for (std::int64_t j = 0; j <= m; ++j) t[std::size_t(j)] = t0 + double(j) * obs_dt();
+  return t;
+}
+
+Ladder make_ladder(const Problem& p, int order, const LadderRequest& req) {
+  Ladder L;
+  L.t0 = p.t0;
+  L.h0 = req.h0 ? *req.h0 : (order == 1 && p.verification.h0_order1 ? *p.verification.h0_order1 : p.verification.h0);
+  L.levels = req.levels ? *req.levels : p.verification.levels;
+  if (!std::isfinite(L.h0) || L.h0 <= 0) throw InputError("step h0 must be positive and finite (got " + num(L.h0) + ")");
+  if (L.levels < 3 || L.levels > 24)
+    throw InputError("levels must be in [3, 24] (got " + std::to_string(L.levels) + ")");
+  const double span = p.t_end - p.t0;
+  const double n = span / L.h0;
+  if (!(n < 1e12)) throw InputError("step h0 = " + num(L.h0) + " is too small for the span " + num(span));
+  L.n0 = std::llround(n);
+  if (L.n0 < 1 || std::abs(double(L.n0) * L.h0 - span) > 1e-9 * span)
+    throw InputError("the span t_end - t0 = " + num(span) + " is not an integer multiple of h0 = " + num(L.h0) +
+                     " (the ladder h0 2^-k must land on t_end)");
+  if (L.n0 > (std::int64_t(1) << 31) >> (L.levels - 1))
+    throw InputError("ladder too fine: the finest level would take " + num(double(L.n0) * std::pow(2.0, L.levels - 1)) +
+                     " steps (limit 2^31)");
+  while ((L.n0 >> L.obs_shift) > 32768 && ((L.n0 >> L.obs_shift) & 1) == 0) ++L.obs_shift;
+  L.m = L.n0 >> L.obs_shift;
+  return L;
+}
+
+LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int k) {
+  LevelRun r;
+  r.h = L.h(k);
+  r.steps = L.steps(k);
+  const std::int64_t stride = L.stride(k);
+  const std::size_t ni = p.invariants().size();
+  r.xi.resize(L.m + 1, p.observables());
+  r.energy.assign(std::size_t(L.m) + 1, kNaN);
+  r.inv_initial.assign(ni, 0.0);
+  r.inv_max_dev.assign(ni, 0.0);
+  r.inv_first_half.assign(ni, 0.0);
+  r.inv_second_half.assign(ni, 0.0);
+  std::vector<double> inv(ni);
+  const bool tr = p.translating();
+
+  State x = p.initial;
+  integ.reset(x, L.t0);
+  // I_0 is the invariant of the problem's initial state (not of the scheme's map-in/map-out of it).
+  p.evaluate_invariants(p.initial, r.inv_initial.data());
+  integ.read(x);
+  r.energy[0] = p.energy(x);
+  // xi is column-major: flatten into a row buffer, then copy.
+  Eigen::RowVectorXd row(p.observables());
+  flatten(x, tr, row.data());
+  r.xi.row(0) = row;
+
+  const auto start = Clock::now();
+  const std::int64_t half = r.steps / 2;
+  for (std::int64_t n = 0; n < r.steps; ++n) {
+    const double t = L.t0 + double(n) * r.h;  // never accumulated (issue 4)
+    StepStatus st = integ.step(t, r.h);
+    if (!st.ok) {
+      r.ok = false;
+      r.reason = "step " + std::to_string(n) + " (t = " + num(t) + ", h = " + num(r.h) + "): " + st.reason;
+      break;
+    }
+    integ.read(x);
+    p.evaluate_invariants(x, inv.data());
+    bool finite = true;
+    for (std::size_t i = 0; i < ni; ++i) {
+      const double d = std::abs(inv[i] - r.inv_initial[i]);
+      if (!std::isfinite(d)) finite = false;
+      r.inv_max_dev[i] = std::max(r.inv_max_dev[i], d);
+      double& half_max = n + 1 <= half ? r.inv_first_half[i] : r.inv_second_half[i];
+      half_max = std::max(half_max, d);
+    }
+    if (!finite || !all_finite(x)) {
+      r.ok = false;
+      r.reason = "non-finite state after step " + std::to_string(n) + " (t = " + num(t + r.h) + ", h = " + num(r.h) + ")";
+      break;
+    }
+    if ((n + 1) % stride == 0) {
+      const Eigen::Index j = (n + 1) / stride;
+      flatten(x, tr, row.data());
+      r.xi.row(j) = row;
+      r.energy[std::size_t(j)] = p.energy(x);
+    }
+  }
+  r.seconds = since(start);
+  r.counters = integ.counters();
+  return r;
+}
+
+Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_end, std::int64_t every) {
+  if (!std::isfinite(h) || h <= 0) throw InputError("step h must be positive and finite (got " + num(h) + ")");
+  if (!std::isfinite(t_end) || t_end <= p.t0)
+    throw InputError("t_end must be finite and greater than t0 = " + num(p.t0) + " (got " + num(t_end) + ")");
+  if (every < 1) throw InputError("--every must be >= 1");
+  const double nd = std::ceil((t_end - p.t0) / h - 1e-9);
+  if (!(nd <= 2e9)) throw InputError("step h = " + num(h) + " needs more than 2e9 steps to reach t_end");
+  const auto N = std::int64_t(nd);
+  Trajectory tr;
+  State x = p.initial;
+  integ.reset(x, p.t0);
+  integ.read(x);
+  tr.t.push_back(p.t0);
+  tr.states.push_back(x);
+  for (std::int64_t n = 0; n < N; ++n) {
+    const double t = p.t0 + double(n) * h;
+    const double hn = n + 1 == N ? t_end - t : h;  // the last step lands on t_end
+    StepStatus st = integ.step(t, hn);
+    if (st.ok) integ.read(x);
+    if (!st.ok || !all_finite(x)) {
+      tr.ok = false;
+      tr.reason = "step " + std::to_string(n) + " (t = " + num(t) + "): " + (st.ok ? "non-finite state" : st.reason);
+      break;
+    }
+    if ((n + 1) % every == 0 || n + 1 == N) {
+      tr.t.push_back(n + 1 == N ? t_end : t + hn);
+      tr.states.push_back(x);
+    }
+  }
+  return tr;
+}
+
+bool PairResult::failed() const {
+  if (status == "breakdown" || status == "failed") return true;
+  for (const auto& [k, c] : convergence)
+    if (c.gating && c.verdict == Verdict::fail) return true;
+  if (q_ii.primary >= 0 && q_ii.levels[std::size_t(q_ii.primary)].verdict == Verdict::fail) return true;
+  for (const auto& i : invariants)
+    if (i.verdict == Verdict::fail) return true;
+  return false;
+}
+
+namespace {
+
+std::vector<std::size_t> sample_rows(const Problem& p, const Ladder& L, std::string& missing) {
+  std::vector<std::size_t> rows;
+  const double span = L.t_end() - L.t0;
+  for (double ts : p.verification.sample_times) {
+    const auto j = std::llround((ts - L.t0) / L.obs_dt());
+    if (j >= 1 && j <= L.m && std::abs(L.t0 + double(j) * L.obs_dt() - ts) <= 1e-9 * span) rows.push_back(std::size_t(j));
+    else missing += cat(missing.empty() ? "" : ", ", num(ts));
+  }
+  return rows;
+}
+
+QiiResult assess_qii(const Problem& p, const std::vector<LevelRun>& runs, const Ladder& L, int order,
+                     const std::vector<int>& comps, const std::vector<std::string>& names) {
+  QiiResult q;
+  q.expected = std::pow(2.0, order);
+  q.components = names;
+  std::string missing;
+  const auto rows = sample_rows(p, L, missing);
+  const auto times = L.obs_times();
+  std::vector<int> usable;
+  for (int k = 0; k + 2 < L.levels; ++k) {
+    if (!runs[k].ok || !runs[k + 1].ok || !runs[k + 2].ok) continue;
+    QiiLevel lv = second_quotient(runs[k].xi, runs[k + 1].xi, runs[k + 2].xi, times, comps, rows, q.expected);
+    lv.h = L.h(k);
+    // The denominator must stand well clear of the round-off the finest run accumulates
+    // (~eps sqrt(N) |xi| for N steps); 1e3 times that is the margin used here.
+    double xi_size = 0;
+    for (int c : comps) xi_size += runs[k].xi(0, c) * runs[k].xi(0, c);
+    const double floor = 1e3 * kEps * std::sqrt(double(L.steps(k + 2))) * std::max(1.0, std::sqrt(xi_size));
+    if (lv.min_denominator >= floor) usable.push_back(int(q.levels.size()));
+    q.levels.push_back(std::move(lv));
+  }
+  if (!usable.empty()) {
+    q.primary = usable.back();
+    q.selection = "finest h whose differences |xi(h/2) - xi(h/4)| at the sample times exceed 1e3 eps sqrt(N) |xi|";
+    // Pre-asymptotic, not wrong: Q_II = 2^p + O(h) (paper 000 eq. 123). When the deviation from 2^p
+    // still shrinks by >= 1.5x per halving of h over the last levels and is already within 25%, the
+    // values are converging to 2^p but the 2% band is not reached above round-off: undefined. A
+    // scheme of another order q converges to 2^q, its deviation does not shrink, and it fails.
+    QiiLevel& pl = q.levels[std::size_t(q.primary)];
+    if (pl.verdict == Verdict::fail && q.primary >= 1 && pl.max_deviation < 0.25) {
+      const double d0 = pl.max_deviation, d1 = q.levels[std::size_t(q.primary - 1)].max_deviation;
+      const double d2 = q.primary >= 2 ? q.levels[std::size_t(q.primary - 2)].max_deviation : kNaN;
+      const bool shrinking = d1 >= 1.5 * d0 && (!std::isfinite(d2) || d2 >= 1.5 * d1);
+      if (shrinking) {
+        pl.verdict = Verdict::undefined;
+        pl.note = cat("pre-asymptotic: max |Q_II/2^p - 1| shrinks ", num(std::isfinite(d2) ? d2 : d1), " -> ",
+                      num(d1), " -> ", num(d0), " as h halves (converging to 2^p) but the 2% band is not reached "
+                      "by a level clear of round-off");
+      }
+    }
+  } else if (!q.levels.empty()) {
+    q.primary = 0;
+    q.selection = "no level clear of round-off; coarsest level shown";
+  } else {
+    q.selection = "fewer than three consecutive levels ran";
+  }
+  if (!missing.empty()) q.selection += cat("; sample time(s) ", missing, " not on the observation grid (skipped)");
+  return q;
+}
+
+}  // namespace
+
+PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, const ReferenceSolution& ref) {
+  const auto start = Clock::now();
+  PairResult R;
+  R.integrator = std::string(s.info->name);
+  R.problem = p.name;
+  R.ladder = L;
+  R.reference = &ref;
+  if (std::string why = not_applicable(*s.info, p); !why.empty()) {
+    R.status = "skipped";
+    R.reason = why;
+    return R;
+  }
+  if (ref.times.size() != std::size_t(L.m) + 1)
+    throw std::logic_error("verify_pair: reference grid does not match the ladder's observation grid");
+  const int order = s.info->order;
+
+  std::vector<LevelRun> runs;
+  for (int k = 0; k < L.levels; ++k) {
+    auto integ = s.make(p);
+    runs.push_back(run_level(*integ, p, L, k));
+    R.h.push_back(runs.back().h);
+    R.level_status.push_back(runs.back().ok ? "ok" : "breakdown");
+    R.level_seconds.push_back(runs.back().seconds);
+    if (!runs.back().ok && R.status == "ok") {
+      R.status = "breakdown";
+      R.reason = runs.back().reason;
+    }
+  }
+
+  // ---- errors against the reference, per level (METRICS.md, Errors against a reference) ----
+  const std::size_t nl = std::size_t(L.levels), M = std::size_t(L.m);
+  const double span = L.t_end() - L.t0, dt = L.obs_dt();
+  const double E0 = p.energy(p.initial);
+  std::vector<double> att_f(nl, kNaN), att_m(nl, kNaN), om_f(nl, kNaN), om_m(nl, kNaN), h1(nl, kNaN), qerr(nl, kNaN),
+      eerr(nl, kNaN);
+  double w_scale = 0, q_ref_norm = 0;
+  {
+    std::vector<double> qn(M + 1);
+    for (std::size_t j = 0; j <= M; ++j) {
+      const BodyState& b = ref.states[j].body();
+      w_scale = std::max(w_scale, b.W.norm());
+      const double th = so3::angle(b.R);
+      qn[j] = th * th + (b.R * b.W).squaredNorm();
+    }
+    q_ref_norm = std::sqrt(trapezoid(qn, dt));
+  }
+  for (std::size_t k = 0; k < nl; ++k) {
+    if (!runs[k].ok) continue;
+    const auto& xi = runs[k].xi;
+    std::vector<double> h1i(M + 1), qnh(M + 1), qnr(M + 1), ed(M + 1);
+    double am = 0, wm = 0;
+    for (std::size_t j = 0; j <= M; ++j) {
+      const BodyState& b = ref.states[j].body();
+      const Mat3 Rh = attitude_of(xi, Eigen::Index(j));
+      const Vec3 Wh(xi(Eigen::Index(j), 9), xi(Eigen::Index(j), 10), xi(Eigen::Index(j), 11));
+      const double eR = so3::angle_between(b.R, Rh);
+      const double eW = (Wh - b.W).norm();
+      am = std::max(am, eR);
+      wm = std::max(wm, eW);
+      const Vec3 Om_h = Rh * Wh, Om_r = b.R * b.W;  // spatial angular velocities
+      h1i[j] = eR * eR + (Om_h - Om_r).squaredNorm();
+      const double th_h = so3::angle(Rh), th_r = so3::angle(b.R);
+      qnh[j] = th_h * th_h + Om_h.squaredNorm();
+      qnr[j] = th_r * th_r + Om_r.squaredNorm();
+      const double de = runs[k].energy[j] - E0;
+      ed[j] = de * de;
+      if (j == M) {
+        att_f[k] = eR;
+        om_f[k] = eW;
+      }
+    }
+    att_m[k] = am;
+    om_m[k] = wm;
+    h1[k] = std::sqrt(trapezoid(h1i, dt));
+    // Paper 001 eqs. 35-36 as printed: a difference of squared norms, hence slope p/2.
+    qerr[k] = std::sqrt(std::abs(trapezoid(qnh, dt) - trapezoid(qnr, dt))) / std::sqrt(trapezoid(qnr, dt));
+    // Paper 001 eqs. 37-38: ||E_h - E(0)||_H0 / ||E(0)||_H0 with ||E(0)||^2_H0 = E(0)^2 (t_N - t_0).
+    eerr[k] = E0 != 0 ? std::sqrt(trapezoid(ed, dt)) / (std::abs(E0) * std::sqrt(span)) : kNaN;
+  }
+
+  // Floors: 100x the reference's own estimate where the metric is taken (final time, worst time,
+  // or integrated like the metric), or 100 ulps of the quantity's scale.
+  const auto& ea = ref.estimate_attitude;
+  const auto& ew = ref.estimate_omega;
+  double ra_max = 0, rw_max = 0;
+  std::vector<double> r_h1i(M + 1);
+  for (std::size_t j = 0; j <= M; ++j) {
+    ra_max = std::max(ra_max, ea[j]);
+    rw_max = std::max(rw_max, ew[j]);
+    const double rom = ew[j] + ref.states[j].body().W.norm() * ea[j];  // spatial Omega = R W
+    r_h1i[j] = ea[j] * ea[j] + rom * rom;
+  }
+  const double r_h1 = std::sqrt(trapezoid(r_h1i, dt));
+  auto floors = [&](double v) { return std::vector<double>(nl, v); };
+  const double att_roundoff = kRoundoffUlps * kEps, om_roundoff = kRoundoffUlps * kEps * std::max(1.0, w_scale);
+  const double f_att_final = std::max(kRefFloorFactor * ea[M], att_roundoff);
+  const double f_att_max = std::max(kRefFloorFactor * ra_max, att_roundoff);
+  const double f_om_final = std::max(kRefFloorFactor * ew[M], om_roundoff);
+  const double f_om_max = std::max(kRefFloorFactor * rw_max, om_roundoff);
+  const double f_h1 = std::max(kRefFloorFactor * r_h1, kRoundoffUlps * kEps * std::sqrt(span) * (1 + w_scale));
+  // q-error is sqrt(|A_h - A|)/|q| with A = |q|^2_H1; the reference moves A by ~2 |q| r_h1, so the
+  // 100x margin applies to the squared quantity: q_err^2 >= 100 * 2 r_h1 / |q|.
+  const double f_q = std::max(std::sqrt(kRefFloorFactor * 2 * r_h1 / std::max(q_ref_norm, 1e-300)),
+                              std::sqrt(kRoundoffUlps * kEps));
+  const double f_e = kRoundoffUlps * kEps;
+  R.convergence["attitude_error_final"] = assess_order(R.h, att_f, floors(f_att_final), order);
+  R.convergence["attitude_error_max"] = assess_order(R.h, att_m, floors(f_att_max), order);
+  R.convergence["omega_error_final"] = assess_order(R.h, om_f, floors(f_om_final), order);
+  R.convergence["omega_error_max"] = assess_order(R.h, om_m, floors(f_om_max), order);
+  R.convergence["h1_distance"] = assess_order(R.h, h1, floors(f_h1), order);
+  auto& q = R.paper_measures["q_error"] = assess_order(R.h, qerr, floors(f_q), 0.5 * order);
+  q.gating = false;
+  q.note = std::string("paper 001 eq. 35-36 as printed (difference of squared H1 norms): expected slope p/2") +
+           (q.note.empty() ? "" : "; " + q.note);
+  auto& e = R.paper_measures["E_error"] = assess_order(R.h, eerr, floors(f_e), order, kSlopeTolerance, true);
+  e.gating = false;
+  e.note = std::string("paper 001 eq. 37-38 relative H0 energy error; order p is a lower bound (energy errors may "
+                       "superconverge); informational") + (e.note.empty() ? "" : "; " + e.note);
+
+  // ---- second quotient of precision ----
+  std::vector<int> all_comps(std::size_t(p.observables()));
+  for (int i = 0; i < p.observables(); ++i) all_comps[std::size_t(i)] = i;
+  R.q_ii = assess_qii(p, runs, L, order, p.configuration_observables(), {"R (9 director components)"});
+  R.q_ii_full = assess_qii(p, runs, L, order, all_comps, {"R (9)", "W (3)"});
+
+  // ---- invariants (METRICS.md, Invariants) ----
+  int finest = -1;
+  for (int k = 0; k < L.levels; ++k)
+    if (runs[std::size_t(k)].ok) finest = k;
+  const auto& defs = p.invariants();
+  for (std::size_t i = 0; i < defs.size(); ++i) {
+    InvariantResult ir;
+    ir.name = defs[i].name;
+    ir.kind = to_string(defs[i].kind);
+    ir.description = defs[i].description;
+    ir.claim = s.info->claims.of(defs[i].kind);
+    ir.initial = runs[0].inv_initial[i];
+    ir.scale = !defs[i].component && std::abs(ir.initial) > 1e-6 * defs[i].natural_scale ? std::abs(ir.initial)
+                                                                                         : defs[i].natural_scale;
+    if (defs[i].kind == InvariantKind::constraint) ir.scale = 1.0;
+    for (std::size_t k = 0; k < nl; ++k)
+      ir.drift_by_level.push_back(runs[k].ok ? runs[k].inv_max_dev[i] / ir.scale : kNaN);
+    if (finest >= 0) {
+      const LevelRun& fr = runs[std::size_t(finest)];
+      ir.drift = ir.drift_by_level[std::size_t(finest)];
+      ir.first_half = fr.inv_first_half[i] / ir.scale;
+      ir.second_half = fr.inv_second_half[i] / ir.scale;
+    }
+    switch (ir.claim) {
+      case Claim::exact: {
+        // Threshold per level: max(tau, N_k eps). tau is the problem's exact_threshold (METRICS.md
+        // default 1e-11); N_k eps is the round-off a product of N_k rotations may carry (about one ulp
+        // per step, docs/decisions.md "Round-off budget of exact claims"). It only exceeds tau beyond
+        // ~45000 steps, i.e. on the long ladders of first-order schemes.
+        double worst_ratio = -1;
+        for (std::size_t k = 0; k < nl; ++k) {
+          const double d = ir.drift_by_level[k];
+          if (!std::isfinite(d)) continue;
+          const double thr = std::max(p.verification.exact_threshold, double(L.steps(int(k))) * kEps);
+          if (d / thr > worst_ratio) worst_ratio = d / thr, ir.threshold = thr;
+        }
+        ir.verdict = worst_ratio < 0 ? Verdict::undefined : worst_ratio <= 1 ? Verdict::pass : Verdict::fail;
+        ir.note = "every level: max_n |I_n - I_0| / S_I <= max(exact_threshold, N_k eps); threshold shown is the "
+                  "binding level's";
+        break;
+      }
+      case Claim::bounded: {
+        // No secular drift: second half at most twice the first (at round-off: trivially bounded).
+        const bool at_roundoff = ir.second_half <= kRoundoffUlps * kEps;
+        const bool no_drift = at_roundoff || ir.second_half <= 2.0 * ir.first_half;
+        ir.verdict = finest < 0 ? Verdict::undefined : no_drift ? Verdict::pass : Verdict::fail;
+        ir.note = "bounded: max |I - I0| over the second half of the finest run <= 2x the first half";
+        break;
+      }
+      case Claim::none:
+        ir.verdict = Verdict::undefined;
+        ir.note = "no claim: reported only";
+        break;
+    }
+    R.invariants.push_back(std::move(ir));
+  }
+  R.seconds = since(start);
+  return R;
+}
+
+CostResult measure_cost(const Problem& p, const SchemeEntry& s, double h, int steps, int repetitions) {
+  CostResult c;
+  c.h = h;
+  c.steps = steps;
+  c.repetitions = repetitions;
+  if (!not_applicable(*s.info, p).empty()) return c;
+  auto integ = s.make(p);
+  double best = std::numeric_limits<double>::infinity();
+  Counters cnt;
+  for (int r = 0; r < repetitions; ++r) {
+    integ->reset(p.initial, p.t0);
+    const auto start = Clock::now();
+    int n = 0;
+    for (; n < steps; ++n)
+      if (!integ->step(p.t0 + n * h, h).ok) break;
+    const double sec = since(start);
+    if (n < steps) return c;  // broke down: no cost figure
+    best = std::min(best, sec);
+    cnt = integ->counters();
+  }
+  c.ns_per_step = best / steps * 1e9;
+  c.load_evaluations_per_step = double(cnt.load_evaluations) / steps;
+  c.newton_iterations_per_step = double(cnt.newton_iterations) / steps;
+  return c;
+}
+
+}  // namespace rigidbench

@@ -1,0 +1,122 @@
+#pragma once
+// Drives an integrator through the contract on a problem: the step ladder of the convergence
+// study, single runs for `simulate`, and the assessment of one (scheme, problem) pair against a
+// reference, producing every metric of METRICS.md.
+#include <Eigen/Core>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "integrators/registry.hpp"
+#include "problems/problem.hpp"
+#include "reference/reference.hpp"
+#include "verification/metrics.hpp"
+
+namespace rigidbench {
+
+/// Steps h_k = h0 2^-k, k = 0..levels-1, each an integer number of steps N0 2^k over the span.
+/// Observations are taken on one grid common to every level, t_j = t0 + j dt_obs, dt_obs = h0 2^s,
+/// with s the smallest shift that keeps at most 2^15 intervals (and divides N0); when s = 0 that is
+/// the step grid of the coarsest level itself. Invariants are still evaluated after every step.
+struct Ladder {
+  double t0 = 0, h0 = 0;
+  int levels = 0;
+  std::int64_t n0 = 0;   // steps of level 0
+  int obs_shift = 0;     // s
+  std::int64_t m = 0;    // observation intervals
+  double h(int k) const { return h0 / double(std::int64_t(1) << k); }
+  std::int64_t steps(int k) const { return n0 << k; }
+  std::int64_t stride(int k) const { return std::int64_t(1) << (obs_shift + k); }
+  double obs_dt() const { return h0 * double(std::int64_t(1) << obs_shift); }
+  double t_end() const { return t0 + double(n0) * h0; }
+  std::vector<double> obs_times() const;
+};
+
+struct LadderRequest {
+  std::optional<double> h0 = std::nullopt;    // overrides the problem's (and the first-order) h0
+  std::optional<int> levels = std::nullopt;
+};
+/// Throws InputError if the span is not an integer multiple of h0 (to 1e-9 relative) or h0 <= 0.
+Ladder make_ladder(const Problem& p, int order, const LadderRequest& req = {});
+
+struct LevelRun {
+  double h = 0;
+  std::int64_t steps = 0;
+  bool ok = true;
+  std::string reason;
+  Eigen::MatrixXd xi;                 // observables on the common grid (rows: times)
+  std::vector<double> energy;         // E on the common grid
+  std::vector<double> inv_initial;    // I_0
+  std::vector<double> inv_max_dev;    // max_n |I_n - I_0| over every step
+  std::vector<double> inv_first_half, inv_second_half;
+  Counters counters;
+  double seconds = 0;
+};
+LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int k);
+
+/// One run with step h to t_end (the last step shortened if needed), recording every `every` steps
+/// and the final state. Throws InputError for a bad h/t_end; a breakdown ends the run early.
+struct Trajectory {
+  std::vector<double> t;
+  std::vector<State> states;
+  bool ok = true;
+  std::string reason;
+};
+Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_end, std::int64_t every = 1);
+
+struct InvariantResult {
+  std::string name, kind, description;
+  Claim claim = Claim::none;
+  double initial = 0, scale = 0;
+  double drift = kNaN;                   // at the finest level that ran
+  std::vector<double> drift_by_level;    // delta_I per level (NaN where a level broke down)
+  double first_half = kNaN, second_half = kNaN;  // max |I - I0| over each half of the finest run
+  double threshold = kNaN;
+  Verdict verdict = Verdict::undefined;
+  std::string note;
+};
+
+struct QiiResult {
+  double expected = kNaN;
+  std::vector<std::string> components;
+  int primary = -1;                     // index into levels
+  std::vector<QiiLevel> levels;         // one per k = 0 .. levels-3
+  std::string selection;                // how the primary level was chosen
+};
+
+struct CostResult {
+  double ns_per_step = kNaN;
+  double ratio_to_baseline = kNaN;
+  double load_evaluations_per_step = kNaN;
+  double newton_iterations_per_step = kNaN;
+  double h = kNaN;
+  int steps = 0, repetitions = 0;
+};
+
+struct PairResult {
+  std::string integrator, problem;
+  std::string status = "ok";  // ok | skipped | breakdown | failed
+  std::string reason;
+  Ladder ladder;
+  std::vector<double> h;
+  std::vector<std::string> level_status;
+  std::vector<double> level_seconds;
+  std::map<std::string, Convergence> convergence;
+  std::map<std::string, Convergence> paper_measures;
+  QiiResult q_ii, q_ii_full;
+  std::vector<InvariantResult> invariants;
+  const ReferenceSolution* reference = nullptr;
+  CostResult cost;
+  double seconds = 0;
+  /// Any gating verdict failed, or the pair broke down (drives verify's exit code).
+  bool failed() const;
+};
+
+PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, const ReferenceSolution& ref);
+
+/// ns per step of the core update: min over repetitions of `steps` steps from the initial state.
+CostResult measure_cost(const Problem& p, const SchemeEntry& s, double h, int steps = 2000, int repetitions = 5);
+
+}  // namespace rigidbench

@@ -1,0 +1,40 @@
+#pragma once
+// Verification suites: every applicable (scheme, problem) pair of a suite, run in parallel on all
+// cores. Results are stored by pair index, so they never depend on the number of workers.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "verification/runner.hpp"
+
+namespace rigidbench {
+
+struct SuiteRequest {
+  std::string suite = "quick";
+  std::vector<std::string> integrators{"all"};  // names, globs or "all"
+  std::vector<std::string> problems;            // catalogue names; empty: the suite's own list
+  std::string problem_file;                     // a user problem instead of catalogue names
+  LadderRequest ladder;
+  std::optional<double> t_end;
+  int jobs = 0;                                 // 0: all hardware threads
+  ReferenceSettings reference;
+  bool progress = true;                         // one line per finished pair on stderr
+  bool measure_cost = true;
+};
+
+struct SuiteResult {
+  std::string suite;
+  std::vector<Problem> problems;
+  std::vector<std::unique_ptr<ReferenceSolution>> references;
+  std::vector<PairResult> results;
+  int jobs = 1;
+  double seconds = 0;
+  bool any_failed() const;
+};
+
+std::vector<std::string> suite_names();
+/// Validates the whole request (names, steps, ladders) before any work; throws InputError.
+SuiteResult run_suite(const SuiteRequest& req);
+
+}  // namespace rigidbench
