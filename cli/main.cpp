@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
   sim->add_option("--problem", problem_name, "Catalogue problem");
   sim->add_option("--problem-file", problem_file, "Problem file (JSON)");
   sim->add_option("--h", h, "Step size")->required();
-  sim->add_option("--t-end", t_end, "Final time (default: the problem's)");
+  auto* sim_tend = sim->add_option("--t-end", t_end, "Final time (default: the problem's)");
   sim->add_option("--every", every, "Write every k-th step (the final state is always written)");
   sim->add_option("--out", out, "Output file, .csv or .json")->required();
 
@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
   ref->add_option("--problem", problem_name, "Catalogue problem");
   ref->add_option("--problem-file", problem_file, "Problem file (JSON)");
   ref->add_option("--h", h, "Output grid spacing")->required();
-  ref->add_option("--t-end", t_end, "Final time (default: the problem's)");
+  auto* ref_tend = ref->add_option("--t-end", t_end, "Final time (default: the problem's)");
   ref->add_option("--tol", tol, "Absolute and relative tolerance (default 1e-13)");
   ref->add_option("--out", out, "Output file, .csv or .json")->required();
 
@@ -169,9 +169,9 @@ int main(int argc, char** argv) {
   verify->add_option("--integrator", v_int, "Names, globs or 'all' (default all)");
   verify->add_option("--problem", v_prob, "Catalogue problems (default: the suite's)");
   verify->add_option("--problem-file", vreq.problem_file, "A problem file instead of catalogue problems");
-  verify->add_option("--h", v_h, "Coarsest step h0 of the ladder h0 2^-k (default: the problem's)");
+  auto* v_h_opt = verify->add_option("--h", v_h, "Coarsest step h0 of the ladder h0 2^-k (default: the problem's)");
   verify->add_option("--levels", v_levels, "Number of ladder levels (default: the problem's)");
-  verify->add_option("--t-end", v_tend, "Final time (default: the problem's)");
+  auto* v_tend_opt = verify->add_option("--t-end", v_tend, "Final time (default: the problem's)");
   verify->add_option("--jobs", vreq.jobs, "Worker threads (default: all cores)");
   verify->add_option("--out", out, "Report file (.json) or folder (report.json inside)");
   verify->add_flag("--quiet", quiet, "No progress on stderr");
@@ -217,7 +217,7 @@ int main(int argc, char** argv) {
       const SchemeEntry& s = find_scheme(integrator);
       if (std::string why = not_applicable(*s.info, p); !why.empty())
         throw InputError(cat("integrator '", integrator, "' does not apply to problem '", p.name, "': ", why));
-      const double te = std::isnan(t_end) ? p.t_end : t_end;
+      const double te = sim_tend->count() ? t_end : p.t_end;
       auto integ = s.make(p);
       const Trajectory tr = simulate(*integ, p, h, te, every);
       if (!tr.ok) {
@@ -234,7 +234,7 @@ int main(int argc, char** argv) {
       check_trajectory_path(out);
       require_out_folder(out);
       const Problem p = resolve_problem(problem_name, problem_file);
-      const double te = std::isnan(t_end) ? p.t_end : t_end;
+      const double te = ref_tend->count() ? t_end : p.t_end;
       if (!std::isfinite(h) || h <= 0) throw InputError(cat("--h must be positive and finite (got ", std::to_string(h), ")"));
       if (!std::isfinite(te) || te <= p.t0) throw InputError("--t-end must be finite and greater than t0");
       if (!std::isfinite(tol) || tol <= 0 || tol >= 1) throw InputError("--tol must be in (0, 1)");
@@ -266,9 +266,9 @@ int main(int argc, char** argv) {
       }
       if (!v_int.empty()) vreq.integrators = v_int;
       vreq.problems = v_prob;
-      if (!std::isnan(v_h)) vreq.ladder.h0 = v_h;
+      if (v_h_opt->count()) vreq.ladder.h0 = v_h;
       if (v_levels != 0) vreq.ladder.levels = v_levels;
-      if (!std::isnan(v_tend)) vreq.t_end = v_tend;
+      if (v_tend_opt->count()) vreq.t_end = v_tend;
       vreq.progress = !quiet;
       const std::string started = iso8601_now();
       const SuiteResult s = run_suite(vreq);
