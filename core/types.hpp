@@ -2,6 +2,7 @@
 // Linear-algebra vocabulary shared by every layer. Fixed-size Eigen types only in hot paths.
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,14 @@ using Vec4 = Eigen::Vector4d;
 struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+/// A number as text for messages: shortest-looking form with `digits` significant digits.
+inline std::string format_number(double x, int digits = 17) {
+  std::ostringstream os;
+  os.precision(digits);
+  os << x;
+  return os.str();
+}
 
 /// Concatenation by appending. Used instead of `"literal" + std::string` chains, which GCC 12 at
 /// -O3 flags with a false -Wrestrict (GCC bug 105329).

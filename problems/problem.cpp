@@ -36,12 +36,7 @@ const char* to_string(InvariantKind k) {
 
 namespace {
 
-std::string num(double x) {
-  std::ostringstream os;
-  os.precision(17);
-  os << x;
-  return os.str();
-}
+std::string num(double x) { return format_number(x, 17); }
 
 void require(bool ok, const std::string& what) {
   if (!ok) throw InputError(what);

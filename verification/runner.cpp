@@ -10,12 +10,7 @@
 namespace rigidbench {
 namespace {
 
-std::string num(double x) {
-  std::ostringstream os;
-  os.precision(10);
-  os << x;
-  return os.str();
-}
+std::string num(double x) { return format_number(x, 10); }
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
