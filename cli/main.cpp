@@ -10,6 +10,7 @@
 #include "problems/catalogue.hpp"
 #include "problems/problem_file.hpp"
 #include "reference/reference.hpp"
+#include "benchmarks/bench_suite.hpp"
 #include "reports/report.hpp"
 #include "verification/runner.hpp"
 #include "verification/suite.hpp"
@@ -176,6 +177,29 @@ int main(int argc, char** argv) {
   verify->add_option("--out", out, "Report file (.json) or folder (report.json inside)");
   verify->add_flag("--quiet", quiet, "No progress on stderr");
 
+  BenchRequest breq;
+  std::vector<std::string> b_int, b_prob;
+  bool no_icount = false, no_wp = false;
+  auto* bench = app.add_subcommand("bench", "Cost per step (ratio to the RK4 baseline), instruction counts, work-precision");
+  bench->add_option("--integrator", b_int, "Names, globs or 'all' (default all); the baseline always runs");
+  bench->add_option("--problem", b_prob, "Catalogue problems (default all)");
+  bench->add_option("--min-time", breq.min_time, "Google Benchmark minimum time per repetition [s] (default 0.05)");
+  bench->add_option("--repetitions", breq.repetitions, "Interleaved repetitions; the min is used (default 5)");
+  bench->add_option("--icount-steps", breq.icount_steps, "Steps N of the instruction-count driver (runs N and 2N)");
+  bench->add_flag("--no-icount", no_icount, "Skip the instruction counts (callgrind)");
+  bench->add_flag("--require-icount", breq.require_icount, "Fail (exit 2) when valgrind is missing");
+  bench->add_flag("--no-work-precision", no_wp, "Skip the work-precision sweeps");
+  bench->add_option("--out", out, "Output folder: bench.json (rigidbench) and benchmark.json (Google Benchmark)");
+  bench->add_flag("--quiet", quiet, "No console table or progress");
+
+  std::int64_t driver_steps = 2000;
+  std::vector<std::string> d_int, d_prob;
+  auto* driver = app.add_subcommand("bench-driver", "(internal) fixed-work driver run under callgrind by `bench`");
+  driver->group("");  // hidden from --help
+  driver->add_option("--steps", driver_steps)->required();
+  driver->add_option("--integrator", d_int)->required();
+  driver->add_option("--problem", d_prob)->required();
+
   // An unknown first word would otherwise only get CLI11's "A subcommand is required".
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
@@ -250,6 +274,37 @@ int main(int argc, char** argv) {
                        {{"reference", {{"kind", r.kind}, {"formulation", r.formulation}, {"stepper", r.stepper},
                                        {"tolerance", r.tolerance}, {"error_estimate", r.error_estimate.max()}}},
                         {"problem", p.name}, {"problem_file", problem_to_json(p)}});
+      return kOk;
+    }
+
+    if (*bench) {
+      if (!out.empty()) std::filesystem::create_directories(out);
+      if (!b_int.empty()) breq.integrators = b_int;
+      breq.problems = b_prob;
+      breq.icount = !no_icount;
+      breq.work_precision = !no_wp;
+      breq.quiet = quiet;
+      breq.out_dir = out;
+      const std::string started = iso8601_now();
+      add_benchmark_context();
+      const BenchResult b = run_bench(breq);
+      std::printf("\n%-18s %-14s %10s %9s %14s %9s\n", "integrator", "problem", "ns/step", "x RK4", "instr/step", "x RK4");
+      for (const auto& e : b.entries)
+        std::printf("%-18s %-14s %10s %9s %14s %9s\n", e.integrator.c_str(), e.problem.c_str(),
+                    fmt(e.ns_per_step, "%.1f").c_str(), fmt(e.ratio_to_baseline, "%.3f").c_str(),
+                    fmt(e.instructions_per_step, "%.1f").c_str(), fmt(e.instruction_ratio_to_baseline, "%.3f").c_str());
+      if (!out.empty()) {
+        const std::string path = (std::filesystem::path(out) / "bench.json").string();
+        write_atomic(path, bench_report(b, std::vector<std::string>(argv, argv + argc), started).dump(1) + "\n");
+        std::printf("report: %s\ngoogle benchmark: %s\n", path.c_str(), b.gbench_json.c_str());
+      }
+      return kOk;
+    }
+
+    if (*driver) {
+      std::vector<Problem> problems;
+      for (const auto& n : d_prob) problems.push_back(catalogue_problem(n));
+      run_icount_driver(bench_pairs(select_schemes(d_int), problems), driver_steps);
       return kOk;
     }
 

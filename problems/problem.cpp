@@ -193,6 +193,15 @@ Vec3 Problem::spatial_moment(double, const Mat3& R) const {
   return t;
 }
 
+Vec3 Problem::body_moment(double, const Mat3& R) const {
+  Vec3 T = Vec3::Zero();
+  for (const Load& l : loads) {
+    const auto& f = std::get<UniformField>(l);
+    T += f.point.cross(R.transpose() * (f.mass * f.acceleration));
+  }
+  return T;
+}
+
 double Problem::potential(const Mat3& R) const {
   double U = 0.0;
   for (const Load& l : loads) {

@@ -97,8 +97,9 @@ class Problem {
   const Mat3& inertia_inverse(std::size_t body = 0) const { return inertia_inv_[body]; }
   /// Spatial moment t(t, R) about the pivot [N m].
   Vec3 spatial_moment(double t, const Mat3& R) const;
-  /// Body moment T = R^T t(t, R).
-  Vec3 body_moment(double t, const Mat3& R) const { return R.transpose() * spatial_moment(t, R); }
+  /// Body moment T = R^T t(t, R), evaluated in the body frame: for a field, T = p x (R^T m a) -- one
+  /// matrix-vector product instead of two (the hot path of every loaded scheme).
+  Vec3 body_moment(double t, const Mat3& R) const;
   double potential(const Mat3& R) const;
   double energy(const State& s) const;
 

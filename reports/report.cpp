@@ -1,5 +1,7 @@
 #include "reports/report.hpp"
 
+#include <benchmark/benchmark.h>
+
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -105,6 +107,13 @@ ordered_json tool_info() {
           {"compiler", std::string(RIGIDBENCH_COMPILER_ID) + " " + __VERSION__},
           {"flags", RIGIDBENCH_CXX_FLAGS},
           {"build_type", RIGIDBENCH_BUILD_TYPE}};
+}
+
+void add_benchmark_context() {
+  const auto tool = tool_info();
+  for (const char* k : {"version", "git_revision", "compiler", "flags", "build_type"})
+    benchmark::AddCustomContext(cat("rigidbench_", k), tool[k].get<std::string>());
+  benchmark::AddCustomContext("rigidbench_baseline", std::string(BaselineScheme::info().name));
 }
 
 ordered_json machine_info() {
@@ -230,6 +239,47 @@ ordered_json suite_report(const SuiteResult& s, const std::vector<std::string>& 
                   {"skipped", skipped},
                   {"breakdown", breakdown},
                   {"failed_verdicts", failed}};
+  return j;
+}
+
+ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& command, const std::string& started) {
+  ordered_json j;
+  j["schema_version"] = kSchemaVersion;
+  j["kind"] = "bench";
+  j["tool"] = tool_info();
+  j["machine"] = machine_info();
+  j["started"] = started;
+  j["duration_s"] = b.seconds;
+  j["command"] = command;
+  j["baseline"] = BaselineScheme::info().name;
+  j["timing"] = {{"source", "Google Benchmark CPU time per step, min over interleaved repetitions"},
+                 {"google_benchmark_json", b.gbench_json}};
+  j["instruction_counts"] = {{"tool", b.icount_tool}, {"note", b.icount_note}};
+  j["results"] = ordered_json::array();
+  for (const BenchEntry& e : b.entries)
+    j["results"].push_back({{"integrator", e.integrator},
+                            {"problem", e.problem},
+                            {"h", num(e.h)},
+                            {"ns_per_step", num(e.ns_per_step)},
+                            {"ns_per_step_median", num(e.ns_per_step_median)},
+                            {"repetitions", e.repetitions},
+                            {"ratio_to_baseline", num(e.ratio_to_baseline)},
+                            {"instructions_per_step", num(e.instructions_per_step)},
+                            {"instruction_ratio_to_baseline", num(e.instruction_ratio_to_baseline)},
+                            {"load_evaluations_per_step", num(e.loads_per_step)},
+                            {"newton_iterations_per_step", num(e.newton_per_step)}});
+  j["work_precision"] = {{"error_metric", b.work_metric}, {"series", ordered_json::array()}};
+  for (const WorkSeries& ws : b.work) {
+    ordered_json pts = ordered_json::array();
+    for (const WorkPoint& p : ws.points)
+      pts.push_back({{"h", num(p.h)},
+                     {"error", num(p.error)},
+                     {"cpu_seconds", num(p.cpu_seconds)},
+                     {"instructions", num(p.instructions)},
+                     {"pareto_cpu", p.pareto_cpu},
+                     {"pareto_instructions", p.pareto_instructions}});
+    j["work_precision"]["series"].push_back({{"integrator", ws.integrator}, {"problem", ws.problem}, {"points", pts}});
+  }
   return j;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/bench_suite.hpp"
 #include "verification/runner.hpp"
 #include "verification/suite.hpp"
 #include "problems/problem_file.hpp"
@@ -13,11 +14,17 @@ namespace rigidbench {
 inline constexpr const char* kSchemaVersion = "1.0";
 
 nlohmann::ordered_json tool_info();
+/// The same provenance as Google Benchmark custom context (rigidbench_* keys) and the baseline's name.
+void add_benchmark_context();
 nlohmann::ordered_json machine_info();
 std::string iso8601_now();
 
 nlohmann::ordered_json pair_to_json(const PairResult& r, const Problem* p);
 nlohmann::ordered_json suite_report(const SuiteResult& s, const std::vector<std::string>& command,
+                                    const std::string& started);
+
+/// The `rigidbench bench` report (reports/schema/bench-1.0.schema.json).
+nlohmann::ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& command,
                                     const std::string& started);
 
 /// Writes `content` to `path` atomically: a temporary file in the same folder, flushed and

@@ -130,3 +130,13 @@ TEST_CASE("malformed JSON and unknown names are input errors", "[problem-file]")
   CHECK_THROWS_AS(resolve_problem("heavy_top", path), InputError);
   CHECK_THROWS_AS(resolve_problem("", ""), InputError);
 }
+
+TEST_CASE("the body moment evaluated in the body frame equals R^T t(t, R)", "[problems]") {
+  for (const char* n : {"heavy_top", "pendulum3d"}) {
+    const Problem p = catalogue_problem(n);
+    for (int i = 0; i < 50; ++i) {
+      const Mat3 R = so3::exp(test::uniform(0, 3) * test::random_unit());
+      CHECK(compare(p.body_moment(0.3, R), Vec3(R.transpose() * p.spatial_moment(0.3, R)), 1e-13) == "");
+    }
+  }
+}

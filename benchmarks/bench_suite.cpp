@@ -1,0 +1,263 @@
+#include "benchmarks/bench_suite.hpp"
+
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "problems/catalogue.hpp"
+#include "verification/suite.hpp"
+
+namespace rigidbench {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Forwards to the console (unless quiet) and keeps every iteration run for the ratios.
+class CollectingReporter : public benchmark::ConsoleReporter {
+ public:
+  explicit CollectingReporter(bool quiet) : quiet_(quiet) {}
+  bool ReportContext(const Context& c) override { return quiet_ ? true : ConsoleReporter::ReportContext(c); }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs)
+      if (r.run_type == Run::RT_Iteration && !r.error_occurred) {
+        auto& v = cpu_ns_[r.benchmark_name()];
+        v.push_back(r.GetAdjustedCPUTime() * time_unit_ns(r.time_unit));
+        const auto lp = r.counters.find("loads_per_step");
+        const auto np = r.counters.find("newton_per_step");
+        if (lp != r.counters.end()) loads_[r.benchmark_name()] = lp->second.value;
+        if (np != r.counters.end()) newton_[r.benchmark_name()] = np->second.value;
+      }
+    if (!quiet_) ConsoleReporter::ReportRuns(runs);
+  }
+  std::map<std::string, std::vector<double>> cpu_ns_;
+  std::map<std::string, double> loads_, newton_;
+
+ private:
+  static double time_unit_ns(benchmark::TimeUnit u) {
+    switch (u) {
+      case benchmark::kNanosecond: return 1.0;
+      case benchmark::kMicrosecond: return 1e3;
+      case benchmark::kMillisecond: return 1e6;
+      case benchmark::kSecond: return 1e9;
+    }
+    return 1.0;
+  }
+  bool quiet_;
+};
+
+std::string self_exe() {
+  std::error_code ec;
+  const auto p = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw InputError("cannot locate the rigidbench executable (/proc/self/exe)");
+  return p.string();
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string run_capture(const std::string& cmd, int& status) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) {
+    status = -1;
+    return out;
+  }
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  const int st = pclose(p);
+  status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return out;
+}
+
+}  // namespace
+
+void mark_pareto(std::vector<WorkSeries>& series) {
+  std::map<std::string, std::vector<WorkPoint*>> by_problem;
+  for (auto& s : series)
+    for (auto& p : s.points)
+      if (std::isfinite(p.error)) by_problem[s.problem].push_back(&p);
+  for (auto& [name, pts] : by_problem) {
+    auto front = [&](auto cost, auto flag) {
+      for (WorkPoint* a : pts) {
+        if (!std::isfinite(cost(*a))) continue;
+        bool dominated = false;
+        for (WorkPoint* b : pts)
+          if (b != a && std::isfinite(cost(*b)) && cost(*b) <= cost(*a) && b->error <= a->error &&
+              (cost(*b) < cost(*a) || b->error < a->error)) {
+            dominated = true;
+            break;
+          }
+        flag(*a) = !dominated;
+      }
+    };
+    front([](const WorkPoint& p) { return p.cpu_seconds; }, [](WorkPoint& p) -> bool& { return p.pareto_cpu; });
+    front([](const WorkPoint& p) { return p.instructions; },
+          [](WorkPoint& p) -> bool& { return p.pareto_instructions; });
+  }
+}
+
+std::vector<double> count_instructions(const std::vector<BenchPair>& pairs, std::int64_t steps, std::string& tool,
+                                       const std::string& driver_exe) {
+  int st = 0;
+  tool = run_capture("valgrind --version 2>/dev/null", st);
+  while (!tool.empty() && (tool.back() == '\n' || tool.back() == '\r')) tool.pop_back();
+  if (st != 0 || tool.empty()) throw InputError("instruction counts need valgrind (not found on PATH)");
+  char tmpl[] = "/tmp/rigidbench-icount-XXXXXX";
+  if (!mkdtemp(tmpl)) throw InputError("cannot create a temporary folder for callgrind output");
+  const fs::path dir(tmpl);
+  std::string cmd = cat("valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=",
+                        shell_quote((dir / "cg.%p").string()), " ",
+                        shell_quote(driver_exe.empty() ? self_exe() : driver_exe), " bench-driver --steps ",
+                        std::to_string(steps));
+  std::vector<std::string> schemes, problems;
+  for (const BenchPair& bp : pairs) {
+    if (std::find(schemes.begin(), schemes.end(), bp.scheme->info->name) == schemes.end())
+      schemes.emplace_back(bp.scheme->info->name);
+    if (std::find(problems.begin(), problems.end(), bp.problem->name) == problems.end())
+      problems.push_back(bp.problem->name);
+  }
+  for (const auto& s : schemes) cmd += cat(" --integrator ", shell_quote(s));
+  for (const auto& p : problems) cmd += cat(" --problem ", shell_quote(p));
+  const std::string log = run_capture(cmd + " 2>&1", st);
+  std::map<std::string, double> totals;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::ifstream in(e.path());
+    std::string line, trigger;
+    double total = kNaN;
+    while (std::getline(in, line)) {
+      if (line.rfind("desc: Trigger: Client Request: ", 0) == 0) trigger = line.substr(31);
+      if (line.rfind("totals: ", 0) == 0) total = std::stod(line.substr(8));
+    }
+    if (!trigger.empty()) totals[trigger] = total;
+  }
+  fs::remove_all(dir);
+  if (st != 0) throw InputError(cat("the callgrind run failed (exit ", std::to_string(st), "): ", log.substr(0, 2000)));
+  std::vector<double> out;
+  for (const BenchPair& bp : pairs) {
+    const auto a = totals.find(cat(bp.name(), "#", std::to_string(steps)));
+    const auto b = totals.find(cat(bp.name(), "#", std::to_string(2 * steps)));
+    // The difference of the N- and 2N-step loops cancels the fixed cost of set-up and requests.
+    out.push_back(a != totals.end() && b != totals.end() ? (b->second - a->second) / double(steps) : kNaN);
+  }
+  return out;
+}
+
+BenchResult run_bench(const BenchRequest& req) {
+  const auto start = std::chrono::steady_clock::now();
+  BenchResult out;
+  if (!(req.min_time > 0) || !std::isfinite(req.min_time)) throw InputError("--min-time must be positive");
+  if (req.repetitions < 1) throw InputError("--repetitions must be >= 1");
+  if (req.icount_steps < 1) throw InputError("--icount-steps must be >= 1");
+  for (const auto& n : req.problems.empty() ? catalogue_names() : req.problems) out.problems.push_back(catalogue_problem(n));
+  const auto schemes = select_schemes(req.integrators);
+  const auto pairs = bench_pairs(schemes, out.problems);
+
+  // ---- wall clock: Google Benchmark, repetitions randomly interleaved across pairs ----
+  register_step_benchmarks(pairs);
+  std::vector<std::string> args{"rigidbench-bench", cat("--benchmark_min_time=", format_number(req.min_time)),
+                                cat("--benchmark_repetitions=", std::to_string(req.repetitions)),
+                                "--benchmark_enable_random_interleaving=true"};
+  std::string tmp_json;
+  if (!req.out_dir.empty()) {
+    out.gbench_json = (fs::path(req.out_dir) / "benchmark.json").string();
+    tmp_json = cat(out.gbench_json, ".tmp.", std::to_string(::getpid()));
+    args.push_back(cat("--benchmark_out=", tmp_json));
+    args.push_back("--benchmark_out_format=json");
+  }
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  int argc = int(argv.size());
+  benchmark::Initialize(&argc, argv.data());
+  CollectingReporter rep(req.quiet);
+  benchmark::RunSpecifiedBenchmarks(&rep);
+  benchmark::ClearRegisteredBenchmarks();
+  if (!tmp_json.empty()) fs::rename(tmp_json, out.gbench_json);
+
+  std::map<std::string, double> base_ns;
+  for (const BenchPair& bp : pairs) {
+    BenchEntry e;
+    e.integrator = std::string(bp.scheme->info->name);
+    e.problem = bp.problem->name;
+    e.h = bp.h;
+    const auto& v = rep.cpu_ns_[bp.name()];
+    if (!v.empty()) {
+      e.ns_per_step = *std::min_element(v.begin(), v.end());
+      e.ns_per_step_median = median(v);
+      e.repetitions = int(v.size());
+    }
+    e.loads_per_step = rep.loads_.count(bp.name()) ? rep.loads_[bp.name()] : kNaN;
+    e.newton_per_step = rep.newton_.count(bp.name()) ? rep.newton_[bp.name()] : kNaN;
+    if (bp.scheme->info->name == BaselineScheme::info().name) base_ns[e.problem] = e.ns_per_step;
+    out.entries.push_back(e);
+  }
+  for (auto& e : out.entries) e.ratio_to_baseline = e.ns_per_step / base_ns[e.problem];
+
+  // ---- instruction counts (deterministic; what the speed gate uses) ----
+  if (req.icount) {
+    try {
+      if (!req.quiet) std::fprintf(stderr, "bench: counting instructions under callgrind (%zu pairs)...\n", pairs.size());
+      const auto ips = count_instructions(pairs, req.icount_steps, out.icount_tool);
+      std::map<std::string, double> base_i;
+      for (std::size_t i = 0; i < pairs.size(); ++i) {
+        out.entries[i].instructions_per_step = ips[i];
+        if (pairs[i].scheme->info->name == BaselineScheme::info().name) base_i[pairs[i].problem->name] = ips[i];
+      }
+      for (auto& e : out.entries) e.instruction_ratio_to_baseline = e.instructions_per_step / base_i[e.problem];
+      out.icount_note = cat("callgrind Ir per step = (Ir(2N) - Ir(N)) / N, N = ", std::to_string(req.icount_steps));
+    } catch (const InputError& e) {
+      if (req.require_icount) throw;
+      out.icount_note = cat("not measured: ", e.what());
+      if (!req.quiet) std::fprintf(stderr, "bench: %s\n", out.icount_note.c_str());
+    }
+  } else {
+    out.icount_note = "not requested";
+  }
+
+  // ---- work-precision: final attitude error on the verification ladder vs cost ----
+  if (req.work_precision) {
+    SuiteRequest sr;
+    sr.integrators = req.integrators;
+    sr.problems = req.problems;
+    sr.progress = false;
+    sr.measure_cost = false;
+    const SuiteResult s = run_suite(sr);
+    if (!req.quiet) std::fprintf(stderr, "bench: work-precision sweeps (%zu pairs)...\n", s.results.size());
+    for (const PairResult& r : s.results) {
+      if (r.status == "skipped") continue;
+      const SchemeEntry& se = find_scheme(r.integrator);
+      const Problem* p = nullptr;
+      for (const auto& q : out.problems)
+        if (q.name == r.problem) p = &q;
+      double ips = kNaN;
+      for (const auto& e : out.entries)
+        if (e.integrator == r.integrator && e.problem == r.problem) ips = e.instructions_per_step;
+      WorkSeries ws{r.integrator, r.problem, {}};
+      const Convergence& c = r.convergence.at(out.work_metric);
+      for (std::size_t k = 0; k < r.h.size(); ++k) {
+        const std::int64_t n = r.ladder.steps(int(k));
+        WorkPoint wp;
+        wp.h = r.h[k];
+        wp.error = c.error[k];
+        wp.cpu_seconds = cpu_seconds_of_run(se, *p, wp.h, n, n < 100000 ? 3 : 1);
+        wp.instructions = ips * double(n);
+        ws.points.push_back(wp);
+      }
+      out.work.push_back(std::move(ws));
+    }
+    mark_pareto(out.work);
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace rigidbench

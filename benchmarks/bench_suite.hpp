@@ -1,0 +1,69 @@
+#pragma once
+// `rigidbench bench`: wall-clock microbenchmarks with in-run baseline ratios, deterministic
+// instruction counts (callgrind), and work-precision sweeps with Pareto fronts (METRICS.md, Cost).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "benchmarks/step_benchmarks.hpp"
+#include "verification/metrics.hpp"
+
+namespace rigidbench {
+
+struct BenchRequest {
+  std::vector<std::string> integrators{"all"};
+  std::vector<std::string> problems;   // catalogue names; empty: all
+  double min_time = 0.05;              // Google Benchmark --benchmark_min_time [s]
+  int repetitions = 5;                 // interleaved; the min is used
+  bool icount = true;                  // instruction counts (needs valgrind)
+  bool require_icount = false;         // fail instead of skipping when valgrind is missing
+  std::int64_t icount_steps = 2000;    // N (the driver runs N and 2N steps)
+  bool work_precision = true;
+  std::string out_dir;                 // where benchmark.json (Google Benchmark's format) goes
+  bool quiet = false;
+};
+
+struct BenchEntry {
+  std::string integrator, problem;
+  double h = kNaN;
+  double ns_per_step = kNaN;          // CPU time, min over repetitions
+  double ns_per_step_median = kNaN;
+  double ratio_to_baseline = kNaN;    // ns_per_step / baseline's, same problem, same run
+  double instructions_per_step = kNaN;
+  double instruction_ratio_to_baseline = kNaN;
+  double loads_per_step = kNaN, newton_per_step = kNaN;
+  int repetitions = 0;
+};
+
+struct WorkPoint {
+  double h = kNaN, error = kNaN, cpu_seconds = kNaN, instructions = kNaN;
+  bool pareto_cpu = false, pareto_instructions = false;
+};
+struct WorkSeries {
+  std::string integrator, problem;
+  std::vector<WorkPoint> points;
+};
+
+struct BenchResult {
+  std::vector<Problem> problems;
+  std::vector<BenchEntry> entries;
+  std::vector<WorkSeries> work;
+  std::string work_metric = "attitude_error_final";
+  std::string icount_tool;   // valgrind version, empty when not measured
+  std::string icount_note;
+  std::string gbench_json;   // path of Google Benchmark's JSON output ("" if none)
+  double seconds = 0;
+};
+
+BenchResult run_bench(const BenchRequest& req);
+
+/// Runs the instruction-count driver (`<driver_exe> bench-driver ...`; default: this executable)
+/// for `pairs` under callgrind and returns instructions per step for each pair (same order).
+/// Throws InputError if valgrind cannot be run.
+std::vector<double> count_instructions(const std::vector<BenchPair>& pairs, std::int64_t steps, std::string& tool,
+                                       const std::string& driver_exe = "");
+
+/// Marks the Pareto-optimal points (no other point at most as costly and at most as inaccurate).
+void mark_pareto(std::vector<WorkSeries>& series);
+
+}  // namespace rigidbench

@@ -1,0 +1,124 @@
+#include "benchmarks/step_benchmarks.hpp"
+
+#include <benchmark/benchmark.h>
+#include <valgrind/callgrind.h>
+
+#include <algorithm>
+#include <ctime>
+
+#include "verification/runner.hpp"
+
+namespace rigidbench {
+namespace {
+
+template <class S>
+[[gnu::noinline]] StepStatus step_once(S& s, double t, double h) {
+  return s.step(t, h);
+}
+
+// Restart from the initial state every 4096 steps so every scheme stays in the regime its step
+// was chosen for (explicit first-order schemes blow up on long heavy-top runs); the restart costs
+// ~1e-2 ns per step amortised.
+constexpr std::int64_t kRestart = 4096;
+
+template <class S>
+void bm_step(benchmark::State& st, const Problem* p, double h) {
+  S s(*p);
+  s.reset(p->initial, p->t0);
+  std::int64_t n = 0;
+  for (auto _ : st) {
+    if (n == kRestart) {
+      s.reset(p->initial, p->t0);
+      n = 0;
+    }
+    StepStatus r = step_once(s, p->t0 + double(n) * h, h);
+    benchmark::DoNotOptimize(r);
+    ++n;
+  }
+  State x(p->bodies.size());
+  s.read(x);
+  benchmark::DoNotOptimize(x);
+  const Counters c = s.counters();
+  // Counters restart with reset(): per-step figures over the steps since the last restart.
+  const double since = double(std::max<std::int64_t>(n, 1));
+  st.counters["steps_per_s"] = benchmark::Counter(double(st.iterations()), benchmark::Counter::kIsRate);
+  st.counters["loads_per_step"] = double(c.load_evaluations) / since;
+  st.counters["newton_per_step"] = double(c.newton_iterations) / since;
+  st.counters["h"] = h;
+}
+
+double thread_cpu_now() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+template <class S>
+[[gnu::noinline]] void fixed_work(const Problem& p, double h, std::int64_t steps) {
+  S s(p);
+  s.reset(p.initial, p.t0);
+  CALLGRIND_ZERO_STATS;
+  CALLGRIND_START_INSTRUMENTATION;
+  for (std::int64_t n = 0; n < steps; ++n) {
+    StepStatus r = step_once(s, p.t0 + double(n) * h, h);
+    benchmark::DoNotOptimize(r);
+  }
+  CALLGRIND_STOP_INSTRUMENTATION;
+  State x(p.bodies.size());
+  s.read(x);
+  benchmark::DoNotOptimize(x);
+}
+
+}  // namespace
+
+std::string BenchPair::name() const { return cat("step/", scheme->info->name, "/", problem->name); }
+
+std::vector<BenchPair> bench_pairs(const std::vector<const SchemeEntry*>& schemes, const std::vector<Problem>& problems) {
+  const SchemeEntry& base = find_scheme(std::string(BaselineScheme::info().name));
+  std::vector<BenchPair> out;
+  for (const Problem& p : problems)
+    for (const SchemeEntry& e : registry()) {
+      const bool selected = &e == &base || std::find(schemes.begin(), schemes.end(), &e) != schemes.end();
+      if (!selected || !not_applicable(*e.info, p).empty()) continue;
+      const Ladder L = make_ladder(p, e.info->order);
+      out.push_back({&e, &p, L.h(std::min(2, L.levels - 1))});
+    }
+  return out;
+}
+
+void register_step_benchmarks(const std::vector<BenchPair>& pairs) {
+  for (const BenchPair& bp : pairs)
+    with_scheme(bp.scheme->info->name, [&]<class S>() {
+      benchmark::RegisterBenchmark(bp.name().c_str(), bm_step<S>, bp.problem, bp.h)
+          ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
+    });
+}
+
+void run_icount_driver(const std::vector<BenchPair>& pairs, std::int64_t steps) {
+  for (const BenchPair& bp : pairs)
+    for (std::int64_t n : {steps, 2 * steps})
+      with_scheme(bp.scheme->info->name, [&]<class S>() {
+        fixed_work<S>(*bp.problem, bp.h, n);
+        const std::string tag = cat(bp.name(), "#", std::to_string(n));
+        CALLGRIND_DUMP_STATS_AT(tag.c_str());
+      });
+}
+
+double cpu_seconds_of_run(const SchemeEntry& s, const Problem& p, double h, std::int64_t steps, int repetitions) {
+  double best = 1e300;
+  with_scheme(s.info->name, [&]<class S>() {
+    S integ(p);
+    for (int r = 0; r < repetitions; ++r) {
+      integ.reset(p.initial, p.t0);
+      const double t0 = thread_cpu_now();
+      for (std::int64_t n = 0; n < steps; ++n) {
+        StepStatus st = step_once(integ, p.t0 + double(n) * h, h);
+        benchmark::DoNotOptimize(st);
+      }
+      best = std::min(best, thread_cpu_now() - t0);
+    }
+  });
+  return best;
+}
+
+}  // namespace rigidbench

@@ -1,0 +1,52 @@
+#pragma once
+// The benchmark side of the registry: (scheme, problem) pairs, the Google Benchmark registration of
+// each pair's `step`, and the fixed-work driver whose instructions callgrind counts. Everything
+// dispatches through the `Schemes` type list to the concrete scheme type, so the update timed and
+// counted here is the very code `verify` runs.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "integrators/registry.hpp"
+#include "problems/problem.hpp"
+
+namespace rigidbench {
+
+struct BenchPair {
+  const SchemeEntry* scheme;
+  const Problem* problem;
+  double h;              // the step of the verification ladder's third level (asymptotic range)
+  std::string name() const;  // "step/<scheme>/<problem>", the benchmark's name
+};
+
+/// Every applicable pair of the selected schemes and problems, plus the baseline scheme on each
+/// problem (always present: every ratio refers to it). Ordered by problem, then registry order.
+std::vector<BenchPair> bench_pairs(const std::vector<const SchemeEntry*>& schemes, const std::vector<Problem>& problems);
+
+/// Registers one Google Benchmark per pair (with a "min" statistic over repetitions).
+void register_step_benchmarks(const std::vector<BenchPair>& pairs);
+
+/// Calls f.template operator()<S>() for the concrete type registered under `name`; false if none.
+template <class F>
+bool with_scheme(std::string_view name, F&& f) {
+  bool found = false;
+  Schemes::for_each([&]<class S>() {
+    if (!found && S::info().name == name) {
+      found = true;
+      f.template operator()<S>();
+    }
+  });
+  return found;
+}
+
+/// Fixed-work driver for the instruction counts: for each pair, `steps` and then `2 steps` steps
+/// from the initial state, each loop bracketed by callgrind client requests and dumped under
+/// "<pair name>#<steps>". Without valgrind the requests are no-ops.
+void run_icount_driver(const std::vector<BenchPair>& pairs, std::int64_t steps);
+
+/// Thread CPU seconds of `steps` steps of the pair's scheme from the initial state with step h,
+/// min over `repetitions` (pure stepping: no observation, no invariants).
+double cpu_seconds_of_run(const SchemeEntry& s, const Problem& p, double h, std::int64_t steps, int repetitions = 1);
+
+}  // namespace rigidbench

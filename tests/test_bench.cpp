@@ -1,0 +1,81 @@
+// Benchmarks (issue 6): every registered pair is benchmarked, instruction counts are reproducible,
+// Pareto fronts are right, and `bench` rejects bad input.
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "benchmarks/bench_suite.hpp"
+#include "problems/catalogue.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+using nlohmann::json;
+
+namespace {
+std::set<std::pair<std::string, std::string>> applicable_pairs() {
+  std::set<std::pair<std::string, std::string>> s;
+  for (const auto& n : catalogue_names()) {
+    const Problem p = catalogue_problem(n);
+    for (const auto& e : registry())
+      if (not_applicable(*e.info, p).empty()) s.emplace(std::string(e.info->name), n);
+  }
+  return s;
+}
+}  // namespace
+
+TEST_CASE("bench covers every registered (scheme - problem) pair in both outputs", "[bench]") {
+  const std::string dir = test::tmp_path("bench-coverage");
+  std::filesystem::remove_all(dir);
+  const auto r = test::run_cli("bench --quiet --no-icount --no-work-precision --min-time 0.001 --repetitions 1 --out " + dir);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const json ours = json::parse(std::ifstream(dir + "/bench.json"));
+  const json gb = json::parse(std::ifstream(dir + "/benchmark.json"));
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& e : ours["results"]) {
+    CHECK(seen.emplace(e["integrator"], e["problem"]).second);  // once each
+    CHECK(e["ns_per_step"].get<double>() > 0);
+    CHECK(e["ratio_to_baseline"].get<double>() > 0);
+  }
+  CHECK(seen == applicable_pairs());
+  std::set<std::string> gb_names;
+  for (const auto& b : gb["benchmarks"]) gb_names.insert(b["run_name"].get<std::string>());
+  for (const auto& [s, p] : applicable_pairs()) CHECK(gb_names.count("step/" + s + "/" + p) == 1);
+  CHECK(gb["context"]["rigidbench_baseline"] == "odeint_rk4_quat");
+}
+
+TEST_CASE("instruction counts: two consecutive runs agree to 0.1% for every pair", "[bench]") {
+  std::vector<Problem> problems;
+  for (const auto& n : catalogue_names()) problems.push_back(catalogue_problem(n));
+  const auto pairs = bench_pairs(select_schemes({"all"}), problems);
+  std::string tool;
+  const auto a = count_instructions(pairs, 500, tool, RIGIDBENCH_EXE);
+  const auto b = count_instructions(pairs, 500, tool, RIGIDBENCH_EXE);
+  INFO(tool);
+  REQUIRE(a.size() == pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    INFO(pairs[i].name() << ": " << a[i] << " vs " << b[i]);
+    CHECK(a[i] > 50);  // a real step, not an empty loop
+    CHECK(std::abs(a[i] - b[i]) <= 1e-3 * a[i]);
+  }
+}
+
+TEST_CASE("Pareto fronts mark exactly the non-dominated points", "[bench]") {
+  std::vector<WorkSeries> s{{"a", "p", {{0.1, 1e-2, 1.0, 10, false, false}, {0.05, 1e-3, 2.0, 20, false, false}}},
+                            {"b", "p", {{0.1, 5e-3, 3.0, 5, false, false}, {0.05, 1e-2, 4.0, 40, false, false}}}};
+  mark_pareto(s);
+  CHECK(s[0].points[0].pareto_cpu);        // cheapest
+  CHECK(s[0].points[1].pareto_cpu);        // most accurate
+  CHECK_FALSE(s[1].points[0].pareto_cpu);  // 3.0 s for 5e-3: beaten by (2.0 s, 1e-3)
+  CHECK_FALSE(s[1].points[1].pareto_cpu);
+  CHECK(s[1].points[0].pareto_instructions);  // but the cheapest in instructions
+  CHECK_FALSE(s[1].points[1].pareto_instructions);
+}
+
+TEST_CASE("bench rejects bad settings with exit code 2", "[bench][cli]") {
+  CHECK(test::run_cli("bench --min-time 0 --no-icount --no-work-precision").exit_code == 2);
+  CHECK(test::run_cli("bench --repetitions 0 --no-icount --no-work-precision").exit_code == 2);
+  CHECK(test::run_cli("bench --integrator nope").exit_code == 2);
+  CHECK(test::run_cli("bench --problem nope").exit_code == 2);
+}
