@@ -7,8 +7,12 @@
 #include <vector>
 
 #include "integrators/any_integrator.hpp"
+#include "integrators/dlm_splitting.hpp"
 #include "integrators/lie_euler.hpp"
 #include "integrators/odeint_rk4_quaternion.hpp"
+#include "integrators/rig_koziara_bicanic.hpp"
+#include "integrators/rkmk4.hpp"
+#include "integrators/rrp_schemes.hpp"
 #include "integrators/terze_muller_zlatar.hpp"
 
 namespace rigidbench {
@@ -20,7 +24,9 @@ struct SchemeList {
   static void for_each(F&& f) { (f.template operator()<S>(), ...); }
 };
 
-using Schemes = SchemeList<OdeintRk4Quaternion, LieEuler, TerzeMullerZlatar>;
+using Schemes = SchemeList<OdeintRk4Quaternion, LieEuler, TerzeMullerZlatar, RigPos, RigNeg, RigImp,
+                           BakerGonzalezBody, BakerGonzalezSpatial, BakerGonzalezNewmark, CampelloSymplecticEuler,
+                           CampelloImplicit, DlmSplitting, Rkmk4>;
 
 /// The in-run baseline every cost ratio refers to (METRICS.md, Cost).
 using BaselineScheme = OdeintRk4Quaternion;

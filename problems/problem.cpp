@@ -202,6 +202,16 @@ Vec3 Problem::body_moment(double, const Mat3& R) const {
   return T;
 }
 
+Mat3 Problem::spatial_moment_jacobian(double, const Mat3& R) const {
+  Mat3 K = Mat3::Zero();
+  for (const Load& l : loads) {
+    const auto& f = std::get<UniformField>(l);
+    const Vec3 r = R * f.point, F = f.mass * f.acceleration;
+    K += r * F.transpose() - F.dot(r) * Mat3::Identity();
+  }
+  return K;
+}
+
 double Problem::potential(const Mat3& R) const {
   double U = 0.0;
   for (const Load& l : loads) {

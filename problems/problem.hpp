@@ -100,6 +100,9 @@ class Problem {
   /// Body moment T = R^T t(t, R), evaluated in the body frame: for a field, T = p x (R^T m a) -- one
   /// matrix-vector product instead of two (the hot path of every loaded scheme).
   Vec3 body_moment(double t, const Mat3& R) const;
+  /// d t / d delta for a spatial rotation R -> exp(hat(delta)) R (the moment's tangent, for Newton).
+  /// For a field: r f^T - (f . r) I with r = R p, f = m a.
+  Mat3 spatial_moment_jacobian(double t, const Mat3& R) const;
   double potential(const Mat3& R) const;
   double energy(const State& s) const;
 

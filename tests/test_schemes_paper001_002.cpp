@@ -1,0 +1,242 @@
+// What is specific to the schemes of papers 001 and 002 (the shared suites in test_integrators.cpp
+// cover order, determinism and claims for every registered scheme).
+#include "core/so3.hpp"
+#include "integrators/registry.hpp"
+#include "problems/catalogue.hpp"
+#include "verification/runner.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+using rigidbench::test::compare;
+
+namespace {
+template <class S>
+State run(const Problem& p, double h, int n, std::vector<State>* trace = nullptr) {
+  S s(p);
+  s.reset(p.initial, p.t0);
+  State x(1);
+  for (int k = 0; k < n; ++k) {
+    REQUIRE(s.step(p.t0 + k * h, h).ok);
+    if (trace) {
+      s.read(x);
+      trace->push_back(x);
+    }
+  }
+  s.read(x);
+  return x;
+}
+
+/// Central finite differences of a residual, column by column.
+template <class F>
+Mat3 fd_jacobian(F&& residual, const Vec3& w, double e = 1e-6) {
+  Mat3 Jfd;
+  for (int k = 0; k < 3; ++k) {
+    Vec3 rp, rm;
+    residual(Vec3(w + e * Vec3::Unit(k)), rp);
+    residual(Vec3(w - e * Vec3::Unit(k)), rm);
+    Jfd.col(k) = (rp - rm) / (2 * e);
+  }
+  return Jfd;
+}
+}  // namespace
+
+// ---- paper 002: RIG_POS / RIG_NEG / RIG_IMP ----
+
+TEMPLATE_TEST_CASE("RIG_NEG and RIG_IMP: midpoint spatial momentum balance to round-off on the heavy top",
+                   "[schemes][rig]", RigNeg, RigImp) {
+  const Problem p = catalogue_problem("heavy_top");
+  const double h = 9e-3;  // paper 002's largest step
+  TestType s(p);
+  s.reset(p.initial, p.t0);
+  State x(1);
+  s.read(x);
+  for (int n = 0; n < 1000; ++n) {
+    const double t = p.t0 + n * h;
+    const Mat3 L_half = x.body().R * so3::exp(0.5 * h * x.body().W);
+    const Vec3 T_half = p.body_moment(t + 0.5 * h, L_half);
+    const Vec3 pi_n = x.body().R * (p.inertia() * x.body().W);
+    REQUIRE(s.step(t, h).ok);
+    s.read(x);
+    const Vec3 pi_1 = x.body().R * (p.inertia() * x.body().W);
+    // |pi| ~ 50: 1e-12 is ~100 ulps of it.
+    REQUIRE(compare(pi_1, Vec3(pi_n + h * L_half * T_half), 1e-12) == "");
+  }
+}
+
+TEST_CASE("RIG_POS does not satisfy the momentum balance (the check can fail)", "[schemes][rig]") {
+  const Problem p = catalogue_problem("heavy_top");
+  RigPos s(p);
+  s.reset(p.initial, p.t0);
+  State x(1);
+  s.read(x);
+  const double h = 9e-3;
+  double worst = 0;
+  for (int n = 0; n < 200; ++n) {
+    const Mat3 L_half = x.body().R * so3::exp(0.5 * h * x.body().W);
+    const Vec3 pi_n = x.body().R * (p.inertia() * x.body().W);
+    const Vec3 T_half = p.body_moment(n * h + 0.5 * h, L_half);
+    s.step(n * h, h);
+    s.read(x);
+    worst = std::max(worst, (x.body().R * (p.inertia() * x.body().W) - pi_n - h * L_half * T_half).norm());
+  }
+  CHECK(worst > 1e-6);
+}
+
+TEST_CASE("RIG_IMP: Newton Jacobian matches finite differences", "[schemes][rig][newton]") {
+  const Mat3 J = Vec3(5, 5, 1).asDiagonal();
+  for (int i = 0; i < 50; ++i) {
+    const double h = test::uniform(1e-3, 2e-2);
+    const Vec3 w = test::uniform(0, 60) * test::random_unit(), c = test::uniform(0, 60) * test::random_unit();
+    Vec3 r;
+    Mat3 Jac, dummy;
+    rig_imp_system(J, h, c, w, r, Jac);
+    const Mat3 Jfd = fd_jacobian([&](const Vec3& v, Vec3& out) { rig_imp_system(J, h, c, v, out, dummy); }, w);
+    CHECK(compare(Jac, Jfd, 1e-7 * (1 + Jac.norm())) == "");
+  }
+}
+
+TEST_CASE("RIG_IMP reports Newton iterations and converges in a few", "[schemes][rig][newton]") {
+  const Problem p = catalogue_problem("heavy_top");
+  RigImp s(p);
+  s.reset(p.initial, p.t0);
+  for (int n = 0; n < 100; ++n) REQUIRE(s.step(n * 9e-3, 9e-3).ok);
+  const double per_step = double(s.counters().newton_iterations) / 100;
+  CHECK(per_step >= 2);
+  CHECK(per_step <= 8);
+}
+
+// ---- paper 001: Baker-Gonzalez (21), (23), (25); Campello (26), (27) ----
+
+TEST_CASE("Baker-Gonzalez body form (21) and spatial form (23) are the same map", "[schemes][bg]") {
+  const Problem p = catalogue_problem("pendulum3d");
+  std::vector<State> a, b;
+  run<BakerGonzalezBody>(p, 0.05, 200, &a);
+  run<BakerGonzalezSpatial>(p, 0.05, 200, &b);
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    worst = std::max({worst, so3::angle_between(a[i].body().R, b[i].body().R), (a[i].body().W - b[i].body().W).norm()});
+  CHECK(worst < 1e-12);
+}
+
+TEST_CASE("Baker-Gonzalez: R rho0 . Omega and e3 . Omega to round-off on the pendulum (paper 001 Fig. 1)",
+          "[schemes][bg]") {
+  const Problem p = catalogue_problem("pendulum3d");
+  for (const char* name : {"bg_body", "bg_spatial", "bg_newmark", "campello_symplectic_euler"}) {
+    INFO(name);
+    auto s = find_scheme(name).make(p);
+    s->reset(p.initial, p.t0);
+    State x(1);
+    const double h = 0.1;
+    const double a0 = (p.initial.body().R * Vec3::UnitZ()).dot(p.initial.body().R * p.initial.body().W);
+    const double z0 = (p.initial.body().R * p.initial.body().W).z();
+    for (int n = 0; n < 100; ++n) {
+      REQUIRE(s->step(n * h, h).ok);
+      s->read(x);
+      const Vec3 Om = x.body().R * x.body().W;
+      REQUIRE(std::abs((x.body().R * Vec3::UnitZ()).dot(Om) - a0) < 1e-14);
+      REQUIRE(std::abs(Om.z() - z0) < 1e-14);
+    }
+  }
+}
+
+TEST_CASE("Baker-Gonzalez (23): leaving the domain h |v| >= 1 is a breakdown with a reason, never a NaN",
+          "[schemes][bg]") {
+  const Problem p = catalogue_problem("pendulum3d");  // |Omega| ~ 0.28 rad/s
+  BakerGonzalezSpatial s(p);
+  s.reset(p.initial, p.t0);
+  const StepStatus st = s.step(0.0, 5.0);  // h |v| > 1
+  CHECK_FALSE(st.ok);
+  CHECK_THAT(st.reason, Catch::Contains("outside the domain of eq. (23b)"));
+  BakerGonzalezBody b(p);
+  b.reset(p.initial, p.t0);
+  CHECK_THAT(b.step(0.0, 5.0).reason, Catch::Contains("eq. (21b)"));
+  // (25) has no such limit.
+  BakerGonzalezNewmark nm(p);
+  nm.reset(p.initial, p.t0);
+  CHECK(nm.step(0.0, 5.0).ok);
+}
+
+TEST_CASE("a breakdown inside a sweep is a recorded status and a failed verdict", "[schemes][bg][verification]") {
+  Problem p = catalogue_problem("pendulum3d");
+  p.initial.body().W *= 40.0;  // |Omega| ~ 11: h0 = 0.1 leaves the domain of (23b)
+  p.finalize();
+  const Ladder L = make_ladder(p, 2, {.h0 = 0.1, .levels = 4});
+  const ReferenceSolution ref = kirchhoff_reference(p, L.obs_times());
+  const PairResult r = verify_pair(p, find_scheme("bg_spatial"), L, ref);
+  CHECK(r.status == "breakdown");
+  CHECK_THAT(r.reason, Catch::Contains("outside the domain"));
+  CHECK(r.level_status.front() == "breakdown");
+  CHECK(r.failed());
+}
+
+TEST_CASE("Campello (26) with phi = 1 is eq. (27)", "[schemes][campello]") {
+  const Problem p = catalogue_problem("pendulum3d");
+  CampelloImplicit a(p, 1.0);
+  CampelloSymplecticEuler b(p);
+  a.reset(p.initial, p.t0);
+  b.reset(p.initial, p.t0);
+  State xa(1), xb(1);
+  for (int n = 0; n < 300; ++n) {
+    REQUIRE(a.step(n * 0.05, 0.05).ok);
+    REQUIRE(b.step(n * 0.05, 0.05).ok);
+  }
+  a.read(xa);
+  b.read(xb);
+  CHECK(compare(xa.body().R, xb.body().R, 0.0) == "");
+  CHECK(compare(xa.body().W, xb.body().W, 0.0) == "");
+}
+
+TEST_CASE("Campello (26): Newton Jacobian matches finite differences", "[schemes][campello][newton]") {
+  const Problem p = catalogue_problem("pendulum3d");
+  for (int i = 0; i < 50; ++i) {
+    const Mat3 Rk = so3::exp(test::uniform(0, 3) * test::random_unit());
+    const Vec3 Om = test::uniform(0, 3) * test::random_unit(), w = test::uniform(0, 3) * test::random_unit();
+    const Vec3 tk = p.spatial_moment(0, Rk);
+    const double h = test::uniform(0.01, 0.3), phi = test::uniform(0, 1);
+    Vec3 r;
+    Mat3 Jac, dummy;
+    campello_system(p, 1.0, phi, h, h, Rk, Om, tk, w, r, Jac);
+    const Mat3 Jfd = fd_jacobian(
+        [&](const Vec3& v, Vec3& out) { campello_system(p, 1.0, phi, h, h, Rk, Om, tk, v, out, dummy); }, w);
+    CHECK(compare(Jac, Jfd, 1e-7) == "");
+  }
+}
+
+TEST_CASE("the moment's tangent for spatial rotations matches finite differences", "[problems][newton]") {
+  for (const char* n : {"heavy_top", "pendulum3d"}) {
+    const Problem p = catalogue_problem(n);
+    for (int i = 0; i < 20; ++i) {
+      const Mat3 R = so3::exp(test::uniform(0, 3) * test::random_unit());
+      const Mat3 K = p.spatial_moment_jacobian(0, R);
+      Mat3 Kfd;
+      const double e = 1e-6;
+      for (int k = 0; k < 3; ++k)
+        Kfd.col(k) = (p.spatial_moment(0, so3::exp(e * Vec3::Unit(k)) * R) -
+                      p.spatial_moment(0, so3::exp(-e * Vec3::Unit(k)) * R)) / (2 * e);
+      CHECK(compare(K, Kfd, 1e-7 * (1 + K.norm())) == "");
+    }
+  }
+}
+
+// ---- Dullweber-Leimkuhler-McLachlan ----
+
+TEST_CASE("DLM splitting: bounded energy error without drift over T = 100 and pi exact", "[schemes][dlm]") {
+  const Problem p = catalogue_problem("free_body");
+  DlmSplitting s(p);
+  s.reset(p.initial, p.t0);
+  State x(1);
+  const double h = 0.01, E0 = p.energy(p.initial);
+  const Vec3 pi0 = p.initial.body().R * (p.inertia() * p.initial.body().W);
+  double first = 0, second = 0, pi_drift = 0;
+  for (int n = 0; n < 10000; ++n) {
+    s.step(n * h, h);
+    s.read(x);
+    const double d = std::abs(p.energy(x) - E0);
+    (n < 5000 ? first : second) = std::max(n < 5000 ? first : second, d);
+    pi_drift = std::max(pi_drift, (x.body().R * (p.inertia() * x.body().W) - pi0).norm());
+  }
+  CHECK(first > 1e-8);             // a real (bounded) error
+  CHECK(second <= 1.5 * first);    // no drift (Terze's grows 2x over the same span)
+  CHECK(pi_drift < 1e-12);
+  CHECK(DlmSplitting::info().claims.energy == Claim::bounded);
+}
