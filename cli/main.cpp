@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
   int v_levels = 0;
   bool quiet = false;
   auto* verify = app.add_subcommand("verify", "Convergence, Q_II, invariants and errors against the reference");
-  verify->add_option("--suite", vreq.suite, "Suite: quick (default)");
+  verify->add_option("--suite", vreq.suite, "Suite: quick (default) or paper");
   verify->add_option("--integrator", v_int, "Names, globs or 'all' (default all)");
   verify->add_option("--problem", v_prob, "Catalogue problems (default: the suite's)");
   verify->add_option("--problem-file", vreq.problem_file, "A problem file instead of catalogue problems");
@@ -326,6 +326,22 @@ int main(int argc, char** argv) {
       if (v_tend_opt->count()) vreq.t_end = v_tend;
       vreq.progress = !quiet;
       const std::string started = iso8601_now();
+      if (vreq.suite == "paper") {
+        if (!v_int.empty() || !v_prob.empty() || !vreq.problem_file.empty() || v_h_opt->count() || v_levels != 0 ||
+            v_tend_opt->count())
+          throw InputError("the paper suite runs the papers' own settings: --integrator, --problem, --problem-file, "
+                           "--h, --levels and --t-end do not apply");
+        const PaperSuiteResult ps = run_paper_suite(!quiet);
+        std::printf("%-6s %-26s %-18s %-10s %s\n", "paper", "integrator", "problem", "verdict", "finding");
+        for (const auto& i : ps.items)
+          std::printf("%-6s %-26s %-18s %-10s %s\n", i.paper.c_str(), i.integrator.c_str(), i.problem.c_str(),
+                      to_string(i.verdict), i.finding.c_str());
+        if (!report_path.empty()) {
+          write_atomic(report_path, paper_report(ps, std::vector<std::string>(argv, argv + argc), started).dump(1) + "\n");
+          std::printf("report: %s\n", report_path.c_str());
+        }
+        return ps.any_failed() ? kVerdictFailed : kOk;
+      }
       const SuiteResult s = run_suite(vreq);
       print_summary(s);
       if (!report_path.empty()) {

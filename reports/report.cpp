@@ -109,6 +109,33 @@ ordered_json tool_info() {
           {"build_type", RIGIDBENCH_BUILD_TYPE}};
 }
 
+ordered_json paper_report(const PaperSuiteResult& s, const std::vector<std::string>& command, const std::string& started) {
+  ordered_json j;
+  j["schema_version"] = kSchemaVersion;
+  j["tool"] = tool_info();
+  j["machine"] = machine_info();
+  j["started"] = started;
+  j["duration_s"] = s.seconds;
+  j["command"] = command;
+  j["suite"] = "paper";
+  j["results"] = ordered_json::array();
+  int failed = 0;
+  j["paper_reproductions"] = ordered_json::array();
+  for (const PaperItem& i : s.items) {
+    j["paper_reproductions"].push_back({{"paper", i.paper},
+                                        {"item", i.item},
+                                        {"integrator", i.integrator},
+                                        {"problem", i.problem},
+                                        {"claim", i.claim},
+                                        {"verdict", to_string(i.verdict)},
+                                        {"finding", i.finding},
+                                        {"data", i.data}});
+    failed += i.verdict == Verdict::fail;
+  }
+  j["summary"] = {{"pairs", 0}, {"ok", 0}, {"skipped", 0}, {"breakdown", 0}, {"failed_verdicts", failed}};
+  return j;
+}
+
 void add_benchmark_context() {
   const auto tool = tool_info();
   for (const char* k : {"version", "git_revision", "compiler", "flags", "build_type"})

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "benchmarks/bench_suite.hpp"
+#include "verification/paper_suite.hpp"
 #include "verification/runner.hpp"
 #include "verification/suite.hpp"
 #include "problems/problem_file.hpp"
@@ -21,6 +22,9 @@ std::string iso8601_now();
 
 nlohmann::ordered_json pair_to_json(const PairResult& r, const Problem* p);
 nlohmann::ordered_json suite_report(const SuiteResult& s, const std::vector<std::string>& command,
+                                    const std::string& started);
+/// The `paper` suite's report: the same envelope, no pair results, and `paper_reproductions`.
+nlohmann::ordered_json paper_report(const PaperSuiteResult& s, const std::vector<std::string>& command,
                                     const std::string& started);
 
 /// The `rigidbench bench` report (reports/schema/bench-1.0.schema.json).

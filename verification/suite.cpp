@@ -14,7 +14,7 @@
 
 namespace rigidbench {
 
-std::vector<std::string> suite_names() { return {"quick"}; }
+std::vector<std::string> suite_names() { return {"quick", "paper"}; }
 
 bool SuiteResult::any_failed() const {
   for (const auto& r : results)
@@ -54,7 +54,7 @@ SuiteResult run_suite(const SuiteRequest& req) {
   out.suite = req.suite;
   bool known = false;
   for (const auto& s : suite_names()) known |= s == req.suite;
-  if (!known) throw InputError("unknown suite '" + req.suite + "' (available: quick)");
+  if (!known) throw InputError("unknown suite '" + req.suite + "' (available: quick, paper)");
   if (req.jobs < 0) throw InputError("--jobs must be >= 0");
   out.jobs = req.jobs > 0 ? req.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
 
