@@ -93,4 +93,13 @@ using RigPos = RigKoziaraBicanic<RigVariant::pos>;
 using RigNeg = RigKoziaraBicanic<RigVariant::neg>;
 using RigImp = RigKoziaraBicanic<RigVariant::imp>;
 
+// The metadata of each variant is an explicit specialization (rig_koziara_bicanic.cpp), declared
+// here so that every user sees it before any use.
+template <>
+const SchemeInfo& RigPos::info();
+template <>
+const SchemeInfo& RigNeg::info();
+template <>
+const SchemeInfo& RigImp::info();
+
 }  // namespace rigidbench
