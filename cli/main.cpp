@@ -1,9 +1,11 @@
 // rigidbench command line (SPEC.md, Command line). Exit codes: 0 ok, 1 a verdict failed (or a
-// numerical breakdown), 2 bad input, 3 internal error (a bug: please report it).
+// numerical breakdown; for `gate`, a regression), 2 bad input, 3 internal error (a bug: please report
+// it), 4 (`gate`) the baseline is stale: toolchain changed or results improved - re-bless.
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "integrators/registry.hpp"
@@ -11,6 +13,7 @@
 #include "problems/problem_file.hpp"
 #include "reference/reference.hpp"
 #include "benchmarks/bench_suite.hpp"
+#include "reports/gate.hpp"
 #include "reports/report.hpp"
 #include "verification/runner.hpp"
 #include "verification/suite.hpp"
@@ -192,6 +195,16 @@ int main(int argc, char** argv) {
   bench->add_option("--out", out, "Output folder: bench.json (rigidbench) and benchmark.json (Google Benchmark)");
   bench->add_flag("--quiet", quiet, "No console table or progress");
 
+  std::string g_baseline, g_current, g_junit, g_snapshot_out;
+  bool g_run = false, g_bless = false;
+  auto* gate = app.add_subcommand("gate", "Compare a run with a blessed baseline (accuracy and speed regressions)");
+  gate->add_option("--baseline", g_baseline, "Baseline snapshot (JSON); written only with --bless")->required();
+  gate->add_option("--current", g_current, "Current snapshot or verify report (JSON)");
+  gate->add_flag("--run", g_run, "Run the quick suite and the benchmarks to produce the current snapshot");
+  gate->add_flag("--bless", g_bless, "Write the current snapshot as the new baseline (the only way to write one)");
+  gate->add_option("--junit", g_junit, "Write JUnit XML (one testcase per scheme x problem x metric)");
+  gate->add_option("--snapshot-out", g_snapshot_out, "Also write the current snapshot to this file");
+
   std::int64_t driver_steps = 2000;
   std::vector<std::string> d_int, d_prob;
   auto* driver = app.add_subcommand("bench-driver", "(internal) fixed-work driver run under callgrind by `bench`");
@@ -299,6 +312,59 @@ int main(int argc, char** argv) {
         std::printf("report: %s\ngoogle benchmark: %s\n", path.c_str(), b.gbench_json.c_str());
       }
       return kOk;
+    }
+
+    if (*gate) {
+      if (g_run == !g_current.empty()) throw InputError("gate: give exactly one of --run and --current FILE");
+      nlohmann::json current;
+      if (g_run) {
+        SuiteRequest sr;
+        sr.progress = false;
+        sr.measure_cost = false;
+        std::fprintf(stderr, "gate: running the quick suite...\n");
+        const std::string started = iso8601_now();
+        const SuiteResult s = run_suite(sr);
+        const nlohmann::json verify_json = nlohmann::json::parse(suite_report(s, {}, started).dump());
+        BenchRequest br;
+        br.min_time = 0.01;
+        br.repetitions = 3;
+        br.work_precision = false;
+        br.quiet = true;
+        std::fprintf(stderr, "gate: running the benchmarks (instruction counts where valgrind is present)...\n");
+        add_benchmark_context();
+        const BenchResult b = run_bench(br);
+        const nlohmann::json bench_json = nlohmann::json::parse(bench_report(b, {}, started).dump());
+        current = nlohmann::json::parse(gate_snapshot(verify_json, bench_json).dump());
+      } else {
+        std::ifstream in(g_current);
+        if (!in) throw InputError("gate: cannot open '" + g_current + "'");
+        try {
+          current = nlohmann::json::parse(in);
+        } catch (const nlohmann::json::exception& e) {
+          throw InputError(cat("gate: '", g_current, "' is not valid JSON: ", e.what()));
+        }
+        // A plain verify report is accepted too (no speed data).
+        if (current.value("kind", "") != "rigidbench-gate-snapshot" && current.contains("results"))
+          current = nlohmann::json::parse(gate_snapshot(current, nlohmann::json()).dump());
+      }
+      if (!g_snapshot_out.empty()) write_atomic(g_snapshot_out, current.dump(1) + "\n");
+      if (g_bless) {
+        write_atomic(g_baseline, current.dump(1) + "\n");
+        std::printf("gate: blessed %s as the baseline\n", g_baseline.c_str());
+        return kOk;
+      }
+      std::ifstream bin(g_baseline);
+      if (!bin) throw InputError("gate: cannot open the baseline '" + g_baseline + "' (create one with --bless)");
+      nlohmann::json baseline;
+      try {
+        baseline = nlohmann::json::parse(bin);
+      } catch (const nlohmann::json::exception& e) {
+        throw InputError(cat("gate: the baseline '", g_baseline, "' is not valid JSON: ", e.what()));
+      }
+      const GateResult g = gate_compare(baseline, current);
+      std::fputs(gate_table(g).c_str(), stdout);
+      if (!g_junit.empty()) write_atomic(g_junit, gate_junit(g));
+      return g.exit_code();
     }
 
     if (*driver) {
