@@ -78,8 +78,18 @@ inline double angle(const Mat3& R) {
 /// Cayley map cay(w) = (I - hat(w)/2)^{-1} (I + hat(w)/2) = I + 4/(4+|w|^2) (hat(w) + hat(w)^2/2).
 /// It is the same map as the rescaled-Rodrigues R(alpha) of paper 001 eq. (4); see core/rrp.hpp.
 inline Mat3 cayley(const Vec3& w) {
-  const Mat3 S = hat(w);
-  return Mat3::Identity() + (4.0 / (4.0 + w.squaredNorm())) * (S + 0.5 * S * S);
+  // hat(w)^2 = w w^T - |w|^2 I written out: no 3x3 matrix product (the hot path of the RRP schemes).
+  const double n2 = w.squaredNorm();
+  const double k = 4.0 / (4.0 + n2);
+  Mat3 R = (0.5 * k) * (w * w.transpose());
+  R.diagonal().array() += 1.0 - 0.5 * k * n2;
+  R(0, 1) -= k * w.z();
+  R(1, 0) += k * w.z();
+  R(0, 2) += k * w.y();
+  R(2, 0) -= k * w.y();
+  R(1, 2) -= k * w.x();
+  R(2, 1) += k * w.x();
+  return R;
 }
 
 /// Inverse Cayley map; defined for rotation angles < pi. Throws InputError at the half-turn, i.e.
