@@ -27,17 +27,17 @@ class DlmSplitting final {
   void reset(const State& x0, double) {
     Rp_ = x0.body().R * Q_;
     Pp_ = Q_.transpose() * (p_->inertia() * x0.body().W);
-    have_T_ = false;
+    Tp_.valid = false;
     c_ = {};
   }
   StepStatus step(double t, double h) {
     const bool loaded = !p_->torque_free();
     if (loaded) {
-      if (!(have_T_ && std::abs(t - t_T_) <= 8e-16 * std::max(1.0, std::abs(t)))) {
-        Tp_ = Q_.transpose() * p_->body_moment(t, Rp_ * Q_.transpose());
+      if (!Tp_.holds(t)) {
+        Tp_.store(t, Q_.transpose() * p_->body_moment(t, Rp_ * Q_.transpose()));
         ++c_.load_evaluations;
       }
-      Pp_ += 0.5 * h * Tp_;
+      Pp_ += 0.5 * h * Tp_.value;
     }
     rotate(0, 0.5 * h);
     rotate(1, 0.5 * h);
@@ -45,11 +45,9 @@ class DlmSplitting final {
     rotate(1, 0.5 * h);
     rotate(0, 0.5 * h);
     if (loaded) {
-      Tp_ = Q_.transpose() * p_->body_moment(t + h, Rp_ * Q_.transpose());
+      Tp_.store(t + h, Q_.transpose() * p_->body_moment(t + h, Rp_ * Q_.transpose()));
       ++c_.load_evaluations;
-      Pp_ += 0.5 * h * Tp_;
-      t_T_ = t + h;
-      have_T_ = true;
+      Pp_ += 0.5 * h * Tp_.value;
     }
     return {};
   }
@@ -80,9 +78,7 @@ class DlmSplitting final {
   Vec3 I_ = Vec3::Ones();
   Mat3 Rp_ = Mat3::Identity();  // R Q: principal frame -> space
   Vec3 Pp_ = Vec3::Zero();      // body momentum in principal components
-  Vec3 Tp_ = Vec3::Zero();
-  double t_T_ = 0;
-  bool have_T_ = false;
+  MomentCache<Vec3> Tp_;  // principal-axes body moment at the end of the last step
   Counters c_;
 };
 

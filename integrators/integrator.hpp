@@ -17,6 +17,8 @@
 // Order p: the global error at a fixed final time behaves as C h^p for h -> 0 on smooth problems.
 // Claims: what the scheme's source asserts for each kind of invariant of the exact flow; the
 // verification suite checks every claim against the problem's own evaluation of the invariant.
+#include <algorithm>
+#include <cmath>
 #include <concepts>
 #include <cstdint>
 #include <string>
@@ -92,6 +94,23 @@ concept Integrator = requires(S s, const S cs, const State& x0, State& x, double
   { s.step(t, h) } -> std::same_as<StepStatus>;
   { cs.read(x) } -> std::same_as<void>;
   { cs.counters() } -> std::same_as<Counters>;
+};
+
+/// The "first same as last" moment of explicit schemes: the moment evaluated at the end of a step
+/// (t_{n+1}, R_{n+1}) is the next step's T_n. It is reused when the next step starts at that time,
+/// to round-off in t (the caller computes t_n = t0 + n h, which may differ from t + h by an ulp or
+/// two); any other t, or a reset, re-evaluates it.
+template <class V>
+struct MomentCache {
+  V value{};
+  double t = 0;
+  bool valid = false;
+  bool holds(double t_now) const { return valid && std::abs(t_now - t) <= 8e-16 * std::max(1.0, std::abs(t_now)); }
+  void store(double t_end, const V& v) {
+    value = v;
+    t = t_end;
+    valid = true;
+  }
 };
 
 /// Empty when `info` applies to `p`, else the reason (recorded as "skipped" in reports).

@@ -46,17 +46,17 @@ class RrpChart {
     if (!a) throw InputError("the initial attitude is a half-turn: outside the rescaled Rodrigues chart");
     alpha_ = *a;
     R_ = rrp::to_matrix(alpha_);
-    have_t_ = false;
+    tk_.valid = false;
     c_ = {};
   }
   /// Spatial moment at (t, R_), reused when t is the previous step's end.
   Vec3 moment_now(double t) {
     if (p_->torque_free()) return Vec3::Zero();
-    if (!(have_t_ && std::abs(t - t_t_) <= 8e-16 * std::max(1.0, std::abs(t)))) {
-      tk_ = p_->spatial_moment(t, R_);
+    if (!tk_.holds(t)) {
+      tk_.store(t, p_->spatial_moment(t, R_));
       ++c_.load_evaluations;
     }
-    return tk_;
+    return tk_.value;
   }
   Vec3 moment_at(double t, const Mat3& R) {
     if (p_->torque_free()) return Vec3::Zero();
@@ -73,10 +73,8 @@ class RrpChart {
     alpha_ = *a;
     R_ = rrp::to_matrix(alpha_);
     if (!p_->torque_free()) {
-      tk_ = p_->spatial_moment(t_next, R_);
+      tk_.store(t_next, p_->spatial_moment(t_next, R_));
       ++c_.load_evaluations;
-      t_t_ = t_next;
-      have_t_ = true;
     }
     return true;
   }
@@ -91,9 +89,7 @@ class RrpChart {
   double J_;
   Vec3 alpha_ = Vec3::Zero();
   Mat3 R_ = Mat3::Identity();
-  Vec3 tk_ = Vec3::Zero();
-  double t_t_ = 0;
-  bool have_t_ = false;
+  MomentCache<Vec3> tk_;  // spatial moment at (t_k, R_k)
   Counters c_;
 };
 

@@ -26,27 +26,24 @@ class TerzeMullerZlatar final {
   void reset(const State& x0, double) {
     R_ = x0.body().R;
     Y_ = p_->inertia() * x0.body().W;
-    have_T_ = false;
+    T_.valid = false;
     c_ = {};
   }
   StepStatus step(double t, double h) {
     const bool loaded = !p_->torque_free();
-    // T_n is T_{n+1} of the previous step when t is that step's end (to round-off in t).
-    if (loaded && !(have_T_ && std::abs(t - t_T_) <= 8e-16 * std::max(1.0, std::abs(t)))) {
-      T_ = p_->body_moment(t, R_);
+    if (loaded && !T_.holds(t)) {
+      T_.store(t, p_->body_moment(t, R_));
       ++c_.load_evaluations;
     }
-    const Vec3 Yk = loaded ? Vec3(Y_ + 0.5 * h * T_) : Y_;
+    const Vec3 Yk = loaded ? Vec3(Y_ + 0.5 * h * T_.value) : Y_;
     const Vec3 W_half = p_->inertia_inverse() * so3::exp_apply(-0.5 * h * (p_->inertia_inverse() * Y_), Yk);
     const Mat3 X = so3::exp(h * W_half);
     R_ = R_ * X;
     Y_ = X.transpose() * Yk;
     if (loaded) {
-      T_ = p_->body_moment(t + h, R_);
+      T_.store(t + h, p_->body_moment(t + h, R_));
       ++c_.load_evaluations;
-      Y_ += 0.5 * h * T_;
-      t_T_ = t + h;
-      have_T_ = true;
+      Y_ += 0.5 * h * T_.value;
     }
     return {};
   }
@@ -60,9 +57,7 @@ class TerzeMullerZlatar final {
   const Problem* p_;
   Mat3 R_ = Mat3::Identity();
   Vec3 Y_ = Vec3::Zero();
-  Vec3 T_ = Vec3::Zero();
-  double t_T_ = 0.0;
-  bool have_T_ = false;
+  MomentCache<Vec3> T_;  // body moment T_{n+1}, reused as the next step's T_n
   Counters c_;
 };
 

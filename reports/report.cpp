@@ -109,14 +109,22 @@ ordered_json tool_info() {
           {"build_type", RIGIDBENCH_BUILD_TYPE}};
 }
 
-ordered_json paper_report(const PaperSuiteResult& s, const std::vector<std::string>& command, const std::string& started) {
+namespace {
+/// The envelope every report starts with (SPEC.md report contract).
+ordered_json envelope(double seconds, const std::vector<std::string>& command, const std::string& started) {
   ordered_json j;
   j["schema_version"] = kSchemaVersion;
   j["tool"] = tool_info();
   j["machine"] = machine_info();
   j["started"] = started;
-  j["duration_s"] = s.seconds;
+  j["duration_s"] = seconds;
   j["command"] = command;
+  return j;
+}
+}  // namespace
+
+ordered_json paper_report(const PaperSuiteResult& s, const std::vector<std::string>& command, const std::string& started) {
+  ordered_json j = envelope(s.seconds, command, started);
   j["suite"] = "paper";
   j["results"] = ordered_json::array();
   int failed = 0;
@@ -240,13 +248,7 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
 }
 
 ordered_json suite_report(const SuiteResult& s, const std::vector<std::string>& command, const std::string& started) {
-  ordered_json j;
-  j["schema_version"] = kSchemaVersion;
-  j["tool"] = tool_info();
-  j["machine"] = machine_info();
-  j["started"] = started;
-  j["duration_s"] = s.seconds;
-  j["command"] = command;
+  ordered_json j = envelope(s.seconds, command, started);
   j["suite"] = s.suite;
   j["settings"] = {{"jobs", s.jobs}};
   int ok = 0, skipped = 0, breakdown = 0, failed = 0;
