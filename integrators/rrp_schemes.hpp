@@ -93,15 +93,29 @@ class RrpChart {
   Counters c_;
 };
 
-/// Eq. (23): spatial form. Omega_{k+1} = Omega_k + h/(2J) (t_k + t_{k+1}).
-class BakerGonzalezSpatial final : public RrpChart {
+/// The RRP maps that carry the spatial angular velocity Omega = R W: (23), (25), (26), (27).
+class RrpSpatialChart : public RrpChart {
  public:
-  static const SchemeInfo& info();
   using RrpChart::RrpChart;
   void reset(const State& x0, double) {
     reset_chart(x0);
     Om_ = x0.body().R * x0.body().W;
   }
+  void read(State& x) const {
+    x.body().R = R_;
+    x.body().W = R_.transpose() * Om_;
+  }
+  Counters counters() const { return c_; }
+
+ protected:
+  Vec3 Om_ = Vec3::Zero();
+};
+
+/// Eq. (23): spatial form. Omega_{k+1} = Omega_k + h/(2J) (t_k + t_{k+1}).
+class BakerGonzalezSpatial final : public RrpSpatialChart {
+ public:
+  static const SchemeInfo& info();
+  using RrpSpatialChart::RrpSpatialChart;
   StepStatus step(double t, double h) {
     const Vec3 tk = moment_now(t);
     const Vec3 v = Om_ + (h / (2 * J_)) * tk;
@@ -115,14 +129,7 @@ class BakerGonzalezSpatial final : public RrpChart {
     Om_ += (h / (2 * J_)) * (tk + moment_now(t + h));
     return {};
   }
-  void read(State& x) const {
-    x.body().R = R_;
-    x.body().W = R_.transpose() * Om_;
-  }
-  Counters counters() const { return c_; }
 
- private:
-  Vec3 Om_ = Vec3::Zero();
 };
 
 /// Eq. (21): body form. omega_{k+1} = R_{k+1}^T R_k [omega_k + h/(2J) M_k] + h/(2J) M_{k+1}.
@@ -158,14 +165,10 @@ class BakerGonzalezBody final : public RrpChart {
 };
 
 /// Eq. (25): dalpha = h Omega_k + h^2/(2J) t_k (the first two terms of (24)); no domain limit.
-class BakerGonzalezNewmark final : public RrpChart {
+class BakerGonzalezNewmark final : public RrpSpatialChart {
  public:
   static const SchemeInfo& info();
-  using RrpChart::RrpChart;
-  void reset(const State& x0, double) {
-    reset_chart(x0);
-    Om_ = x0.body().R * x0.body().W;
-  }
+  using RrpSpatialChart::RrpSpatialChart;
   StepStatus step(double t, double h) {
     const Vec3 tk = moment_now(t);
     std::string why;
@@ -173,14 +176,7 @@ class BakerGonzalezNewmark final : public RrpChart {
     Om_ += (h / (2 * J_)) * (tk + moment_now(t + h));
     return {};
   }
-  void read(State& x) const {
-    x.body().R = R_;
-    x.body().W = R_.transpose() * Om_;
-  }
-  Counters counters() const { return c_; }
 
- private:
-  Vec3 Om_ = Vec3::Zero();
 };
 
 /// Eq. (26) with phi (default 1/2), implicit in Omega_{k+1}:
@@ -188,14 +184,10 @@ class BakerGonzalezNewmark final : public RrpChart {
 /// Newton with the tangent I - h (1 - phi)/J K dcay(h Omega) h, K = dt/d(spatial rotation) and
 /// dcay(a) = (I + hat(a)/2) / (1 + |a|^2/4) the left-trivialised derivative of the Cayley map.
 /// phi = 1 is eq. (27). Order 1 for every phi (the configuration update uses Omega_{k+1} only).
-class CampelloImplicit final : public RrpChart {
+class CampelloImplicit final : public RrpSpatialChart {
  public:
   static const SchemeInfo& info();
-  explicit CampelloImplicit(const Problem& p, double phi = 0.5) : RrpChart(p), phi_(phi) {}
-  void reset(const State& x0, double) {
-    reset_chart(x0);
-    Om_ = x0.body().R * x0.body().W;
-  }
+  explicit CampelloImplicit(const Problem& p, double phi = 0.5) : RrpSpatialChart(p), phi_(phi) {}
   StepStatus step(double t, double h) {
     const Vec3 tk = moment_now(t);
     Vec3 W = Om_ + (h / J_) * tk;  // the explicit (27) update as the initial guess
@@ -218,27 +210,17 @@ class CampelloImplicit final : public RrpChart {
     Om_ = W;
     return {};
   }
-  void read(State& x) const {
-    x.body().R = R_;
-    x.body().W = R_.transpose() * Om_;
-  }
-  Counters counters() const { return c_; }
   double phi() const { return phi_; }
 
  private:
   double phi_;
-  Vec3 Om_ = Vec3::Zero();
 };
 
 /// Eq. (27): Campello's symplectic Euler, Omega_{k+1} = Omega_k + h/J t_k, dalpha = h Omega_{k+1}.
-class CampelloSymplecticEuler final : public RrpChart {
+class CampelloSymplecticEuler final : public RrpSpatialChart {
  public:
   static const SchemeInfo& info();
-  using RrpChart::RrpChart;
-  void reset(const State& x0, double) {
-    reset_chart(x0);
-    Om_ = x0.body().R * x0.body().W;
-  }
+  using RrpSpatialChart::RrpSpatialChart;
   StepStatus step(double t, double h) {
     const Vec3 W = Om_ + (h / J_) * moment_now(t);
     std::string why;
@@ -246,14 +228,7 @@ class CampelloSymplecticEuler final : public RrpChart {
     Om_ = W;
     return {};
   }
-  void read(State& x) const {
-    x.body().R = R_;
-    x.body().W = R_.transpose() * Om_;
-  }
-  Counters counters() const { return c_; }
 
- private:
-  Vec3 Om_ = Vec3::Zero();
 };
 
 }  // namespace rigidbench
