@@ -2,8 +2,13 @@
 // numerical breakdown; for `gate`, a regression), 2 bad input, 3 internal error (a bug: please report
 // it), 4 (`gate`) the baseline is stale: toolchain changed or results improved - re-bless.
 #include <CLI/CLI.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -13,6 +18,7 @@
 #include "problems/problem_file.hpp"
 #include "reference/reference.hpp"
 #include "benchmarks/bench_suite.hpp"
+#include "reports/compare.hpp"
 #include "reports/gate.hpp"
 #include "reports/report.hpp"
 #include "verification/runner.hpp"
@@ -125,6 +131,51 @@ void print_summary(const SuiteResult& s) {
   }
 }
 
+/// `report`: the plots and the HTML page are rendered by reports/render/render_report.py from the
+/// JSON files alone (SPEC.md, Reports). Inputs are checked here first so that bad input is exit 2
+/// with the file named before Python starts; the renderer itself exits 2 for a report it cannot use.
+int run_renderer(const std::vector<std::string>& inputs, const std::string& out_dir, const std::string& formats) {
+  for (const auto& f : inputs) {
+    const nlohmann::json j = read_json_file(f, "report");
+    if (!j.is_object() || !j.contains("schema_version"))
+      throw InputError(cat("report: '", f, "' is not a rigidbench report (no schema_version)"));
+  }
+  for (std::size_t a = 0, b; a <= formats.size(); a = b + 1) {
+    b = formats.find(',', a);
+    if (b == std::string::npos) b = formats.size();
+    const std::string f = formats.substr(a, b - a);
+    if (f != "png" && f != "svg" && f != "pdf")
+      throw InputError(cat("report: --format '", f, "' is not one of png, svg, pdf"));
+  }
+  std::filesystem::create_directories(out_dir);
+  const char* py_env = std::getenv("RIGIDBENCH_PYTHON");
+  const char* script_env = std::getenv("RIGIDBENCH_RENDERER");
+  const std::string py = py_env ? py_env : RIGIDBENCH_PYTHON_EXE;
+  const std::string script = script_env ? script_env : RIGIDBENCH_RENDERER_SCRIPT;
+  if (!std::filesystem::exists(script)) throw InputError(cat("report: the renderer '", script, "' is missing"));
+  std::vector<std::string> args{py, script, "--out", out_dir, "--format", formats};
+  args.insert(args.end(), inputs.begin(), inputs.end());
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("report: fork failed");
+  if (pid == 0) {
+    execv(py.c_str(), argv.data());
+    std::fprintf(stderr, "rigidbench: error: report: cannot run '%s' (python3 with matplotlib is needed)\n", py.c_str());
+    _exit(kBadInput);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error("report: waitpid failed");
+  }
+  if (!WIFEXITED(status)) return kInternal;
+  const int rc = WEXITSTATUS(status);
+  return rc == 0 ? kOk : rc == kBadInput ? kBadInput : kInternal;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -204,6 +255,29 @@ int main(int argc, char** argv) {
   gate->add_flag("--bless", g_bless, "Write the current snapshot as the new baseline (the only way to write one)");
   gate->add_option("--junit", g_junit, "Write JUnit XML (one testcase per scheme x problem x metric)");
   gate->add_option("--snapshot-out", g_snapshot_out, "Also write the current snapshot to this file");
+
+  std::vector<std::string> c_int, c_prob;
+  std::string c_report, c_bench;
+  CompareOptions copt;
+  double c_h = NAN;
+  auto* compare = app.add_subcommand("compare", "Head-to-head tables per problem (order, Q_II, invariants, error, "
+                                                "cost per step, cost to a target accuracy), Markdown and JSON");
+  compare->add_option("--report", c_report, "A verify report (JSON); without it the quick suite is run first");
+  compare->add_option("--bench", c_bench, "A bench report (JSON): CPU time and instructions per step");
+  compare->add_option("--problem", c_prob, "Problems to compare (default: every problem)");
+  compare->add_option("--integrator", c_int, "Names, globs or 'all' (only when running the suite)");
+  compare->add_option("--metric", copt.metric, "Error metric (default attitude_error_final)");
+  compare->add_option("--target", copt.target, "Target error for the cost-to-accuracy ranking (default 1e-6)");
+  auto* c_h_opt = compare->add_option("--h", c_h, "Fixed h for the error column (default: the problem's h0 / 4)");
+  compare->add_option("--out", out, "File (.md or .json) or folder (compare.md and compare.json); default stdout");
+  compare->add_flag("--quiet", quiet, "No progress on stderr");
+
+  std::vector<std::string> r_in;
+  std::string r_out, r_format = "png";
+  auto* report = app.add_subcommand("report", "Plots (matplotlib) and one HTML page, from report JSON alone");
+  report->add_option("--in", r_in, "Report files: verify, paper, bench, compare (JSON)")->required();
+  report->add_option("--out", r_out, "Output folder (index.html, figures/)")->required();
+  report->add_option("--format", r_format, "Figure formats, comma-separated: png (default), svg, pdf");
 
   std::int64_t driver_steps = 2000;
   std::vector<std::string> d_int, d_prob;
@@ -366,6 +440,47 @@ int main(int argc, char** argv) {
       if (!g_junit.empty()) write_atomic(g_junit, gate_junit(g));
       return g.exit_code();
     }
+
+    if (*compare) {
+      if (c_h_opt->count()) copt.h = c_h;
+      copt.problems = c_prob;
+      std::string md_path, json_path;
+      if (!out.empty()) {
+        const auto ext = std::filesystem::path(out).extension();
+        if (ext == ".md") md_path = out;
+        else if (ext == ".json") json_path = out;
+        else {
+          std::filesystem::create_directories(out);
+          md_path = (std::filesystem::path(out) / "compare.md").string();
+          json_path = (std::filesystem::path(out) / "compare.json").string();
+        }
+        require_out_folder(md_path.empty() ? json_path : md_path);
+      }
+      nlohmann::json verify_json, bench_json;
+      if (!c_report.empty()) {
+        if (!c_int.empty()) throw InputError("compare: --integrator selects schemes to run; with --report it does not apply");
+        verify_json = read_json_file(c_report, "verify report");
+      } else {
+        SuiteRequest sr;
+        if (!c_int.empty()) sr.integrators = c_int;
+        sr.problems = c_prob;
+        sr.progress = !quiet;
+        const std::string started = iso8601_now();
+        verify_json = nlohmann::json::parse(suite_report(run_suite(sr), {}, started).dump());
+      }
+      if (!c_bench.empty()) bench_json = read_json_file(c_bench, "bench report");
+      ordered_json c = compare_reports(verify_json, c_bench.empty() ? nullptr : &bench_json, copt);
+      c["command"] = std::vector<std::string>(argv, argv + argc);
+      const std::string md = compare_markdown(c);
+      if (!json_path.empty()) write_atomic(json_path, c.dump(1) + "\n");
+      if (!md_path.empty()) write_atomic(md_path, md);
+      if (out.empty()) std::cout << md;
+      else std::printf("compare: %s%s%s\n", md_path.c_str(), md_path.empty() || json_path.empty() ? "" : ", ",
+                       json_path.c_str());
+      return kOk;
+    }
+
+    if (*report) return run_renderer(r_in, r_out, r_format);
 
     if (*driver) {
       std::vector<Problem> problems;

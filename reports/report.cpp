@@ -109,9 +109,7 @@ ordered_json tool_info() {
           {"build_type", RIGIDBENCH_BUILD_TYPE}};
 }
 
-namespace {
-/// The envelope every report starts with (SPEC.md report contract).
-ordered_json envelope(double seconds, const std::vector<std::string>& command, const std::string& started) {
+ordered_json report_envelope(double seconds, const std::vector<std::string>& command, const std::string& started) {
   ordered_json j;
   j["schema_version"] = kSchemaVersion;
   j["tool"] = tool_info();
@@ -121,10 +119,9 @@ ordered_json envelope(double seconds, const std::vector<std::string>& command, c
   j["command"] = command;
   return j;
 }
-}  // namespace
 
 ordered_json paper_report(const PaperSuiteResult& s, const std::vector<std::string>& command, const std::string& started) {
-  ordered_json j = envelope(s.seconds, command, started);
+  ordered_json j = report_envelope(s.seconds, command, started);
   j["suite"] = "paper";
   j["results"] = ordered_json::array();
   int failed = 0;
@@ -243,12 +240,25 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
                {"h", num(r.cost.h)},
                {"steps", r.cost.steps},
                {"repetitions", r.cost.repetitions}};
+  if (r.history.level >= 0) {
+    const History& H = r.history;
+    ordered_json inv = ordered_json::object();
+    for (const auto& [name, dev] : H.invariants) inv[name] = nums(dev);
+    j["history"] = {{"level", H.level},
+                    {"h", H.h},
+                    {"note", "finest level that ran, observation grid thinned to <= ~256 points; invariants as "
+                             "(I - I0)/S_I; Q_II at its primary level"},
+                    {"t", nums(H.t)},
+                    {"attitude_error", nums(H.attitude_error)},
+                    {"invariants", inv},
+                    {"q_ii", {{"h", num(H.q_ii_h)}, {"t", nums(H.q_ii_t)}, {"value", nums(H.q_ii)}}}};
+  }
   j["seconds"] = r.seconds;
   return j;
 }
 
 ordered_json suite_report(const SuiteResult& s, const std::vector<std::string>& command, const std::string& started) {
-  ordered_json j = envelope(s.seconds, command, started);
+  ordered_json j = report_envelope(s.seconds, command, started);
   j["suite"] = s.suite;
   j["settings"] = {{"jobs", s.jobs}};
   int ok = 0, skipped = 0, breakdown = 0, failed = 0;

@@ -19,6 +19,10 @@ nlohmann::ordered_json tool_info();
 void add_benchmark_context();
 nlohmann::ordered_json machine_info();
 std::string iso8601_now();
+/// The envelope every report starts with (SPEC.md report contract): schema_version, tool, machine,
+/// started, duration_s, command.
+nlohmann::ordered_json report_envelope(double seconds, const std::vector<std::string>& command,
+                                       const std::string& started);
 
 nlohmann::ordered_json pair_to_json(const PairResult& r, const Problem* p);
 nlohmann::ordered_json suite_report(const SuiteResult& s, const std::vector<std::string>& command,

@@ -1,29 +1,44 @@
 #!/usr/bin/env bash
 # Installs the dependencies, builds, and runs the main job: the default head-to-head verification
-# (quick suite, every registered scheme on every applicable catalogue problem) and a short
-# benchmark pass (ratios to the in-run baseline, instruction counts, work-precision), with every output
-# under one folder (default: ./rigidbench-out).
+# (quick suite, every registered scheme on every applicable catalogue problem), the paper
+# reproductions, a short benchmark pass (ratios to the in-run baseline, instruction counts,
+# work-precision), the head-to-head comparison, and the HTML report rendered from those JSON files,
+# every output under one folder (default: ./rigidbench-out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-rigidbench-out}"
 bash scripts/install-deps.sh
 cmake --preset release
 cmake --build --preset release -j "$(nproc)"
+B=./build/release/cli/rigidbench
 mkdir -p "$OUT"
-status=0
-./build/release/cli/rigidbench verify --suite quick --out "$OUT/verify-quick.json" || status=$?
-if [ "$status" -gt 1 ]; then
-  echo "main job: verify failed with exit code $status (bad input or internal error)" >&2
-  exit "$status"
-fi
+verdicts=0
+run_verify() {  # exit 1 = a failed verdict (a result, recorded in the report); >1 = the job failed
+  local rc=0
+  "$B" "$@" || rc=$?
+  if [ "$rc" -gt 1 ]; then
+    echo "main job: '$*' failed with exit code $rc (bad input or internal error)" >&2
+    exit "$rc"
+  fi
+  if [ "$rc" -eq 1 ]; then verdicts=1; fi
+}
+run_verify verify --suite quick --out "$OUT/verify-quick.json"
+run_verify verify --suite paper --quiet --out "$OUT/verify-paper.json"
 # Short benchmark pass: CPU time per step with ratios to the in-run RK4 baseline, instruction counts
 # (callgrind), work-precision. Writes $OUT/bench.json (rigidbench) and $OUT/benchmark.json (Google
 # Benchmark's own format).
-./build/release/cli/rigidbench bench --min-time 0.02 --repetitions 3 --out "$OUT"
+"$B" bench --min-time 0.02 --repetitions 3 --out "$OUT"
+"$B" compare --report "$OUT/verify-quick.json" --bench "$OUT/bench.json" --out "$OUT"
+"$B" report --in "$OUT/verify-quick.json" --in "$OUT/verify-paper.json" --in "$OUT/bench.json" \
+  --in "$OUT/compare.json" --out "$OUT/report"
 echo
-echo "main job done: $OUT/verify-quick.json (verification), $OUT/bench.json and $OUT/benchmark.json (cost)"
-if [ "$status" -eq 1 ]; then
+echo "main job done:"
+echo "  HTML report:     $OUT/report/index.html (figures in $OUT/report/figures/)"
+echo "  head-to-head:    $OUT/compare.md ($OUT/compare.json)"
+echo "  verification:    $OUT/verify-quick.json, $OUT/verify-paper.json"
+echo "  cost:            $OUT/bench.json, $OUT/benchmark.json (Google Benchmark format)"
+if [ "$verdicts" -eq 1 ]; then
   # A failed verdict is a result, not a failure of the job: the report says which claim, with the
   # evidence (docs/findings.md explains the ones known today). `rigidbench verify` itself exits 1.
-  echo "verify: some verdicts failed (marked FAILED above; details in the report)"
+  echo "verify: some verdicts failed (listed in the report's Verdicts table; docs/findings.md explains them)"
 fi

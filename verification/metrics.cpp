@@ -145,8 +145,10 @@ QiiLevel second_quotient(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, con
     return num / den;
   };
   std::vector<double> all;
+  q.series.reserve(std::size_t(a.rows()));
   for (Eigen::Index r = 1; r < a.rows(); ++r) {
     const double v = value(r);
+    q.series.push_back(v);
     if (std::isfinite(v)) all.push_back(v);
     else ++q.undefined_points;
   }

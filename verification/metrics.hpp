@@ -58,6 +58,7 @@ struct QiiLevel {
   std::size_t defined_points = 0, undefined_points = 0;
   double min_denominator = kNaN;  // smallest |xi(h/2) - xi(h/4)| over the sample times
   double max_deviation = kNaN;    // max over the sample times of |Q_II / 2^p - 1| (NaN if one is undefined)
+  std::vector<double> series;     // Q_II at every common grid time t_1, t_2, ... (NaN = undefined)
   Verdict verdict = Verdict::undefined;
   std::string note;
 };

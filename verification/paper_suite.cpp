@@ -84,7 +84,9 @@ void paper002(PaperSuiteResult& out, bool progress) {
                       {"relative_H_error", dh}});
     }
     it.data = {{"H0", H0}, {"runs", runs}};
-    it.finding = cat("max |H - H0|/H0 at h = 0.009: ", format_number(max_rel_at_009, 3), "; direction at h = 0.001, ",
+    it.finding = cat("max |H - H0|/H0 at h = 0.009: ",
+                     std::isfinite(max_rel_at_009) ? format_number(max_rel_at_009, 3) : std::string("- (breakdown)"),
+                     "; direction at h = 0.001, ",
                      "0.003, 0.009: ", directions);
     if (rig) it.verdict = std::isfinite(max_rel_at_009) && max_rel_at_009 < 1e-3 ? Verdict::pass : Verdict::fail;
     if (progress) std::fprintf(stderr, "paper 002: %-18s %s\n", it.integrator.c_str(), it.finding.c_str());

@@ -65,6 +65,7 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
   r.inv_max_dev.assign(ni, 0.0);
   r.inv_first_half.assign(ni, 0.0);
   r.inv_second_half.assign(ni, 0.0);
+  r.inv_obs = Eigen::MatrixXd::Constant(L.m + 1, Eigen::Index(ni), kNaN);
   std::vector<double> inv(ni);
   const bool tr = p.translating();
 
@@ -72,6 +73,7 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
   integ.reset(x, L.t0);
   // I_0 is the invariant of the problem's initial state (not of the scheme's map-in/map-out of it).
   p.evaluate_invariants(p.initial, r.inv_initial.data());
+  for (std::size_t i = 0; i < ni; ++i) r.inv_obs(0, Eigen::Index(i)) = r.inv_initial[i];
   integ.read(x);
   r.energy[0] = p.energy(x);
   // xi is column-major: flatten into a row buffer, then copy.
@@ -109,6 +111,7 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
       flatten(x, tr, row.data());
       r.xi.row(j) = row;
       r.energy[std::size_t(j)] = p.energy(x);
+      for (std::size_t i = 0; i < ni; ++i) r.inv_obs(j, Eigen::Index(i)) = inv[i];
     }
   }
   r.seconds = since(start);
@@ -269,6 +272,10 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
     }
     q_ref_norm = std::sqrt(trapezoid(qn, dt));
   }
+  int finest = -1;
+  for (int k = 0; k < L.levels; ++k)
+    if (runs[std::size_t(k)].ok) finest = k;
+  std::vector<double> att_t(M + 1, kNaN);  // attitude error vs t at the finest level (history)
   for (std::size_t k = 0; k < nl; ++k) {
     if (!runs[k].ok) continue;
     const auto& xi = runs[k].xi;
@@ -282,6 +289,7 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
       const double eW = (Wh - b.W).norm();
       am = std::max(am, eR);
       wm = std::max(wm, eW);
+      if (int(k) == finest) att_t[j] = eR;
       const Vec3 Om_h = Rh * Wh, Om_r = b.R * b.W;  // spatial angular velocities
       h1i[j] = eR * eR + (Om_h - Om_r).squaredNorm();
       const double th_h = so3::angle(Rh), th_r = so3::angle(b.R);
@@ -349,9 +357,6 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   R.q_ii_full = assess_qii(p, runs, L, order, all_comps, {"R (9)", "W (3)"});
 
   // ---- invariants (METRICS.md, Invariants) ----
-  int finest = -1;
-  for (int k = 0; k < L.levels; ++k)
-    if (runs[std::size_t(k)].ok) finest = k;
   const auto& defs = p.invariants();
   for (std::size_t i = 0; i < defs.size(); ++i) {
     InvariantResult ir;
@@ -403,6 +408,34 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
         break;
     }
     R.invariants.push_back(std::move(ir));
+  }
+
+  // ---- histories for the plots (thinned observation grid) ----
+  const std::size_t thin = std::max<std::size_t>(1, (M + 255) / 256);
+  const auto times = L.obs_times();
+  if (finest >= 0) {
+    History& H = R.history;
+    H.level = finest;
+    H.h = L.h(finest);
+    const LevelRun& fr = runs[std::size_t(finest)];
+    for (std::size_t j = 0; j <= M; j += thin) {
+      H.t.push_back(times[j]);
+      H.attitude_error.push_back(att_t[j]);
+    }
+    for (std::size_t i = 0; i < defs.size(); ++i) {
+      std::vector<double> dev;
+      for (std::size_t j = 0; j <= M; j += thin)
+        dev.push_back((fr.inv_obs(Eigen::Index(j), Eigen::Index(i)) - fr.inv_initial[i]) / R.invariants[i].scale);
+      H.invariants.emplace_back(defs[i].name, std::move(dev));
+    }
+  }
+  if (R.q_ii.primary >= 0) {
+    const QiiLevel& ql = R.q_ii.levels[std::size_t(R.q_ii.primary)];
+    R.history.q_ii_h = ql.h;
+    for (std::size_t j = thin; j <= M && j - 1 < ql.series.size(); j += thin) {  // series starts at t_1
+      R.history.q_ii_t.push_back(times[j]);
+      R.history.q_ii.push_back(ql.series[j - 1]);
+    }
   }
   R.seconds = since(start);
   return R;

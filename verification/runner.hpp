@@ -51,6 +51,7 @@ struct LevelRun {
   std::vector<double> inv_initial;    // I_0
   std::vector<double> inv_max_dev;    // max_n |I_n - I_0| over every step
   std::vector<double> inv_first_half, inv_second_half;
+  Eigen::MatrixXd inv_obs;            // invariants on the common grid (rows: times)
   Counters counters;
   double seconds = 0;
 };
@@ -95,6 +96,19 @@ struct CostResult {
   int steps = 0, repetitions = 0;
 };
 
+/// Time histories for the report's plots, on the observation grid thinned to at most ~256 points:
+/// invariant deviations (I - I0)/S_I and the attitude error of the finest level that ran, and
+/// Q_II(t) of the primary Q_II level.
+struct History {
+  int level = -1;
+  double h = kNaN;
+  std::vector<double> t;
+  std::vector<std::pair<std::string, std::vector<double>>> invariants;
+  std::vector<double> attitude_error;
+  double q_ii_h = kNaN;
+  std::vector<double> q_ii_t, q_ii;
+};
+
 struct PairResult {
   std::string integrator, problem;
   std::string status = "ok";  // ok | skipped | breakdown | failed
@@ -109,6 +123,7 @@ struct PairResult {
   std::vector<InvariantResult> invariants;
   const ReferenceSolution* reference = nullptr;
   CostResult cost;
+  History history;
   double seconds = 0;
   /// Any gating verdict failed, or the pair broke down (drives verify's exit code).
   bool failed() const;

@@ -1,0 +1,323 @@
+#include "reports/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "core/types.hpp"
+#include "reports/report.hpp"
+
+namespace rigidbench {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+template <class J>
+double as_num(const J& j) {
+  return j.is_number() ? j.template get<double>() : kNan;
+}
+ordered_json num(double x) { return std::isfinite(x) ? ordered_json(x) : ordered_json(nullptr); }
+std::string fmt(double x, int digits = 3) { return std::isfinite(x) ? format_number(x, digits) : std::string("-"); }
+
+std::vector<double> numbers(const json& a) {
+  std::vector<double> v;
+  if (a.is_array())
+    for (const json& x : a) v.push_back(as_num(x));
+  return v;
+}
+
+/// Indices of the levels usable for reading values off: in the asymptotic range, finite, positive.
+std::vector<std::size_t> usable_levels(const std::vector<double>& h, const std::vector<double>& e,
+                                       const std::vector<bool>& usable) {
+  std::vector<std::size_t> idx;
+  for (std::size_t i = 0; i < h.size() && i < e.size(); ++i)
+    if ((i >= usable.size() || usable[i]) && std::isfinite(e[i]) && e[i] > 0 && h[i] > 0) idx.push_back(i);
+  std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return h[a] > h[b]; });
+  return idx;
+}
+
+/// An unclaimed invariant counts as kept when it passes the test an exact claim would face: at every
+/// level max_n |I_n - I_0| / S_I <= max(tau, N_k eps) (METRICS.md; not just at the finest h, where a
+/// second-order energy error can fall below tau).
+bool exact_at_every_level(const json& inv, const json& result, double tau) {
+  const auto d = numbers(inv.value("drift_by_level", json::array()));
+  if (d.empty() || !result.contains("levels")) return false;
+  for (std::size_t k = 0; k < d.size(); ++k) {
+    if (!std::isfinite(d[k]) || k >= result["levels"].size()) return false;
+    const double steps = as_num(result["levels"][k]["steps"]);
+    if (d[k] > std::max(tau, steps * std::numeric_limits<double>::epsilon())) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+json read_json_file(const std::string& path, const std::string& what) {
+  std::ifstream in(path);
+  if (!in) throw InputError(cat("cannot open the ", what, " '", path, "'"));
+  try {
+    return json::parse(in);
+  } catch (const json::exception& e) {
+    throw InputError(cat("the ", what, " '", path, "' is not valid JSON: ", e.what()));
+  }
+}
+
+LadderValue step_for_error(const std::vector<double>& h, const std::vector<double>& error,
+                           const std::vector<bool>& usable, double slope, double target) {
+  const auto idx = usable_levels(h, error, usable);
+  if (idx.empty() || !(slope > 0) || !(target > 0)) return {kNan, true};
+  const double lt = std::log(target);
+  // A bracket between consecutive usable levels (coarse to fine): interpolate log h in log e.
+  for (std::size_t k = 0; k + 1 < idx.size(); ++k) {
+    const std::size_t a = idx[k], b = idx[k + 1];
+    const double la = std::log(error[a]), lb = std::log(error[b]);
+    if (lt <= std::max(la, lb) && lt >= std::min(la, lb)) {
+      if (la == lb) return {h[a], false};
+      const double s = (lt - la) / (lb - la);
+      return {std::exp(std::log(h[a]) + s * (std::log(h[b]) - std::log(h[a]))), false};
+    }
+  }
+  // Outside: from the level nearest in log error, along e ~ h^slope.
+  std::size_t n = idx.front();
+  for (std::size_t i : idx)
+    if (std::abs(std::log(error[i]) - lt) < std::abs(std::log(error[n]) - lt)) n = i;
+  const bool exact = error[n] == target;
+  return {h[n] * std::pow(target / error[n], 1.0 / slope), !exact};
+}
+
+LadderValue error_at_step(const std::vector<double>& h, const std::vector<double>& error,
+                          const std::vector<bool>& usable, double slope, double h_star) {
+  const auto idx = usable_levels(h, error, usable);
+  if (idx.empty() || !(h_star > 0)) return {kNan, true};
+  const double ls = std::log(h_star);
+  for (std::size_t k = 0; k + 1 < idx.size(); ++k) {
+    const std::size_t a = idx[k], b = idx[k + 1];
+    if (h_star <= h[a] && h_star >= h[b]) {
+      const double s = (ls - std::log(h[a])) / (std::log(h[b]) - std::log(h[a]));
+      return {std::exp(std::log(error[a]) + s * (std::log(error[b]) - std::log(error[a]))), false};
+    }
+  }
+  const std::size_t n = h_star > h[idx.front()] ? idx.front() : idx.back();
+  if (h[n] == h_star) return {error[n], false};
+  if (!(slope > 0)) return {kNan, true};
+  return {error[n] * std::pow(h_star / h[n], slope), true};
+}
+
+ordered_json compare_reports(const json& verify, const json* bench, const CompareOptions& opt) {
+  if (!verify.is_object() || !verify.contains("results") || !verify["results"].is_array())
+    throw InputError("compare: the input is not a rigidbench verify report (no \"results\" array)");
+  if (verify["results"].empty())
+    throw InputError("compare: the report has no pair results (the paper suite's report has none; use a quick "
+                     "or problem-specific `verify` report)");
+  if (!(opt.target > 0) || !std::isfinite(opt.target))
+    throw InputError(cat("compare: --target must be a positive error (got ", format_number(opt.target, 4), ")"));
+  if (opt.h && !(*opt.h > 0 && std::isfinite(*opt.h)))
+    throw InputError(cat("compare: --h must be positive and finite (got ", format_number(*opt.h, 4), ")"));
+  if (bench && (!bench->is_object() || !bench->contains("results") || bench->value("kind", "") != "bench"))
+    throw InputError("compare: the --bench input is not a rigidbench bench report (kind \"bench\")");
+
+  // Per-step cost from the bench report when given (CPU time, instructions), keyed (scheme, problem).
+  std::map<std::pair<std::string, std::string>, const json*> bench_of;
+  if (bench)
+    for (const json& b : (*bench)["results"])
+      bench_of[{b.value("integrator", ""), b.value("problem", "")}] = &b;
+
+  std::vector<std::string> order;
+  for (const json& r : verify["results"]) {
+    const std::string p = r.value("problem", "");
+    if (std::find(order.begin(), order.end(), p) == order.end()) order.push_back(p);
+  }
+  for (const auto& want : opt.problems)
+    if (std::find(order.begin(), order.end(), want) == order.end())
+      throw InputError(cat("compare: problem '", want, "' is not in the report"));
+
+  ordered_json out = report_envelope(0, {}, iso8601_now());
+  out["kind"] = "compare";
+  out["source"] = {{"verify_git_revision", verify.contains("tool") ? verify["tool"].value("git_revision", "") : ""},
+                   {"verify_suite", verify.value("suite", "")},
+                   {"bench", bench != nullptr}};
+  out["metric"] = opt.metric;
+  out["target_error"] = opt.target;
+  out["method"] =
+      "error at h and the step reaching the target are read off the metric's ladder by log-log interpolation "
+      "between levels in the asymptotic range; outside it along e ~ h^slope (fitted slope, else the scheme's "
+      "order), flagged 'extrapolated'. Cost to target = (span / h*) x cost per step. Rank: cost to target, in "
+      "instructions when every ranked scheme has them, else CPU seconds.";
+  out["problems"] = ordered_json::array();
+
+  for (const std::string& pname : order) {
+    if (!opt.problems.empty() && std::find(opt.problems.begin(), opt.problems.end(), pname) == opt.problems.end())
+      continue;
+    ordered_json P;
+    P["problem"] = pname;
+    ordered_json rows = ordered_json::array(), skipped = ordered_json::array();
+    double h_fixed = opt.h.value_or(kNan);
+    bool all_instr = true;
+    for (const json& r : verify["results"]) {
+      if (r.value("problem", "") != pname) continue;
+      const std::string name = r.value("integrator", "");
+      const std::string status = r.value("status", "");
+      if (status == "skipped") {
+        skipped.push_back({{"integrator", name}, {"reason", r.value("reason", "")}});
+        continue;
+      }
+      const json& st = r.at("settings");
+      if (P.find("title") == P.end() && st.contains("problem")) P["title"] = st["problem"].value("title", "");
+      if (!std::isfinite(h_fixed)) {
+        const double h0 = st.contains("problem") && st["problem"].contains("verification")
+                              ? as_num(st["problem"]["verification"]["h0"])
+                              : as_num(st["h0"]);
+        h_fixed = h0 / 4;
+      }
+      const double span = as_num(st["t_end"]) - as_num(st["t0"]);
+      const json& conv = r.at("convergence");
+      if (!conv.contains(opt.metric)) {
+        std::string have;
+        for (auto it = conv.begin(); it != conv.end(); ++it) have += cat(have.empty() ? "" : ", ", it.key());
+        throw InputError(cat("compare: metric '", opt.metric, "' is not in the report (have: ", have, ")"));
+      }
+      const json& c = conv[opt.metric];
+      const auto h = numbers(c["h"]), e = numbers(c["error"]);
+      std::vector<bool> asym;
+      if (c.contains("asymptotic"))
+        for (const json& a : c["asymptotic"]) asym.push_back(a.get<bool>());
+      const double fitted = as_num(c["slope"]), expected = as_num(c["expected"]);
+      const double slope = fitted > 0 ? fitted : expected;
+      ordered_json row;
+      row["integrator"] = name;
+      row["status"] = status;
+      if (!r.value("reason", "").empty()) row["reason"] = r["reason"];
+      if (r.contains("scheme")) row["kind"] = r["scheme"].value("kind", "");
+      row["order"] = {{"expected", num(expected)}, {"observed", num(fitted)}, {"stderr", num(as_num(c["stderr"]))},
+                      {"verdict", c.value("verdict", "undefined")}};
+      const json& q = r.at("q_ii");
+      row["q_ii"] = {{"h", num(as_num(q["h"]))}, {"median", num(as_num(q["median"]))},
+                     {"expected", num(as_num(q["expected"]))}, {"verdict", q.value("verdict", "undefined")}};
+      // Invariants: exact claims held or failed; unclaimed invariants observed at round-off.
+      const double tau = st.contains("problem") && st["problem"].contains("verification")
+                             ? as_num(st["problem"]["verification"].value("exact_threshold", json(1e-11)))
+                             : 1e-11;
+      ordered_json held = ordered_json::array(), failed = ordered_json::array(), observed = ordered_json::array();
+      for (auto it = r.at("invariants").begin(); it != r.at("invariants").end(); ++it) {
+        const json& inv = it.value();
+        const std::string claim = inv.value("claim", "none"), verdict = inv.value("verdict", "undefined");
+        if (claim == "exact" && verdict == "pass") held.push_back(it.key());
+        else if (claim != "none" && verdict == "fail") failed.push_back(it.key());
+        else if (claim == "none" && exact_at_every_level(inv, r, tau)) observed.push_back(it.key());
+      }
+      row["invariants"] = {{"claimed_and_held", held}, {"claimed_and_failed", failed},
+                           {"unclaimed_exact_at_every_level", observed}};
+      const LadderValue eh = error_at_step(h, e, asym, slope, h_fixed);
+      row["error_at_h"] = {{"h", h_fixed}, {"error", num(eh.value)}, {"extrapolated", eh.extrapolated}};
+
+      // Cost per step.
+      double ns = kNan, instr = kNan, ratio = kNan, iratio = kNan;
+      std::string source;
+      if (auto b = bench_of.find({name, pname}); b != bench_of.end()) {
+        ns = as_num((*b->second)["ns_per_step"]);
+        ratio = as_num((*b->second)["ratio_to_baseline"]);
+        instr = as_num(b->second->value("instructions_per_step", json()));
+        iratio = as_num(b->second->value("instruction_ratio_to_baseline", json()));
+        source = "bench: Google Benchmark CPU time (min of interleaved repetitions); callgrind instructions";
+      } else if (r.contains("cost")) {
+        ns = as_num(r["cost"]["ns_per_step"]);
+        ratio = as_num(r["cost"]["ratio_to_baseline"]);
+        source = "verify report: wall clock of a fixed-work run (informational)";
+      }
+      row["cost_per_step"] = {{"ns", num(ns)}, {"ratio_to_baseline", num(ratio)}, {"instructions", num(instr)},
+                              {"instruction_ratio_to_baseline", num(iratio)}, {"source", source}};
+      const LadderValue hs = step_for_error(h, e, asym, slope, opt.target);
+      const double steps = span / hs.value;
+      row["cost_to_target"] = {{"h", num(hs.value)},
+                               {"steps", num(steps)},
+                               {"cpu_seconds", num(steps * ns * 1e-9)},
+                               {"instructions", num(steps * instr)},
+                               {"extrapolated", hs.extrapolated}};
+      if (std::isfinite(steps * ns) && !std::isfinite(steps * instr)) all_instr = false;
+      rows.push_back(row);
+    }
+    // Rank by cost to the target accuracy; schemes without a finite cost come last, unranked.
+    const char* unit = all_instr ? "instructions" : "cpu_seconds";
+    std::vector<std::size_t> idx(rows.size());
+    for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+    auto key = [&](std::size_t i) { return as_num(rows[i]["cost_to_target"][unit]); };
+    std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+      const double ka = key(a), kb = key(b);
+      if (std::isfinite(ka) != std::isfinite(kb)) return std::isfinite(ka);
+      return std::isfinite(ka) && ka < kb;
+    });
+    ordered_json ranked = ordered_json::array();
+    int rank = 0;
+    for (std::size_t i : idx) {
+      ordered_json row = rows[i];
+      ordered_json with_rank;
+      with_rank["rank"] = std::isfinite(key(i)) ? ordered_json(++rank) : ordered_json(nullptr);
+      for (auto it = row.begin(); it != row.end(); ++it) with_rank[it.key()] = it.value();
+      ranked.push_back(with_rank);
+    }
+    P["h_fixed"] = num(h_fixed);
+    P["rank_by"] = cat("cost to reach ", opt.metric, " <= ", format_number(opt.target, 3), " in ", unit);
+    P["rows"] = ranked;
+    P["skipped"] = skipped;
+    out["problems"].push_back(P);
+  }
+  return out;
+}
+
+std::string compare_markdown(const ordered_json& c) {
+  std::ostringstream o;
+  o << "# Head-to-head comparison\n\n";
+  o << "Metric `" << c.value("metric", "") << "`, target error " << fmt(as_num(c["target_error"]))
+    << ". " << c.value("method", "") << " `~` marks a value read outside the measured asymptotic range.\n";
+  for (const auto& P : c["problems"]) {
+    o << "\n## " << P.value("problem", "");
+    if (P.contains("title")) o << " — " << P["title"].get<std::string>();
+    o << "\n\nRanked by " << P.value("rank_by", "") << "; error at fixed h = " << fmt(as_num(P["h_fixed"]))
+      << ".\n\n";
+    o << "| rank | scheme | kind | order obs/exp | Q_II (2^p) | exact claims held | unclaimed, exact at every h | "
+         "error at h | ns/step (x base) | instr/step (x base) | steps to target | cost to target |\n";
+    o << "|---:|---|---|---|---|---|---|---:|---:|---:|---:|---:|\n";
+    for (const auto& r : P["rows"]) {
+      auto list = [](const ordered_json& a) {
+        std::string s;
+        for (const auto& x : a) s += cat(s.empty() ? "" : ", ", x.template get<std::string>());
+        return s.empty() ? std::string("-") : s;
+      };
+      const auto& inv = r["invariants"];
+      std::string claims = list(inv["claimed_and_held"]);
+      if (!inv["claimed_and_failed"].empty()) claims += cat(" **FAILED: ", list(inv["claimed_and_failed"]), "**");
+      const std::string tilde_e = r["error_at_h"]["extrapolated"].get<bool>() ? "~" : "";
+      const auto& ct = r["cost_to_target"];
+      const std::string tilde_c = ct["extrapolated"].get<bool>() ? "~" : "";
+      const auto& cp = r["cost_per_step"];
+      std::string cost = "-";
+      if (as_num(ct["instructions"]) > 0) cost = tilde_c + fmt(as_num(ct["instructions"]) * 1e-6) + " Minstr";
+      else if (as_num(ct["cpu_seconds"]) > 0) cost = tilde_c + fmt(as_num(ct["cpu_seconds"]) * 1e3) + " ms";
+      o << "| " << (r["rank"].is_number() ? std::to_string(r["rank"].get<int>()) : std::string("-")) << " | "
+        << r.value("integrator", "") << (r.value("status", "") != "ok" ? cat(" (", r.value("status", ""), ")") : "")
+        << " | " << r.value("kind", "") << " | " << fmt(as_num(r["order"]["observed"])) << "/"
+        << fmt(as_num(r["order"]["expected"])) << " " << r["order"].value("verdict", "") << " | "
+        << fmt(as_num(r["q_ii"]["median"]), 4) << " (" << fmt(as_num(r["q_ii"]["expected"])) << ") "
+        << r["q_ii"].value("verdict", "") << " | " << claims << " | " << list(inv["unclaimed_exact_at_every_level"]) << " | "
+        << tilde_e << fmt(as_num(r["error_at_h"]["error"])) << " | " << fmt(as_num(cp["ns"]), 4) << " ("
+        << fmt(as_num(cp["ratio_to_baseline"])) << ") | " << fmt(as_num(cp["instructions"]), 4) << " ("
+        << fmt(as_num(cp["instruction_ratio_to_baseline"])) << ") | " << tilde_c << fmt(as_num(ct["steps"])) << " | "
+        << cost << " |\n";
+    }
+    if (!P["skipped"].empty()) {
+      o << "\nNot applicable: ";
+      std::string s;
+      for (const auto& k : P["skipped"]) s += cat(s.empty() ? "" : ", ", k.value("integrator", ""));
+      o << s << " (" << P["skipped"][0].value("reason", "") << ").\n";
+    }
+  }
+  return o.str();
+}
+
+}  // namespace rigidbench

@@ -1,0 +1,43 @@
+#pragma once
+// `rigidbench compare`: head-to-head tables per problem from report JSON alone (SPEC.md, users 4):
+// observed order, Q_II, invariants kept, error at a fixed h, cost per step and cost to reach a
+// target accuracy, ranked by that cost. The HTML report renders the same JSON.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rigidbench {
+
+/// Reads and parses a JSON file; InputError naming the file when it is missing or malformed.
+nlohmann::json read_json_file(const std::string& path, const std::string& what);
+
+struct CompareOptions {
+  std::string metric = "attitude_error_final";  // a key of every result's "convergence"
+  double target = 1e-6;                         // error to reach for "cost at target accuracy"
+  std::optional<double> h = std::nullopt;       // the fixed h of "error at h" (default: problem h0 / 4)
+  std::vector<std::string> problems;            // empty: every problem in the report
+};
+
+/// A value read off an error ladder, and whether it lies outside the measured (asymptotic) range.
+struct LadderValue {
+  double value = 0;
+  bool extrapolated = false;
+};
+/// The step h at which the error of a ladder equals `target`: log-log interpolation between the
+/// bracketing usable levels; outside them, the line through the nearest usable level with slope
+/// `slope` (extrapolated). `usable` marks the levels in the asymptotic range. NaN when no level is
+/// usable or the slope is not positive.
+LadderValue step_for_error(const std::vector<double>& h, const std::vector<double>& error,
+                           const std::vector<bool>& usable, double slope, double target);
+/// The error at step `h_star`, read off the same way.
+LadderValue error_at_step(const std::vector<double>& h, const std::vector<double>& error,
+                          const std::vector<bool>& usable, double slope, double h_star);
+
+/// Throws InputError when `verify` is not a verify report with pair results, or an option is bad.
+/// `bench` may be null (then cost per step is the verify report's wall clock).
+nlohmann::ordered_json compare_reports(const nlohmann::json& verify, const nlohmann::json* bench,
+                                       const CompareOptions& opt);
+std::string compare_markdown(const nlohmann::ordered_json& comparison);
+
+}  // namespace rigidbench

@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""Checks a rendered report folder against the JSON it was rendered from (CTest report.render).
+
+Usage: check_render.py OUT_DIR VERIFY.json PAPER.json BENCH.json
+
+Fails (exit 1, every problem listed) unless: index.html and manifest.json exist; every figure of the
+manifest exists in each format, PNGs and SVGs well formed; the page inlines one image per figure
+and prints no NaN; each problem that ran has its convergence, Q_II and invariant figures showing
+exactly the schemes that ran on it; the work-precision figures show every scheme the bench report
+swept; the paper figures show the paper report's schemes.
+"""
+import json
+import os
+import re
+import sys
+
+
+def main(argv):
+    if len(argv) != 5:
+        print(__doc__, file=sys.stderr)
+        return 2
+    out, verify_p, paper_p, bench_p = argv[1:]
+    problems = []
+
+    def check(cond, msg):
+        if not cond:
+            problems.append(msg)
+
+    index = os.path.join(out, "index.html")
+    manifest_p = os.path.join(out, "manifest.json")
+    check(os.path.isfile(index), "index.html missing")
+    check(os.path.isfile(manifest_p), "manifest.json missing")
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return 1
+    with open(manifest_p) as f:
+        manifest = json.load(f)
+    with open(index) as f:
+        page = f.read()
+    figs = {it["name"]: it for it in manifest["figures"]}
+
+    for it in manifest["figures"]:
+        for fmt, rel in it["files"].items():
+            path = os.path.join(out, rel)
+            if not os.path.isfile(path) or os.path.getsize(path) == 0:
+                problems.append(f"{it['name']}: {fmt} file missing or empty")
+                continue
+            with open(path, "rb") as f:
+                head = f.read(512)
+            if fmt == "png":
+                check(head.startswith(b"\x89PNG\r\n\x1a\n"), f"{rel}: not a PNG")
+            if fmt == "svg":
+                check(b"<svg" in head or head.startswith(b"<?xml"), f"{rel}: not an SVG")
+    check(page.count('src="data:image/png;base64,') == len(manifest["figures"]),
+          f"index.html inlines {page.count('data:image/png')} images for {len(manifest['figures'])} figures")
+    text = re.sub(r'src="data:[^"]*"', "", page)
+    check(not re.search(r"\bnan\b", text, re.IGNORECASE), "index.html prints NaN")
+
+    with open(verify_p) as f:
+        verify = json.load(f)
+    ran = {}
+    for r in verify["results"]:
+        if r["status"] != "skipped":
+            ran.setdefault(r["problem"], set()).add(r["integrator"])
+    for prob, names in ran.items():
+        for kind in ("convergence", "invariants"):
+            fig = figs.get(f"{kind}_{prob}")
+            check(fig is not None, f"{kind}_{prob}: figure missing")
+            if fig:
+                check(set(fig["series"]) == names,
+                      f"{kind}_{prob}: shows {sorted(fig['series'])}, ran {sorted(names)}")
+        with_qii = {r["integrator"] for r in verify["results"] if r["problem"] == prob and r["status"] != "skipped"
+                    and (r.get("history") or {}).get("q_ii", {}).get("t")}
+        fig = figs.get(f"qii_{prob}")
+        check(fig is not None and set(fig["series"]) == with_qii, f"qii_{prob}: schemes with a Q_II history missing")
+        check(f'id="p-{prob}"' in page, f"index.html has no section for {prob}")
+        for n in names:
+            check(n in text, f"index.html never names {n}")
+
+    with open(bench_p) as f:
+        bench = json.load(f)
+    swept = {}
+    for s in bench.get("work_precision", {}).get("series", []):
+        if any(p.get("error") for p in s["points"]):
+            swept.setdefault(s["problem"], set()).add(s["integrator"])
+    for prob, names in swept.items():
+        fig = figs.get(f"work_precision_{prob}")
+        check(fig is not None and set(fig["series"]) == names, f"work_precision_{prob}: schemes missing")
+
+    with open(paper_p) as f:
+        paper = json.load(f)
+    items = paper.get("paper_reproductions", [])
+    p001 = {i["integrator"] for i in items if i["paper"] == "001" and "Fig. 1" in i["item"]}
+    if p001:
+        fig = figs.get("paper001_fig1")
+        check(fig is not None and set(fig["series"]) == p001, "paper001_fig1: schemes missing")
+    p002 = {i["integrator"] for i in items if i["paper"] == "002" and "runs" in i.get("data", {})}
+    if p002:
+        fig = figs.get("paper002_hamiltonian_all")
+        check(fig is not None and set(fig["series"]) == p002, "paper002_hamiltonian_all: schemes missing")
+    check('id="papers"' in page, "index.html has no paper section")
+
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return 1
+    print(f"{out}: {len(manifest['figures'])} figures, index.html consistent with the reports")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,601 @@
+#!/usr/bin/python3
+"""Renders rigidbench report JSON into figures and one self-contained HTML page.
+
+Usage: render_report.py --out DIR [--format png,svg,pdf] REPORT.json [REPORT.json ...]
+
+SPEC.md (Reports): plots and HTML come from the JSON files alone, never from in-memory state.
+Every input is validated against its schema (reports/schema/) first; an input that is not valid
+JSON, not a rigidbench report or not valid against its schema is bad input: exit 2, nothing written.
+Accepted reports: `verify` (quick or any problem selection), `verify --suite paper`, `bench`,
+`compare`. Output: DIR/index.html (PNG figures inlined), DIR/figures/*.{png,svg,pdf} and
+DIR/manifest.json (every figure with the schemes it shows, for tests and tooling). Files are
+written to a temporary name and renamed into place.
+Needs python3-matplotlib (and python3-jsonschema for validation), both Debian packages.
+"""
+import argparse
+import base64
+import html
+import json
+import math
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCHEMA_DIR = os.path.join(os.path.dirname(HERE), "schema")
+BAD_INPUT = 2
+
+
+class BadInput(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------------------------
+# Input
+# ---------------------------------------------------------------------------------------------
+
+def report_kind(j):
+    if not isinstance(j, dict) or "schema_version" not in j:
+        return None
+    if j.get("kind") == "bench":
+        return "bench"
+    if j.get("kind") == "compare":
+        return "compare"
+    if j.get("suite") == "paper" or j.get("paper_reproductions"):
+        return "paper"
+    if "results" in j:
+        return "verify"
+    return None
+
+
+SCHEMAS = {"verify": "report-1.0.schema.json", "paper": "report-1.0.schema.json",
+           "bench": "bench-1.0.schema.json", "compare": "compare-1.0.schema.json"}
+
+
+def load_inputs(paths):
+    try:
+        import jsonschema
+    except ImportError:  # validation is the test suite's job too; rendering can go on without it
+        jsonschema = None
+    out = {"verify": [], "paper": [], "bench": [], "compare": []}
+    for p in paths:
+        try:
+            with open(p) as f:
+                j = json.load(f)
+        except OSError as e:
+            raise BadInput(f"cannot open '{p}': {e.strerror}")
+        except json.JSONDecodeError as e:
+            raise BadInput(f"'{p}' is not valid JSON: {e}")
+        kind = report_kind(j)
+        if kind is None:
+            raise BadInput(f"'{p}' is not a rigidbench report (verify, paper, bench or compare)")
+        if jsonschema is not None:
+            with open(os.path.join(SCHEMA_DIR, SCHEMAS[kind])) as f:
+                schema = json.load(f)
+            errors = list(jsonschema.Draft202012Validator(schema).iter_errors(j))
+            if errors:
+                e = errors[0]
+                raise BadInput(f"'{p}' is not valid against {SCHEMAS[kind]}: "
+                               f"/{'/'.join(str(x) for x in e.path)}: {e.message}")
+        out[kind].append((p, j))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+def finite(x):
+    return isinstance(x, (int, float)) and math.isfinite(x)
+
+
+class Figures:
+    """Saves figures in the requested formats and remembers what each shows (manifest)."""
+
+    def __init__(self, out_dir, formats):
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        self.plt = plt
+        self.dir = os.path.join(out_dir, "figures")
+        os.makedirs(self.dir, exist_ok=True)
+        self.formats = formats
+        self.items = []
+
+    def style(self, names):
+        """One colour and marker per scheme, the same in every figure."""
+        cmap = self.plt.get_cmap("tab10")
+        markers = "os^vD<>pPhX*"
+        allnames = sorted(set(names))
+        dashes = ["-", "--", ":", "-."]
+        return {n: (cmap(i % 10), markers[i % len(markers)], dashes[(i // 10) % 4]) for i, n in enumerate(allnames)}
+
+    def save(self, fig, name, title, section, problem=None, series=(), caption=""):
+        files = {}
+        for fmt in self.formats:
+            path = os.path.join(self.dir, f"{name}.{fmt}")
+            fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=".tmp-", suffix=f".{fmt}")
+            os.close(fd)
+            try:
+                fig.savefig(tmp, format=fmt, dpi=110, bbox_inches="tight")
+                os.chmod(tmp, 0o644)
+                os.replace(tmp, path)
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+            files[fmt] = os.path.relpath(path, os.path.dirname(self.dir))
+        self.plt.close(fig)
+        self.items.append({"name": name, "title": title, "section": section, "problem": problem,
+                           "series": sorted(set(series)), "files": files, "caption": caption})
+
+
+def slope_triangle(ax, x0, y0, order, width=2.0, color="0.35"):
+    """A reference triangle of slope `order` over a factor `width` in h, anchored at (x0, y0)."""
+    x1 = x0 * width
+    y1 = y0 * width ** order
+    ax.plot([x0, x1, x1, x0], [y0, y0, y1, y0], color=color, lw=0.8)
+    ax.text(x1 * 1.05, math.sqrt(y0 * y1), f"{order}", fontsize=7, color=color, va="center")
+
+
+def convergence_panel(ax, series, style, title, ylabel):
+    """series: list of (scheme, conv) with conv = {h, error, slope, expected, asymptotic?, floor?}."""
+    floor = 0.0
+    hs, es = [], []
+    plotted = []
+    for name, c in series:
+        h = [x for x, e in zip(c["h"], c["error"]) if finite(e) and e > 0]
+        e = [e for e in c["error"] if finite(e) and e > 0]
+        if not h:
+            continue
+        asym = c.get("asymptotic") or [True] * len(c["h"])
+        a_mask = [a for a, err in zip(asym, c["error"]) if finite(err) and err > 0]
+        col, mk, ls = style[name]
+        sl = c.get("slope")
+        exp = c.get("expected")
+        lab = f"{name} ({sl:.2f}" if finite(sl) else f"{name} (-"
+        lab += f", p={exp:g})" if finite(exp) else ")"
+        ax.loglog(h, e, ls, color=col, lw=1, label=lab)
+        ax.loglog([x for x, a in zip(h, a_mask) if a], [y for y, a in zip(e, a_mask) if a], mk, color=col, ms=4)
+        ax.loglog([x for x, a in zip(h, a_mask) if not a], [y for y, a in zip(e, a_mask) if not a], mk,
+                  color=col, ms=4, mfc="none")
+        for f in c.get("floor") or []:
+            if finite(f):
+                floor = max(floor, f)
+        hs += h
+        es += e
+        plotted.append(name)
+    if not hs:
+        ax.set_title(title + " (no data)")
+        return plotted
+    lo = min(es)
+    if floor > 0:
+        ax.axhspan(min(lo, floor) / 10, floor, color="0.9", zorder=0, label="below reference/round-off floor")
+    # Reference slope triangles (orders 1, 2, 4) at the lower right.
+    hmin, hmax = min(hs), max(hs)
+    width = max(1.3, (hmax / hmin) ** 0.12)
+    y = max(lo, floor) * 3
+    for order in (1, 2, 4):
+        slope_triangle(ax, hmin * 1.1, y, order, width)
+        y *= width ** order * 4
+    ax.set_xlabel("h")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=9)
+    ax.grid(True, which="major", lw=0.3)
+    ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
+    return plotted
+
+
+def shown_here(ran, name):
+    return [r for r in ran if ((r.get("history") or {}).get("invariants") or {}).get(name)]
+
+
+def by_problem(results):
+    probs = {}
+    for r in results:
+        probs.setdefault(r["problem"], []).append(r)
+    return probs
+
+
+def render_verify(figs, rep, tag, style):
+    """Convergence, Q_II(t) and invariant histories per problem of one verify report."""
+    plt = figs.plt
+    for prob, rs in by_problem(rep["results"]).items():
+        ran = [r for r in rs if r["status"] != "skipped" and "convergence" in r]
+        if not ran:
+            continue
+        # -- convergence: state error, true H1 distance, printed q-error (paper 001) side by side
+        fig, axes = plt.subplots(1, 3, figsize=(17, 5.6), layout="constrained")
+        names = convergence_panel(axes[0], [(r["integrator"], r["convergence"]["attitude_error_final"]) for r in ran],
+                                  style, "attitude error at t_end (geodesic angle)", "error")
+        names += convergence_panel(axes[1], [(r["integrator"], r["convergence"]["h1_distance"]) for r in ran], style,
+                                   "true H1 distance (slope p)", "error")
+        names += convergence_panel(axes[2], [(r["integrator"], r["paper_measures"]["q_error"]) for r in ran], style,
+                                   "paper 001 q-error as printed (slope p/2)", "error")
+        fig.suptitle(f"{prob}: convergence (filled: asymptotic levels used for the fit; hollow: excluded)", fontsize=10)
+        figs.save(fig, f"{tag}convergence_{prob}", f"{prob}: convergence", "convergence", prob, names,
+                  "Fitted slope and expected order in the legend; triangles show slopes 1, 2, 4; the grey band is "
+                  "below 100x the reference's own error estimate (or 100 ulps), where levels are not used.")
+        # -- Q_II(t) / 2^p at the primary level
+        fig, ax = plt.subplots(figsize=(10, 4.8), layout="constrained")
+        shown = []
+        for r in ran:
+            q = (r.get("history") or {}).get("q_ii") or {}
+            exp = r["q_ii"].get("expected")
+            if not q.get("t") or not finite(exp):
+                continue
+            t = [x for x, v in zip(q["t"], q["value"]) if finite(v)]
+            v = [v / exp for v in q["value"] if finite(v)]
+            col, _, ls = style[r["integrator"]]
+            ax.plot(t, v, ls, color=col, lw=1,
+                    label=f"{r['integrator']} (h={q['h']:.3g}, {r['q_ii']['verdict']})")
+            shown.append(r["integrator"])
+        ax.axhspan(0.98, 1.02, color="0.88", zorder=0, label="|Q_II/2^p - 1| <= 0.02")
+        ax.axhline(1.0, color="k", lw=0.6)
+        ax.set_ylim(0.5, 2.5)
+        ax.set_xlabel("t")
+        ax.set_ylabel("Q_II / 2^p")
+        ax.set_title(f"{prob}: second quotient of precision vs t (paper 000 Appendix A)", fontsize=10)
+        ax.legend(fontsize=6.5, ncol=2)
+        ax.grid(True, lw=0.3)
+        figs.save(fig, f"{tag}qii_{prob}", f"{prob}: Q_II vs t", "q_ii", prob, shown,
+                  "Q_II(t) normalised by 2^p at each scheme's primary level (the finest h clear of round-off); "
+                  "values outside [0.5, 2.5] are clipped.")
+        # -- invariant drift vs t at the finest level
+        invs = []
+        for r in ran:
+            for k in ((r.get("history") or {}).get("invariants") or {}):
+                if k not in invs:
+                    invs.append(k)
+        if invs:
+            ncol = min(3, len(invs))
+            nrow = (len(invs) + 1 + ncol - 1) // ncol  # one cell more, for the legend
+            fig, axes = plt.subplots(nrow, ncol, figsize=(5.6 * ncol, 3.4 * nrow + 1.2), squeeze=False, layout="constrained")
+            shown = set()
+            handles = {}
+            for i, name in enumerate(invs):
+                ax = axes[i // ncol][i % ncol]
+                claimed = []
+                for r in ran:
+                    hist = r.get("history") or {}
+                    dev = (hist.get("invariants") or {}).get(name)
+                    if not dev:
+                        continue
+                    col, _, ls = style[r["integrator"]]
+                    claim = r["invariants"].get(name, {}).get("claim", "none")
+                    if claim != "none":
+                        claimed.append(f"{r['integrator']} ({claim})")
+                    y = [max(abs(v), 1e-17) if finite(v) else float("nan") for v in dev]
+                    (line,) = ax.semilogy(hist["t"], y, ls, color=col, lw=0.9)
+                    handles.setdefault(r["integrator"], (line, f"{r['integrator']} (h = {hist['h']:.3g})"))
+                    shown.add(r["integrator"])
+                if claimed and len(claimed) == len(shown_here(ran, name)) and len({c.split(" ")[-1] for c in claimed}) == 1:
+                    claim_text = f"claimed {claimed[0].split(' ')[-1]} by every scheme shown"
+                else:
+                    claim_text = "claimed: " + ", ".join(claimed) if claimed else "claimed by none"
+                ax.set_title(f"{name}: |I - I0| / S_I\n{claim_text}", fontsize=7.5)
+                ax.set_xlabel("t")
+                ax.grid(True, lw=0.3)
+                ax.set_ylim(1e-17, None)
+            for j in range(len(invs), nrow * ncol):
+                axes[j // ncol][j % ncol].axis("off")
+            lax = axes[(nrow * ncol - 1) // ncol][ncol - 1]
+            lax.legend([h for h, _ in handles.values()], [lb for _, lb in handles.values()], fontsize=7,
+                       loc="center", frameon=False, title="scheme (finest h)", title_fontsize=8)
+            fig.suptitle(f"{prob}: invariant drift vs t (finest level of each scheme; 1e-17 marks exact zero)",
+                         fontsize=10)
+            figs.save(fig, f"{tag}invariants_{prob}", f"{prob}: invariant drift", "invariants", prob, sorted(shown),
+                      "Relative deviation of each invariant of the problem, computed by the problem from the "
+                      "canonical state, at each scheme's finest step; the claim each scheme declares in brackets.")
+
+
+def render_bench(figs, rep, style):
+    plt = figs.plt
+    wp = rep.get("work_precision") or {}
+    series = wp.get("series") or []
+    probs = {}
+    for s in series:
+        probs.setdefault(s["problem"], []).append(s)
+    for prob, ss in probs.items():
+        fig, axes = plt.subplots(1, 2, figsize=(14, 5.2), layout="constrained")
+        shown = []
+        for ax, key, pkey, xlabel in ((axes[0], "cpu_seconds", "pareto_cpu", "CPU time of the run [s]"),
+                                      (axes[1], "instructions", "pareto_instructions", "instructions of the run")):
+            front = []
+            for s in ss:
+                pts = [p for p in s["points"] if finite(p.get(key)) and finite(p.get("error")) and p["error"] > 0]
+                if not pts:
+                    continue
+                col, mk, ls = style[s["integrator"]]
+                ax.loglog([p[key] for p in pts], [p["error"] for p in pts], ls + mk, color=col, ms=3.5, lw=1,
+                          label=s["integrator"])
+                front += [(p[key], p["error"]) for p in pts if p.get(pkey)]
+                if s["integrator"] not in shown:
+                    shown.append(s["integrator"])
+            if front:
+                front.sort()
+                ax.loglog([f[0] for f in front], [f[1] for f in front], "k--", lw=1.2, label="Pareto front")
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel(wp.get("error_metric", "error"))
+            ax.grid(True, lw=0.3)
+        axes[0].legend(fontsize=6.5)
+        fig.suptitle(f"{prob}: work-precision (verification ladder; lower left is better)", fontsize=10)
+        figs.save(fig, f"work_precision_{prob}", f"{prob}: work-precision", "work_precision", prob, shown,
+                  "Error at t_end against the cost of the whole run, by CPU time and by instruction count "
+                  "(callgrind); the dashed line is the Pareto front over all schemes.")
+
+
+def render_paper(figs, rep, style):
+    plt = figs.plt
+    items = rep.get("paper_reproductions") or []
+    # Paper 001 Fig. 1: E-error, printed q-error, true H1 distance on the 3-D pendulum.
+    p001 = [i for i in items if i["paper"] == "001" and "Fig. 1" in i["item"]]
+    if p001:
+        fig, axes = plt.subplots(1, 3, figsize=(17, 5.6), layout="constrained")
+        shown = []
+        for ax, key, title in ((axes[0], "E_error", "E-error (paper 001 eqs. 37-38)"),
+                               (axes[1], "q_error_as_printed", "q-error as printed (eqs. 35-36): slope p/2"),
+                               (axes[2], "h1_distance", "true H1 distance: slope p")):
+            shown += convergence_panel(ax, [(i["integrator"], i["data"][key]) for i in p001 if key in i["data"]], style,
+                                       title, "error")
+        fig.suptitle("Paper 001 Fig. 1 reproduced: pendulum3d, t_N = 10, h = 0.1 2^-k", fontsize=10)
+        figs.save(fig, "paper001_fig1", "Paper 001 Fig. 1", "paper", "pendulum3d", shown,
+                  "The printed q-error compares squared norms, hence slope p/2; the true H1 distance shows p.")
+    # Paper 002: relative Hamiltonian error of the heavy top for h in {0.001, 0.003, 0.009}.
+    p002 = [i for i in items if i["paper"] == "002" and "runs" in i.get("data", {})]
+    if p002:
+        hs = sorted({run["h"] for i in p002 for run in i["data"]["runs"]})
+        for subset, name, title, log in (
+                ([i for i in p002 if i["integrator"].startswith("rig_")], "paper002_hamiltonian",
+                 "Paper 002 Figs. 11-13: (H - H0)/H0 of the heavy top, RIG_POS / RIG_NEG / RIG_IMP", False),
+                (p002, "paper002_hamiltonian_all",
+                 "Paper 002 study for every applicable scheme: |H - H0|/H0 (log scale)", True)):
+            if not subset:
+                continue
+            fig, axes = plt.subplots(1, len(hs), figsize=(6 * len(hs), 4.8), squeeze=False, layout="constrained")
+            shown = []
+            for ax, h in zip(axes[0], hs):
+                for i in subset:
+                    for run in i["data"]["runs"]:
+                        if run["h"] != h or not run.get("t"):
+                            continue
+                        col, _, ls = style[i["integrator"]]
+                        # A run that blew up is cut where |H - H0|/H0 passes 1e3 (its status says breakdown).
+                        y = [v if finite(v) and abs(v) <= 1e3 else float("nan") for v in run["relative_H_error"]]
+                        shown.append(i["integrator"])
+                        if log:
+                            y = [max(abs(v), 1e-17) if finite(v) else float("nan") for v in y]
+                            ax.semilogy(run["t"], y, ls, color=col, lw=0.9,
+                                        label=f"{i['integrator']} ({run['direction']})")
+                        else:
+                            ax.plot(run["t"], y, ls, color=col, lw=0.9, label=f"{i['integrator']} ({run['direction']})")
+                rot = max((run.get("rotation_per_step_deg", 0) for i in subset for run in i["data"]["runs"]
+                           if run["h"] == h), default=0)
+                ax.set_title(f"h = {h:g} (up to {rot:.1f} deg per step)", fontsize=9)
+                ax.set_xlabel("t")
+                ax.grid(True, lw=0.3)
+                ax.legend(fontsize=6.5)
+            fig.suptitle(title, fontsize=10)
+            figs.save(fig, name, title, "paper", "heavy_top", shown,
+                      "H0 = %.6f; the direction of drift (least-squares trend against the largest excursion) in the "
+                      "legend." % p002[0]["data"]["H0"])
+
+
+# ---------------------------------------------------------------------------------------------
+# HTML
+# ---------------------------------------------------------------------------------------------
+
+CSS = """
+body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1400px;color:#222;
+padding:0 16px}
+h1{font-size:1.6em} h2{border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:2em} h3{margin-top:1.5em}
+table{border-collapse:collapse;font-size:12.5px;margin:8px 0 16px} th,td{border:1px solid #ccc;padding:3px 7px}
+th{background:#f2f2f2} td.num{text-align:right;font-variant-numeric:tabular-nums}
+.pass{color:#176b2c;font-weight:600} .fail{color:#b00020;font-weight:700} .undefined{color:#8a6d00}
+figure{margin:10px 0 26px} figure img{max-width:100%;border:1px solid #eee} figcaption{font-size:12px;color:#555}
+.meta{font-size:12px;color:#555} nav a{margin-right:12px} code{background:#f5f5f5;padding:0 3px}
+"""
+
+
+def esc(x):
+    return html.escape(str(x))
+
+
+def fmtn(x, d=3):
+    if not finite(x):
+        return "-"
+    return f"{x:.{d}g}"
+
+
+def verdict(v):
+    return f'<span class="{esc(v)}">{esc(v)}</span>'
+
+
+def figure_html(item, out_dir, inline):
+    if "png" in item["files"]:
+        path = os.path.join(out_dir, item["files"]["png"])
+        if inline:
+            with open(path, "rb") as f:
+                src = "data:image/png;base64," + base64.b64encode(f.read()).decode()
+        else:
+            src = item["files"]["png"]
+    else:
+        src = item["files"].get("svg") or next(iter(item["files"].values()))
+    links = " ".join(f'<a href="{esc(p)}">{esc(k)}</a>' for k, p in item["files"].items())
+    return (f'<figure id="{esc(item["name"])}"><img alt="{esc(item["title"])}" src="{src}">'
+            f'<figcaption><b>{esc(item["title"])}</b>. {esc(item["caption"])} Files: {links}.</figcaption></figure>')
+
+
+def compare_tables(cmp):
+    out = [f'<p class="meta">Metric <code>{esc(cmp["metric"])}</code>, target error {fmtn(cmp["target_error"])}. '
+           f'{esc(cmp["method"])} "~" marks a value read outside the measured asymptotic range.</p>']
+    for P in cmp["problems"]:
+        out.append(f'<h3 id="cmp-{esc(P["problem"])}">{esc(P["problem"])}'
+                   f'{" — " + esc(P["title"]) if P.get("title") else ""}</h3>')
+        out.append(f'<p class="meta">Ranked by {esc(P["rank_by"])}; error at fixed h = {fmtn(P["h_fixed"])}.</p>')
+        out.append("<table><tr><th>rank</th><th>scheme</th><th>kind</th><th>order obs / exp</th><th>Q_II (2^p)</th>"
+                   "<th>exact claims held</th><th>unclaimed, exact at every h</th><th>error at h</th>"
+                   "<th>ns/step (× base)</th><th>instr/step (× base)</th><th>steps to target</th>"
+                   "<th>cost to target</th></tr>")
+        for r in P["rows"]:
+            inv = r["invariants"]
+            held = ", ".join(inv["claimed_and_held"]) or "-"
+            if inv["claimed_and_failed"]:
+                held += ' <span class="fail">FAILED: ' + esc(", ".join(inv["claimed_and_failed"])) + "</span>"
+            ct, cp = r["cost_to_target"], r["cost_per_step"]
+            tc = "~" if ct["extrapolated"] else ""
+            if finite(ct.get("instructions")):
+                cost = f'{tc}{fmtn(ct["instructions"] * 1e-6)} Minstr'
+            elif finite(ct.get("cpu_seconds")):
+                cost = f'{tc}{fmtn(ct["cpu_seconds"] * 1e3)} ms'
+            else:
+                cost = "-"
+            te = "~" if r["error_at_h"]["extrapolated"] else ""
+            status = "" if r["status"] == "ok" else f' <span class="fail">({esc(r["status"])})</span>'
+            out.append(
+                f'<tr><td class="num">{r["rank"] if r["rank"] is not None else "-"}</td>'
+                f'<td>{esc(r["integrator"])}{status}</td><td>{esc(r.get("kind", ""))}</td>'
+                f'<td>{fmtn(r["order"]["observed"])} / {fmtn(r["order"]["expected"])} {verdict(r["order"]["verdict"])}</td>'
+                f'<td>{fmtn(r["q_ii"]["median"], 4)} ({fmtn(r["q_ii"]["expected"])}) {verdict(r["q_ii"]["verdict"])}</td>'
+                f'<td>{held}</td><td>{esc(", ".join(inv["unclaimed_exact_at_every_level"]) or "-")}</td>'
+                f'<td class="num">{te}{fmtn(r["error_at_h"]["error"])}</td>'
+                f'<td class="num">{fmtn(cp["ns"], 4)} ({fmtn(cp["ratio_to_baseline"])})</td>'
+                f'<td class="num">{fmtn(cp["instructions"], 4)} ({fmtn(cp["instruction_ratio_to_baseline"])})</td>'
+                f'<td class="num">{tc}{fmtn(ct["steps"])}</td><td class="num">{cost}</td></tr>')
+        out.append("</table>")
+        if P["skipped"]:
+            out.append('<p class="meta">Not applicable: ' +
+                       esc(", ".join(s["integrator"] + " (" + s["reason"] + ")" for s in P["skipped"])) + "</p>")
+    return "\n".join(out)
+
+
+def verify_table(rep):
+    """Every pair with its verdicts (the quick suite's console table, from the JSON)."""
+    rows = ["<table><tr><th>scheme</th><th>problem</th><th>status</th><th>slope (att) / p</th><th>Q_II / 2^p</th>"
+            "<th>exact invariants</th><th>failed verdicts</th></tr>"]
+    for r in rep["results"]:
+        if r["status"] == "skipped":
+            continue
+        c = r["convergence"]["attitude_error_final"]
+        q = r["q_ii"]
+        ex = [k for k, v in r["invariants"].items() if v["claim"] == "exact"]
+        exp_ = sum(1 for k in ex if r["invariants"][k]["verdict"] == "pass")
+        failed = [f"{k} order" for k, v in r["convergence"].items() if v.get("gating", True) and v["verdict"] == "fail"]
+        if q["verdict"] == "fail":
+            failed.append("Q_II")
+        failed += [f"{k} ({v['claim']})" for k, v in r["invariants"].items() if v["verdict"] == "fail"]
+        rows.append(f'<tr><td>{esc(r["integrator"])}</td><td>{esc(r["problem"])}</td><td>{esc(r["status"])}</td>'
+                    f'<td>{fmtn(c["slope"])} / {fmtn(c["expected"])} {verdict(c["verdict"])}</td>'
+                    f'<td>{fmtn(q["median"], 4)} / {fmtn(q["expected"])} {verdict(q["verdict"])}</td>'
+                    f'<td>{exp_}/{len(ex)}</td><td class="fail">{esc(", ".join(failed))}</td></tr>')
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def paper_table(rep):
+    rows = ["<table><tr><th>paper</th><th>item</th><th>scheme</th><th>problem</th><th>claim</th><th>verdict</th>"
+            "<th>finding</th></tr>"]
+    for i in rep["paper_reproductions"]:
+        rows.append(f'<tr><td>{esc(i["paper"])}</td><td>{esc(i["item"])}</td><td>{esc(i["integrator"])}</td>'
+                    f'<td>{esc(i["problem"])}</td><td>{esc(i["claim"])}</td><td>{verdict(i["verdict"])}</td>'
+                    f'<td>{esc(i["finding"])}</td></tr>')
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def write_atomic(path, text):
+    d = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=os.path.basename(path))
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+
+
+def build_html(inputs, figs, out_dir, inline=True):
+    first = next(j for k in ("verify", "bench", "paper", "compare") for _, j in inputs[k])
+    tool, machine = first.get("tool", {}), first.get("machine", {})
+    parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>rigidbench report</title>"
+             f"<style>{CSS}</style></head><body>",
+             "<h1>rigidbench report</h1>",
+             f'<p class="meta">{esc(tool.get("name", ""))} {esc(tool.get("version", ""))}, git '
+             f'{esc(tool.get("git_revision", ""))}; {esc(tool.get("compiler", ""))} ({esc(tool.get("build_type", ""))}); '
+             f'{esc(machine.get("hostname", ""))}, {esc(machine.get("hardware_threads", ""))} threads. '
+             f'Inputs: {esc(", ".join(os.path.basename(p) for k in inputs for p, _ in inputs[k]))}. '
+             "Every number and figure below is rendered from these JSON files alone.</p>"]
+    nav = []
+    for anchor, label, cond in (("summary", "Verdicts", inputs["verify"]), ("compare", "Head-to-head", inputs["compare"]),
+                                ("problems", "Per problem", inputs["verify"] or inputs["bench"]),
+                                ("papers", "Paper reproductions", inputs["paper"])):
+        if cond:
+            nav.append(f'<a href="#{anchor}">{label}</a>')
+    parts.append("<nav>" + "".join(nav) + "</nav>")
+    for _, rep in inputs["verify"]:
+        s = rep["summary"]
+        parts.append(f'<h2 id="summary">Verdicts (suite {esc(rep.get("suite", ""))})</h2>'
+                     f'<p>{s["pairs"]} pairs: {s["ok"]} ran, {s["skipped"]} not applicable, {s["breakdown"]} broke down, '
+                     f'{s["failed_verdicts"]} with a failed verdict (docs/findings.md explains the known ones).</p>')
+        parts.append(verify_table(rep))
+    for _, cmp in inputs["compare"]:
+        parts.append('<h2 id="compare">Head-to-head</h2>')
+        parts.append(compare_tables(cmp))
+    probs = []
+    for it in figs.items:
+        if it["section"] != "paper" and it["problem"] and it["problem"] not in probs:
+            probs.append(it["problem"])
+    if probs:
+        parts.append('<h2 id="problems">Per problem</h2>')
+    for prob in probs:
+        parts.append(f'<h3 id="p-{esc(prob)}">{esc(prob)}</h3>')
+        for it in figs.items:
+            if it["problem"] == prob and it["section"] != "paper":
+                parts.append(figure_html(it, out_dir, inline))
+    for _, rep in inputs["paper"]:
+        parts.append('<h2 id="papers">Paper reproductions</h2>')
+        parts.append(paper_table(rep))
+        for it in figs.items:
+            if it["section"] == "paper":
+                parts.append(figure_html(it, out_dir, inline))
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--format", default="png")
+    ap.add_argument("--link", action="store_true", help="reference figure files instead of inlining PNGs")
+    ap.add_argument("reports", nargs="+")
+    a = ap.parse_args(argv)
+    formats = [f for f in a.format.split(",") if f]
+    try:
+        for f in formats:
+            if f not in ("png", "svg", "pdf"):
+                raise BadInput(f"--format '{f}' is not one of png, svg, pdf")
+        inputs = load_inputs(a.reports)
+    except BadInput as e:
+        print(f"rigidbench report: error: {e}", file=sys.stderr)
+        return BAD_INPUT
+    os.makedirs(a.out, exist_ok=True)
+    figs = Figures(a.out, formats)
+    names = []
+    for k in ("verify", "paper", "bench"):
+        for _, j in inputs[k]:
+            names += [r["integrator"] for r in j.get("results", [])]
+            names += [i["integrator"] for i in j.get("paper_reproductions", [])]
+    style = figs.style(names)
+    for n, (_, rep) in enumerate(inputs["verify"]):
+        render_verify(figs, rep, "" if n == 0 else f"r{n}_", style)
+    for _, rep in inputs["bench"]:
+        render_bench(figs, rep, style)
+    for _, rep in inputs["paper"]:
+        render_paper(figs, rep, style)
+    page = build_html(inputs, figs, a.out, inline=not a.link)
+    write_atomic(os.path.join(a.out, "index.html"), page)
+    write_atomic(os.path.join(a.out, "manifest.json"),
+                 json.dumps({"inputs": [p for k in inputs for p, _ in inputs[k]], "figures": figs.items}, indent=1))
+    print(f"report: {os.path.join(a.out, 'index.html')} ({len(figs.items)} figures)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

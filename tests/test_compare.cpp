@@ -1,0 +1,189 @@
+// `rigidbench compare`: values read off error ladders, ranking by cost at a target accuracy, the
+// invariant columns, and bad input. Synthetic reports with known power laws make every expected
+// number computable by hand; the CLI cases run the real executable on a real (small) report.
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "reports/compare.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A verify-report result for a scheme whose error is exactly C h^p on the ladder h0 2^-k.
+json synthetic_result(const std::string& name, double C, int p, double ns, double h0 = 0.01, int levels = 5,
+                      const std::vector<bool>& asymptotic = {}) {
+  json h = json::array(), e = json::array(), a = json::array(), lv = json::array();
+  for (int k = 0; k < levels; ++k) {
+    const double hk = h0 / std::pow(2.0, k);
+    h.push_back(hk);
+    e.push_back(C * std::pow(hk, p));
+    a.push_back(asymptotic.empty() ? true : bool(asymptotic[std::size_t(k)]));
+    lv.push_back({{"h", hk}, {"steps", std::llround(10.0 / hk)}, {"status", "ok"}});
+  }
+  json r;
+  r["integrator"] = name;
+  r["problem"] = "toy";
+  r["status"] = "ok";
+  r["reason"] = "";
+  r["scheme"] = {{"kind", "explicit"}};
+  r["settings"] = {{"h0", h0}, {"t0", 0.0}, {"t_end", 10.0},
+                   {"problem", {{"title", "toy"}, {"verification", {{"h0", h0}, {"exact_threshold", 1e-11}}}}}};
+  r["levels"] = lv;
+  r["convergence"]["attitude_error_final"] = {{"h", h}, {"error", e}, {"slope", double(p)}, {"stderr", 0.0},
+                                              {"expected", double(p)}, {"verdict", "pass"}, {"asymptotic", a}};
+  r["q_ii"] = {{"h", h0}, {"median", std::pow(2.0, p)}, {"expected", std::pow(2.0, p)}, {"verdict", "pass"}};
+  r["invariants"] = json::object();
+  r["cost"] = {{"ns_per_step", ns}, {"ratio_to_baseline", 1.0}};
+  return r;
+}
+
+json synthetic_report(const std::vector<json>& results) {
+  json j;
+  j["schema_version"] = "1.0";
+  j["suite"] = "quick";
+  j["tool"] = {{"git_revision", "test"}};
+  j["results"] = results;
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("ladder reading: log-log interpolation is exact for a power law and extrapolation is flagged",
+          "[compare]") {
+  // e = 3 h^2 on h = 0.1 .. 0.0125
+  std::vector<double> h{0.1, 0.05, 0.025, 0.0125}, e;
+  for (double x : h) e.push_back(3 * x * x);
+  const std::vector<bool> all(4, true);
+  const auto inside = step_for_error(h, e, all, 2.0, 3e-3);  // h* = sqrt(1e-3) = 0.0316 (between levels)
+  CHECK_FALSE(inside.extrapolated);
+  CHECK(inside.value == Approx(std::sqrt(1e-3)).epsilon(1e-12));
+  const auto below = step_for_error(h, e, all, 2.0, 3e-8);  // h* = 1e-4, beyond the finest level
+  CHECK(below.extrapolated);
+  CHECK(below.value == Approx(1e-4).epsilon(1e-12));
+  const auto at = error_at_step(h, e, all, 2.0, 0.03);
+  CHECK_FALSE(at.extrapolated);
+  CHECK(at.value == Approx(3 * 0.03 * 0.03).epsilon(1e-12));
+  const auto far = error_at_step(h, e, all, 2.0, 0.001);
+  CHECK(far.extrapolated);
+  CHECK(far.value == Approx(3e-6).epsilon(1e-12));
+
+  // Levels outside the asymptotic range are not read: a floor-polluted finest level is skipped,
+  // and the value below it comes from the last usable level along the slope.
+  std::vector<double> e2 = e;
+  e2[3] = 1e-3;  // a plateau (not on the power law)
+  const auto skip = step_for_error(h, e2, {true, true, true, false}, 2.0, 3 * 0.0125 * 0.0125);
+  CHECK(skip.extrapolated);
+  CHECK(skip.value == Approx(0.0125).epsilon(1e-12));
+  // Nothing usable, or a non-positive slope outside the range: no value (NaN), never a guess.
+  CHECK(std::isnan(step_for_error(h, e, {false, false, false, false}, 2.0, 1e-3).value));
+  CHECK(std::isnan(step_for_error(h, e, all, 0.0, 1e-12).value));
+}
+
+TEST_CASE("compare ranks by the cost of reaching the target accuracy", "[compare]") {
+  // A: e = h^2, 100 ns/step; B: e = 10 h^4, 300 ns/step. Span 10, target 1e-8:
+  // A needs h = 1e-4 (1e5 steps, 10 ms); B needs h = (1e-9)^(1/4) (1778 steps, 0.53 ms).
+  const json rep = synthetic_report({synthetic_result("A", 1.0, 2, 100), synthetic_result("B", 10.0, 4, 300)});
+  CompareOptions opt;
+  opt.target = 1e-8;
+  const auto c = compare_reports(rep, nullptr, opt);
+  REQUIRE(c["problems"].size() == 1);
+  const auto& rows = c["problems"][0]["rows"];
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0]["integrator"] == "B");
+  CHECK(rows[0]["rank"] == 1);
+  CHECK(rows[1]["integrator"] == "A");
+  const double hB = std::pow(1e-9, 0.25);
+  CHECK(rows[0]["cost_to_target"]["h"].get<double>() == Approx(hB).epsilon(1e-12));
+  CHECK(rows[0]["cost_to_target"]["cpu_seconds"].get<double>() == Approx(10.0 / hB * 300e-9).epsilon(1e-12));
+  CHECK(rows[1]["cost_to_target"]["steps"].get<double>() == Approx(1e5).epsilon(1e-12));
+  CHECK(rows[1]["cost_to_target"]["extrapolated"] == true);  // 1e-4 is below A's finest level
+  CHECK(c["problems"][0]["rank_by"].get<std::string>().find("cpu_seconds") != std::string::npos);
+  // Error at the default fixed h = h0 / 4 = 0.0025 (a ladder level): exact, not extrapolated.
+  CHECK(rows[1]["error_at_h"]["error"].get<double>() == Approx(0.0025 * 0.0025).epsilon(1e-12));
+  CHECK(rows[1]["error_at_h"]["extrapolated"] == false);
+
+  // With a bench report giving instructions, the ranking switches to instructions: a scheme cheap
+  // in time but expensive in instructions moves down.
+  json bench;
+  bench["kind"] = "bench";
+  bench["results"] = {{{"integrator", "A"}, {"problem", "toy"}, {"ns_per_step", 1.0}, {"ratio_to_baseline", 1.0},
+                       {"instructions_per_step", 1.0}, {"instruction_ratio_to_baseline", 1.0}},
+                      {{"integrator", "B"}, {"problem", "toy"}, {"ns_per_step", 1.0}, {"ratio_to_baseline", 1.0},
+                       {"instructions_per_step", 1000.0}, {"instruction_ratio_to_baseline", 1000.0}}};
+  const auto cb = compare_reports(rep, &bench, opt);
+  const auto& rb = cb["problems"][0]["rows"];
+  CHECK(rb[0]["integrator"] == "A");  // 1e5 x 1 < 1778 x 1000
+  CHECK(rb[1]["cost_to_target"]["instructions"].get<double>() == Approx(10.0 / hB * 1000).epsilon(1e-12));
+  CHECK(cb["problems"][0]["rank_by"].get<std::string>().find("instructions") != std::string::npos);
+}
+
+TEST_CASE("compare: invariant columns use the exact-claim test at every level", "[compare]") {
+  json r = synthetic_result("A", 1.0, 2, 100);  // levels of 1000 .. 16000 steps: N eps < 1e-11
+  r["invariants"]["momentum"] = {{"claim", "exact"}, {"verdict", "pass"}, {"drift", 1e-14},
+                                 {"drift_by_level", {1e-14, 1e-14, 1e-14, 1e-14, 1e-14}}};
+  r["invariants"]["casimir"] = {{"claim", "exact"}, {"verdict", "fail"}, {"drift", 1e-6},
+                                {"drift_by_level", {1e-6, 1e-6, 1e-6, 1e-6, 1e-6}}};
+  r["invariants"]["energy_small_at_finest_only"] = {{"claim", "none"}, {"verdict", "undefined"}, {"drift", 1e-12},
+                                                    {"drift_by_level", {1e-6, 1e-8, 1e-9, 1e-10, 1e-12}}};
+  r["invariants"]["axial"] = {{"claim", "none"}, {"verdict", "undefined"}, {"drift", 0.0},
+                              {"drift_by_level", {0.0, 1e-15, 0.0, 2e-15, 0.0}}};
+  const auto c = compare_reports(synthetic_report({r}), nullptr, {});
+  const auto& inv = c["problems"][0]["rows"][0]["invariants"];
+  CHECK(inv["claimed_and_held"] == json::array({"momentum"}));
+  CHECK(inv["claimed_and_failed"] == json::array({"casimir"}));
+  CHECK(inv["unclaimed_exact_at_every_level"] == json::array({"axial"}));
+  const std::string md = compare_markdown(c);
+  CHECK(md.find("FAILED: casimir") != std::string::npos);
+}
+
+TEST_CASE("compare: bad input is an InputError naming what is wrong", "[compare]") {
+  const json good = synthetic_report({synthetic_result("A", 1.0, 2, 100)});
+  CHECK_THROWS_WITH(compare_reports(json::object(), nullptr, {}), Catch::Contains("not a rigidbench verify report"));
+  CHECK_THROWS_WITH(compare_reports(synthetic_report({}), nullptr, {}), Catch::Contains("no pair results"));
+  CompareOptions bad_metric;
+  bad_metric.metric = "no_such_metric";
+  CHECK_THROWS_WITH(compare_reports(good, nullptr, bad_metric), Catch::Contains("no_such_metric"));
+  CompareOptions bad_target;
+  bad_target.target = -1;
+  CHECK_THROWS_WITH(compare_reports(good, nullptr, bad_target), Catch::Contains("--target"));
+  bad_target.target = std::nan("");
+  CHECK_THROWS_AS(compare_reports(good, nullptr, bad_target), InputError);
+  CompareOptions bad_problem;
+  bad_problem.problems = {"nope"};
+  CHECK_THROWS_WITH(compare_reports(good, nullptr, bad_problem), Catch::Contains("'nope'"));
+  const json not_bench = json::object();
+  CHECK_THROWS_WITH(compare_reports(good, &not_bench, {}), Catch::Contains("bench report"));
+}
+
+TEST_CASE("compare and report on the command line: bad input exits 2 and writes nothing", "[compare][cli]") {
+  const std::string dir = test::tmp_path("cmp-bad");
+  fs::remove_all(dir);
+  const std::string malformed = test::tmp_path("cmp-malformed.json");
+  std::ofstream(malformed) << "{\"results\": [";
+  const std::string not_report = test::tmp_path("cmp-not-report.json");
+  std::ofstream(not_report) << "{\"hello\": 1}";
+  for (const std::string& args :
+       {"compare --report " + malformed + " --out " + dir, "compare --report " + not_report + " --out " + dir,
+        "compare --report /nonexistent.json --out " + dir, "report --in " + malformed + " --out " + dir,
+        "report --in " + not_report + " --out " + dir, "report --in /nonexistent.json --out " + dir}) {
+    INFO(args);
+    const auto r = test::run_cli(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("error") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir + "/compare.md"));
+    CHECK_FALSE(fs::exists(dir + "/index.html"));
+  }
+  // A verify report from the real tool compares; the Markdown names every scheme that ran.
+  const std::string rep = test::tmp_path("cmp-real.json");
+  const auto v = test::run_cli("verify --problem heavy_top --levels 4 --quiet --out " + rep);
+  REQUIRE(v.exit_code <= 1);
+  const auto c = test::run_cli("compare --report " + rep + " --target 1e-5");
+  REQUIRE(c.exit_code == 0);
+  for (const char* s : {"odeint_rk4_quat", "terze", "rig_imp", "dlm_splitting", "rkmk4"})
+    CHECK(c.output.find(std::string("| ") + s) != std::string::npos);
+}
