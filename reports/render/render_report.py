@@ -502,6 +502,22 @@ def paper_table(rep):
     return "\n".join(rows)
 
 
+def data_tables(rep):
+    """Tables a paper item carries in data.tables = [{title, columns, rows}] (e.g. paper 000 Tables
+    1-6: Q_II and invariants at t = 1..5), rendered as they are, values to the digits given."""
+    out = []
+    for i in rep["paper_reproductions"]:
+        for t in (i.get("data") or {}).get("tables") or []:
+            out.append(f'<h3>Paper {esc(i["paper"])} — {esc(t.get("title", i["item"]))} '
+                       f'({esc(i["integrator"])}, {esc(i["problem"])})</h3>')
+            out.append("<table><tr>" + "".join(f"<th>{esc(c)}</th>" for c in t["columns"]) + "</tr>")
+            for row in t["rows"]:
+                out.append("<tr>" + "".join(f'<td class="num">{esc(v) if not isinstance(v, float) else fmtn(v, 8)}'
+                                            "</td>" for v in row) + "</tr>")
+            out.append("</table>")
+    return "\n".join(out)
+
+
 def write_atomic(path, text):
     d = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=os.path.basename(path))
@@ -552,6 +568,7 @@ def build_html(inputs, figs, out_dir, inline=True):
     for _, rep in inputs["paper"]:
         parts.append('<h2 id="papers">Paper reproductions</h2>')
         parts.append(paper_table(rep))
+        parts.append(data_tables(rep))
         for it in figs.items:
             if it["section"] == "paper":
                 parts.append(figure_html(it, out_dir, inline))
