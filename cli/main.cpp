@@ -131,6 +131,27 @@ void print_summary(const SuiteResult& s) {
   }
 }
 
+/// Reference settings from the command line: formulation, precision (quad: default tolerance 1e-25),
+/// the cache folder (default on).
+ReferenceSettings reference_settings(const std::string& form, const std::string& prec, double tol, bool tol_given,
+                                     const std::string& cache_dir, bool no_cache) {
+  ReferenceSettings s;
+  if (!form.empty()) {
+    s.formulation = formulation_from_string(form);
+    if (!s.formulation)
+      throw InputError(cat("unknown reference formulation '", form, "' (known: kirchhoff, newton_euler, euler_angles, analytic)"));
+  }
+  if (prec == "quad") s.precision = Precision::quad;
+  else if (prec != "double") throw InputError(cat("--precision must be double or quad (got '", prec, "')"));
+  s.tolerance = tol_given ? tol : s.precision == Precision::quad ? 1e-25 : 1e-13;
+  if (!std::isfinite(s.tolerance) || s.tolerance <= 0 || s.tolerance >= 1)
+    throw InputError(cat("--tol must be in (0, 1) (got ", format_number(s.tolerance, 4), ")"));
+  if (s.precision == Precision::binary64 && s.tolerance < 1e-15)
+    throw InputError(cat("--tol ", format_number(s.tolerance, 4), " is below what double precision can meet; use --precision quad"));
+  s.cache_dir = no_cache ? std::string() : cache_dir.empty() ? default_cache_dir() : cache_dir;
+  return s;
+}
+
 /// `report`: the plots and the HTML page are rendered by reports/render/render_report.py from the
 /// JSON files alone (SPEC.md, Reports). Inputs are checked here first so that bad input is exit 2
 /// with the file named before Python starts; the renderer itself exits 2 for a report it cannot use.
@@ -211,7 +232,14 @@ int main(int argc, char** argv) {
   ref->add_option("--problem-file", problem_file, "Problem file (JSON)");
   ref->add_option("--h", h, "Output grid spacing")->required();
   auto* ref_tend = ref->add_option("--t-end", t_end, "Final time (default: the problem's)");
-  ref->add_option("--tol", tol, "Absolute and relative tolerance (default 1e-13)");
+  auto* ref_tol = ref->add_option("--tol", tol, "Absolute and relative tolerance (default 1e-13; 1e-25 in quad)");
+  std::string ref_form, ref_prec = "double", cache_dir;
+  bool no_cache = false;
+  ref->add_option("--formulation", ref_form,
+                  "kirchhoff, newton_euler, euler_angles or analytic (default: analytic where it applies, else kirchhoff)");
+  ref->add_option("--precision", ref_prec, "double (default) or quad (cpp_bin_float_quad)");
+  ref->add_option("--cache-dir", cache_dir, "Reference cache folder (default $RIGIDBENCH_CACHE_DIR or ~/.cache/rigidbench)");
+  ref->add_flag("--no-cache", no_cache, "Neither read nor write the reference cache");
   ref->add_option("--out", out, "Output file, .csv or .json")->required();
 
   SuiteRequest vreq;
@@ -228,6 +256,15 @@ int main(int argc, char** argv) {
   verify->add_option("--levels", v_levels, "Number of ladder levels (default: the problem's)");
   auto* v_tend_opt = verify->add_option("--t-end", v_tend, "Final time (default: the problem's)");
   verify->add_option("--jobs", vreq.jobs, "Worker threads (default: all cores)");
+  std::string v_ref_form, v_ref_prec = "double";
+  double v_ref_tol = NAN;
+  verify->add_option("--reference", v_ref_form,
+                     "Reference formulation: kirchhoff, newton_euler, euler_angles, analytic (default: analytic where "
+                     "it applies, else kirchhoff)");
+  verify->add_option("--reference-precision", v_ref_prec, "double (default) or quad: references beyond double precision");
+  verify->add_option("--reference-tol", v_ref_tol, "Reference tolerance (default 1e-13; 1e-25 in quad)");
+  verify->add_option("--cache-dir", cache_dir, "Reference cache folder (default $RIGIDBENCH_CACHE_DIR or ~/.cache/rigidbench)");
+  verify->add_flag("--no-cache", no_cache, "Neither read nor write the reference cache");
   verify->add_option("--out", out, "Report file (.json) or folder (report.json inside)");
   verify->add_flag("--quiet", quiet, "No progress on stderr");
 
@@ -348,18 +385,21 @@ int main(int argc, char** argv) {
       const double te = ref_tend->count() ? t_end : p.t_end;
       if (!std::isfinite(h) || h <= 0) throw InputError(cat("--h must be positive and finite (got ", std::to_string(h), ")"));
       if (!std::isfinite(te) || te <= p.t0) throw InputError("--t-end must be finite and greater than t0");
-      if (!std::isfinite(tol) || tol <= 0 || tol >= 1) throw InputError("--tol must be in (0, 1)");
+      const ReferenceSettings rs = reference_settings(ref_form, ref_prec, tol, ref_tol->count() > 0, cache_dir, no_cache);
       std::vector<double> grid;
       const double n = std::ceil((te - p.t0) / h - 1e-9);
       if (n > 1e8) throw InputError("--h is too small: more than 1e8 output points");
       for (std::int64_t j = 0; j < std::int64_t(n); ++j) grid.push_back(p.t0 + double(j) * h);
       grid.push_back(te);
-      const ReferenceSolution r = kirchhoff_reference(p, grid, {.tolerance = tol});
-      std::fprintf(stderr, "reference: %s, tolerance %g, error estimate %.3g rad / %.3g rad/s, %zu steps\n",
-                   r.formulation.c_str(), r.tolerance, r.error_estimate.attitude, r.error_estimate.omega, r.steps);
+      const ReferenceSolution r = compute_reference(p, grid, rs);
+      std::fprintf(stderr, "reference: %s (%s), tolerance %g, error estimate %.3g rad / %.3g rad/s, %zu steps, %.3g s%s\n",
+                   r.formulation.c_str(), r.precision.c_str(), r.tolerance, r.error_estimate.attitude,
+                   r.error_estimate.omega, r.steps, r.seconds, r.from_cache ? " (from the cache)" : "");
+      if (!r.notes.empty()) std::fprintf(stderr, "reference: %s\n", r.notes.c_str());
       write_trajectory(out, p, r.times, r.states,
                        {{"reference", {{"kind", r.kind}, {"formulation", r.formulation}, {"stepper", r.stepper},
-                                       {"tolerance", r.tolerance}, {"error_estimate", r.error_estimate.max()}}},
+                                       {"precision", r.precision}, {"tolerance", r.tolerance},
+                                       {"error_estimate", r.error_estimate.max()}, {"notes", r.notes}}},
                         {"problem", p.name}, {"problem_file", problem_to_json(p)}});
       return kOk;
     }
@@ -500,6 +540,7 @@ int main(int argc, char** argv) {
         }
         require_out_folder(report_path);
       }
+      vreq.reference = reference_settings(v_ref_form, v_ref_prec, v_ref_tol, std::isfinite(v_ref_tol), cache_dir, no_cache);
       if (!v_int.empty()) vreq.integrators = v_int;
       vreq.problems = v_prob;
       if (v_h_opt->count()) vreq.ladder.h0 = v_h;

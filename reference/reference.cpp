@@ -1,85 +1,418 @@
 #include "reference/reference.hpp"
 
+#include <boost/multiprecision/cpp_bin_float.hpp>
 #include <boost/numeric/odeint.hpp>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unistd.h>
+#include <algorithm>
 
 #include "core/so3.hpp"
+#include "problems/problem_file.hpp"
+#include "reference/analytic.hpp"
+#include "reference/formulations/euler_angles.hpp"
 #include "reference/formulations/kirchhoff.hpp"
+#include "reference/formulations/rigid_body_t.hpp"
+
+// odeint walks value_type chains to find a state's scalar; a multiprecision number defines its own
+// value_type (the backend), which ends the chain in an incomplete type. The scalar is the number.
+template <>
+struct boost::numeric::odeint::detail::extract_value_type<boost::multiprecision::cpp_bin_float_quad, void> {
+  using type = boost::multiprecision::cpp_bin_float_quad;
+};
 
 namespace rigidbench {
 namespace odeint = boost::numeric::odeint;
+using quad = boost::multiprecision::cpp_bin_float_quad;
 
 namespace {
 
+/// Bump when a formulation or the estimate changes what a cached reference would contain.
+constexpr int kReferenceCodeVersion = 2;
+
 // GCC 12 reports -Wuninitialized (maybe-) inside odeint's stepper copy constructor: the controlled
 // stepper copies a default-constructed RKF78 whose scratch arrays are still unset. The copied
-// values are overwritten before use; the diagnostic is silenced for this function only.
+// values are overwritten before use; the diagnostic is silenced for these functions only.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-std::vector<State> run_kirchhoff(const Problem& p, const std::vector<double>& times, double tol,
-                                 ReferenceStepper which, std::size_t& steps) {
-  using F = formulations::KirchhoffQuaternion;
-  F::state_type y = F::from_body(p.initial.body());
-  std::vector<State> out;
+/// Integrates `sys` from y on `times` with the chosen odeint stepper; one state per grid time.
+template <class Sys, class State_>
+std::vector<State_> integrate_on_grid(const Sys& sys, State_ y, const std::vector<double>& times_d, double tol_d,
+                                      ReferenceStepper which, std::size_t& steps) {
+  // Time in the state's scalar type: odeint requires value and time types to mix (multiprecision).
+  using T = typename State_::value_type;
+  const std::vector<T> times(times_d.begin(), times_d.end());
+  const T tol = static_cast<T>(tol_d);
+  std::vector<State_> out;
   out.reserve(times.size());
-  auto observe = [&](const F::state_type& s, double) {
-    State x(1);
-    F::to_body(s, x.body());
-    out.push_back(std::move(x));
-  };
-  const double dt0 = times.size() > 1 ? std::min(times[1] - times[0], 1e-3) : 1e-3;
+  auto observe = [&](const State_& s, const T&) { out.push_back(s); };
+  const T dt0 = static_cast<T>(times_d.size() > 1 ? std::min(times_d[1] - times_d[0], 1e-3) : 1e-3);
   if (which == ReferenceStepper::bulirsch_stoer) {
     // (eps_abs, eps_rel, a_x = 1, a_dxdt = 0, no max step, control_interpolation = true)
-    odeint::bulirsch_stoer_dense_out<F::state_type> stepper(tol, tol, 1.0, 0.0, 0.0, true);
-    steps = odeint::integrate_times(stepper, F{&p, nullptr}, y, times.begin(), times.end(), dt0, observe);
+    odeint::bulirsch_stoer_dense_out<State_, T, State_, T> stepper(tol, tol, static_cast<T>(1), static_cast<T>(0),
+                                                                   static_cast<T>(0), true);
+    steps = odeint::integrate_times(stepper, sys, y, times.begin(), times.end(), dt0, observe);
   } else {
-    auto stepper = odeint::make_controlled(tol, tol, odeint::runge_kutta_fehlberg78<F::state_type>());
-    steps = odeint::integrate_times(stepper, F{&p, nullptr}, y, times.begin(), times.end(), dt0, observe);
+    auto stepper = odeint::make_controlled(tol, tol, odeint::runge_kutta_fehlberg78<State_, T, State_, T>());
+    steps = odeint::integrate_times(stepper, sys, y, times.begin(), times.end(), dt0, observe);
+  }
+  return out;
+}
+
+/// Euler angles with chart switching: Bulirsch-Stoer dense output stepped by hand so that the chart
+/// can change between steps (the stepper is re-initialised at the switch with the state converted
+/// through the canonical (R, W)).
+std::vector<State> run_euler_angles(const Problem& p, const std::vector<double>& times, double tol, std::size_t& steps,
+                                    int& switches) {
+  using F = formulations::EulerAngles;
+  using formulations::EulerSequence;
+  const BodyState& b0 = p.initial.body();
+  auto best = [&](const Mat3& R) {
+    const Vec3 z = F::angles(EulerSequence::zyx, R), e = F::angles(EulerSequence::zyz, R);
+    return F::chart_quality(EulerSequence::zyx, z[1]) >= F::chart_quality(EulerSequence::zyz, e[1]) ? EulerSequence::zyx
+                                                                                                     : EulerSequence::zyz;
+  };
+  EulerSequence seq = best(b0.R);
+  F::state_type y = F::from_body(seq, b0.R, b0.W);
+  odeint::bulirsch_stoer_dense_out<F::state_type> st(tol, tol, 1.0, 0.0, 0.0, true);
+  const double dt0 = times.size() > 1 ? std::min(times[1] - times[0], 1e-3) : 1e-3;
+  st.initialize(y, times[0], dt0);
+  std::vector<State> out;
+  auto emit = [&](EulerSequence s, const F::state_type& v) {
+    State x(1);
+    F::to_body(s, v, x.body().R, x.body().W);
+    out.push_back(std::move(x));
+  };
+  emit(seq, y);
+  std::size_t next = 1;
+  steps = 0;
+  switches = 0;
+  F::state_type tmp;
+  while (next < times.size()) {
+    const auto span = st.do_step(F{&p, seq});
+    ++steps;
+    if (steps > 100000000) throw InputError("euler_angles reference: more than 1e8 steps");
+    while (next < times.size() && times[next] <= span.second) {
+      st.calc_state(times[next], tmp);
+      emit(seq, tmp);
+      ++next;
+    }
+    const auto& cur = st.current_state();
+    if (F::chart_quality(seq, cur[1]) < 0.5) {
+      Mat3 R;
+      Vec3 W;
+      F::to_body(seq, cur, R, W);
+      seq = seq == EulerSequence::zyx ? EulerSequence::zyz : EulerSequence::zyx;
+      st.initialize(F::from_body(seq, R, W), st.current_time(), st.current_time_step());
+      ++switches;
+    }
   }
   return out;
 }
 #pragma GCC diagnostic pop
 
+template <template <class> class Form, class T>
+std::vector<State> run_formulation(const Problem& p, const std::vector<double>& times, double tol,
+                                   ReferenceStepper which, std::size_t& steps) {
+  const formulations::RigidBodyData<T> d(p);
+  const auto raw = integrate_on_grid(Form<T>{&d}, Form<T>::from_body(p.initial.body(), d), times, tol, which, steps);
+  std::vector<State> out(raw.size(), State(1));
+  for (std::size_t i = 0; i < raw.size(); ++i) Form<T>::to_body(raw[i], out[i].body(), d);
+  return out;
+}
+
+std::vector<State> run_kirchhoff_double(const Problem& p, const std::vector<double>& times, double tol,
+                                        ReferenceStepper which, std::size_t& steps) {
+  using F = formulations::KirchhoffQuaternion;
+  const auto raw = integrate_on_grid(F{&p, nullptr}, F::from_body(p.initial.body()), times, tol, which, steps);
+  std::vector<State> out(raw.size(), State(1));
+  for (std::size_t i = 0; i < raw.size(); ++i) F::to_body(raw[i], out[i].body());
+  return out;
+}
+
+struct Run {
+  std::vector<State> states;
+  std::size_t steps = 0;
+  std::string notes;
+};
+
+Run run_once(const Problem& p, const std::vector<double>& times, double tol, const ReferenceSettings& s,
+             Formulation f) {
+  Run r;
+  const bool q = s.precision == Precision::quad;
+  switch (f) {
+    case Formulation::kirchhoff:
+      r.states = q ? run_formulation<formulations::KirchhoffT, quad>(p, times, tol, s.stepper, r.steps)
+                   : run_kirchhoff_double(p, times, tol, s.stepper, r.steps);
+      break;
+    case Formulation::newton_euler:
+      r.states = q ? run_formulation<formulations::NewtonEulerT, quad>(p, times, tol, s.stepper, r.steps)
+                   : run_formulation<formulations::NewtonEulerT, double>(p, times, tol, s.stepper, r.steps);
+      break;
+    case Formulation::euler_angles: {
+      int switches = 0;
+      r.states = run_euler_angles(p, times, tol, r.steps, switches);
+      r.notes = cat(std::to_string(switches), " chart switch(es) between ZYX and ZYZ (at |det B| < 1/2)");
+      break;
+    }
+    case Formulation::analytic:
+      break;
+  }
+  return r;
+}
+
+// ---- cache ----
+
+std::uint64_t fnv1a(const void* data, std::size_t n, std::uint64_t h = 1469598103934665603ull) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+std::string hex(std::uint64_t x) {
+  char b[17];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(x));
+  return b;
+}
+
+nlohmann::json cache_key(const Problem& p, const std::vector<double>& times, const ReferenceSettings& s,
+                         Formulation f) {
+  return {{"code_version", kReferenceCodeVersion},
+          {"problem", nlohmann::json::parse(problem_to_json(p).dump())},
+          {"formulation", to_string(f)},
+          {"stepper", f == Formulation::analytic ? "analytic" : s.stepper == ReferenceStepper::bulirsch_stoer ? "bs" : "rkf78"},
+          {"tolerance", f == Formulation::analytic ? 0.0 : s.tolerance},
+          {"tighten", f == Formulation::analytic ? 0.0 : s.tighten},
+          {"precision", to_string(s.precision)},
+          {"grid", {{"n", times.size()}, {"t0", times.front()}, {"t_last", times.back()},
+                    {"digest", hex(fnv1a(times.data(), times.size() * sizeof(double)))}}}};
+}
+
+constexpr std::size_t kRecord = 14;  // R (9), W (3), estimate attitude, estimate omega
+
+bool cache_load(const std::string& path, const nlohmann::json& key, ReferenceSolution& r) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::string line;
+  if (!std::getline(in, line)) return false;
+  nlohmann::json h;
+  try {
+    h = nlohmann::json::parse(line);
+  } catch (const nlohmann::json::exception&) {
+    std::fprintf(stderr, "reference cache: %s has a corrupt header; recomputing\n", path.c_str());
+    return false;
+  }
+  if (!h.contains("key") || h["key"] != key) {
+    std::fprintf(stderr, "reference cache: %s is stale (another problem, formulation or code version); recomputing\n",
+                 path.c_str());
+    return false;
+  }
+  const std::size_t n = key["grid"]["n"].get<std::size_t>();
+  std::vector<double> payload(n * kRecord);
+  in.read(reinterpret_cast<char*>(payload.data()), std::streamsize(payload.size() * sizeof(double)));
+  if (!in || in.peek() != std::char_traits<char>::eof() ||
+      hex(fnv1a(payload.data(), payload.size() * sizeof(double))) != h.value("payload_fnv1a", "")) {
+    std::fprintf(stderr, "reference cache: %s is corrupt (size or checksum); recomputing\n", path.c_str());
+    return false;
+  }
+  r.kind = h["kind"];
+  r.formulation = h["formulation"];
+  r.stepper = h["stepper"];
+  r.precision = h["precision"];
+  r.notes = h["notes"];
+  r.tolerance = h["tolerance"];
+  r.steps = h["steps"];
+  r.states.assign(n, State(1));
+  r.estimate_attitude.resize(n);
+  r.estimate_omega.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double* v = payload.data() + i * kRecord;
+    BodyState& b = r.states[i].body();
+    for (int k = 0; k < 9; ++k) b.R(k / 3, k % 3) = v[k];
+    b.W = Vec3(v[9], v[10], v[11]);
+    r.estimate_attitude[i] = v[12];
+    r.estimate_omega[i] = v[13];
+  }
+  r.from_cache = true;
+  return true;
+}
+
+void cache_store(const std::string& path, const nlohmann::json& key, const ReferenceSolution& r) {
+  std::vector<double> payload;
+  payload.reserve(r.states.size() * kRecord);
+  for (std::size_t i = 0; i < r.states.size(); ++i) {
+    const BodyState& b = r.states[i].body();
+    for (int k = 0; k < 9; ++k) payload.push_back(b.R(k / 3, k % 3));
+    for (int k = 0; k < 3; ++k) payload.push_back(b.W[k]);
+    payload.push_back(r.estimate_attitude[i]);
+    payload.push_back(r.estimate_omega[i]);
+  }
+  const nlohmann::json h = {{"key", key},
+                            {"kind", r.kind},
+                            {"formulation", r.formulation},
+                            {"stepper", r.stepper},
+                            {"precision", r.precision},
+                            {"notes", r.notes},
+                            {"tolerance", r.tolerance},
+                            {"steps", r.steps},
+                            {"payload_fnv1a", hex(fnv1a(payload.data(), payload.size() * sizeof(double)))}};
+  // Atomic: a temporary beside the target, renamed over it. A failure only loses the cache entry.
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return;
+    out << h.dump() << '\n';
+    out.write(reinterpret_cast<const char*>(payload.data()), std::streamsize(payload.size() * sizeof(double)));
+    if (!out) {
+      out.close();
+      std::filesystem::remove(tmp, ec);
+      return;
+    }
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+}
+
 }  // namespace
+
+const char* to_string(Formulation f) {
+  switch (f) {
+    case Formulation::kirchhoff: return "kirchhoff";
+    case Formulation::newton_euler: return "newton_euler";
+    case Formulation::euler_angles: return "euler_angles";
+    case Formulation::analytic: return "analytic";
+  }
+  return "?";
+}
+
+std::optional<Formulation> formulation_from_string(const std::string& s) {
+  for (Formulation f : {Formulation::kirchhoff, Formulation::newton_euler, Formulation::euler_angles, Formulation::analytic})
+    if (s == to_string(f)) return f;
+  return std::nullopt;
+}
+
+const char* to_string(Precision p) { return p == Precision::quad ? "quad (cpp_bin_float_quad, 113-bit)" : "binary64"; }
+
+std::vector<Formulation> applicable_formulations(const Problem& p) {
+  std::vector<Formulation> f;
+  if (p.family != ModelFamily::rigid_body || p.bodies.size() != 1) return f;
+  f = {Formulation::kirchhoff, Formulation::newton_euler, Formulation::euler_angles};
+  if (analytic_not_applicable(p).empty()) f.push_back(Formulation::analytic);
+  return f;
+}
+
+Formulation default_formulation(const Problem& p) {
+  return analytic_not_applicable(p).empty() ? Formulation::analytic : Formulation::kirchhoff;
+}
+
+std::string default_cache_dir() {
+  if (const char* d = std::getenv("RIGIDBENCH_CACHE_DIR"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/rigidbench";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/rigidbench";
+  return "";
+}
+
+ReferenceSolution compute_reference(const Problem& p, const std::vector<double>& times,
+                                    const ReferenceSettings& settings) {
+  const Formulation f = settings.formulation.value_or(default_formulation(p));
+  const auto ok = applicable_formulations(p);
+  if (std::find(ok.begin(), ok.end(), f) == ok.end())
+    throw InputError(cat("reference: formulation '", to_string(f), "' does not apply to problem '", p.name, "'",
+                         f == Formulation::analytic ? cat(" (", analytic_not_applicable(p), ")") : std::string()));
+  if (times.empty() || times.front() != p.t0) throw InputError("reference: the time grid must start at t0");
+  for (std::size_t i = 1; i < times.size(); ++i)
+    if (!(times[i] > times[i - 1])) throw InputError("reference: the time grid must be increasing");
+  if (f != Formulation::analytic && (!(settings.tolerance > 0) || !(settings.tolerance < 1) || !(settings.tighten > 1)))
+    throw InputError("reference: tolerance must be in (0, 1) and the tightening factor > 1");
+  if (settings.precision == Precision::quad && f == Formulation::euler_angles)
+    throw InputError("reference: quad precision is available for the kirchhoff, newton_euler and analytic references");
+
+  std::string cache_path;
+  nlohmann::json key;
+  ReferenceSolution r;
+  if (!settings.cache_dir.empty()) {
+    key = cache_key(p, times, settings, f);
+    r.cache_key = hex(fnv1a(key.dump().data(), key.dump().size()));
+    cache_path = (std::filesystem::path(settings.cache_dir) / (r.cache_key + ".ref")).string();
+    if (cache_load(cache_path, key, r)) {
+      r.times = times;
+      for (std::size_t i = 0; i < times.size(); ++i) {
+        r.error_estimate.attitude = std::max(r.error_estimate.attitude, r.estimate_attitude[i]);
+        r.error_estimate.omega = std::max(r.error_estimate.omega, r.estimate_omega[i]);
+      }
+      return r;
+    }
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  r.times = times;
+  r.precision = to_string(settings.precision);
+  std::vector<State> tight;
+  if (f == Formulation::analytic) {
+    // The closed form in double against the same closed form in extended precision: the estimate is
+    // the double evaluation's own error (elliptic functions, the psi quadrature, the rotations).
+    const bool q = settings.precision == Precision::quad;
+    const AnalyticSolution a = torque_free_analytic(p, times, q);
+    // The estimate: double against extended precision (or quad against extended, an upper bound).
+    const AnalyticSolution aq = torque_free_analytic_extended(p, times);
+    r.kind = "analytic";
+    r.formulation = "analytic_torque_free";
+    r.stepper = "closed form; " + a.variant;
+    r.notes = a.variant;
+    r.tolerance = settings.precision == Precision::quad ? 1e-30 : 10 * std::numeric_limits<double>::epsilon();
+    r.states = a.states;
+    tight = aq.states;
+    r.steps = 0;
+  } else {
+    const double tol = settings.tolerance;
+    try {
+      Run main = run_once(p, times, tol, settings, f);
+      Run est = run_once(p, times, tol / settings.tighten, settings, f);
+      r.states = std::move(main.states);
+      tight = std::move(est.states);
+      r.steps = main.steps;
+      r.notes = main.notes;
+    } catch (const odeint::step_adjustment_error& e) {
+      throw InputError(cat("reference: odeint could not meet the tolerance: ", e.what()));
+    } catch (const odeint::no_progress_error& e) {
+      throw InputError(cat("reference: odeint made no progress: ", e.what()));
+    }
+    r.kind = "odeint";
+    r.formulation = f == Formulation::kirchhoff      ? "kirchhoff_quaternion"
+                    : f == Formulation::newton_euler ? "newton_euler_quaternion"
+                                                     : "euler_angles_zyx_zyz";
+    r.stepper = settings.stepper == ReferenceStepper::bulirsch_stoer
+                    ? "bulirsch_stoer_dense_out (odeint, interpolation error controlled)"
+                    : "runge_kutta_fehlberg78, controlled (odeint integrate_times, exact landing on the grid)";
+    r.tolerance = tol;
+  }
+  if (r.states.size() != times.size() || tight.size() != times.size())
+    throw std::logic_error("reference: observer count does not match the grid");
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    const BodyState &a = r.states[i].body(), &b = tight[i].body();
+    r.estimate_attitude.push_back(so3::angle_between(a.R, b.R));
+    r.estimate_omega.push_back((a.W - b.W).norm());
+    r.error_estimate.attitude = std::max(r.error_estimate.attitude, r.estimate_attitude.back());
+    r.error_estimate.omega = std::max(r.error_estimate.omega, r.estimate_omega.back());
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!cache_path.empty()) cache_store(cache_path, key, r);
+  return r;
+}
 
 ReferenceSolution kirchhoff_reference(const Problem& p, const std::vector<double>& times,
                                       const ReferenceSettings& settings) {
-  if (p.family != ModelFamily::rigid_body)
-    throw InputError("kirchhoff reference: problem family '" + std::string(to_string(p.family)) + "' not supported");
-  if (times.empty() || times.front() != p.t0)
-    throw InputError("kirchhoff reference: the time grid must start at t0");
-  for (std::size_t i = 1; i < times.size(); ++i)
-    if (!(times[i] > times[i - 1])) throw InputError("kirchhoff reference: the time grid must be increasing");
-  if (!(settings.tolerance > 0) || !(settings.tighten > 1))
-    throw InputError("kirchhoff reference: tolerance must be > 0 and the tightening factor > 1");
-
-  ReferenceSolution r;
-  r.formulation = "kirchhoff_quaternion";
-  r.stepper = settings.stepper == ReferenceStepper::bulirsch_stoer
-                  ? "bulirsch_stoer_dense_out (odeint, interpolation error controlled)"
-                  : "runge_kutta_fehlberg78, controlled (odeint integrate_times, exact landing on the grid)";
-  r.tolerance = settings.tolerance;
-  r.times = times;
-  try {
-    r.states = run_kirchhoff(p, times, settings.tolerance, settings.stepper, r.steps);
-    std::size_t tight_steps = 0;
-    const auto tight = run_kirchhoff(p, times, settings.tolerance / settings.tighten, settings.stepper, tight_steps);
-    for (std::size_t i = 0; i < times.size(); ++i) {
-      const BodyState &a = r.states[i].body(), &b = tight[i].body();
-      r.estimate_attitude.push_back(so3::angle_between(a.R, b.R));
-      r.estimate_omega.push_back((a.W - b.W).norm());
-      r.error_estimate.attitude = std::max(r.error_estimate.attitude, r.estimate_attitude.back());
-      r.error_estimate.omega = std::max(r.error_estimate.omega, r.estimate_omega.back());
-    }
-  } catch (const odeint::step_adjustment_error& e) {
-    throw InputError(std::string("kirchhoff reference: odeint could not meet the tolerance: ") + e.what());
-  } catch (const odeint::no_progress_error& e) {
-    throw InputError(std::string("kirchhoff reference: odeint made no progress: ") + e.what());
-  }
-  if (r.states.size() != times.size())
-    throw std::logic_error("kirchhoff reference: observer count does not match the grid");
-  return r;
+  ReferenceSettings s = settings;
+  s.formulation = Formulation::kirchhoff;
+  return compute_reference(p, times, s);
 }
 
 }  // namespace rigidbench

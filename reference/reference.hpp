@@ -1,7 +1,18 @@
 #pragma once
 // High-accuracy reference solutions (SPEC.md, References; METRICS.md, Reference error).
-// A reference is the canonical state on a given time grid, with its own error estimate: the
-// same run repeated at a 100x tighter tolerance, the difference being the estimate.
+// A reference is the canonical state on a given time grid, with its own error estimate: the same
+// run repeated at a 100x tighter tolerance (odeint), or the same closed form evaluated in quad
+// precision (analytic); the difference is the estimate, kept per output time.
+//
+// Formulations (paper 003), each able to produce the canonical state:
+//   kirchhoff     left-invariant: quaternion + body angular velocity W (formulations/kirchhoff.hpp)
+//   newton_euler  right-invariant: quaternion + spatial angular momentum pi (formulations/rigid_body_t.hpp)
+//   euler_angles  Lagrange / jet coordinates: Euler angles and their rates, switching between the
+//                 ZYX and ZYZ charts away from their singularities (formulations/euler_angles.hpp)
+//   analytic      closed form of the torque-free body (analytic.hpp)
+// Tests require every applicable formulation to agree within the tolerance on every catalogue
+// problem (tests/test_reference_formulations.cpp).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,10 +31,22 @@ enum class ReferenceStepper {
   rkf78,
 };
 
+enum class Formulation { kirchhoff, newton_euler, euler_angles, analytic };
+const char* to_string(Formulation f);
+std::optional<Formulation> formulation_from_string(const std::string& s);
+
+enum class Precision { binary64, quad };  // double, or boost::multiprecision::cpp_bin_float_quad
+const char* to_string(Precision p);
+
 struct ReferenceSettings {
-  double tolerance = 1e-13;  // absolute and relative, per component (issue 2 default)
+  double tolerance = 1e-13;  // absolute and relative, per component (issue 2 default; 1e-25 for quad)
   double tighten = 100.0;    // factor of the estimating rerun (METRICS.md)
   ReferenceStepper stepper = ReferenceStepper::bulirsch_stoer;
+  /// Empty: the problem's default (analytic where it applies, else kirchhoff).
+  std::optional<Formulation> formulation = std::nullopt;
+  Precision precision = Precision::binary64;  // quad: kirchhoff and newton_euler only
+  /// Folder of the on-disk cache; empty: no caching.
+  std::string cache_dir{};
 };
 
 struct ReferenceErrorEstimate {
@@ -33,9 +56,11 @@ struct ReferenceErrorEstimate {
 };
 
 struct ReferenceSolution {
-  std::string kind = "odeint";
-  std::string formulation;  // e.g. "kirchhoff_quaternion"
-  std::string stepper;      // e.g. "runge_kutta_fehlberg78 (controlled)"
+  std::string kind = "odeint";  // odeint | analytic
+  std::string formulation;      // e.g. "kirchhoff_quaternion"
+  std::string stepper;          // e.g. "bulirsch_stoer_dense_out ..."
+  std::string precision = "binary64";
+  std::string notes;            // e.g. chart switches, the analytic variant
   double tolerance = 0.0;
   std::vector<double> times;
   std::vector<State> states;  // states[i] at times[i]
@@ -43,13 +68,29 @@ struct ReferenceSolution {
   // Per grid time: the estimate is time dependent (e.g. large during the flips of P1b, small
   // between them), so each metric uses the estimate where it is taken.
   std::vector<double> estimate_attitude, estimate_omega;
-  std::size_t steps = 0;      // accepted steps of the main run
+  std::size_t steps = 0;  // accepted steps of the main run
+  double seconds = 0.0;   // wall clock of computing it (both runs), 0 when read from the cache
+  bool from_cache = false;
+  std::string cache_key;  // hex digest, when cached
 };
 
-/// Kirchhoff/body formulation (quaternion attitude) integrated with dense output on `times`
-/// (increasing, starting at p.t0) by the chosen odeint stepper.
-/// Throws InputError for an unsupported problem family or a bad grid.
+/// The formulations that apply to p (analytic: torque-free single body).
+std::vector<Formulation> applicable_formulations(const Problem& p);
+/// analytic where it applies, else kirchhoff.
+Formulation default_formulation(const Problem& p);
+
+/// The reference on `times` (increasing, starting at p.t0). Throws InputError for a formulation
+/// that does not apply, a bad grid or tolerance, or when odeint cannot meet the tolerance.
+ReferenceSolution compute_reference(const Problem& p, const std::vector<double>& times,
+                                    const ReferenceSettings& settings = {});
+
+/// compute_reference with the Kirchhoff formulation (the historical default, kept for callers
+/// that need that formulation specifically).
 ReferenceSolution kirchhoff_reference(const Problem& p, const std::vector<double>& times,
                                       const ReferenceSettings& settings = {});
+
+/// The default cache folder: $RIGIDBENCH_CACHE_DIR, else $XDG_CACHE_HOME/rigidbench, else
+/// ~/.cache/rigidbench, else empty (no caching).
+std::string default_cache_dir();
 
 }  // namespace rigidbench

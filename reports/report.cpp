@@ -228,7 +228,11 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
                       {"error_estimate", num(ref.error_estimate.max())},
                       {"error_estimate_attitude", num(ref.error_estimate.attitude)},
                       {"error_estimate_omega", num(ref.error_estimate.omega)},
-                      {"steps", ref.steps}};
+                      {"steps", ref.steps},
+                      {"precision", ref.precision},
+                      {"notes", ref.notes},
+                      {"seconds", ref.seconds},
+                      {"from_cache", ref.from_cache}};
   }
   j["cost"] = {{"ns_per_step", num(r.cost.ns_per_step)},
                {"instructions_per_step", nullptr},

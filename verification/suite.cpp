@@ -104,7 +104,7 @@ SuiteResult run_suite(const SuiteRequest& req) {
   parallel_for(grids.size(), out.jobs, [&](std::size_t g) {
     const auto& [pi, L] = grids[g];
     out.references[g] = std::make_unique<ReferenceSolution>(
-        kirchhoff_reference(out.problems[pi], L.obs_times(), req.reference));
+        compute_reference(out.problems[pi], L.obs_times(), req.reference));
   });
   if (req.progress)
     std::fprintf(stderr, "verify: %zu reference grid(s) ready; %zu pair(s) on %d worker(s)\n", grids.size(),
