@@ -139,7 +139,7 @@ ReferenceSettings reference_settings(const std::string& form, const std::string&
   if (!form.empty()) {
     s.formulation = formulation_from_string(form);
     if (!s.formulation)
-      throw InputError(cat("unknown reference formulation '", form, "' (known: kirchhoff, newton_euler, euler_angles, analytic)"));
+      throw InputError(cat("unknown reference formulation '", form, "' (known: kirchhoff, newton_euler, euler_angles, analytic, hybrid)"));
   }
   if (prec == "quad") s.precision = Precision::quad;
   else if (prec != "double") throw InputError(cat("--precision must be double or quad (got '", prec, "')"));

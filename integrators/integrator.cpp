@@ -29,6 +29,9 @@ std::string not_applicable(const SchemeInfo& info, const Problem& p) {
     case ModelFamily::body_system:
       if (!a.body_system) return "the scheme does not integrate SE(3)^n body systems";
       break;
+    case ModelFamily::kirchhoff_body:
+      return "no registered scheme integrates a body in an ideal fluid (coupled SE(3) kinetic energy); P6 "
+             "serves the reference formulations";
     case ModelFamily::non_twisting:
       if (!a.non_twisting) return "the scheme does not integrate the non-twisting (nonholonomic) model";
       break;

@@ -89,15 +89,38 @@ Problem pendulum3d() {
   return p;
 }
 
+// P6: a body in an ideal fluid (paper 003, Kirchhoff's equations): added-mass tensor M, inertia I.
+Problem kirchhoff_body() {
+  Problem p;
+  p.name = "kirchhoff_body";
+  p.title = "Body in an ideal fluid (Kirchhoff), M = diag(2, 3, 4), I = diag(1, 2, 3)";
+  p.source = "paper 003; PROBLEMS.md P6";
+  p.family = ModelFamily::kirchhoff_body;
+  BodyModel b;
+  b.inertia = Vec3(1, 2, 3).asDiagonal();
+  b.added_mass = Vec3(2, 3, 4).asDiagonal();
+  p.bodies = {b};
+  p.initial.body().R = Mat3::Identity();
+  p.initial.body().x = Vec3::Zero();
+  p.initial.body().v = Vec3(1.0, 0.5, 0.2);  // = R u with R(0) = I
+  p.initial.body().W = Vec3(0.3, 1.0, 0.5);
+  p.t_end = 20.0;
+  p.verification = {.h0 = 0.05, .levels = 6, .h0_order1 = std::nullopt, .sample_times = {4, 8, 12, 16, 20}};
+  return p;
+}
+
 const std::map<std::string, std::function<Problem()>>& builders() {
   static const std::map<std::string, std::function<Problem()>> b = {
-      {"free_body", free_body}, {"dzhanibekov", dzhanibekov}, {"heavy_top", heavy_top}, {"pendulum3d", pendulum3d}};
+      {"free_body", free_body}, {"dzhanibekov", dzhanibekov}, {"heavy_top", heavy_top}, {"pendulum3d", pendulum3d},
+      {"kirchhoff_body", kirchhoff_body}};
   return b;
 }
 
 }  // namespace
 
-std::vector<std::string> catalogue_names() { return {"free_body", "dzhanibekov", "heavy_top", "pendulum3d"}; }
+std::vector<std::string> catalogue_names() {
+  return {"free_body", "dzhanibekov", "heavy_top", "pendulum3d", "kirchhoff_body"};
+}
 
 Problem catalogue_problem(const std::string& name) {
   const auto it = builders().find(name);

@@ -12,13 +12,15 @@ const char* to_string(ModelFamily f) {
   switch (f) {
     case ModelFamily::rigid_body: return "rigid_body";
     case ModelFamily::body_system: return "body_system";
+    case ModelFamily::kirchhoff_body: return "kirchhoff_body";
     case ModelFamily::non_twisting: return "non_twisting";
   }
   return "?";
 }
 
 std::optional<ModelFamily> model_family_from_string(const std::string& s) {
-  for (ModelFamily f : {ModelFamily::rigid_body, ModelFamily::body_system, ModelFamily::non_twisting})
+  for (ModelFamily f : {ModelFamily::rigid_body, ModelFamily::body_system, ModelFamily::non_twisting,
+                        ModelFamily::kirchhoff_body})
     if (s == to_string(f)) return f;
   return std::nullopt;
 }
@@ -76,9 +78,20 @@ std::vector<int> Problem::configuration_observables() const {
 void Problem::finalize() {
   const std::string where = "problem '" + name + "': ";
   require(!name.empty(), "problem: name must not be empty");
-  require(family == ModelFamily::rigid_body,
-          where + "model family '" + to_string(family) + "' is not supported yet (only rigid_body)");
-  require(bodies.size() == 1, where + "the rigid_body family has exactly one body");
+  require(family == ModelFamily::rigid_body || family == ModelFamily::kirchhoff_body,
+          where + "model family '" + to_string(family) + "' is not supported yet (rigid_body, kirchhoff_body)");
+  require(bodies.size() == 1, where + "the " + to_string(family) + " family has exactly one body");
+  if (family == ModelFamily::kirchhoff_body) {
+    require(loads.empty(), where + "a kirchhoff_body has no external loads (PROBLEMS.md P6)");
+    const Mat3& M = bodies[0].added_mass;
+    require(M.allFinite() && (M - M.transpose()).norm() <= 1e-12 * M.norm(),
+            where + "body 0: added_mass must be finite and symmetric");
+    Eigen::SelfAdjointEigenSolver<Mat3> es(M);
+    require(es.eigenvalues().minCoeff() > 1e-12 * std::abs(es.eigenvalues().maxCoeff()) && es.eigenvalues().maxCoeff() > 0,
+            where + "body 0: added_mass is not positive definite (eigenvalues " + num(es.eigenvalues()[0]) + ", " +
+                num(es.eigenvalues()[1]) + ", " + num(es.eigenvalues()[2]) + ")");
+    added_mass_inv_ = M.inverse();
+  }
   require(initial.bodies.size() == bodies.size(), where + "initial state must have one entry per body");
   require(std::isfinite(t0) && std::isfinite(t_end), where + "t0 and t_end must be finite");
   require(t_end > t0, where + "t_end (" + num(t_end) + ") must be greater than t0 (" + num(t0) + ")");
@@ -131,6 +144,26 @@ void Problem::finalize() {
 
   // ---- invariants of the exact flow, derived from the model's structure ----
   invariants_.clear();
+  if (family == ModelFamily::kirchhoff_body) {
+    // PROBLEMS.md P6: T, |P|^2, P.Pi (body), the spatial impulse R P and the spatial angular impulse
+    // x x R P + R Pi (Newton-Euler form: both constant).
+    const BodyState& b = initial.body();
+    const Vec3 u = b.R.transpose() * b.v, P = bodies[0].added_mass * u, Pi = inertia() * b.W;
+    const Vec3 p = b.R * P, m = b.x.cross(p) + b.R * Pi;
+    const double T0 = 0.5 * (u.dot(P) + b.W.dot(Pi));
+    const double ps = std::max(p.norm(), 1e-300), ms = std::max(m.norm(), 1e-300);
+    invariants_.push_back({"energy", InvariantKind::energy, "T = 1/2 u.M u + 1/2 W.J W, u = R^T v", std::max(T0, 1e-300)});
+    invariants_.push_back({"impulse_squared", InvariantKind::casimir, "|P|^2, P = M u", ps * ps});
+    invariants_.push_back({"impulse_dot_angular", InvariantKind::casimir, "P . Pi, Pi = J W", std::max(ps * Pi.norm(), 1e-300)});
+    const char* axes[3] = {"x", "y", "z"};
+    for (int i = 0; i < 3; ++i)
+      invariants_.push_back({cat("spatial_impulse_", axes[i]), InvariantKind::momentum, cat("e", std::to_string(i + 1), " . R P"), ps, true});
+    for (int i = 0; i < 3; ++i)
+      invariants_.push_back({cat("spatial_angular_impulse_", axes[i]), InvariantKind::momentum,
+                             cat("e", std::to_string(i + 1), " . (x x R P + R Pi)"), ms, true});
+    invariants_.push_back({"orthogonality", InvariantKind::constraint, "|R^T R - I|_F", 1.0});
+    return;
+  }
   const BodyState& s0 = initial.body();
   const Mat3& J = inertia();
   const Vec3 pi0 = s0.R * (J * s0.W);
@@ -223,11 +256,26 @@ double Problem::potential(const Mat3& R) const {
 
 double Problem::energy(const State& s) const {
   const BodyState& b = s.body();
+  if (family == ModelFamily::kirchhoff_body) {
+    const Vec3 u = b.R.transpose() * b.v;
+    return 0.5 * (u.dot(bodies[0].added_mass * u) + b.W.dot(inertia() * b.W));
+  }
   return 0.5 * b.W.dot(inertia() * b.W) + potential(b.R);
 }
 
 void Problem::evaluate_invariants(const State& s, double* out) const {
   const BodyState& b = s.body();
+  if (family == ModelFamily::kirchhoff_body) {
+    const Vec3 u = b.R.transpose() * b.v, P = bodies[0].added_mass * u, Pi = inertia() * b.W;
+    const Vec3 p = b.R * P, m = b.x.cross(p) + b.R * Pi;
+    *out++ = 0.5 * (u.dot(P) + b.W.dot(Pi));
+    *out++ = P.squaredNorm();
+    *out++ = P.dot(Pi);
+    for (int i = 0; i < 3; ++i) *out++ = p[i];
+    for (int i = 0; i < 3; ++i) *out++ = m[i];
+    *out++ = so3::orthogonality_residual(b.R);
+    return;
+  }
   const Vec3 Pi = inertia() * b.W;
   const Vec3 pi = b.R * Pi;
   *out++ = 0.5 * b.W.dot(Pi) + potential(b.R);

@@ -19,6 +19,9 @@ enum class ModelFamily {
   rigid_body,    // one body rotating about a fixed point or its centre of mass: (R, W) in SO(3) x R^3
   body_system,   // n bodies in SE(3)^n with interaction potentials (paper 001 section 4)
   non_twisting,  // the nonholonomic non-twisting model of paper 000 section 6 (w . d3 = 0)
+  /// One body in an ideal fluid (paper 003; PROBLEMS.md P6): SE(3) with the coupled kinetic energy
+  /// T = 1/2 u.M u + 1/2 W.J W (u = R^T v the body velocity, M the added-mass tensor), no loads.
+  kirchhoff_body,
 };
 const char* to_string(ModelFamily f);
 std::optional<ModelFamily> model_family_from_string(const std::string& s);
@@ -39,6 +42,9 @@ using Load = std::variant<UniformField>;
 struct BodyModel {
   Mat3 inertia = Mat3::Identity();  // J_B about the pivot / centre of mass, body frame
   double mass = 1.0;
+  /// Translational mass tensor M in body components (kirchhoff_body: the added-mass tensor; P = M u).
+  /// Zero for the other families.
+  Mat3 added_mass = Mat3::Zero();
   bool operator==(const BodyModel&) const = default;
 };
 
@@ -87,7 +93,7 @@ class Problem {
   // ---- structure (valid after finalize) ----
   bool torque_free() const { return loads.empty(); }
   bool spherical(std::size_t body = 0) const;
-  bool translating() const { return family == ModelFamily::body_system; }
+  bool translating() const { return family == ModelFamily::body_system || family == ModelFamily::kirchhoff_body; }
   int observables() const { return int(bodies.size()) * observables_per_body(translating()); }
   /// Observables that form the configuration (R entries, plus x): the Q_II norm of paper 000.
   std::vector<int> configuration_observables() const;
@@ -95,6 +101,7 @@ class Problem {
   // ---- loads (single rigid body) ----
   const Mat3& inertia(std::size_t body = 0) const { return bodies[body].inertia; }
   const Mat3& inertia_inverse(std::size_t body = 0) const { return inertia_inv_[body]; }
+  const Mat3& added_mass_inverse() const { return added_mass_inv_; }
   /// Spatial moment t(t, R) about the pivot [N m].
   Vec3 spatial_moment(double t, const Mat3& R) const;
   /// Body moment T = R^T t(t, R), evaluated in the body frame: for a field, T = p x (R^T m a) -- one
@@ -113,6 +120,7 @@ class Problem {
 
  private:
   std::vector<Mat3> inertia_inv_;
+  Mat3 added_mass_inv_ = Mat3::Zero();
   std::vector<InvariantDef> invariants_;
   Vec3 field_dir_ = Vec3::Zero();  // unit direction of the (common) field, when momentum along it is conserved
   Vec3 axis_B_ = Vec3::Zero();     // unit body axis of symmetry through the load point, when axial momentum is conserved

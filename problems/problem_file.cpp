@@ -79,7 +79,11 @@ ordered_json problem_to_json(const Problem& p) {
   j["source"] = p.source;
   j["family"] = to_string(p.family);
   j["bodies"] = ordered_json::array();
-  for (const BodyModel& b : p.bodies) j["bodies"].push_back({{"inertia", mat(b.inertia)}, {"mass", b.mass}});
+  for (const BodyModel& b : p.bodies) {
+    ordered_json bj = {{"inertia", mat(b.inertia)}, {"mass", b.mass}};
+    if (p.family == ModelFamily::kirchhoff_body) bj["added_mass"] = mat(b.added_mass);
+    j["bodies"].push_back(bj);
+  }
   j["loads"] = ordered_json::array();
   for (const Load& l : p.loads) {
     const auto& f = std::get<UniformField>(l);
@@ -119,7 +123,7 @@ Problem problem_from_json(const json& j, const std::string& origin) {
   if (j.contains("source")) p.source = r.text(j["source"], "/source");
   const std::string fam = r.text(r.field(j, "", "family"), "/family");
   const auto f = model_family_from_string(fam);
-  if (!f) r.fail("/family", "unknown model family '" + fam + "' (known: rigid_body, body_system, non_twisting)");
+  if (!f) r.fail("/family", "unknown model family '" + fam + "' (known: rigid_body, body_system, non_twisting, kirchhoff_body)");
   p.family = *f;
 
   const json& bodies = r.field(j, "", "bodies");
@@ -127,10 +131,12 @@ Problem problem_from_json(const json& j, const std::string& origin) {
   p.bodies.clear();
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const std::string bp = "/bodies/" + std::to_string(i);
-    r.only(bodies[i], bp, {"inertia", "mass"});
+    r.only(bodies[i], bp, {"inertia", "mass", "added_mass"});
     BodyModel b;
     b.inertia = r.mat3(r.field(bodies[i], bp, "inertia"), bp + "/inertia");
     b.mass = bodies[i].contains("mass") ? r.number(bodies[i]["mass"], bp + "/mass") : 1.0;
+    if (bodies[i].contains("added_mass")) b.added_mass = r.mat3(bodies[i]["added_mass"], bp + "/added_mass");
+    else if (p.family == ModelFamily::kirchhoff_body) r.fail(bp, "a kirchhoff_body needs added_mass (3x3, SPD)");
     p.bodies.push_back(b);
   }
 

@@ -18,6 +18,7 @@
 #include "reference/analytic.hpp"
 #include "reference/formulations/euler_angles.hpp"
 #include "reference/formulations/kirchhoff.hpp"
+#include "reference/formulations/kirchhoff_body.hpp"
 #include "reference/formulations/rigid_body_t.hpp"
 
 // odeint walks value_type chains to find a state's scalar; a multiprecision number defines its own
@@ -34,7 +35,7 @@ using quad = boost::multiprecision::cpp_bin_float_quad;
 namespace {
 
 /// Bump when a formulation or the estimate changes what a cached reference would contain.
-constexpr int kReferenceCodeVersion = 2;
+constexpr int kReferenceCodeVersion = 3;
 
 // GCC 12 reports -Wuninitialized (maybe-) inside odeint's stepper copy constructor: the controlled
 // stepper copies a default-constructed RKF78 whose scratch arrays are still unset. The copied
@@ -137,6 +138,16 @@ std::vector<State> run_kirchhoff_double(const Problem& p, const std::vector<doub
   return out;
 }
 
+/// P6 (body in an ideal fluid): the three SE(3) formulations, double precision.
+template <class F>
+std::vector<State> run_fluid(const F& sys, const Problem& p, const std::vector<double>& times, double tol,
+                             ReferenceStepper which, std::size_t& steps) {
+  const auto raw = integrate_on_grid(sys, F::from_body(p.initial.body()), times, tol, which, steps);
+  std::vector<State> out(raw.size(), State(1));
+  for (std::size_t i = 0; i < raw.size(); ++i) sys.to_body(raw[i], out[i].body());
+  return out;
+}
+
 struct Run {
   std::vector<State> states;
   std::size_t steps = 0;
@@ -147,6 +158,15 @@ Run run_once(const Problem& p, const std::vector<double>& times, double tol, con
              Formulation f) {
   Run r;
   const bool q = s.precision == Precision::quad;
+  if (p.family == ModelFamily::kirchhoff_body) {
+    if (f == Formulation::kirchhoff)
+      r.states = run_fluid(formulations::KirchhoffBody{&p}, p, times, tol, s.stepper, r.steps);
+    else if (f == Formulation::newton_euler)
+      r.states = run_fluid(formulations::NewtonEulerBody(p, p.initial.body()), p, times, tol, s.stepper, r.steps);
+    else
+      r.states = run_fluid(formulations::HybridBody{&p}, p, times, tol, s.stepper, r.steps);
+    return r;
+  }
   switch (f) {
     case Formulation::kirchhoff:
       r.states = q ? run_formulation<formulations::KirchhoffT, quad>(p, times, tol, s.stepper, r.steps)
@@ -163,6 +183,7 @@ Run run_once(const Problem& p, const std::vector<double>& times, double tol, con
       break;
     }
     case Formulation::analytic:
+    case Formulation::hybrid:
       break;
   }
   return r;
@@ -194,7 +215,7 @@ nlohmann::json cache_key(const Problem& p, const std::vector<double>& times, con
                     {"digest", hex(fnv1a(times.data(), times.size() * sizeof(double)))}}}};
 }
 
-constexpr std::size_t kRecord = 14;  // R (9), W (3), estimate attitude, estimate omega
+constexpr std::size_t kRecord = 20;  // R (9), W (3), x (3), v (3), estimate attitude, estimate omega
 
 bool cache_load(const std::string& path, const nlohmann::json& key, ReferenceSolution& r) {
   std::ifstream in(path, std::ios::binary);
@@ -236,8 +257,10 @@ bool cache_load(const std::string& path, const nlohmann::json& key, ReferenceSol
     BodyState& b = r.states[i].body();
     for (int k = 0; k < 9; ++k) b.R(k / 3, k % 3) = v[k];
     b.W = Vec3(v[9], v[10], v[11]);
-    r.estimate_attitude[i] = v[12];
-    r.estimate_omega[i] = v[13];
+    b.x = Vec3(v[12], v[13], v[14]);
+    b.v = Vec3(v[15], v[16], v[17]);
+    r.estimate_attitude[i] = v[18];
+    r.estimate_omega[i] = v[19];
   }
   r.from_cache = true;
   return true;
@@ -250,6 +273,8 @@ void cache_store(const std::string& path, const nlohmann::json& key, const Refer
     const BodyState& b = r.states[i].body();
     for (int k = 0; k < 9; ++k) payload.push_back(b.R(k / 3, k % 3));
     for (int k = 0; k < 3; ++k) payload.push_back(b.W[k]);
+    for (int k = 0; k < 3; ++k) payload.push_back(b.x[k]);
+    for (int k = 0; k < 3; ++k) payload.push_back(b.v[k]);
     payload.push_back(r.estimate_attitude[i]);
     payload.push_back(r.estimate_omega[i]);
   }
@@ -289,12 +314,14 @@ const char* to_string(Formulation f) {
     case Formulation::newton_euler: return "newton_euler";
     case Formulation::euler_angles: return "euler_angles";
     case Formulation::analytic: return "analytic";
+    case Formulation::hybrid: return "hybrid";
   }
   return "?";
 }
 
 std::optional<Formulation> formulation_from_string(const std::string& s) {
-  for (Formulation f : {Formulation::kirchhoff, Formulation::newton_euler, Formulation::euler_angles, Formulation::analytic})
+  for (Formulation f : {Formulation::kirchhoff, Formulation::newton_euler, Formulation::euler_angles,
+                        Formulation::analytic, Formulation::hybrid})
     if (s == to_string(f)) return f;
   return std::nullopt;
 }
@@ -303,6 +330,7 @@ const char* to_string(Precision p) { return p == Precision::quad ? "quad (cpp_bi
 
 std::vector<Formulation> applicable_formulations(const Problem& p) {
   std::vector<Formulation> f;
+  if (p.family == ModelFamily::kirchhoff_body) return {Formulation::kirchhoff, Formulation::newton_euler, Formulation::hybrid};
   if (p.family != ModelFamily::rigid_body || p.bodies.size() != 1) return f;
   f = {Formulation::kirchhoff, Formulation::newton_euler, Formulation::euler_angles};
   if (analytic_not_applicable(p).empty()) f.push_back(Formulation::analytic);
@@ -332,8 +360,8 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
     if (!(times[i] > times[i - 1])) throw InputError("reference: the time grid must be increasing");
   if (f != Formulation::analytic && (!(settings.tolerance > 0) || !(settings.tolerance < 1) || !(settings.tighten > 1)))
     throw InputError("reference: tolerance must be in (0, 1) and the tightening factor > 1");
-  if (settings.precision == Precision::quad && f == Formulation::euler_angles)
-    throw InputError("reference: quad precision is available for the kirchhoff, newton_euler and analytic references");
+  if (settings.precision == Precision::quad && (f == Formulation::euler_angles || p.family != ModelFamily::rigid_body))
+    throw InputError("reference: quad precision is available for the rigid-body kirchhoff, newton_euler and analytic references");
 
   std::string cache_path;
   nlohmann::json key;
@@ -386,8 +414,10 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
       throw InputError(cat("reference: odeint made no progress: ", e.what()));
     }
     r.kind = "odeint";
-    r.formulation = f == Formulation::kirchhoff      ? "kirchhoff_quaternion"
-                    : f == Formulation::newton_euler ? "newton_euler_quaternion"
+    const bool fluid = p.family == ModelFamily::kirchhoff_body;
+    r.formulation = f == Formulation::kirchhoff      ? (fluid ? "kirchhoff_body_quaternion" : "kirchhoff_quaternion")
+                    : f == Formulation::newton_euler ? (fluid ? "newton_euler_spatial_impulses" : "newton_euler_quaternion")
+                    : f == Formulation::hybrid       ? "hybrid_spatial_velocity_body_omega"
                                                      : "euler_angles_zyx_zyz";
     r.stepper = settings.stepper == ReferenceStepper::bulirsch_stoer
                     ? "bulirsch_stoer_dense_out (odeint, interpolation error controlled)"
@@ -402,6 +432,8 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
     r.estimate_omega.push_back((a.W - b.W).norm());
     r.error_estimate.attitude = std::max(r.error_estimate.attitude, r.estimate_attitude.back());
     r.error_estimate.omega = std::max(r.error_estimate.omega, r.estimate_omega.back());
+    r.error_estimate.position = std::max(r.error_estimate.position, (a.x - b.x).norm());
+    r.error_estimate.velocity = std::max(r.error_estimate.velocity, (a.v - b.v).norm());
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!cache_path.empty()) cache_store(cache_path, key, r);

@@ -12,6 +12,7 @@
 //   analytic      closed form of the torque-free body (analytic.hpp)
 // Tests require every applicable formulation to agree within the tolerance on every catalogue
 // problem (tests/test_reference_formulations.cpp).
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,7 +32,8 @@ enum class ReferenceStepper {
   rkf78,
 };
 
-enum class Formulation { kirchhoff, newton_euler, euler_angles, analytic };
+/// hybrid: SE(3) only (spatial velocity of the reference point, body angular velocity).
+enum class Formulation { kirchhoff, newton_euler, euler_angles, analytic, hybrid };
 const char* to_string(Formulation f);
 std::optional<Formulation> formulation_from_string(const std::string& s);
 
@@ -52,7 +54,9 @@ struct ReferenceSettings {
 struct ReferenceErrorEstimate {
   double attitude = 0.0;  // max over the grid of the geodesic angle between the two runs [rad]
   double omega = 0.0;     // max |W - W_tight| [rad/s]
-  double max() const { return std::max(attitude, omega); }
+  double position = 0.0;  // SE(3): max |x - x_tight|
+  double velocity = 0.0;  // SE(3): max |v - v_tight|
+  double max() const { return std::max({attitude, omega, position, velocity}); }
 };
 
 struct ReferenceSolution {

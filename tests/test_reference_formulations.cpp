@@ -28,13 +28,16 @@ std::vector<double> grid(double t0, double t1, double dt) {
 }
 
 struct Distance {
-  double attitude = 0, omega = 0;
+  double attitude = 0, omega = 0, position = 0, velocity = 0;
 };
 Distance distance(const ReferenceSolution& a, const ReferenceSolution& b) {
   Distance d;
   for (std::size_t i = 0; i < a.states.size(); ++i) {
-    d.attitude = std::max(d.attitude, so3::angle_between(a.states[i].body().R, b.states[i].body().R));
-    d.omega = std::max(d.omega, (a.states[i].body().W - b.states[i].body().W).norm());
+    const BodyState &x = a.states[i].body(), &y = b.states[i].body();
+    d.attitude = std::max(d.attitude, so3::angle_between(x.R, y.R));
+    d.omega = std::max(d.omega, (x.W - y.W).norm());
+    d.position = std::max(d.position, (x.x - y.x).norm());
+    d.velocity = std::max(d.velocity, (x.v - y.v).norm());
   }
   return d;
 }
@@ -121,6 +124,8 @@ TEST_CASE("every formulation agrees on every catalogue problem (heavy top to 1e-
         const double tol = std::max(1e-10, 10 * (refs[a].error_estimate.max() + refs[b].error_estimate.max()));
         CHECK(d.attitude <= tol);
         CHECK(d.omega <= tol * std::max(1.0, p.initial.body().W.norm()));
+        CHECK(d.position <= tol * std::max(1.0, p.t_end * p.initial.body().v.norm()));
+        CHECK(d.velocity <= tol * std::max(1.0, p.initial.body().v.norm()));
         if (name == "heavy_top") {
           CHECK(d.attitude <= 1e-10);
           CHECK(d.omega <= 1e-10 * 50);  // |W| = 50: 1e-10 relative
@@ -319,4 +324,32 @@ TEST_CASE("reference: a formulation that does not apply is bad input", "[referen
   CHECK_THROWS_AS(compute_reference(catalogue_problem("free_body"), {0.0, 1.0}, s), InputError);
   CHECK(default_formulation(catalogue_problem("free_body")) == Formulation::analytic);
   CHECK(default_formulation(catalogue_problem("heavy_top")) == Formulation::kirchhoff);
+}
+
+TEST_CASE("P6 kirchhoff_body: the references keep T, |P|^2, P.Pi and both spatial impulses", "[reference][kirchhoff_body]") {
+  const Problem p = catalogue_problem("kirchhoff_body");
+  REQUIRE(p.translating());
+  const auto g = grid(p.t0, p.t_end, 0.05);
+  const auto& defs = p.invariants();
+  REQUIRE(defs.size() == 10);  // T, |P|^2, P.Pi, 3 + 3 impulse components, orthogonality
+  std::vector<double> I0(defs.size()), I(defs.size());
+  p.evaluate_invariants(p.initial, I0.data());
+  for (Formulation f : applicable_formulations(p)) {
+    const auto r = compute_reference(p, g, with(f));
+    INFO(r.formulation << ", estimate " << r.error_estimate.max());
+    for (const State& x : r.states) {
+      p.evaluate_invariants(x, I.data());
+      for (std::size_t k = 0; k < defs.size(); ++k) {
+        const double scale = defs[k].kind == InvariantKind::constraint ? 1.0 : defs[k].natural_scale;
+        INFO(defs[k].name);
+        CHECK(std::abs(I[k] - I0[k]) / scale <= 1e-10);
+      }
+    }
+  }
+  // The body does move: translation and rotation are not trivial.
+  const auto r = compute_reference(p, g, with(Formulation::kirchhoff));
+  CHECK(r.states.back().body().x.norm() > 1.0);
+  CHECK(so3::angle(r.states.back().body().R) > 0.5);
+  // Every registered scheme says why it does not apply.
+  CHECK(default_formulation(p) == Formulation::kirchhoff);
 }
