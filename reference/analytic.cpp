@@ -16,29 +16,14 @@ using formulations::A33;
 using formulations::cast33;
 using formulations::cast3;
 using formulations::cross;
+using formulations::dot;
+using formulations::matmul;
+using formulations::transpose;
 using formulations::mul;
 using formulations::mul_transpose;
 
 namespace {
 
-template <class T>
-A33<T> matmul(const A33<T>& a, const A33<T>& b) {
-  A33<T> r;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) r[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
-  return r;
-}
-template <class T>
-A33<T> transpose(const A33<T>& a) {
-  A33<T> r;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) r[i][j] = a[j][i];
-  return r;
-}
-template <class T>
-T dot(const A3<T>& a, const A3<T>& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
 /// Rodrigues: exp(angle hat(n)) for a unit axis n.
 template <class T>
 A33<T> rodrigues(const A3<T>& n, const T& angle) {
@@ -91,6 +76,7 @@ struct Solver {
   static bool same(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(a, b); }
 
   explicit Solver(const Problem& p) : t0(p.t0) {
+    using std::atan2;
     using std::sqrt;
     Mat3 Qd;
     Vec3 Jd;
@@ -126,7 +112,7 @@ struct Solver {
       k = sqrt((J2 - J1) * (twoE * J3 - L2) / ((J3 - J2) * (L2 - twoE * J1)));
       s = W0[2] < 0 ? T(-1) : T(1);
       // cn u0 = W1/a1, sn u0 = W2/(s a2)
-      u0 = boost::math::ellint_1(k, atan2_t(W0[1] / (s * a2), W0[0] / a1));
+      u0 = boost::math::ellint_1(k, atan2(W0[1] / (s * a2), W0[0] / a1));
       g = {T(1), T(0), T(0)};
     } else {  // circulates about axis 1
       kind = Kind::asym1;
@@ -136,15 +122,10 @@ struct Solver {
       w = sqrt((J2 - J1) * (twoE * J3 - L2) / (J1 * J2 * J3));
       k = sqrt((J3 - J2) * (L2 - twoE * J1) / ((J2 - J1) * (twoE * J3 - L2)));
       s = W0[0] < 0 ? T(-1) : T(1);
-      u0 = boost::math::ellint_1(k, atan2_t(W0[1] / (s * a2), W0[2] / a3));
+      u0 = boost::math::ellint_1(k, atan2(W0[1] / (s * a2), W0[2] / a3));
       g = {T(0), T(0), T(1)};
     }
     A0 = matmul(R0, frame(W0));
-  }
-
-  static T atan2_t(const T& y, const T& x) {
-    using std::atan2;
-    return atan2(y, x);
   }
 
   /// W'(t) of the asymmetric cases.
@@ -185,7 +166,8 @@ struct Solver {
         case Kind::spherical: {
           W = W0;
           const A3<T> om = mul(R0, W0);
-          const T nrm = sqrt_t(dot(om, om));
+          using std::sqrt;
+          const T nrm = sqrt(dot(om, om));
           R = nrm == 0 ? R0 : matmul(rodrigues(A3<T>{om[0] / nrm, om[1] / nrm, om[2] / nrm}, nrm * (t - T(t0))), R0);
           break;
         }
@@ -239,10 +221,6 @@ struct Solver {
     }
     out.modulus = kind == Kind::asym1 || kind == Kind::asym3 ? static_cast<double>(k) : 0.0;
     return out;
-  }
-  static T sqrt_t(const T& x) {
-    using std::sqrt;
-    return sqrt(x);
   }
 };
 

@@ -35,7 +35,7 @@ using quad = boost::multiprecision::cpp_bin_float_quad;
 namespace {
 
 /// Bump when a formulation or the estimate changes what a cached reference would contain.
-constexpr int kReferenceCodeVersion = 3;
+constexpr int kReferenceCodeVersion = 4;
 
 // GCC 12 reports -Wuninitialized (maybe-) inside odeint's stepper copy constructor: the controlled
 // stepper copies a default-constructed RKF78 whose scratch arrays are still unset. The copied
@@ -119,33 +119,31 @@ std::vector<State> run_euler_angles(const Problem& p, const std::vector<double>&
 }
 #pragma GCC diagnostic pop
 
+/// Integrates `sys` from y0 on the grid and maps every state to the canonical one with `to_body`.
+template <class Sys, class State_, class ToBody>
+std::vector<State> run_on_grid(const Sys& sys, const State_& y0, ToBody to_body, const std::vector<double>& times,
+                               double tol, ReferenceStepper which, std::size_t& steps) {
+  const auto raw = integrate_on_grid(sys, y0, times, tol, which, steps);
+  std::vector<State> out(raw.size(), State(1));
+  for (std::size_t i = 0; i < raw.size(); ++i) to_body(raw[i], out[i].body());
+  return out;
+}
+
+/// The scalar-generic rigid-body forms (double or quad).
 template <template <class> class Form, class T>
 std::vector<State> run_formulation(const Problem& p, const std::vector<double>& times, double tol,
                                    ReferenceStepper which, std::size_t& steps) {
   const formulations::RigidBodyData<T> d(p);
-  const auto raw = integrate_on_grid(Form<T>{&d}, Form<T>::from_body(p.initial.body(), d), times, tol, which, steps);
-  std::vector<State> out(raw.size(), State(1));
-  for (std::size_t i = 0; i < raw.size(); ++i) Form<T>::to_body(raw[i], out[i].body(), d);
-  return out;
+  return run_on_grid(Form<T>{&d}, Form<T>::from_body(p.initial.body(), d),
+                     [&](const auto& y, BodyState& b) { Form<T>::to_body(y, b, d); }, times, tol, which, steps);
 }
 
-std::vector<State> run_kirchhoff_double(const Problem& p, const std::vector<double>& times, double tol,
-                                        ReferenceStepper which, std::size_t& steps) {
-  using F = formulations::KirchhoffQuaternion;
-  const auto raw = integrate_on_grid(F{&p, nullptr}, F::from_body(p.initial.body()), times, tol, which, steps);
-  std::vector<State> out(raw.size(), State(1));
-  for (std::size_t i = 0; i < raw.size(); ++i) F::to_body(raw[i], out[i].body());
-  return out;
-}
-
-/// P6 (body in an ideal fluid): the three SE(3) formulations, double precision.
-template <class F>
-std::vector<State> run_fluid(const F& sys, const Problem& p, const std::vector<double>& times, double tol,
-                             ReferenceStepper which, std::size_t& steps) {
-  const auto raw = integrate_on_grid(sys, F::from_body(p.initial.body()), times, tol, which, steps);
-  std::vector<State> out(raw.size(), State(1));
-  for (std::size_t i = 0; i < raw.size(); ++i) sys.to_body(raw[i], out[i].body());
-  return out;
+/// Systems whose state maps to the canonical one by a (static or member) to_body.
+template <class Sys>
+std::vector<State> run_system(const Sys& sys, const Problem& p, const std::vector<double>& times, double tol,
+                              ReferenceStepper which, std::size_t& steps) {
+  return run_on_grid(sys, Sys::from_body(p.initial.body()),
+                     [&](const auto& y, BodyState& b) { sys.to_body(y, b); }, times, tol, which, steps);
 }
 
 struct Run {
@@ -160,17 +158,17 @@ Run run_once(const Problem& p, const std::vector<double>& times, double tol, con
   const bool q = s.precision == Precision::quad;
   if (p.family == ModelFamily::kirchhoff_body) {
     if (f == Formulation::kirchhoff)
-      r.states = run_fluid(formulations::KirchhoffBody{&p}, p, times, tol, s.stepper, r.steps);
+      r.states = run_system(formulations::KirchhoffBody{&p}, p, times, tol, s.stepper, r.steps);
     else if (f == Formulation::newton_euler)
-      r.states = run_fluid(formulations::NewtonEulerBody(p, p.initial.body()), p, times, tol, s.stepper, r.steps);
+      r.states = run_system(formulations::NewtonEulerBody(p, p.initial.body()), p, times, tol, s.stepper, r.steps);
     else
-      r.states = run_fluid(formulations::HybridBody{&p}, p, times, tol, s.stepper, r.steps);
+      r.states = run_system(formulations::HybridBody{&p}, p, times, tol, s.stepper, r.steps);
     return r;
   }
   switch (f) {
     case Formulation::kirchhoff:
       r.states = q ? run_formulation<formulations::KirchhoffT, quad>(p, times, tol, s.stepper, r.steps)
-                   : run_kirchhoff_double(p, times, tol, s.stepper, r.steps);
+                   : run_system(formulations::KirchhoffQuaternion{&p, nullptr}, p, times, tol, s.stepper, r.steps);
       break;
     case Formulation::newton_euler:
       r.states = q ? run_formulation<formulations::NewtonEulerT, quad>(p, times, tol, s.stepper, r.steps)
@@ -242,13 +240,20 @@ bool cache_load(const std::string& path, const nlohmann::json& key, ReferenceSol
     std::fprintf(stderr, "reference cache: %s is corrupt (size or checksum); recomputing\n", path.c_str());
     return false;
   }
-  r.kind = h["kind"];
-  r.formulation = h["formulation"];
-  r.stepper = h["stepper"];
-  r.precision = h["precision"];
-  r.notes = h["notes"];
-  r.tolerance = h["tolerance"];
-  r.steps = h["steps"];
+  try {
+    r.kind = h.at("kind");
+    r.formulation = h.at("formulation");
+    r.stepper = h.at("stepper");
+    r.precision = h.at("precision");
+    r.notes = h.at("notes");
+    r.tolerance = h.at("tolerance");
+    r.steps = h.at("steps");
+    const auto& e = h.at("error_estimate");
+    r.error_estimate = {e.at("attitude"), e.at("omega"), e.at("position"), e.at("velocity")};
+  } catch (const nlohmann::json::exception&) {
+    std::fprintf(stderr, "reference cache: %s has an incomplete header; recomputing\n", path.c_str());
+    return false;
+  }
   r.states.assign(n, State(1));
   r.estimate_attitude.resize(n);
   r.estimate_omega.resize(n);
@@ -286,6 +291,10 @@ void cache_store(const std::string& path, const nlohmann::json& key, const Refer
                             {"notes", r.notes},
                             {"tolerance", r.tolerance},
                             {"steps", r.steps},
+                            {"error_estimate", {{"attitude", r.error_estimate.attitude},
+                                                {"omega", r.error_estimate.omega},
+                                                {"position", r.error_estimate.position},
+                                                {"velocity", r.error_estimate.velocity}}},
                             {"payload_fnv1a", hex(fnv1a(payload.data(), payload.size() * sizeof(double)))}};
   // Atomic: a temporary beside the target, renamed over it. A failure only loses the cache entry.
   std::error_code ec;
@@ -372,10 +381,6 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
     cache_path = (std::filesystem::path(settings.cache_dir) / (r.cache_key + ".ref")).string();
     if (cache_load(cache_path, key, r)) {
       r.times = times;
-      for (std::size_t i = 0; i < times.size(); ++i) {
-        r.error_estimate.attitude = std::max(r.error_estimate.attitude, r.estimate_attitude[i]);
-        r.error_estimate.omega = std::max(r.error_estimate.omega, r.estimate_omega[i]);
-      }
       return r;
     }
   }

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/json_numbers.hpp"
 #include "core/types.hpp"
 #include "reports/report.hpp"
 
@@ -17,12 +18,8 @@ using nlohmann::ordered_json;
 namespace {
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-
-template <class J>
-double as_num(const J& j) {
-  return j.is_number() ? j.template get<double>() : kNan;
-}
-ordered_json num(double x) { return std::isfinite(x) ? ordered_json(x) : ordered_json(nullptr); }
+using json_numbers::as_num;
+using json_numbers::num;
 std::string fmt(double x, int digits = 3) { return std::isfinite(x) ? format_number(x, digits) : std::string("-"); }
 
 std::vector<double> numbers(const json& a) {

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/json_numbers.hpp"
 #include "core/types.hpp"
 
 namespace rigidbench {
@@ -17,7 +18,7 @@ namespace {
 
 constexpr const char* kKind = "rigidbench-gate-snapshot";
 
-double as_num(const json& j) { return j.is_number() ? j.get<double>() : std::nan(""); }
+using json_numbers::as_num;
 std::string fmt(double x) { return std::isfinite(x) ? format_number(x, 4) : std::string("-"); }
 
 std::string xml_escape(const std::string& s) {

@@ -1,5 +1,7 @@
 #include "reports/report.hpp"
 
+#include "core/json_numbers.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <sys/utsname.h>
@@ -20,12 +22,8 @@ using nlohmann::ordered_json;
 
 namespace {
 
-ordered_json num(double x) { return std::isfinite(x) ? ordered_json(x) : ordered_json(nullptr); }
-ordered_json nums(const std::vector<double>& v) {
-  ordered_json a = ordered_json::array();
-  for (double x : v) a.push_back(num(x));
-  return a;
-}
+using json_numbers::num;
+using json_numbers::nums;
 
 std::string first_line_of(const std::string& file, const std::string& key) {
   std::ifstream in(file);

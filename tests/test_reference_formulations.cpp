@@ -57,6 +57,19 @@ ReferenceSettings with(Formulation f) {
   return s;
 }
 
+/// The Kirchhoff reference in double (1e-13) and in quad precision (1e-25) on the same grid.
+struct DoubleAndQuad {
+  ReferenceSolution d, q;
+};
+DoubleAndQuad double_and_quad(const Problem& p, const std::vector<double>& g) {
+  ReferenceSettings s = with(Formulation::kirchhoff);
+  DoubleAndQuad r{compute_reference(p, g, s), {}};
+  s.precision = Precision::quad;
+  s.tolerance = 1e-25;
+  r.q = compute_reference(p, g, s);
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("the templated Kirchhoff form equals the double one used by the baseline and Newton-Euler keeps pi",
@@ -225,11 +238,7 @@ TEST_CASE("analytic P1 agrees with the odeint references at t = 100 and P1b flip
 TEST_CASE("quad precision: the double reference's error estimate is honest (free body)", "[reference][quad]") {
   const Problem p = catalogue_problem("free_body");
   const auto g = grid(0, 2, 0.05);
-  ReferenceSettings s = with(Formulation::kirchhoff);
-  const auto d = compute_reference(p, g, s);
-  s.precision = Precision::quad;
-  s.tolerance = 1e-25;
-  const auto q = compute_reference(p, g, s);
+  const auto [d, q] = double_and_quad(p, g);
   const auto an = compute_reference(p, g, with(Formulation::analytic));
   const Distance true_err = distance(d, q);
   INFO("double vs quad: " << true_err.attitude << " / " << true_err.omega << "; double's estimate "
@@ -239,7 +248,7 @@ TEST_CASE("quad precision: the double reference's error estimate is honest (free
   // The quad run is far below double round-off, and agrees with the closed form to double round-off.
   CHECK(q.error_estimate.max() < 1e-20);
   CHECK(distance(q, an).attitude < 1e-14);
-  // Honest: the double run's estimate bounds its actual error (within a factor 10) ...
+  // Honest: the double run's estimate bounds its actual error (within a factor 10).
   CHECK(true_err.attitude <= 10 * d.error_estimate.attitude + 1e-15);
   CHECK(true_err.omega <= 10 * d.error_estimate.omega + 1e-15);
 }
@@ -247,11 +256,7 @@ TEST_CASE("quad precision: the double reference's error estimate is honest (free
 TEST_CASE("quad precision on the heavy top: cost and honesty of the double estimate", "[reference][quad]") {
   const Problem p = catalogue_problem("heavy_top");
   const auto g = grid(0, 10, 0.05);
-  ReferenceSettings s = with(Formulation::kirchhoff);
-  const auto d = compute_reference(p, g, s);
-  s.precision = Precision::quad;
-  s.tolerance = 1e-25;
-  const auto q = compute_reference(p, g, s);
+  const auto [d, q] = double_and_quad(p, g);
   const Distance e = distance(d, q);
   WARN("heavy top [0, 10]: double reference " << d.seconds << " s, quad reference (1e-25) " << q.seconds
                                                << " s; double's actual error " << e.attitude << " rad / " << e.omega

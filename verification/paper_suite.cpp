@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <numbers>
 
+#include "core/json_numbers.hpp"
 #include "integrators/registry.hpp"
 #include "problems/catalogue.hpp"
 #include "verification/runner.hpp"
@@ -21,7 +22,7 @@ bool PaperSuiteResult::any_failed() const {
 
 namespace {
 
-ordered_json num(double x) { return std::isfinite(x) ? ordered_json(x) : ordered_json(nullptr); }
+using json_numbers::num;
 
 /// Paper 002: relative Hamiltonian error of the heavy top over [0, 10] at h in {0.001, 0.003, 0.009}.
 void paper002(PaperSuiteResult& out, bool progress) {

@@ -62,7 +62,8 @@ void EulerAngles::operator()(const state_type& y, state_type& dy, double t) cons
   const Vec3 W = B * da;
   const Mat3& J = problem->inertia();
   Vec3 rhs = (J * W).cross(W);
-  if (!problem->torque_free()) rhs += problem->body_moment(t, rotation(seq, a, b, c));
+  // R = R_i(a) R_j(b) R_k(c), reusing the two factors already formed (transposed) for B.
+  if (!problem->torque_free()) rhs += problem->body_moment(t, axis_rotation(ax[0], a) * RjT.transpose() * RkT.transpose());
   const Vec3 dW = problem->inertia_inverse() * rhs;
   // B' alpha': d/dt R_k(c)^T = -c' hat(e_k) R_k^T, d/dt R_j(b)^T = -b' hat(e_j) R_j^T.
   const Vec3 col0 = B.col(0), col1 = B.col(1);

@@ -41,6 +41,24 @@ A3<T> mul_transpose(const A33<T>& M, const A3<T>& v) {
   return r;
 }
 template <class T>
+A33<T> matmul(const A33<T>& a, const A33<T>& b) {
+  A33<T> r;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) r[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+  return r;
+}
+template <class T>
+A33<T> transpose(const A33<T>& a) {
+  A33<T> r;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) r[i][j] = a[j][i];
+  return r;
+}
+template <class T>
+T dot(const A3<T>& a, const A3<T>& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+template <class T>
 A33<T> cast33(const Mat3& M) {
   A33<T> r;
   for (int i = 0; i < 3; ++i)
