@@ -200,7 +200,12 @@ BenchResult run_bench(const BenchRequest& req) {
     if (bp.scheme->info->name == BaselineScheme::info().name) base_ns[e.problem] = e.ns_per_step;
     out.entries.push_back(e);
   }
-  for (auto& e : out.entries) e.ratio_to_baseline = e.ns_per_step / base_ns[e.problem];
+  // No ratio where the baseline does not apply (the non_twisting family): NaN (null in the report).
+  auto ratio = [](double x, const std::map<std::string, double>& base, const std::string& problem) {
+    const auto it = base.find(problem);
+    return it == base.end() ? kNaN : x / it->second;
+  };
+  for (auto& e : out.entries) e.ratio_to_baseline = ratio(e.ns_per_step, base_ns, e.problem);
 
   // ---- instruction counts (deterministic; what the speed gate uses) ----
   if (req.icount) {
@@ -212,7 +217,7 @@ BenchResult run_bench(const BenchRequest& req) {
         out.entries[i].instructions_per_step = ips[i];
         if (pairs[i].scheme->info->name == BaselineScheme::info().name) base_i[pairs[i].problem->name] = ips[i];
       }
-      for (auto& e : out.entries) e.instruction_ratio_to_baseline = e.instructions_per_step / base_i[e.problem];
+      for (auto& e : out.entries) e.instruction_ratio_to_baseline = ratio(e.instructions_per_step, base_i, e.problem);
       out.icount_note = cat("callgrind Ir per step = (Ir(2N) - Ir(N)) / N, N = ", std::to_string(req.icount_steps));
     } catch (const InputError& e) {
       if (req.require_icount) throw;

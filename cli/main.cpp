@@ -34,7 +34,7 @@ constexpr int kOk = 0, kVerdictFailed = 1, kBadInput = 2, kInternal = 3;
 std::string claims_text(const Claims& c) {
   std::string s;
   for (InvariantKind k : {InvariantKind::energy, InvariantKind::momentum, InvariantKind::casimir, InvariantKind::axial,
-                          InvariantKind::constraint})
+                          InvariantKind::constraint, InvariantKind::nonholonomic})
     if (c.of(k) != Claim::none) s += cat(s.empty() ? "" : ", ", to_string(k), ": ", to_string(c.of(k)));
   return s.empty() ? "none" : s;
 }

@@ -42,6 +42,7 @@ struct Claims {
   Claim casimir = Claim::none;     // |Pi| for the free body
   Claim axial = Claim::none;       // body momentum about a symmetry axis
   Claim constraint = Claim::none;  // the representation stays on SO(3) (|R^T R - I| ~ round-off)
+  Claim nonholonomic = Claim::none;  // w . d3 = 0 at the output states (non_twisting family)
   Claim of(InvariantKind k) const {
     switch (k) {
       case InvariantKind::energy: return energy;
@@ -49,6 +50,7 @@ struct Claims {
       case InvariantKind::casimir: return casimir;
       case InvariantKind::axial: return axial;
       case InvariantKind::constraint: return constraint;
+      case InvariantKind::nonholonomic: return nonholonomic;
     }
     return Claim::none;
   }

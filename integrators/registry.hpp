@@ -8,6 +8,7 @@
 
 #include "integrators/any_integrator.hpp"
 #include "integrators/dlm_splitting.hpp"
+#include "integrators/gebhardt_romero.hpp"
 #include "integrators/lie_euler.hpp"
 #include "integrators/odeint_rk4_quaternion.hpp"
 #include "integrators/rig_koziara_bicanic.hpp"
@@ -26,7 +27,7 @@ struct SchemeList {
 
 using Schemes = SchemeList<OdeintRk4Quaternion, LieEuler, TerzeMullerZlatar, RigPos, RigNeg, RigImp,
                            BakerGonzalezBody, BakerGonzalezSpatial, BakerGonzalezNewmark, CampelloSymplecticEuler,
-                           CampelloImplicit, DlmSplitting, Rkmk4>;
+                           CampelloImplicit, DlmSplitting, Rkmk4, GebhardtRomeroStandard, GebhardtRomeroNonholonomic>;
 
 /// The in-run baseline every cost ratio refers to (METRICS.md, Cost).
 using BaselineScheme = OdeintRk4Quaternion;

@@ -1,6 +1,7 @@
 #include "problems/problem.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -32,6 +33,7 @@ const char* to_string(InvariantKind k) {
     case InvariantKind::casimir: return "casimir";
     case InvariantKind::axial: return "axial";
     case InvariantKind::constraint: return "constraint";
+    case InvariantKind::nonholonomic: return "nonholonomic";
   }
   return "?";
 }
@@ -78,8 +80,8 @@ std::vector<int> Problem::configuration_observables() const {
 void Problem::finalize() {
   const std::string where = "problem '" + name + "': ";
   require(!name.empty(), "problem: name must not be empty");
-  require(family == ModelFamily::rigid_body || family == ModelFamily::kirchhoff_body,
-          where + "model family '" + to_string(family) + "' is not supported yet (rigid_body, kirchhoff_body)");
+  require(family != ModelFamily::body_system,
+          where + "model family '" + to_string(family) + "' is not supported yet (rigid_body, non_twisting, kirchhoff_body)");
   require(bodies.size() == 1, where + "the " + to_string(family) + " family has exactly one body");
   if (family == ModelFamily::kirchhoff_body) {
     require(loads.empty(), where + "a kirchhoff_body has no external loads (PROBLEMS.md P6)");
@@ -122,11 +124,39 @@ void Problem::finalize() {
   }
 
   for (std::size_t i = 0; i < loads.size(); ++i) {
-    const auto& f = std::get<UniformField>(loads[i]);
-    const std::string lw = where + "load " + std::to_string(i) + " (uniform_field): ";
-    require(std::isfinite(f.mass) && f.mass >= 0, lw + "mass must be finite and >= 0 (got " + num(f.mass) + ")");
-    require(f.acceleration.allFinite(), lw + "acceleration has a non-finite entry");
-    require(f.point.allFinite(), lw + "point has a non-finite entry");
+    if (const auto* f = std::get_if<UniformField>(&loads[i])) {
+      const std::string lw = where + "load " + std::to_string(i) + " (uniform_field): ";
+      require(std::isfinite(f->mass) && f->mass >= 0, lw + "mass must be finite and >= 0 (got " + num(f->mass) + ")");
+      require(f->acceleration.allFinite(), lw + "acceleration has a non-finite entry");
+      require(f->point.allFinite(), lw + "point has a non-finite entry");
+    } else {
+      const auto& m = std::get<FollowerMoment>(loads[i]);
+      const std::string lw = where + "load " + std::to_string(i) + " (follower_moment): ";
+      require(m.body.allFinite(), lw + "body components have a non-finite entry");
+      for (std::size_t k = 0; k < m.profile.knots.size(); ++k) {
+        const auto& [tk, vk] = m.profile.knots[k];
+        require(std::isfinite(tk) && std::isfinite(vk), lw + "profile knot " + std::to_string(k) + " is not finite");
+        require(k == 0 || tk > m.profile.knots[k - 1].first,
+                lw + "profile knot times must increase strictly (knot " + std::to_string(k) + " at t = " + num(tk) + ")");
+      }
+    }
+  }
+  fields_.clear();
+  followers_.clear();
+  for (const Load& l : loads) {
+    if (const auto* f = std::get_if<UniformField>(&l)) fields_.push_back(*f);
+    else followers_.push_back(std::get<FollowerMoment>(l));
+  }
+  if (family == ModelFamily::non_twisting) {
+    // Paper 000 section 3: the splitting of the inertia implies J13 = J23 = 0; without it the
+    // nonholonomic momenta d1 . pi, d2 . pi are not conserved and the model is not the paper's.
+    const Mat3& J = bodies[0].inertia;
+    require(std::abs(J(0, 2)) <= 1e-14 * J.norm() && std::abs(J(1, 2)) <= 1e-14 * J.norm(),
+            where + "the non_twisting family needs J13 = J23 = 0 (paper 000 section 3; got J13 = " + num(J(0, 2)) +
+                ", J23 = " + num(J(1, 2)) + ")");
+    const Vec3& W0 = initial.body().W;
+    require(std::abs(W0[2]) <= 1e-14 * std::max(1.0, W0.norm()),
+            where + "the non_twisting family starts without twist: initial W3 = w . d3 must be 0 (got " + num(W0[2]) + ")");
   }
 
   auto& v = verification;
@@ -164,29 +194,57 @@ void Problem::finalize() {
     invariants_.push_back({"orthogonality", InvariantKind::constraint, "|R^T R - I|_F", 1.0});
     return;
   }
+  // Rigid body and non-twisting body. Follower moments that vanish from t_q on leave the invariants
+  // of the remaining (field-only) problem conserved from t_q (InvariantDef::from_time); if they
+  // never vanish, only the constraints are invariant.
+  const double tq = quiet_from();
+  const double from = tq > t0 ? tq : -std::numeric_limits<double>::infinity();
+  const bool nt = family == ModelFamily::non_twisting;
+  const bool fields = std::any_of(loads.begin(), loads.end(), [](const Load& l) { return std::holds_alternative<UniformField>(l); });
   const BodyState& s0 = initial.body();
   const Mat3& J = inertia();
   const Vec3 pi0 = s0.R * (J * s0.W);
   const double K0 = 0.5 * s0.W.dot(J * s0.W);
   const double mom_scale = pi0.norm() > 0 ? pi0.norm() : 1.0;
-  invariants_.push_back({"energy", InvariantKind::energy, "E = 1/2 W.JW + U(R)",
-                         std::max(K0 + std::abs(potential(s0.R)), 1e-300)});
-  has_field_momentum_ = has_axial_momentum_ = false;
-  if (torque_free()) {
-    invariants_.push_back({"momentum_x", InvariantKind::momentum, "e1 . pi, pi = R J W spatial angular momentum", mom_scale, true});
-    invariants_.push_back({"momentum_y", InvariantKind::momentum, "e2 . pi", mom_scale, true});
-    invariants_.push_back({"momentum_z", InvariantKind::momentum, "e3 . pi", mom_scale, true});
-    invariants_.push_back({"casimir", InvariantKind::casimir, "|Pi| = |J W|", mom_scale});
-  } else {
+  has_field_momentum_ = has_axial_momentum_ = has_free_momentum_ = has_nonholonomic_momenta_ = false;
+  has_energy_ = std::isfinite(tq);
+  if (has_energy_)
+    invariants_.push_back({"energy", InvariantKind::energy, nt ? "E = K + U, K = 1/2 W.JW (paper 000 eq. 74a)" : "E = 1/2 W.JW + U(R)",
+                           std::max(K0 + std::abs(potential(s0.R)), 1e-300), false, from});
+  if (has_energy_ && nt && !fields) {
+    // Paper 000 eq. 74b-c: the nonholonomic momenta, the body components 1, 2 of Pi = J W. Components
+    // of one vector: scaled by its norm, bounded by |Pi(0)| plus the impulse the loads can impart
+    // (sum |B| int |f| dt; the exact |Pi(t_q)| when the load keeps its direction, as in P4).
+    has_nonholonomic_momenta_ = true;
+    double impulse = 0;
+    for (const Load& l : loads)
+      if (const auto* m = std::get_if<FollowerMoment>(&l)) {
+        const auto& k = m->profile.knots;
+        for (std::size_t i = 1; i < k.size(); ++i)  // trapezoid of |f| (exact without sign changes)
+          impulse += 0.5 * (std::abs(k[i].second) + std::abs(k[i - 1].second)) * (k[i].first - k[i - 1].first);
+        impulse *= m->body.norm();
+      }
+    const double pi_scale = std::max((J * s0.W).norm() + impulse, 1e-300);
+    invariants_.push_back({"nonholonomic_momentum_1", InvariantKind::momentum, "Pi^1 = d1 . pi = (J W)_1 (paper 000 eq. 74b)",
+                           pi_scale, true, from});
+    invariants_.push_back({"nonholonomic_momentum_2", InvariantKind::momentum, "Pi^2 = d2 . pi = (J W)_2 (paper 000 eq. 74c)",
+                           pi_scale, true, from});
+  } else if (has_energy_ && !nt && !fields) {
+    has_free_momentum_ = true;
+    invariants_.push_back({"momentum_x", InvariantKind::momentum, "e1 . pi, pi = R J W spatial angular momentum", mom_scale, true, from});
+    invariants_.push_back({"momentum_y", InvariantKind::momentum, "e2 . pi", mom_scale, true, from});
+    invariants_.push_back({"momentum_z", InvariantKind::momentum, "e3 . pi", mom_scale, true, from});
+    invariants_.push_back({"casimir", InvariantKind::casimir, "|Pi| = |J W|", mom_scale, false, from});
+  } else if (has_energy_ && !nt) {
     // Uniform fields that are all parallel leave the momentum about the field direction conserved
     // (rotational symmetry about it); if moreover every load point lies on one body axis about which
     // J is axisymmetric, the body momentum about that axis is conserved (Lagrange top).
     Vec3 dir = Vec3::Zero(), axis = Vec3::Zero();
     bool parallel = true, coaxial = true;
     for (const Load& l : loads) {
-      const auto& f = std::get<UniformField>(l);
-      if (f.mass == 0 || f.acceleration.norm() == 0 || f.point.norm() == 0) continue;
-      const Vec3 d = f.acceleration.normalized(), a = f.point.normalized();
+      const auto* f = std::get_if<UniformField>(&l);
+      if (!f || f->mass == 0 || f->acceleration.norm() == 0 || f->point.norm() == 0) continue;
+      const Vec3 d = f->acceleration.normalized(), a = f->point.normalized();
       if (dir.isZero()) dir = d;
       else if (dir.cross(d).norm() > 1e-14) parallel = false;
       if (axis.isZero()) axis = a;
@@ -198,7 +256,7 @@ void Problem::finalize() {
       field_dir_ = dir[imax] < 0 ? Vec3(-dir) : dir;  // e3 rather than -e3 for gravity
       has_field_momentum_ = true;
       invariants_.push_back({"momentum_along_field", InvariantKind::momentum,
-                             "e . pi, e the unit direction of the field (e3 in the catalogue)", mom_scale, true});
+                             "e . pi, e the unit direction of the field (e3 in the catalogue)", mom_scale, true, from});
     }
     if (coaxial && !axis.isZero()) {
       const double a33 = axis.dot(J * axis);
@@ -210,47 +268,85 @@ void Problem::finalize() {
         invariants_.push_back({"axial_momentum", InvariantKind::axial,
                                "a . J W, a the body symmetry axis through the load point "
                                "(J3 W3 for the heavy top; R rho0 . Omega for the unit spherical pendulum)",
-                               mom_scale, true});
+                               mom_scale, true, from});
       }
     }
   }
+  if (nt)
+    invariants_.push_back({"twist", InvariantKind::nonholonomic, "w . d3 = W3, the non-twist condition (paper 000 eq. 72)",
+                           std::max(s0.W.norm(), 1.0), true});
   invariants_.push_back({"orthogonality", InvariantKind::constraint, "|R^T R - I|_F", 1.0});
 }
 
-Vec3 Problem::spatial_moment(double, const Mat3& R) const {
-  Vec3 t = Vec3::Zero();
-  for (const Load& l : loads) {
-    const auto& f = std::get<UniformField>(l);
-    t += (R * f.point).cross(f.mass * f.acceleration);
-  }
-  return t;
+double TimeProfile::operator()(double t) const {
+  if (knots.empty()) return 1.0;
+  if (t <= knots.front().first) return knots.front().second;
+  if (t >= knots.back().first) return knots.back().second;
+  // Right-continuous at a knot (paper 000 eq. 116: 2 - 2t from t = 0.5 on); linear pieces agree there.
+  const auto it = std::upper_bound(knots.begin(), knots.end(), t, [](double x, const auto& k) { return x < k.first; });
+  const auto& [t1, v1] = *it;
+  const auto& [ta, va] = *(it - 1);
+  return va + (v1 - va) * ((t - ta) / (t1 - ta));
 }
 
-Vec3 Problem::body_moment(double, const Mat3& R) const {
+double TimeProfile::quiet_from() const {
+  if (knots.empty()) return std::numeric_limits<double>::infinity();
+  if (knots.back().second != 0.0) return std::numeric_limits<double>::infinity();
+  std::size_t k = knots.size() - 1;
+  while (k > 0 && knots[k - 1].second == 0.0) --k;
+  return k == 0 ? -std::numeric_limits<double>::infinity() : knots[k].first;
+}
+
+std::vector<double> Problem::load_kinks() const {
+  std::vector<double> k;
+  for (const Load& l : loads)
+    if (const auto* m = std::get_if<FollowerMoment>(&l))
+      for (const auto& kn : m->profile.knots)
+        if (kn.first > t0 && kn.first < t_end) k.push_back(kn.first);
+  std::sort(k.begin(), k.end());
+  k.erase(std::unique(k.begin(), k.end()), k.end());
+  return k;
+}
+
+double Problem::quiet_from() const {
+  double q = t0;
+  for (const Load& l : loads)
+    if (const auto* m = std::get_if<FollowerMoment>(&l)) q = std::max(q, m->body.isZero() ? t0 : m->profile.quiet_from());
+  return q;
+}
+
+bool Problem::has_follower_moments() const {
+  return std::any_of(loads.begin(), loads.end(), [](const Load& l) { return std::holds_alternative<FollowerMoment>(l); });
+}
+
+Vec3 Problem::spatial_moment(double t, const Mat3& R) const {
+  Vec3 m = Vec3::Zero();
+  for (const UniformField& f : fields_) m += (R * f.point).cross(f.mass * f.acceleration);
+  for (const FollowerMoment& fm : followers_) m += fm.profile(t) * (R * fm.body);
+  return m;
+}
+
+Vec3 Problem::body_moment(double t, const Mat3& R) const {
   Vec3 T = Vec3::Zero();
-  for (const Load& l : loads) {
-    const auto& f = std::get<UniformField>(l);
-    T += f.point.cross(R.transpose() * (f.mass * f.acceleration));
-  }
+  for (const UniformField& f : fields_) T += f.point.cross(R.transpose() * (f.mass * f.acceleration));
+  for (const FollowerMoment& fm : followers_) T += fm.profile(t) * fm.body;
   return T;
 }
 
-Mat3 Problem::spatial_moment_jacobian(double, const Mat3& R) const {
+Mat3 Problem::spatial_moment_jacobian(double t, const Mat3& R) const {
   Mat3 K = Mat3::Zero();
-  for (const Load& l : loads) {
-    const auto& f = std::get<UniformField>(l);
+  for (const UniformField& f : fields_) {
     const Vec3 r = R * f.point, F = f.mass * f.acceleration;
     K += r * F.transpose() - F.dot(r) * Mat3::Identity();
   }
+  // m = f(t) R B rotates with the body: d(exp(hat(delta)) m)/d delta = -hat(m).
+  for (const FollowerMoment& fm : followers_) K -= so3::hat(fm.profile(t) * (R * fm.body));
   return K;
 }
 
 double Problem::potential(const Mat3& R) const {
   double U = 0.0;
-  for (const Load& l : loads) {
-    const auto& f = std::get<UniformField>(l);
-    U -= f.mass * f.acceleration.dot(R * f.point);
-  }
+  for (const UniformField& f : fields_) U -= f.mass * f.acceleration.dot(R * f.point);
   return U;
 }
 
@@ -278,16 +374,20 @@ void Problem::evaluate_invariants(const State& s, double* out) const {
   }
   const Vec3 Pi = inertia() * b.W;
   const Vec3 pi = b.R * Pi;
-  *out++ = 0.5 * b.W.dot(Pi) + potential(b.R);
-  if (torque_free()) {
+  if (has_energy_) *out++ = 0.5 * b.W.dot(Pi) + potential(b.R);
+  if (has_nonholonomic_momenta_) {
+    *out++ = Pi.x();
+    *out++ = Pi.y();
+  }
+  if (has_free_momentum_) {
     *out++ = pi.x();
     *out++ = pi.y();
     *out++ = pi.z();
     *out++ = Pi.norm();
-  } else {
-    if (has_field_momentum_) *out++ = field_dir_.dot(pi);
-    if (has_axial_momentum_) *out++ = axis_B_.dot(Pi);
   }
+  if (has_field_momentum_) *out++ = field_dir_.dot(pi);
+  if (has_axial_momentum_) *out++ = axis_B_.dot(Pi);
+  if (family == ModelFamily::non_twisting) *out++ = b.W.z();
   *out++ = so3::orthogonality_residual(b.R);
 }
 

@@ -4,7 +4,9 @@
 // identically for every integrator (an integrator never reports its own invariants).
 //
 // Loads are data, not code, so that every problem round-trips through a problem file (JSON).
+#include <limits>
 #include <optional>
+#include <utility>
 #include <string>
 #include <variant>
 #include <vector>
@@ -37,7 +39,27 @@ struct UniformField {
   bool operator==(const UniformField&) const = default;
 };
 
-using Load = std::variant<UniformField>;
+/// A scalar profile of time, piecewise linear through its knots (t_i, v_i), constant (v_first,
+/// v_last) outside them; no knots: the constant 1. The knots are the load's kinks, where references
+/// restart their integration and where the grid t_n = t0 + n h must take the right branch.
+struct TimeProfile {
+  std::vector<std::pair<double, double>> knots;
+  double operator()(double t) const;
+  /// The time from which the profile is 0 for ever (+inf if it never settles at 0).
+  double quiet_from() const;
+  bool operator==(const TimeProfile&) const = default;
+};
+
+/// A follower moment: fixed components B in the body basis (d1, d2, d3), scaled by a time profile:
+/// spatial moment m(t) = f(t) R B, body moment f(t) B. Not conservative (no potential).
+/// Paper 000 eqs. 115 and 118: m_ext(t) = -f(t)(c1 d1 + c2 d2) is B = -(c1, c2, 0) with the hat f of eq. 116.
+struct FollowerMoment {
+  Vec3 body = Vec3::Zero();
+  TimeProfile profile;
+  bool operator==(const FollowerMoment&) const = default;
+};
+
+using Load = std::variant<UniformField, FollowerMoment>;
 
 struct BodyModel {
   Mat3 inertia = Mat3::Identity();  // J_B about the pivot / centre of mass, body frame
@@ -58,7 +80,9 @@ struct VerificationSettings {
   bool operator==(const VerificationSettings&) const = default;
 };
 
-enum class InvariantKind { energy, momentum, casimir, axial, constraint };
+/// nonholonomic: the non-twist condition w . d3 = W3 = 0 of the non_twisting family (paper 000 eq. 72),
+/// evaluated from the canonical state's W.
+enum class InvariantKind { energy, momentum, casimir, axial, constraint, nonholonomic };
 const char* to_string(InvariantKind k);
 
 struct InvariantDef {
@@ -69,6 +93,9 @@ struct InvariantDef {
   /// A component of a vector invariant (pi_x...): its round-off is relative to the vector's norm,
   /// so S_I is always the natural scale |pi_0|, never the possibly tiny |I_0|.
   bool component = false;
+  /// Conserved from this time on (the loads vanish there, e.g. paper 000 cases 2 and 3 from t = 1);
+  /// drift is measured against the value at the first step at or after it. -inf: from t0.
+  double from_time = -std::numeric_limits<double>::infinity();
 };
 
 class Problem {
@@ -92,6 +119,11 @@ class Problem {
 
   // ---- structure (valid after finalize) ----
   bool torque_free() const { return loads.empty(); }
+  /// Times in (t0, t_end) where a load's profile has a kink (references restart there).
+  std::vector<double> load_kinks() const;
+  /// The time from which every follower moment vanishes (t0 if there are none; +inf if never).
+  double quiet_from() const;
+  bool has_follower_moments() const;
   bool spherical(std::size_t body = 0) const;
   bool translating() const { return family == ModelFamily::body_system || family == ModelFamily::kirchhoff_body; }
   int observables() const { return int(bodies.size()) * observables_per_body(translating()); }
@@ -108,8 +140,9 @@ class Problem {
   /// matrix-vector product instead of two (the hot path of every loaded scheme).
   Vec3 body_moment(double t, const Mat3& R) const;
   /// d t / d delta for a spatial rotation R -> exp(hat(delta)) R (the moment's tangent, for Newton).
-  /// For a field: r f^T - (f . r) I with r = R p, f = m a.
+  /// For a field: r f^T - (f . r) I with r = R p, f = m a; for a follower moment m: -hat(m).
   Mat3 spatial_moment_jacobian(double t, const Mat3& R) const;
+  /// Potential of the uniform fields (follower moments have none).
   double potential(const Mat3& R) const;
   double energy(const State& s) const;
 
@@ -120,10 +153,16 @@ class Problem {
 
  private:
   std::vector<Mat3> inertia_inv_;
+  // The loads split by type at finalize (the moment evaluations loop over these, no variant dispatch).
+  std::vector<UniformField> fields_;
+  std::vector<FollowerMoment> followers_;
   Mat3 added_mass_inv_ = Mat3::Zero();
   std::vector<InvariantDef> invariants_;
   Vec3 field_dir_ = Vec3::Zero();  // unit direction of the (common) field, when momentum along it is conserved
   Vec3 axis_B_ = Vec3::Zero();     // unit body axis of symmetry through the load point, when axial momentum is conserved
+  bool has_energy_ = true;
+  bool has_free_momentum_ = false;
+  bool has_nonholonomic_momenta_ = false;
   bool has_field_momentum_ = false;
   bool has_axial_momentum_ = false;
 };

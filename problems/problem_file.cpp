@@ -86,9 +86,15 @@ ordered_json problem_to_json(const Problem& p) {
   }
   j["loads"] = ordered_json::array();
   for (const Load& l : p.loads) {
-    const auto& f = std::get<UniformField>(l);
-    j["loads"].push_back({{"type", "uniform_field"}, {"mass", f.mass}, {"acceleration", vec(f.acceleration)},
-                          {"point", vec(f.point)}});
+    if (const auto* f = std::get_if<UniformField>(&l)) {
+      j["loads"].push_back({{"type", "uniform_field"}, {"mass", f->mass}, {"acceleration", vec(f->acceleration)},
+                            {"point", vec(f->point)}});
+    } else {
+      const auto& m = std::get<FollowerMoment>(l);
+      ordered_json knots = ordered_json::array();
+      for (const auto& [t, v] : m.profile.knots) knots.push_back(ordered_json::array({t, v}));
+      j["loads"].push_back({{"type", "follower_moment"}, {"body", vec(m.body)}, {"profile", knots}});
+    }
   }
   j["initial"] = ordered_json::array();
   for (const BodyState& s : p.initial.bodies) {
@@ -145,9 +151,27 @@ Problem problem_from_json(const json& j, const std::string& origin) {
     if (!loads.is_array()) r.fail("/loads", "expected an array");
     for (std::size_t i = 0; i < loads.size(); ++i) {
       const std::string lp = "/loads/" + std::to_string(i);
-      r.only(loads[i], lp, {"type", "mass", "acceleration", "point"});
       const std::string type = r.text(r.field(loads[i], lp, "type"), lp + "/type");
-      if (type != "uniform_field") r.fail(lp + "/type", "unknown load type '" + type + "' (known: uniform_field)");
+      if (type == "follower_moment") {
+        // {"type": "follower_moment", "body": [B1, B2, B3], "profile": [[t, f(t)], ...]}: m = f(t) R B.
+        r.only(loads[i], lp, {"type", "body", "profile"});
+        FollowerMoment m;
+        m.body = r.vec3(r.field(loads[i], lp, "body"), lp + "/body");
+        if (loads[i].contains("profile")) {
+          const json& pr = loads[i]["profile"];
+          if (!pr.is_array()) r.fail(lp + "/profile", "expected an array of [t, value] pairs");
+          for (std::size_t k = 0; k < pr.size(); ++k) {
+            const std::string kp = lp + "/profile/" + std::to_string(k);
+            if (!pr[k].is_array() || pr[k].size() != 2) r.fail(kp, "expected [t, value], got " + pr[k].dump());
+            m.profile.knots.emplace_back(r.number(pr[k][0], kp + "/0"), r.number(pr[k][1], kp + "/1"));
+          }
+        }
+        p.loads.push_back(m);
+        continue;
+      }
+      r.only(loads[i], lp, {"type", "mass", "acceleration", "point"});
+      if (type != "uniform_field")
+        r.fail(lp + "/type", "unknown load type '" + type + "' (known: uniform_field, follower_moment)");
       p.loads.push_back(UniformField{.mass = r.number(r.field(loads[i], lp, "mass"), lp + "/mass"),
                                      .acceleration = r.vec3(r.field(loads[i], lp, "acceleration"), lp + "/acceleration"),
                                      .point = r.vec3(r.field(loads[i], lp, "point"), lp + "/point")});

@@ -19,6 +19,7 @@
 #include "reference/formulations/euler_angles.hpp"
 #include "reference/formulations/kirchhoff.hpp"
 #include "reference/formulations/kirchhoff_body.hpp"
+#include "reference/formulations/non_twisting.hpp"
 #include "reference/formulations/rigid_body_t.hpp"
 
 // odeint walks value_type chains to find a state's scalar; a multiprecision number defines its own
@@ -35,7 +36,7 @@ using quad = boost::multiprecision::cpp_bin_float_quad;
 namespace {
 
 /// Bump when a formulation or the estimate changes what a cached reference would contain.
-constexpr int kReferenceCodeVersion = 4;
+constexpr int kReferenceCodeVersion = 5;
 
 // GCC 12 reports -Wuninitialized (maybe-) inside odeint's stepper copy constructor: the controlled
 // stepper copies a default-constructed RKF78 whose scratch arrays are still unset. The copied
@@ -44,25 +45,55 @@ constexpr int kReferenceCodeVersion = 4;
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 /// Integrates `sys` from y on `times` with the chosen odeint stepper; one state per grid time.
+/// The load's kinks (Problem::load_kinks) split the span: a fresh stepper starts at each one, so
+/// that no step straddles a discontinuity of the right-hand side's derivative (the extrapolation
+/// of Bulirsch-Stoer, and every error estimate, assume smoothness inside a step).
 template <class Sys, class State_>
 std::vector<State_> integrate_on_grid(const Sys& sys, State_ y, const std::vector<double>& times_d, double tol_d,
-                                      ReferenceStepper which, std::size_t& steps) {
+                                      ReferenceStepper which, std::size_t& steps, const std::vector<double>& kinks = {}) {
   // Time in the state's scalar type: odeint requires value and time types to mix (multiprecision).
   using T = typename State_::value_type;
-  const std::vector<T> times(times_d.begin(), times_d.end());
   const T tol = static_cast<T>(tol_d);
   std::vector<State_> out;
-  out.reserve(times.size());
-  auto observe = [&](const State_& s, const T&) { out.push_back(s); };
-  const T dt0 = static_cast<T>(times_d.size() > 1 ? std::min(times_d[1] - times_d[0], 1e-3) : 1e-3);
-  if (which == ReferenceStepper::bulirsch_stoer) {
-    // (eps_abs, eps_rel, a_x = 1, a_dxdt = 0, no max step, control_interpolation = true)
-    odeint::bulirsch_stoer_dense_out<State_, T, State_, T> stepper(tol, tol, static_cast<T>(1), static_cast<T>(0),
-                                                                   static_cast<T>(0), true);
-    steps = odeint::integrate_times(stepper, sys, y, times.begin(), times.end(), dt0, observe);
-  } else {
-    auto stepper = odeint::make_controlled(tol, tol, odeint::runge_kutta_fehlberg78<State_, T, State_, T>());
-    steps = odeint::integrate_times(stepper, sys, y, times.begin(), times.end(), dt0, observe);
+  out.reserve(times_d.size());
+  steps = 0;
+  std::vector<double> cuts;
+  for (double k : kinks)
+    if (k > times_d.front() && k < times_d.back()) cuts.push_back(k);
+  std::size_t next = 0;  // next grid time to output
+  double a = times_d.front();
+  for (std::size_t seg = 0; seg <= cuts.size(); ++seg) {
+    const double b = seg < cuts.size() ? cuts[seg] : times_d.back();
+    // Sub-grid: a, the grid times in (a, b], and b itself when it is a kink off the grid.
+    std::vector<T> sub{static_cast<T>(a)};
+    std::vector<char> emit{char(seg == 0)};  // times_d[0] is output once, from the first segment
+    if (seg == 0) ++next;
+    while (next < times_d.size() && times_d[next] <= b) {
+      sub.push_back(static_cast<T>(times_d[next++]));
+      emit.push_back(1);
+    }
+    if (static_cast<T>(b) != sub.back()) {
+      sub.push_back(static_cast<T>(b));
+      emit.push_back(0);
+    }
+    std::vector<State_> got;
+    got.reserve(sub.size());
+    auto observe = [&](const State_& s, const T&) { got.push_back(s); };
+    const T dt0 = static_cast<T>(sub.size() > 1 ? std::min(double(sub[1] - sub[0]), 1e-3) : 1e-3);
+    if (which == ReferenceStepper::bulirsch_stoer) {
+      // (eps_abs, eps_rel, a_x = 1, a_dxdt = 0, no max step, control_interpolation = true)
+      odeint::bulirsch_stoer_dense_out<State_, T, State_, T> stepper(tol, tol, static_cast<T>(1), static_cast<T>(0),
+                                                                     static_cast<T>(0), true);
+      steps += odeint::integrate_times(stepper, sys, y, sub.begin(), sub.end(), dt0, observe);
+    } else {
+      auto stepper = odeint::make_controlled(tol, tol, odeint::runge_kutta_fehlberg78<State_, T, State_, T>());
+      steps += odeint::integrate_times(stepper, sys, y, sub.begin(), sub.end(), dt0, observe);
+    }
+    if (got.size() != sub.size()) throw std::logic_error("reference: observer count does not match a segment");
+    for (std::size_t i = 0; i < got.size(); ++i)
+      if (emit[i]) out.push_back(got[i]);
+    y = got.back();
+    a = b;
   }
   return out;
 }
@@ -122,8 +153,8 @@ std::vector<State> run_euler_angles(const Problem& p, const std::vector<double>&
 /// Integrates `sys` from y0 on the grid and maps every state to the canonical one with `to_body`.
 template <class Sys, class State_, class ToBody>
 std::vector<State> run_on_grid(const Sys& sys, const State_& y0, ToBody to_body, const std::vector<double>& times,
-                               double tol, ReferenceStepper which, std::size_t& steps) {
-  const auto raw = integrate_on_grid(sys, y0, times, tol, which, steps);
+                               double tol, ReferenceStepper which, std::size_t& steps, const std::vector<double>& kinks) {
+  const auto raw = integrate_on_grid(sys, y0, times, tol, which, steps, kinks);
   std::vector<State> out(raw.size(), State(1));
   for (std::size_t i = 0; i < raw.size(); ++i) to_body(raw[i], out[i].body());
   return out;
@@ -135,7 +166,8 @@ std::vector<State> run_formulation(const Problem& p, const std::vector<double>& 
                                    ReferenceStepper which, std::size_t& steps) {
   const formulations::RigidBodyData<T> d(p);
   return run_on_grid(Form<T>{&d}, Form<T>::from_body(p.initial.body(), d),
-                     [&](const auto& y, BodyState& b) { Form<T>::to_body(y, b, d); }, times, tol, which, steps);
+                     [&](const auto& y, BodyState& b) { Form<T>::to_body(y, b, d); }, times, tol, which, steps,
+                     p.load_kinks());
 }
 
 /// Systems whose state maps to the canonical one by a (static or member) to_body.
@@ -143,7 +175,7 @@ template <class Sys>
 std::vector<State> run_system(const Sys& sys, const Problem& p, const std::vector<double>& times, double tol,
                               ReferenceStepper which, std::size_t& steps) {
   return run_on_grid(sys, Sys::from_body(p.initial.body()),
-                     [&](const auto& y, BodyState& b) { sys.to_body(y, b); }, times, tol, which, steps);
+                     [&](const auto& y, BodyState& b) { sys.to_body(y, b); }, times, tol, which, steps, p.load_kinks());
 }
 
 struct Run {
@@ -156,6 +188,12 @@ Run run_once(const Problem& p, const std::vector<double>& times, double tol, con
              Formulation f) {
   Run r;
   const bool q = s.precision == Precision::quad;
+  if (p.family == ModelFamily::non_twisting) {
+    r.states = run_system(formulations::NonTwistingKirchhoff{&p}, p, times, tol, s.stepper, r.steps);
+    const auto k = p.load_kinks();
+    if (!k.empty()) r.notes = cat("integration restarted at the load's ", std::to_string(k.size()), " kink(s)");
+    return r;
+  }
   if (p.family == ModelFamily::kirchhoff_body) {
     if (f == Formulation::kirchhoff)
       r.states = run_system(formulations::KirchhoffBody{&p}, p, times, tol, s.stepper, r.steps);
@@ -182,6 +220,7 @@ Run run_once(const Problem& p, const std::vector<double>& times, double tol, con
     }
     case Formulation::analytic:
     case Formulation::hybrid:
+    case Formulation::non_twisting:
       break;
   }
   return r;
@@ -324,13 +363,14 @@ const char* to_string(Formulation f) {
     case Formulation::euler_angles: return "euler_angles";
     case Formulation::analytic: return "analytic";
     case Formulation::hybrid: return "hybrid";
+    case Formulation::non_twisting: return "non_twisting";
   }
   return "?";
 }
 
 std::optional<Formulation> formulation_from_string(const std::string& s) {
   for (Formulation f : {Formulation::kirchhoff, Formulation::newton_euler, Formulation::euler_angles,
-                        Formulation::analytic, Formulation::hybrid})
+                        Formulation::analytic, Formulation::hybrid, Formulation::non_twisting})
     if (s == to_string(f)) return f;
   return std::nullopt;
 }
@@ -340,6 +380,7 @@ const char* to_string(Precision p) { return p == Precision::quad ? "quad (cpp_bi
 std::vector<Formulation> applicable_formulations(const Problem& p) {
   std::vector<Formulation> f;
   if (p.family == ModelFamily::kirchhoff_body) return {Formulation::kirchhoff, Formulation::newton_euler, Formulation::hybrid};
+  if (p.family == ModelFamily::non_twisting) return {Formulation::non_twisting};
   if (p.family != ModelFamily::rigid_body || p.bodies.size() != 1) return f;
   f = {Formulation::kirchhoff, Formulation::newton_euler, Formulation::euler_angles};
   if (analytic_not_applicable(p).empty()) f.push_back(Formulation::analytic);
@@ -347,6 +388,7 @@ std::vector<Formulation> applicable_formulations(const Problem& p) {
 }
 
 Formulation default_formulation(const Problem& p) {
+  if (p.family == ModelFamily::non_twisting) return Formulation::non_twisting;
   return analytic_not_applicable(p).empty() ? Formulation::analytic : Formulation::kirchhoff;
 }
 
@@ -423,6 +465,7 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
     r.formulation = f == Formulation::kirchhoff      ? (fluid ? "kirchhoff_body_quaternion" : "kirchhoff_quaternion")
                     : f == Formulation::newton_euler ? (fluid ? "newton_euler_spatial_impulses" : "newton_euler_quaternion")
                     : f == Formulation::hybrid       ? "hybrid_spatial_velocity_body_omega"
+                    : f == Formulation::non_twisting ? "non_twisting_kirchhoff_multiplier"
                                                      : "euler_angles_zyx_zyz";
     r.stepper = settings.stepper == ReferenceStepper::bulirsch_stoer
                     ? "bulirsch_stoer_dense_out (odeint, interpolation error controlled)"

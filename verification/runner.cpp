@@ -74,6 +74,15 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
   // I_0 is the invariant of the problem's initial state (not of the scheme's map-in/map-out of it).
   p.evaluate_invariants(p.initial, r.inv_initial.data());
   for (std::size_t i = 0; i < ni; ++i) r.inv_obs(0, Eigen::Index(i)) = r.inv_initial[i];
+  // Invariants that hold only once the loads vanish (InvariantDef::from_time) are anchored at the
+  // first step at or after that time; the grid time t0 + n h is compared with a few ulps of slack
+  // so that a from_time on the grid counts as reached.
+  const auto& defs = p.invariants();
+  std::vector<char> active(ni, 0);
+  r.inv_anchor.assign(ni, kNaN);
+  auto reached = [](double t, double from) { return t >= from - 8e-16 * std::max(1.0, std::abs(from)); };
+  for (std::size_t i = 0; i < ni; ++i)
+    if (reached(L.t0, defs[i].from_time)) active[i] = 1, r.inv_anchor[i] = r.inv_initial[i];
   integ.read(x);
   r.energy[0] = p.energy(x);
   // xi is column-major: flatten into a row buffer, then copy.
@@ -94,8 +103,14 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
     integ.read(x);
     p.evaluate_invariants(x, inv.data());
     bool finite = true;
+    const double t_next = L.t0 + double(n + 1) * r.h;
     for (std::size_t i = 0; i < ni; ++i) {
-      const double d = std::abs(inv[i] - r.inv_initial[i]);
+      if (!active[i]) {
+        if (!std::isfinite(inv[i])) finite = false;
+        if (!reached(t_next, defs[i].from_time)) continue;
+        active[i] = 1, r.inv_anchor[i] = inv[i];
+      }
+      const double d = std::abs(inv[i] - r.inv_anchor[i]);
       if (!std::isfinite(d)) finite = false;
       r.inv_max_dev[i] = std::max(r.inv_max_dev[i], d);
       double& half_max = n + 1 <= half ? r.inv_first_half[i] : r.inv_second_half[i];
@@ -364,7 +379,9 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
     ir.kind = to_string(defs[i].kind);
     ir.description = defs[i].description;
     ir.claim = s.info->claims.of(defs[i].kind);
+    // I_0, or for an invariant that holds from a later time its value there (finest level that ran).
     ir.initial = runs[0].inv_initial[i];
+    if (finest >= 0 && std::isfinite(runs[std::size_t(finest)].inv_anchor[i])) ir.initial = runs[std::size_t(finest)].inv_anchor[i];
     ir.scale = !defs[i].component && std::abs(ir.initial) > 1e-6 * defs[i].natural_scale ? std::abs(ir.initial)
                                                                                          : defs[i].natural_scale;
     if (defs[i].kind == InvariantKind::constraint) ir.scale = 1.0;
@@ -425,7 +442,8 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
     for (std::size_t i = 0; i < defs.size(); ++i) {
       std::vector<double> dev;
       for (std::size_t j = 0; j <= M; j += thin)
-        dev.push_back((fr.inv_obs(Eigen::Index(j), Eigen::Index(i)) - fr.inv_initial[i]) / R.invariants[i].scale);
+        dev.push_back((fr.inv_obs(Eigen::Index(j), Eigen::Index(i)) -
+                       (std::isfinite(fr.inv_anchor[i]) ? fr.inv_anchor[i] : fr.inv_initial[i])) / R.invariants[i].scale);
       H.invariants.emplace_back(defs[i].name, std::move(dev));
     }
   }

@@ -49,7 +49,10 @@ struct LevelRun {
   Eigen::MatrixXd xi;                 // observables on the common grid (rows: times)
   std::vector<double> energy;         // E on the common grid
   std::vector<double> inv_initial;    // I_0
-  std::vector<double> inv_max_dev;    // max_n |I_n - I_0| over every step
+  /// I at the first step at or after the invariant's from_time (= I_0 when it holds from t0); the
+  /// deviations below are measured against it, from that step on.
+  std::vector<double> inv_anchor;
+  std::vector<double> inv_max_dev;    // max_n |I_n - I_anchor| over every step from from_time on
   std::vector<double> inv_first_half, inv_second_half;
   Eigen::MatrixXd inv_obs;            // invariants on the common grid (rows: times)
   Counters counters;

@@ -12,6 +12,8 @@
 // Loads: the problem's uniform fields (PROBLEMS.md P2, P3), evaluated in T.
 #include <array>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "core/quaternion.hpp"
 #include "core/state.hpp"
@@ -99,6 +101,11 @@ struct RigidBodyData {
     A3<T> force, point;
   };
   std::vector<Field> fields;
+  struct Follower {
+    A3<T> body;
+    std::vector<std::pair<T, T>> knots;  // TimeProfile in T
+  };
+  std::vector<Follower> followers;
   explicit RigidBodyData(const Problem& p) : J(cast33<T>(p.inertia())) {
     // J^-1 in T (not the double inverse cast up): by cofactors, exact to T's precision.
     const auto& a = J;
@@ -110,16 +117,36 @@ struct RigidBodyData {
         Jinv[i][j] = (a[i1][j1] * a[i2][j2] - a[i1][j2] * a[i2][j1]) / det;
       }
     for (const Load& l : p.loads) {
-      const auto& f = std::get<UniformField>(l);
-      fields.push_back({cast3<T>(f.mass * f.acceleration), cast3<T>(f.point)});
+      if (const auto* f = std::get_if<UniformField>(&l)) {
+        fields.push_back({cast3<T>(f->mass * f->acceleration), cast3<T>(f->point)});
+      } else {
+        const auto& m = std::get<FollowerMoment>(l);
+        Follower fo{cast3<T>(m.body), {}};
+        for (const auto& [t, v] : m.profile.knots) fo.knots.emplace_back(T(t), T(v));
+        followers.push_back(std::move(fo));
+      }
     }
   }
-  /// Body moment T = p x (R^T m a), summed over the fields.
-  A3<T> body_moment(const A33<T>& R) const {
+  bool loaded() const { return !fields.empty() || !followers.empty(); }
+  /// TimeProfile::operator() in T.
+  static T profile(const std::vector<std::pair<T, T>>& k, const T& t) {
+    if (k.empty()) return T(1);
+    if (t <= k.front().first) return k.front().second;
+    if (t >= k.back().first) return k.back().second;
+    std::size_t i = 1;
+    while (k[i].first <= t) ++i;
+    return k[i - 1].second + (k[i].second - k[i - 1].second) * ((t - k[i - 1].first) / (k[i].first - k[i - 1].first));
+  }
+  /// Body moment: p x (R^T m a) summed over the fields, plus f(t) B of every follower moment.
+  A3<T> body_moment(const A33<T>& R, const T& t) const {
     A3<T> m{T(0), T(0), T(0)};
     for (const auto& f : fields) {
       const A3<T> c = cross(f.point, mul_transpose(R, f.force));
       for (int i = 0; i < 3; ++i) m[i] += c[i];
+    }
+    for (const auto& fo : followers) {
+      const T s = profile(fo.knots, t);
+      for (int i = 0; i < 3; ++i) m[i] += s * fo.body[i];
     }
     return m;
   }
@@ -131,12 +158,12 @@ struct KirchhoffT {
   static constexpr const char* name = "kirchhoff_quaternion";
   const RigidBodyData<T>* d;
   template <class Time>
-  void operator()(const state_type& y, state_type& dy, const Time&) const {
+  void operator()(const state_type& y, state_type& dy, const Time& t) const {
     const A3<T> W{y[4], y[5], y[6]};
     const auto dq = times_pure(y.data(), W);
     A3<T> rhs = cross(mul(d->J, W), W);
-    if (!d->fields.empty()) {
-      const A3<T> m = d->body_moment(rotation(y.data()));
+    if (d->loaded()) {
+      const A3<T> m = d->body_moment(rotation(y.data()), T(t));
       for (int i = 0; i < 3; ++i) rhs[i] += m[i];
     }
     const A3<T> dW = mul(d->Jinv, rhs);
@@ -162,14 +189,14 @@ struct NewtonEulerT {
   static constexpr const char* name = "newton_euler_quaternion";
   const RigidBodyData<T>* d;
   template <class Time>
-  void operator()(const state_type& y, state_type& dy, const Time&) const {
+  void operator()(const state_type& y, state_type& dy, const Time& time) const {
     const A33<T> R = rotation(y.data());
     const A3<T> pi{y[4], y[5], y[6]};
     const A3<T> w = mul(R, mul(d->Jinv, mul_transpose(R, pi)));  // spatial angular velocity
     const auto dq = pure_times(w, y.data());
     for (int i = 0; i < 4; ++i) dy[i] = dq[i] / 2;
     A3<T> t{T(0), T(0), T(0)};
-    if (!d->fields.empty()) t = mul(R, d->body_moment(R));
+    if (d->loaded()) t = mul(R, d->body_moment(R, T(time)));
     for (int i = 0; i < 3; ++i) dy[4 + i] = t[i];
   }
   static state_type from_body(const BodyState& b, const RigidBodyData<T>& d) {

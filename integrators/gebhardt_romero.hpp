@@ -1,0 +1,153 @@
+#pragma once
+// Gebhardt & Romero's director-based energy-momentum scheme (paper 000 section 5), standard body
+// (5.1) and its nonholonomic specialisation on the non-twisting frame (5.2).
+//
+// Unknowns q = (d1, d2, d3) in R^9, velocities qdot; with the Euler coefficients
+// JJ = 1/2 tr(J) I - J (eq. 66; J = tr(JJ) I - JJ) the mass matrix is M = JJ (x) I3 (eq. 88, here
+// with every JJ^{ij}: eq. 88 is the case JJ13 = JJ23 = 0). One step solves, for q_{n+1}, lambda, mu:
+//   2/h^2 M (q_{n+1} - q_n - h qdot_n) - Q_{n+1/2} + H_d^T lambda [+ G_d^T mu] = 0     (eqs. 86/92, 87b)
+//   h(q_{n+1}) = 0                                                                  (six constraints)
+//   [G_d (q_{n+1} - q_n) = 0]                                                        (eq. 94)
+// then qdot_{n+1} = 2 (q_{n+1} - q_n)/h - qdot_n (text after eq. 87).
+// Decisions (docs/decisions.md, "Gebhardt-Romero"):
+// - h collects d2.d3, d1.d3, d1.d2 (eq. 63) AND 1/2(|d_i|^2 - 1): eq. 63 omits the unit lengths,
+//   without which the directors stretch.
+// - H_d and G_d by the average vector field (eqs. 89, 93): both Jacobians are linear in q, so the
+//   average is the Jacobian at the midpoint q_{n+1/2} = (q_n + q_{n+1})/2, exactly.
+// - Loads at t_{n+1/2} and with the (unnormalised) midpoint directors. A follower moment m acts by the
+//   virtual work of eqs. 68/84: f^i = 1/2 m x d_i on director i; in the nonholonomic scheme only
+//   m_perp (the d1, d2 components, eq. 79/84) acts. A uniform field has the potential
+//   U = -F . sum_k p_k d_k, linear in q, whose gradient Q_k = p_k F is its own discrete gradient: the
+//   scheme stays energy-consistent (eq. 68 applied to the field's moment would not be).
+// - The residual is scaled by h^2/2 and the multipliers solved for are h^2/2 lambda, h^2/2 mu (the
+//   Newton matrix stays O(1)); the constraint equation of eq. 94 is divided by h.
+// - Map-out: R = [d1 d2 d3]; W = J^-1 R^T pi with pi = sum_i d_i x pi^i, pi^i = JJ^{ij} qdot_j
+//   (eq. 65, 109): the momentum map of (q, qdot), so the problem's pi, Pi^1, Pi^2 are the scheme's.
+//   The endpoint velocities qdot_n are not exactly tangent to the constraint manifold (only the
+//   midpoint velocity is, eq. 90), so W carries a small twist and K(W) differs from 1/2 qdot.M qdot
+//   at O(h^2): the harness measures the former (docs/findings.md).
+// - Parameter a of eq. 80 (nonholonomic): with the six constraints holding at both ends,
+//   G_d (q_{n+1} - q_n) = 1/2 (d1_{n+1} . d2_n - d1_n . d2_{n+1}) for every a, and the a-dependent
+//   part of G_d^T mu is the gradient of d1 . d2 at the midpoint, a column of H_d^T: a changes the
+//   multiplier lambda_3, not the trajectory (tested).
+#include <Eigen/Core>
+#include <cstdint>
+
+#include "core/newton.hpp"
+#include "core/so3.hpp"
+#include "integrators/integrator.hpp"
+
+namespace rigidbench {
+
+/// The data one step's nonlinear system needs (also what the finite-difference test drives).
+struct GrStepData {
+  const Problem* problem = nullptr;
+  Mat3 euler = Mat3::Zero();  // JJ
+  bool nonholonomic = false;
+  double a = 1.0;             // eq. 80
+  Eigen::Matrix<double, 9, 1> q0, v0;
+  double h = 0, t_mid = 0;
+};
+
+using Vec9 = Eigen::Matrix<double, 9, 1>;
+using Mat9 = Eigen::Matrix<double, 9, 9>;
+
+/// Residual r(x) and Jacobian dr/dx of one step, x = (q_{n+1} (9), h^2/2 lambda (6) [, mu / ...]).
+/// N = 15 (standard) or 16 (nonholonomic). Tested against finite differences.
+template <int N>
+void gr_system(const GrStepData& d, const Eigen::Matrix<double, N, 1>& x, Eigen::Matrix<double, N, 1>& r,
+               Eigen::Matrix<double, N, N>& Jac);
+
+template <bool Nonholonomic>
+class GebhardtRomero final {
+ public:
+  static constexpr int N = Nonholonomic ? 16 : 15;
+  using VecN = Eigen::Matrix<double, N, 1>;
+  using MatN = Eigen::Matrix<double, N, N>;
+
+  static const SchemeInfo& info();
+  /// a: the parameter of eq. 80 (nonholonomic only). newton: tolerance 1e-14 by default so that the
+  /// exact-invariant checks measure the scheme; the paper runs 1e-10.
+  explicit GebhardtRomero(const Problem& p, double a = 1.0, NewtonSettings newton = {}) : p_(&p), newton_(newton) {
+    d_.problem = &p;
+    d_.euler = 0.5 * p.inertia().trace() * Mat3::Identity() - p.inertia();
+    d_.nonholonomic = Nonholonomic;
+    d_.a = a;
+    newton_.judged = 9;
+  }
+
+  void reset(const State& x0, double) {
+    const Mat3& R = x0.body().R;
+    const Mat3 Rd = R * so3::hat(x0.body().W);  // column i: d_i' = w x d_i = R (W x E_i)
+    for (int i = 0; i < 3; ++i) {
+      q_.segment<3>(3 * i) = R.col(i);
+      v_.segment<3>(3 * i) = Rd.col(i);
+    }
+    mult_.setZero();
+    c_ = {};
+  }
+
+  StepStatus step(double t, double h) {
+    d_.q0 = q_;
+    d_.v0 = v_;
+    d_.h = h;
+    d_.t_mid = t + 0.5 * h;
+    VecN x;
+    x.template head<9>() = q_ + h * v_;  // predictor: the previous velocity
+    x.template tail<N - 9>() = mult_;    // and the previous multipliers
+    const NewtonResult nr = newton_solve<N>([&](const VecN& y, VecN& r, MatN& J) { gr_system<N>(d_, y, r, J); }, x, newton_);
+    c_.newton_iterations += std::uint64_t(nr.iterations);
+    if (!p_->torque_free()) c_.load_evaluations += std::uint64_t(nr.iterations);
+    if (!nr.converged || !x.allFinite())
+      return StepStatus::breakdown(cat(info().name, ": Newton did not converge in ", std::to_string(nr.iterations),
+                                       " iterations (last |dq| = ", format_number(nr.last_increment, 3),
+                                       ", |r| = ", format_number(nr.last_residual, 3), ")"));
+    const Vec9 q1 = x.template head<9>();
+    v_ = (2.0 / h) * (q1 - q_) - v_;
+    q_ = q1;
+    mult_ = x.template tail<N - 9>();
+    return {};
+  }
+
+  void read(State& s) const {
+    Mat3 R, V;
+    for (int i = 0; i < 3; ++i) {
+      R.col(i) = q_.segment<3>(3 * i);
+      V.col(i) = v_.segment<3>(3 * i);
+    }
+    // pi = sum_i d_i x pi^i, pi^i = JJ^{ij} d_j' (eqs. 65, 109); W = J^-1 R^T pi.
+    const Mat3 P = V * d_.euler;  // column i: pi^i (JJ symmetric)
+    Vec3 pi = Vec3::Zero();
+    for (int i = 0; i < 3; ++i) pi += R.col(i).cross(P.col(i));
+    s.body().R = R;
+    s.body().W = p_->inertia_inverse() * (R.transpose() * pi);
+  }
+  Counters counters() const { return c_; }
+
+  /// The director velocities (for the scheme's own tests: K = 1/2 qdot.M qdot).
+  const Vec9& director_velocities() const { return v_; }
+  const Vec9& directors() const { return q_; }
+
+ private:
+  const Problem* p_;
+  NewtonSettings newton_;
+  GrStepData d_;
+  Vec9 q_ = Vec9::Zero(), v_ = Vec9::Zero();
+  Eigen::Matrix<double, N - 9, 1> mult_ = Eigen::Matrix<double, N - 9, 1>::Zero();
+  Counters c_;
+};
+
+using GebhardtRomeroStandard = GebhardtRomero<false>;
+using GebhardtRomeroNonholonomic = GebhardtRomero<true>;
+
+template <>
+const SchemeInfo& GebhardtRomeroStandard::info();
+template <>
+const SchemeInfo& GebhardtRomeroNonholonomic::info();
+
+extern template void gr_system<15>(const GrStepData&, const Eigen::Matrix<double, 15, 1>&,
+                                   Eigen::Matrix<double, 15, 1>&, Eigen::Matrix<double, 15, 15>&);
+extern template void gr_system<16>(const GrStepData&, const Eigen::Matrix<double, 16, 1>&,
+                                   Eigen::Matrix<double, 16, 1>&, Eigen::Matrix<double, 16, 16>&);
+
+}  // namespace rigidbench
