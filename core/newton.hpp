@@ -34,8 +34,7 @@ NewtonResult newton_solve(F&& f, Eigen::Matrix<double, N, 1>& x, const NewtonSet
   for (res.iterations = 1; res.iterations <= s.max_iterations; ++res.iterations) {
     f(x, r, J);
     const Eigen::Matrix<double, N, 1> dx = J.partialPivLu().solve(-r);
-    res.last_residual = 0;  // set below on the failure paths only (kept off the hot path)
-    if (!dx.allFinite()) {
+    if (!dx.allFinite()) {  // last_residual is set on the failure paths only (kept off the hot path)
       res.last_residual = r.norm();
       return res;
     }

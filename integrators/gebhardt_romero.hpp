@@ -49,6 +49,9 @@ struct GrStepData {
   double h = 0, t_mid = 0;
 };
 
+/// Euler's inertia coefficients JJ = 1/2 tr(J) I - J (paper 000 eq. 66; J = tr(JJ) I - JJ).
+inline Mat3 euler_coefficients(const Mat3& J) { return 0.5 * J.trace() * Mat3::Identity() - J; }
+
 using Vec9 = Eigen::Matrix<double, 9, 1>;
 using Mat9 = Eigen::Matrix<double, 9, 9>;
 
@@ -70,7 +73,7 @@ class GebhardtRomero final {
   /// exact-invariant checks measure the scheme; the paper runs 1e-10.
   explicit GebhardtRomero(const Problem& p, double a = 1.0, NewtonSettings newton = {}) : p_(&p), newton_(newton) {
     d_.problem = &p;
-    d_.euler = 0.5 * p.inertia().trace() * Mat3::Identity() - p.inertia();
+    d_.euler = euler_coefficients(p.inertia());
     d_.nonholonomic = Nonholonomic;
     d_.a = a;
     newton_.judged = 9;

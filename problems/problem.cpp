@@ -200,7 +200,7 @@ void Problem::finalize() {
   const double tq = quiet_from();
   const double from = tq > t0 ? tq : -std::numeric_limits<double>::infinity();
   const bool nt = family == ModelFamily::non_twisting;
-  const bool fields = std::any_of(loads.begin(), loads.end(), [](const Load& l) { return std::holds_alternative<UniformField>(l); });
+  const bool fields = !fields_.empty();
   const BodyState& s0 = initial.body();
   const Mat3& J = inertia();
   const Vec3 pi0 = s0.R * (J * s0.W);
@@ -217,13 +217,13 @@ void Problem::finalize() {
     // (sum |B| int |f| dt; the exact |Pi(t_q)| when the load keeps its direction, as in P4).
     has_nonholonomic_momenta_ = true;
     double impulse = 0;
-    for (const Load& l : loads)
-      if (const auto* m = std::get_if<FollowerMoment>(&l)) {
-        const auto& k = m->profile.knots;
-        for (std::size_t i = 1; i < k.size(); ++i)  // trapezoid of |f| (exact without sign changes)
-          impulse += 0.5 * (std::abs(k[i].second) + std::abs(k[i - 1].second)) * (k[i].first - k[i - 1].first);
-        impulse *= m->body.norm();
-      }
+    for (const FollowerMoment& m : followers_) {
+      const auto& k = m.profile.knots;
+      double integral = 0;  // trapezoid of |f| (exact without sign changes)
+      for (std::size_t i = 1; i < k.size(); ++i)
+        integral += 0.5 * (std::abs(k[i].second) + std::abs(k[i - 1].second)) * (k[i].first - k[i - 1].first);
+      impulse += m.body.norm() * integral;
+    }
     const double pi_scale = std::max((J * s0.W).norm() + impulse, 1e-300);
     invariants_.push_back({"nonholonomic_momentum_1", InvariantKind::momentum, "Pi^1 = d1 . pi = (J W)_1 (paper 000 eq. 74b)",
                            pi_scale, true, from});
@@ -241,10 +241,9 @@ void Problem::finalize() {
     // J is axisymmetric, the body momentum about that axis is conserved (Lagrange top).
     Vec3 dir = Vec3::Zero(), axis = Vec3::Zero();
     bool parallel = true, coaxial = true;
-    for (const Load& l : loads) {
-      const auto* f = std::get_if<UniformField>(&l);
-      if (!f || f->mass == 0 || f->acceleration.norm() == 0 || f->point.norm() == 0) continue;
-      const Vec3 d = f->acceleration.normalized(), a = f->point.normalized();
+    for (const UniformField& f : fields_) {
+      if (f.mass == 0 || f.acceleration.norm() == 0 || f.point.norm() == 0) continue;
+      const Vec3 d = f.acceleration.normalized(), a = f.point.normalized();
       if (dir.isZero()) dir = d;
       else if (dir.cross(d).norm() > 1e-14) parallel = false;
       if (axis.isZero()) axis = a;
@@ -278,16 +277,7 @@ void Problem::finalize() {
   invariants_.push_back({"orthogonality", InvariantKind::constraint, "|R^T R - I|_F", 1.0});
 }
 
-double TimeProfile::operator()(double t) const {
-  if (knots.empty()) return 1.0;
-  if (t <= knots.front().first) return knots.front().second;
-  if (t >= knots.back().first) return knots.back().second;
-  // Right-continuous at a knot (paper 000 eq. 116: 2 - 2t from t = 0.5 on); linear pieces agree there.
-  const auto it = std::upper_bound(knots.begin(), knots.end(), t, [](double x, const auto& k) { return x < k.first; });
-  const auto& [t1, v1] = *it;
-  const auto& [ta, va] = *(it - 1);
-  return va + (v1 - va) * ((t - ta) / (t1 - ta));
-}
+double TimeProfile::operator()(double t) const { return piecewise_linear(knots, t); }
 
 double TimeProfile::quiet_from() const {
   if (knots.empty()) return std::numeric_limits<double>::infinity();
@@ -299,10 +289,9 @@ double TimeProfile::quiet_from() const {
 
 std::vector<double> Problem::load_kinks() const {
   std::vector<double> k;
-  for (const Load& l : loads)
-    if (const auto* m = std::get_if<FollowerMoment>(&l))
-      for (const auto& kn : m->profile.knots)
-        if (kn.first > t0 && kn.first < t_end) k.push_back(kn.first);
+  for (const FollowerMoment& m : followers_)
+    for (const auto& kn : m.profile.knots)
+      if (kn.first > t0 && kn.first < t_end) k.push_back(kn.first);
   std::sort(k.begin(), k.end());
   k.erase(std::unique(k.begin(), k.end()), k.end());
   return k;
@@ -310,13 +299,8 @@ std::vector<double> Problem::load_kinks() const {
 
 double Problem::quiet_from() const {
   double q = t0;
-  for (const Load& l : loads)
-    if (const auto* m = std::get_if<FollowerMoment>(&l)) q = std::max(q, m->body.isZero() ? t0 : m->profile.quiet_from());
+  for (const FollowerMoment& m : followers_) q = std::max(q, m.body.isZero() ? t0 : m.profile.quiet_from());
   return q;
-}
-
-bool Problem::has_follower_moments() const {
-  return std::any_of(loads.begin(), loads.end(), [](const Load& l) { return std::holds_alternative<FollowerMoment>(l); });
 }
 
 Vec3 Problem::spatial_moment(double t, const Mat3& R) const {

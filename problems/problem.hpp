@@ -39,6 +39,20 @@ struct UniformField {
   bool operator==(const UniformField&) const = default;
 };
 
+/// Piecewise-linear interpolation through knots (t_i, v_i) sorted by t, constant outside them, the
+/// constant 1 without knots; right-continuous at a knot (paper 000 eq. 116: 2 - 2t from t = 0.5 on;
+/// linear pieces agree there anyway). A template so that references evaluate it in their own
+/// scalar type (formulations/rigid_body_t.hpp).
+template <class T>
+T piecewise_linear(const std::vector<std::pair<T, T>>& k, const T& t) {
+  if (k.empty()) return T(1);
+  if (t <= k.front().first) return k.front().second;
+  if (t >= k.back().first) return k.back().second;
+  std::size_t i = 1;
+  while (k[i].first <= t) ++i;
+  return k[i - 1].second + (k[i].second - k[i - 1].second) * ((t - k[i - 1].first) / (k[i].first - k[i - 1].first));
+}
+
 /// A scalar profile of time, piecewise linear through its knots (t_i, v_i), constant (v_first,
 /// v_last) outside them; no knots: the constant 1. The knots are the load's kinks, where references
 /// restart their integration and where the grid t_n = t0 + n h must take the right branch.
@@ -119,11 +133,10 @@ class Problem {
 
   // ---- structure (valid after finalize) ----
   bool torque_free() const { return loads.empty(); }
-  /// Times in (t0, t_end) where a load's profile has a kink (references restart there).
+  /// Times in (t0, t_end) where a load's profile has a kink (references restart there). Valid after finalize.
   std::vector<double> load_kinks() const;
   /// The time from which every follower moment vanishes (t0 if there are none; +inf if never).
   double quiet_from() const;
-  bool has_follower_moments() const;
   bool spherical(std::size_t body = 0) const;
   bool translating() const { return family == ModelFamily::body_system || family == ModelFamily::kirchhoff_body; }
   int observables() const { return int(bodies.size()) * observables_per_body(translating()); }

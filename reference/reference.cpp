@@ -50,7 +50,7 @@ constexpr int kReferenceCodeVersion = 5;
 /// of Bulirsch-Stoer, and every error estimate, assume smoothness inside a step).
 template <class Sys, class State_>
 std::vector<State_> integrate_on_grid(const Sys& sys, State_ y, const std::vector<double>& times_d, double tol_d,
-                                      ReferenceStepper which, std::size_t& steps, const std::vector<double>& kinks = {}) {
+                                      ReferenceStepper which, std::size_t& steps, const std::vector<double>& kinks) {
   // Time in the state's scalar type: odeint requires value and time types to mix (multiprecision).
   using T = typename State_::value_type;
   const T tol = static_cast<T>(tol_d);

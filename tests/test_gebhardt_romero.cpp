@@ -34,11 +34,14 @@ double jacobian_error(const GrStepData& d, const Eigen::Matrix<double, N, 1>& x)
   return (fd - J).cwiseAbs().maxCoeff() / std::max(1.0, J.cwiseAbs().maxCoeff());
 }
 
+/// A generic attitude and its director velocities R hat(W) (W3 = 0 for the non-twisting body).
+Mat3 test_attitude() { return so3::exp(Vec3(0.3, -0.2, 0.5)); }
+Mat3 test_director_rates(bool non_twisting) { return test_attitude() * so3::hat(Vec3(1.0, -2.0, non_twisting ? 0.0 : 0.7)); }
+
 template <int N>
 Eigen::Matrix<double, N, 1> perturbed_point(const Problem& p, double h) {
   Eigen::Matrix<double, N, 1> x;
-  const Mat3 R = so3::exp(Vec3(0.3, -0.2, 0.5));
-  const Mat3 Rd = R * so3::hat(Vec3(1.0, -2.0, p.family == ModelFamily::non_twisting ? 0.0 : 0.7));
+  const Mat3 R = test_attitude(), Rd = test_director_rates(p.family == ModelFamily::non_twisting);
   for (int i = 0; i < 3; ++i) x.template segment<3>(3 * i) = R.col(i) + h * Rd.col(i) + 1e-3 * Vec3(i, 1, -i);
   for (int k = 9; k < N; ++k) x[k] = 0.1 * (k - 8);  // multipliers away from zero
   return x;
@@ -48,11 +51,10 @@ template <int N>
 GrStepData step_data(const Problem& p, double h, double t_mid, double a = 1.0) {
   GrStepData d;
   d.problem = &p;
-  d.euler = 0.5 * p.inertia().trace() * Mat3::Identity() - p.inertia();
+  d.euler = euler_coefficients(p.inertia());
   d.nonholonomic = N == 16;
   d.a = a;
-  const Mat3 R = so3::exp(Vec3(0.3, -0.2, 0.5));
-  const Mat3 Rd = R * so3::hat(Vec3(1.0, -2.0, N == 16 ? 0.0 : 0.7));
+  const Mat3 R = test_attitude(), Rd = test_director_rates(N == 16);
   for (int i = 0; i < 3; ++i) d.q0.segment<3>(3 * i) = R.col(i), d.v0.segment<3>(3 * i) = Rd.col(i);
   d.h = h;
   d.t_mid = t_mid;
@@ -98,7 +100,7 @@ TEST_CASE("GR standard: the director energy and pi are conserved to round-off bu
     const double h = 0.05 / (1 << lev);
     GebhardtRomeroStandard s(p);
     s.reset(p.initial, p.t0);
-    const Mat3 euler = 0.5 * p.inertia().trace() * Mat3::Identity() - p.inertia();
+    const Mat3 euler = euler_coefficients(p.inertia());
     const double K0 = director_energy(s.director_velocities(), euler);
     const double E0 = p.energy(p.initial);
     const Vec3 pi0 = p.initial.body().R * (p.inertia() * p.initial.body().W);

@@ -128,15 +128,6 @@ struct RigidBodyData {
     }
   }
   bool loaded() const { return !fields.empty() || !followers.empty(); }
-  /// TimeProfile::operator() in T.
-  static T profile(const std::vector<std::pair<T, T>>& k, const T& t) {
-    if (k.empty()) return T(1);
-    if (t <= k.front().first) return k.front().second;
-    if (t >= k.back().first) return k.back().second;
-    std::size_t i = 1;
-    while (k[i].first <= t) ++i;
-    return k[i - 1].second + (k[i].second - k[i - 1].second) * ((t - k[i - 1].first) / (k[i].first - k[i - 1].first));
-  }
   /// Body moment: p x (R^T m a) summed over the fields, plus f(t) B of every follower moment.
   A3<T> body_moment(const A33<T>& R, const T& t) const {
     A3<T> m{T(0), T(0), T(0)};
@@ -145,7 +136,7 @@ struct RigidBodyData {
       for (int i = 0; i < 3; ++i) m[i] += c[i];
     }
     for (const auto& fo : followers) {
-      const T s = profile(fo.knots, t);
+      const T s = piecewise_linear(fo.knots, t);  // TimeProfile in T
       for (int i = 0; i < 3; ++i) m[i] += s * fo.body[i];
     }
     return m;
