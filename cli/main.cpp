@@ -36,6 +36,8 @@ std::string claims_text(const Claims& c) {
   for (InvariantKind k : {InvariantKind::energy, InvariantKind::momentum, InvariantKind::casimir, InvariantKind::axial,
                           InvariantKind::constraint, InvariantKind::nonholonomic})
     if (c.of(k) != Claim::none) s += cat(s.empty() ? "" : ", ", to_string(k), ": ", to_string(c.of(k)));
+  if (c.energy_with_potential && *c.energy_with_potential != c.energy)
+    s += cat(s.empty() ? "" : ", ", "energy with a potential: ", to_string(*c.energy_with_potential));
   return s.empty() ? "none" : s;
 }
 
@@ -50,6 +52,14 @@ std::string applies_text(const Applicability& a) {
   return s;
 }
 
+ordered_json settings_json(const SchemeInfo& i) {
+  ordered_json a = ordered_json::array();
+  for (const SettingInfo& si : i.settings)
+    a.push_back({{"name", si.name}, {"description", si.description}, {"default", si.default_value}, {"min", si.min},
+                 {"max", si.max}, {"integer", si.integer}});
+  return a;
+}
+
 int cmd_list(bool json) {
   if (json) {
     ordered_json j;
@@ -58,7 +68,8 @@ int cmd_list(bool json) {
       const SchemeInfo& i = *e.info;
       j["integrators"].push_back({{"name", i.name}, {"title", i.title}, {"source", i.source}, {"order", i.order},
                                   {"kind", to_string(i.kind)}, {"applies", applies_text(i.applies)},
-                                  {"claims", claims_text(i.claims)}, {"representation", i.representation}});
+                                  {"claims", claims_text(i.claims)}, {"representation", i.representation},
+                                  {"settings", settings_json(i)}});
     }
     j["problems"] = ordered_json::array();
     for (const auto& n : catalogue_names()) {
@@ -78,6 +89,10 @@ int cmd_list(bool json) {
     std::printf("  %-18s order %d  %-13s %-28s claims: %s\n      %s\n      source: %s\n", std::string(i.name).c_str(),
                 i.order, to_string(i.kind), applies_text(i.applies).c_str(), claims_text(i.claims).c_str(),
                 std::string(i.title).c_str(), std::string(i.source).c_str());
+    for (const SettingInfo& si : i.settings)
+      std::printf("      --set %s.%s=%s  (in [%s, %s]%s) %s\n", std::string(i.name).c_str(), std::string(si.name).c_str(),
+                  format_number(si.default_value, 6).c_str(), format_number(si.min, 6).c_str(),
+                  format_number(si.max, 6).c_str(), si.integer ? ", whole" : "", std::string(si.description).c_str());
   }
   std::printf("\nProblems:\n");
   for (const auto& n : catalogue_names()) {
@@ -218,6 +233,7 @@ int main(int argc, char** argv) {
   std::string integrator, problem_name, problem_file, out;
   double h = 0, t_end = NAN, tol = 1e-13;
   std::int64_t every = 1;
+  std::vector<std::string> sets;  // --set of simulate and verify
   auto* sim = app.add_subcommand("simulate", "Run one integrator on one problem and write the trajectory");
   sim->add_option("--integrator", integrator, "Registered integrator name")->required();
   sim->add_option("--problem", problem_name, "Catalogue problem");
@@ -226,6 +242,7 @@ int main(int argc, char** argv) {
   auto* sim_tend = sim->add_option("--t-end", t_end, "Final time (default: the problem's)");
   sim->add_option("--every", every, "Write every k-th step (the final state is always written)");
   sim->add_option("--out", out, "Output file, .csv or .json")->required();
+  sim->add_option("--set", sets, "Scheme setting name=value; repeatable");
 
   auto* ref = app.add_subcommand("reference", "High-accuracy reference solution on an output grid");
   ref->add_option("--problem", problem_name, "Catalogue problem");
@@ -250,6 +267,9 @@ int main(int argc, char** argv) {
   auto* verify = app.add_subcommand("verify", "Convergence, Q_II, invariants and errors against the reference");
   verify->add_option("--suite", vreq.suite, "Suite: quick (default) or paper");
   verify->add_option("--integrator", v_int, "Names, globs or 'all' (default all)");
+  verify->add_option("--set", sets,
+                     "Scheme setting name=value (every selected scheme declaring it) or scheme.name=value; repeatable. "
+                     "`list` shows each scheme's settings");
   verify->add_option("--problem", v_prob, "Catalogue problems (default: the suite's)");
   verify->add_option("--problem-file", vreq.problem_file, "A problem file instead of catalogue problems");
   auto* v_h_opt = verify->add_option("--h", v_h, "Coarsest step h0 of the ladder h0 2^-k (default: the problem's)");
@@ -362,7 +382,7 @@ int main(int argc, char** argv) {
       check_trajectory_path(out);
       require_out_folder(out);
       const Problem p = resolve_problem(problem_name, problem_file);
-      const SchemeEntry& s = find_scheme(integrator);
+      const SchemeEntry s = configure_schemes({&find_scheme(integrator)}, sets).front();
       if (std::string why = not_applicable(*s.info, p); !why.empty())
         throw InputError(cat("integrator '", integrator, "' does not apply to problem '", p.name, "': ", why));
       const double te = sim_tend->count() ? t_end : p.t_end;
@@ -373,7 +393,7 @@ int main(int argc, char** argv) {
         return kVerdictFailed;
       }
       write_trajectory(out, p, tr.t, tr.states,
-                       {{"integrator", s.info->name}, {"problem", p.name}, {"h", h}, {"t_end", te},
+                       {{"integrator", s.info->name}, {"scheme_settings", s.settings.values}, {"problem", p.name}, {"h", h}, {"t_end", te},
                         {"problem_file", problem_to_json(p)}});
       return kOk;
     }
@@ -542,6 +562,7 @@ int main(int argc, char** argv) {
       }
       vreq.reference = reference_settings(v_ref_form, v_ref_prec, v_ref_tol, std::isfinite(v_ref_tol), cache_dir, no_cache);
       if (!v_int.empty()) vreq.integrators = v_int;
+      vreq.scheme_settings = sets;
       vreq.problems = v_prob;
       if (v_h_opt->count()) vreq.ladder.h0 = v_h;
       if (v_levels != 0) vreq.ladder.levels = v_levels;
@@ -550,9 +571,9 @@ int main(int argc, char** argv) {
       const std::string started = iso8601_now();
       if (vreq.suite == "paper") {
         if (!v_int.empty() || !v_prob.empty() || !vreq.problem_file.empty() || v_h_opt->count() || v_levels != 0 ||
-            v_tend_opt->count())
+            v_tend_opt->count() || !sets.empty())
           throw InputError("the paper suite runs the papers' own settings: --integrator, --problem, --problem-file, "
-                           "--h, --levels and --t-end do not apply");
+                           "--h, --levels, --t-end and --set do not apply");
         const PaperSuiteResult ps = run_paper_suite(!quiet);
         std::printf("%-6s %-26s %-18s %-10s %s\n", "paper", "integrator", "problem", "verdict", "finding");
         for (const auto& i : ps.items)

@@ -21,7 +21,7 @@ class AnyIntegrator {
 template <Integrator S>
 class Erased final : public AnyIntegrator {
  public:
-  explicit Erased(const Problem& p) : s_(p) {}
+  Erased(const Problem& p, const SchemeSettings& set) : s_(construct(p, set)) {}
   const SchemeInfo& info() const override { return S::info(); }
   void reset(const State& x0, double t0) override { s_.reset(x0, t0); }
   StepStatus step(double t, double h) override { return s_.step(t, h); }
@@ -29,6 +29,12 @@ class Erased final : public AnyIntegrator {
   Counters counters() const override { return s_.counters(); }
 
  private:
+  static S construct(const Problem& p, const SchemeSettings& set) {
+    if constexpr (std::constructible_from<S, const Problem&, const SchemeSettings&>)
+      return S(p, set);
+    else
+      return S(p);  // a scheme without settings (configure_schemes has refused any given to it)
+  }
   S s_;
 };
 

@@ -126,7 +126,8 @@ const SchemeInfo& GebhardtRomeroStandard::info() {
                "canonical state; six constraints (eq. 63 lists only the three orthogonality ones); AVF Jacobian = "
                "midpoint Jacobian; "
                "follower moments by eq. 68 with midpoint directors at t_{n+1/2}, uniform fields by the gradient of "
-               "their (linear) potential; Newton tolerance 1e-14 on |dq| (paper: 1e-10)"};
+               "their (linear) potential; Newton tolerance 1e-14 on |dq| (paper: 1e-10)",
+      .settings = {kNewtonTolerance, kNewtonMaxIterations}};
   return i;
 }
 
@@ -144,7 +145,8 @@ const SchemeInfo& GebhardtRomeroNonholonomic::info() {
       // the claim is checked as stated). The twist w . d3 from the endpoint velocities: no claim.
       .claims = {.energy = Claim::exact, .momentum = Claim::exact, .constraint = Claim::exact},
       .notes = "a = 1 (eq. 80; the trajectory does not depend on a, tested); discrete non-twist condition "
-               "d1_{n+1}.d2_n = d1_n.d2_{n+1} holds to round-off; only m_perp acts (eq. 84)"};
+               "d1_{n+1}.d2_n = d1_n.d2_{n+1} holds to round-off; only m_perp acts (eq. 84)",
+      .settings = {kA, kNewtonTolerance, kNewtonMaxIterations}};
   return i;
 }
 

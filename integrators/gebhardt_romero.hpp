@@ -71,6 +71,9 @@ class GebhardtRomero final {
   static const SchemeInfo& info();
   /// a: the parameter of eq. 80 (nonholonomic only). newton: tolerance 1e-14 by default so that the
   /// exact-invariant checks measure the scheme; the paper runs 1e-10.
+  static inline const SettingInfo kA{"a", "the parameter a of eq. 80 (nonholonomic; moves lambda_3 only)", 1.0, -1e6, 1e6};
+  GebhardtRomero(const Problem& p, const SchemeSettings& set)
+      : GebhardtRomero(p, Nonholonomic ? set.get(kA) : 1.0, set.newton()) {}
   explicit GebhardtRomero(const Problem& p, double a = 1.0, NewtonSettings newton = {}) : p_(&p), newton_(newton) {
     d_.problem = &p;
     d_.euler = euler_coefficients(p.inertia());
@@ -102,9 +105,7 @@ class GebhardtRomero final {
     c_.newton_iterations += std::uint64_t(nr.iterations);
     if (!p_->torque_free()) c_.load_evaluations += std::uint64_t(nr.iterations);
     if (!nr.converged || !x.allFinite())
-      return StepStatus::breakdown(cat(info().name, ": Newton did not converge in ", std::to_string(nr.iterations),
-                                       " iterations (last |dq| = ", format_number(nr.last_increment, 3),
-                                       ", |r| = ", format_number(nr.last_residual, 3), ")"));
+      return newton_breakdown(info().name, "q", nr);
     const Vec9 q1 = x.template head<9>();
     v_ = (2.0 / h) * (q1 - q_) - v_;
     q_ = q1;

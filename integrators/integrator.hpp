@@ -7,6 +7,7 @@
 // | S::info()             | const SchemeInfo&: name, source (paper, equations), order p, kind,      |
 // |                       | applicability (model families and restrictions), claims per invariant   |
 // | S s(problem)          | binds to a problem that outlives s; precondition: applicable(info, p)   |
+// | S s(problem, set)     | optional; required when info().settings is not empty: SchemeSettings    |
 // | s.reset(x0, t0)       | map-in: canonical state -> the scheme's own representation              |
 // | s.step(t, h)          | StepStatus: advance from t to t + h (t = t0 + n h is computed by the    |
 // |                       | caller, never accumulated). After an ok step, read() gives the state at |
@@ -20,10 +21,14 @@
 #include <algorithm>
 #include <cmath>
 #include <concepts>
+#include <map>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "core/newton.hpp"
 #include "core/state.hpp"
 #include "problems/problem.hpp"
 
@@ -43,9 +48,13 @@ struct Claims {
   Claim axial = Claim::none;       // body momentum about a symmetry axis
   Claim constraint = Claim::none;  // the representation stays on SO(3) (|R^T R - I| ~ round-off)
   Claim nonholonomic = Claim::none;  // w . d3 = 0 at the output states (non_twisting family)
-  Claim of(InvariantKind k) const {
+  /// The energy claim on problems with a potential (uniform fields), where it is weaker than the
+  /// torque-free one (Simo-Wong: exact for the free body, bounded under a configuration-dependent
+  /// moment). Unset: `energy` everywhere.
+  std::optional<Claim> energy_with_potential = std::nullopt;
+  Claim of(InvariantKind k, bool with_potential = false) const {
     switch (k) {
-      case InvariantKind::energy: return energy;
+      case InvariantKind::energy: return with_potential && energy_with_potential ? *energy_with_potential : energy;
       case InvariantKind::momentum: return momentum;
       case InvariantKind::casimir: return casimir;
       case InvariantKind::axial: return axial;
@@ -64,6 +73,37 @@ struct Applicability {
   bool torque_free_only = false;
 };
 
+/// A numeric setting a scheme accepts from the user (`--set [scheme.]name=value`): its default and
+/// the closed range of values it makes sense for (integer: the value must be a whole number).
+struct SettingInfo {
+  std::string_view name;
+  std::string_view description;
+  double default_value;
+  double min, max;
+  bool integer = false;
+};
+
+/// The Newton settings every implicit scheme declares (issue 4: tolerance a setting; 1e-14 by
+/// default so that exact-invariant checks measure the scheme, paper 000 runs 1e-10).
+inline const SettingInfo kNewtonTolerance{"newton_tolerance", "relative increment |dx| <= tol |x| that ends Newton",
+                                          1e-14, 1e-16, 1e-2};
+inline const SettingInfo kNewtonMaxIterations{"newton_max_iterations",
+                                              "iterations before a step is a breakdown", 50, 1, 1000, true};
+
+/// Values given for a scheme's declared settings, by name (validated against SettingInfo by
+/// configure_schemes). A setting not given takes its default.
+struct SchemeSettings {
+  std::map<std::string, double, std::less<>> values;
+  double get(const SettingInfo& s) const {
+    const auto it = values.find(s.name);
+    return it == values.end() ? s.default_value : it->second;
+  }
+  /// The Newton settings of kNewtonTolerance / kNewtonMaxIterations.
+  NewtonSettings newton() const {
+    return {.tolerance = get(kNewtonTolerance), .max_iterations = int(get(kNewtonMaxIterations))};
+  }
+};
+
 struct SchemeInfo {
   std::string_view name;            // stable identifier used on the command line and in reports
   std::string_view title;
@@ -74,6 +114,7 @@ struct SchemeInfo {
   Applicability applies;
   Claims claims;
   std::string_view notes;           // decisions taken where the source is ambiguous
+  std::vector<SettingInfo> settings = {};  // what `--set` may change (constructor S(problem, SchemeSettings))
 };
 
 struct StepStatus {
@@ -82,6 +123,15 @@ struct StepStatus {
   static StepStatus success() { return {}; }
   static StepStatus breakdown(std::string why) { return {false, std::move(why)}; }
 };
+
+/// The breakdown of a step whose Newton solve did not converge (issue 4: the step's iterations,
+/// last increment of `unknown` and residual, in one wording for every implicit scheme).
+inline StepStatus newton_breakdown(std::string_view scheme, std::string_view unknown, const NewtonResult& nr) {
+  return StepStatus::breakdown(cat(std::string(scheme), ": Newton did not converge in ", std::to_string(nr.iterations),
+                                   " iterations (last |d", std::string(unknown), "| = ",
+                                   format_number(nr.last_increment, 3), ", |r| = ", format_number(nr.last_residual, 3),
+                                   ")"));
+}
 
 struct Counters {
   std::uint64_t load_evaluations = 0;

@@ -1,6 +1,9 @@
 #include "integrators/registry.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 
 namespace rigidbench {
 
@@ -8,9 +11,9 @@ const std::vector<SchemeEntry>& registry() {
   static const std::vector<SchemeEntry> entries = [] {
     std::vector<SchemeEntry> e;
     Schemes::for_each([&]<class S>() {
-      e.push_back({&S::info(), [](const Problem& p) -> std::unique_ptr<AnyIntegrator> {
-                     return std::make_unique<Erased<S>>(p);
-                   }});
+      e.push_back({&S::info(), [](const Problem& p, const SchemeSettings& set) -> std::unique_ptr<AnyIntegrator> {
+                     return std::make_unique<Erased<S>>(p, set);
+                   }, {}});
     });
     return e;
   }();
@@ -62,6 +65,50 @@ std::vector<const SchemeEntry*> select_schemes(const std::vector<std::string>& p
         if (std::find(out.begin(), out.end(), &e) == out.end()) out.push_back(&e);
       }
     if (!any) throw InputError("no registered integrator matches '" + pat + "' (registered: " + known_names() + ")");
+  }
+  return out;
+}
+
+std::vector<SchemeEntry> configure_schemes(const std::vector<const SchemeEntry*>& schemes,
+                                           const std::vector<std::string>& assignments) {
+  std::vector<SchemeEntry> out;
+  for (const SchemeEntry* s : schemes) out.push_back(*s);
+  for (const std::string& a : assignments) {
+    const auto eq = a.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())
+      throw InputError("--set '" + a + "': expected name=value or scheme.name=value");
+    std::string name = a.substr(0, eq), scheme;
+    const std::string text = a.substr(eq + 1);
+    if (const auto dot = name.find('.'); dot != std::string::npos) scheme = name.substr(0, dot), name = name.substr(dot + 1);
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
+      throw InputError("--set '" + a + "': '" + text + "' is not a finite number");
+    if (!scheme.empty()) {
+      find_scheme(scheme);  // unknown: the registry's message
+      if (std::none_of(out.begin(), out.end(), [&](const SchemeEntry& e) { return e.info->name == scheme; }))
+        throw InputError("--set '" + a + "': integrator '" + scheme + "' is not selected");
+    }
+    bool applied = false;
+    std::string known;
+    for (SchemeEntry& e : out) {
+      if (!scheme.empty() && e.info->name != scheme) continue;
+      for (const SettingInfo& si : e.info->settings) {
+        known += cat(known.empty() ? "" : ", ", std::string(e.info->name), ".", std::string(si.name));
+        if (si.name != name) continue;
+        if (v < si.min || v > si.max || (si.integer && v != std::floor(v)))
+          throw InputError(cat("--set '", a, "': ", std::string(e.info->name), ".", name, " takes ",
+                               si.integer ? "a whole number" : "a value", " in [", format_number(si.min, 6), ", ",
+                               format_number(si.max, 6), "]"));
+        e.settings.values[name] = v;
+        applied = true;
+      }
+    }
+    if (!applied)
+      throw InputError(cat("--set '", a, "': ", scheme.empty() ? "no selected integrator" : "'" + scheme + "'",
+                           " declares a setting '", name, "' (settings of the selection: ", known.empty() ? "none" : known,
+                           ")"));
   }
   return out;
 }

@@ -51,7 +51,8 @@ const SchemeInfo& RigImp::info() {
       .applies = {.rigid_body = true},
       .claims = {.momentum = Claim::exact, .casimir = Claim::exact, .constraint = Claim::exact},
       .notes = "Newton on exp(h/2 Omega) J Omega = c with the dexp tangent, relative increment tolerance 1e-14, "
-               "at most 50 iterations (non-convergence is a breakdown). Moment at Lambda_{n+1/2}."};
+               "at most 50 iterations (non-convergence is a breakdown). Moment at Lambda_{n+1/2}.",
+      .settings = {kNewtonTolerance, kNewtonMaxIterations}};
   return i;
 }
 

@@ -35,6 +35,9 @@ class RigKoziaraBicanic final {
  public:
   static const SchemeInfo& info();
   explicit RigKoziaraBicanic(const Problem& p) : p_(&p) {}
+  RigKoziaraBicanic(const Problem& p, const SchemeSettings& set)
+    requires(V == RigVariant::imp)
+      : p_(&p), newton_(set.newton()) {}
 
   void reset(const State& x0, double) {
     L_ = x0.body().R;
@@ -66,11 +69,10 @@ class RigKoziaraBicanic final {
       const Vec3 c = b + h * T;
       Vec3 W = W_;  // initial guess: the previous velocity
       const NewtonResult nr =
-          newton_solve<3>([&](const Vec3& w, Vec3& r, Mat3& Jac) { rig_imp_system(J, h, c, w, r, Jac); }, W);
+          newton_solve<3>([&](const Vec3& w, Vec3& r, Mat3& Jac) { rig_imp_system(J, h, c, w, r, Jac); }, W, newton_);
       c_.newton_iterations += std::uint64_t(nr.iterations);
       if (!nr.converged)
-        return StepStatus::breakdown(cat("RIG_IMP Newton did not converge in ", std::to_string(nr.iterations),
-                                         " iterations (last |dOmega| = ", format_number(nr.last_increment, 3), ")"));
+        return newton_breakdown("RIG_IMP", "Omega", nr);
       L_ = L_half * so3::exp(0.5 * h * W);
       W_ = W;
     }
@@ -84,6 +86,7 @@ class RigKoziaraBicanic final {
 
  private:
   const Problem* p_;
+  NewtonSettings newton_;
   Mat3 L_ = Mat3::Identity();
   Vec3 W_ = Vec3::Zero();
   Counters c_;

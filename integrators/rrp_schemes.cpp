@@ -61,8 +61,9 @@ const SchemeInfo& CampelloImplicit::info() {
       // e . t = 0 for a uniform field, so e . pi is exact; R rho . Omega is not for phi != 1 (the
       // (1 - phi) t_{k+1} term is not orthogonal to R_k rho).
       .claims = {.momentum = Claim::exact, .constraint = Claim::exact},
-      .notes = "phi = 1/2 registered (phi = 1 is eq. (27), tested); Newton on Omega_{k+1} with the analytic "
-               "tangent, relative increment tolerance 1e-14."};
+      .notes = "phi = 1/2 by default, a setting (phi = 1 is eq. (27), tested); Newton on Omega_{k+1} with the "
+               "analytic tangent, relative increment tolerance 1e-14.",
+      .settings = {CampelloImplicit::kPhi, kNewtonTolerance, kNewtonMaxIterations}};
   return i;
 }
 

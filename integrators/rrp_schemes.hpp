@@ -187,7 +187,10 @@ class BakerGonzalezNewmark final : public RrpSpatialChart {
 class CampelloImplicit final : public RrpSpatialChart {
  public:
   static const SchemeInfo& info();
-  explicit CampelloImplicit(const Problem& p, double phi = 0.5) : RrpSpatialChart(p), phi_(phi) {}
+  static inline const SettingInfo kPhi{"phi", "weight of t_k in eq. (26); 1 is eq. (27)", 0.5, 0.0, 1.0};
+  explicit CampelloImplicit(const Problem& p, double phi = 0.5, NewtonSettings newton = {})
+      : RrpSpatialChart(p), phi_(phi), newton_(newton) {}
+  CampelloImplicit(const Problem& p, const SchemeSettings& set) : CampelloImplicit(p, set.get(kPhi), set.newton()) {}
   StepStatus step(double t, double h) {
     const Vec3 tk = moment_now(t);
     Vec3 W = Om_ + (h / J_) * tk;  // the explicit (27) update as the initial guess
@@ -199,11 +202,10 @@ class CampelloImplicit final : public RrpSpatialChart {
             ++c_.load_evaluations;
             campello_system(*p_, J_, phi_, h, th, Rk, Om_, tk, w, r, Jac);
           },
-          W);
+          W, newton_);
       c_.newton_iterations += std::uint64_t(nr.iterations);
       if (!nr.converged)
-        return StepStatus::breakdown(cat("Campello (26) Newton did not converge in ", std::to_string(nr.iterations),
-                                         " iterations (last |dOmega| = ", format_number(nr.last_increment, 3), ")"));
+        return newton_breakdown("Campello (26)", "Omega", nr);
     }
     std::string why;
     if (!advance(h * W, t + h, why)) return StepStatus::breakdown(why);
@@ -214,6 +216,7 @@ class CampelloImplicit final : public RrpSpatialChart {
 
  private:
   double phi_;
+  NewtonSettings newton_;
 };
 
 /// Eq. (27): Campello's symplectic Euler, Omega_{k+1} = Omega_k + h/J t_k, dalpha = h Omega_{k+1}.

@@ -133,6 +133,8 @@ class Problem {
 
   // ---- structure (valid after finalize) ----
   bool torque_free() const { return loads.empty(); }
+  /// Some load has a potential (a uniform field); follower moments have none. Valid after finalize.
+  bool has_potential() const { return !fields_.empty(); }
   /// Times in (t0, t_end) where a load's profile has a kink (references restart there). Valid after finalize.
   std::vector<double> load_kinks() const;
   /// The time from which every follower moment vanishes (t0 if there are none; +inf if never).

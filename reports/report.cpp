@@ -187,6 +187,11 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
   settings["observation_points"] = L.m + 1;
   settings["q_ii_norm"] = "configuration (9 director components of R), paper 000 Appendix A";
   if (p) settings["problem"] = problem_to_json(*p);
+  if (!s.info->settings.empty()) {
+    ordered_json sch = ordered_json::object();  // every declared setting, given or default
+    for (const SettingInfo& si : s.info->settings) sch[std::string(si.name)] = r.scheme_settings.get(si);
+    settings["scheme"] = sch;
+  }
   j["settings"] = settings;
   j["levels"] = ordered_json::array();
   for (std::size_t k = 0; k < r.h.size(); ++k)

@@ -42,6 +42,19 @@ inline Vec3 random_unit() {
   Vec3 v(n(rng()), n(rng()), n(rng()));
   return v.normalized();
 }
+/// Central finite differences of a residual r(w) in R^3, column by column (Newton Jacobian checks).
+template <class F>
+Mat3 fd_jacobian(F&& residual, const Vec3& w, double e = 1e-6) {
+  Mat3 Jfd;
+  for (int k = 0; k < 3; ++k) {
+    Vec3 rp, rm;
+    residual(Vec3(w + e * Vec3::Unit(k)), rp);
+    residual(Vec3(w - e * Vec3::Unit(k)), rm);
+    Jfd.col(k) = (rp - rm) / (2 * e);
+  }
+  return Jfd;
+}
+
 inline double uniform(double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng()); }
 
 struct CommandResult {

@@ -101,6 +101,14 @@ TEST_CASE("bad input: exit code 2 - a message naming the value - no file left be
       {"problem export spinning_top", "unknown problem 'spinning_top'"},
       {"frobnicate", "frobnicate"},
       {"simulate --problem heavy_top --h 1e-3 --out OUT.csv", "--integrator"},
+      {"verify --integrator campello_implicit --set phi=2 --out OUT.json", "campello_implicit.phi takes a value in [0, 1]"},
+      {"verify --integrator terze --set phi=0.5 --out OUT.json", "no selected integrator declares a setting 'phi'"},
+      {"verify --integrator lgvi --set newton_tolerance=abc --out OUT.json", "'abc' is not a finite number"},
+      {"verify --integrator lgvi --set simo_wong.newton_tolerance=1e-10 --out OUT.json", "'simo_wong' is not selected"},
+      {"verify --integrator lgvi --set newton_max_iterations=2.5 --out OUT.json", "takes a whole number"},
+      {"verify --integrator lgvi --set newton_tolerance --out OUT.json", "expected name=value"},
+      {"verify --suite paper --set phi=1 --out OUT.json", "--set do not apply"},
+      {sim + "--h 1e-3 --set phi=1 --out OUT.csv", "no selected integrator declares a setting 'phi'"},
   };
   int i = 0;
   for (const auto& c : cases) {
@@ -171,4 +179,23 @@ TEST_CASE("verify writes a report and exits 0 when every verdict holds", "[cli]"
   CHECK(j["results"].size() == 2);
   CHECK(j["results"][0]["reference"]["kind"] == "odeint");
   CHECK(j["summary"]["failed_verdicts"] == 0);
+}
+
+TEST_CASE("verify --set: the report lists every declared setting of the pair, given or default", "[cli][settings]") {
+  const std::string out = test::tmp_path("verify-set");
+  fs::remove_all(out);
+  const auto r = test::run_cli("verify --problem free_body --integrator lgvi --integrator terze --quiet "
+                               "--set newton_tolerance=1e-12 --out " + out);
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  const json j = json::parse(std::ifstream(out + "/report.json"));
+  REQUIRE(j["results"].size() == 2);
+  for (const json& res : j["results"]) {
+    if (res["integrator"] == "lgvi") {
+      CHECK(res["settings"]["scheme"]["newton_tolerance"] == 1e-12);
+      CHECK(res["settings"]["scheme"]["newton_max_iterations"] == 50);
+    } else {
+      CHECK_FALSE(res["settings"].contains("scheme"));  // terze has no settings
+    }
+  }
 }

@@ -36,6 +36,18 @@ TEMPLATE_LIST_TEST_CASE("contract: reset then read gives back the canonical stat
   }
 }
 
+TEMPLATE_LIST_TEST_CASE("contract: declared settings are accepted by the constructor and their defaults are in range",
+                        "[integrators][settings]", AllSchemes) {
+  const auto& settings = TestType::info().settings;
+  if (!settings.empty()) CHECK(std::constructible_from<TestType, const Problem&, const SchemeSettings&>);
+  for (const SettingInfo& s : settings) {
+    INFO(TestType::info().name << "." << s.name);
+    CHECK(s.min <= s.default_value);
+    CHECK(s.default_value <= s.max);
+    CHECK(!s.description.empty());
+  }
+}
+
 TEMPLATE_LIST_TEST_CASE("contract: stepping is deterministic and a reset restarts from scratch", "[integrators]",
                         AllSchemes) {
   const Problem p = catalogue_problem("heavy_top");

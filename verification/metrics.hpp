@@ -18,6 +18,9 @@ constexpr double kSlopeTolerance = 0.15;  // |slope - expected| <= 0.15
 constexpr double kQiiTolerance = 0.02;    // |Q_II / 2^p - 1| <= 0.02
 constexpr double kRefFloorFactor = 100;   // errors below 100x the reference estimate are not used for rates
 constexpr double kRoundoffUlps = 100;     // ... nor errors within 100 ulps of round-off
+/// An exact claim that fails with every level's drift within this many ulps per step is labelled
+/// a round-off failure in the report (the verdict stays "fail").
+constexpr double kRoundoffUlpsPerStep = 4;
 
 struct LineFit {
   double slope = kNaN, intercept = kNaN, stderr_slope = kNaN, r2 = kNaN;

@@ -114,6 +114,7 @@ struct History {
 
 struct PairResult {
   std::string integrator, problem;
+  SchemeSettings scheme_settings;  // what --set changed (the report lists every setting's value)
   std::string status = "ok";  // ok | skipped | breakdown | failed
   std::string reason;
   Ladder ladder;

@@ -74,7 +74,9 @@ SuiteResult run_suite(const SuiteRequest& req) {
       p.finalize();
     }
   }
-  const auto schemes = select_schemes(req.integrators);
+  const std::vector<SchemeEntry> configured = configure_schemes(select_schemes(req.integrators), req.scheme_settings);
+  std::vector<const SchemeEntry*> schemes;
+  for (const SchemeEntry& e : configured) schemes.push_back(&e);
 
   // Pairs, their ladders (validated here, before any work), and the reference grids they need.
   struct Pair {

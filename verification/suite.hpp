@@ -13,6 +13,7 @@ namespace rigidbench {
 struct SuiteRequest {
   std::string suite = "quick";
   std::vector<std::string> integrators{"all"};  // names, globs or "all"
+  std::vector<std::string> scheme_settings;     // "[scheme.]name=value" (configure_schemes)
   std::vector<std::string> problems;            // catalogue names; empty: the suite's own list
   std::string problem_file;                     // a user problem instead of catalogue names
   LadderRequest ladder;

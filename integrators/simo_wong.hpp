@@ -1,0 +1,90 @@
+#pragma once
+// Simo & Wong's energy-momentum algorithm (IJNME 31 (1991) 19-52): the convected (body) form of the
+// generalized Newmark update with gamma = 1, beta = 1/2 -- the member of their family they single out
+// as conserving energy and momentum -- written for the body increment Theta:
+//   Lambda_{n+1} = Lambda_n exp(hat Theta),            Theta = h/2 (W_n + W_{n+1}),
+//   pi_{n+1} = pi_n + h m(t_{n+1/2}, Lambda_{n+1/2}),  Lambda_{n+1/2} = Lambda_n exp(hat Theta / 2),
+// i.e. in body components J W_{n+1} = exp(-hat Theta) [J W_n + h Lambda_n^T m]. pi = Lambda J W.
+// Why it conserves (the free body): exp(hat Theta) Theta = Theta gives Theta . J W_{n+1} = Theta . J W_n,
+// and Theta is parallel to W_n + W_{n+1}, so W_{n+1} . J W_{n+1} = W_n . J W_n; pi is conserved
+// by construction. With a moment the energy changes by h Theta . Lambda_n^T m - (U_{n+1} - U_n),
+// O(h^3) per step and not zero: the spatial momentum balance holds exactly (hence a . pi under a
+// uniform field, whose moment is orthogonal to a), the energy is bounded only (claims below).
+// The moment at the geodesic midpoint Lambda_n exp(Theta/2) and t_n + h/2 is SW91's alpha = beta/gamma = 1/2
+// evaluation point (docs/decisions.md, "Simo-Wong").
+// Unknown Theta (3), initial guess h W_n; W_{n+1} = J^-1 exp(-hat Theta) [...] once Theta has converged:
+//   r(Theta) = J (2 Theta / h - W_n) - exp(-hat Theta) [J W_n + h Lambda_n^T m(t_m, Lambda_n exp(hat Theta/2))].
+#include "core/newton.hpp"
+#include "core/so3.hpp"
+#include "integrators/integrator.hpp"
+
+namespace rigidbench {
+
+/// Residual and Jacobian of one Simo-Wong step (tested against finite differences). With
+/// v = J W_n + h Lambda_n^T m and K = d m / d(spatial rotation):
+///   dr/dTheta = 2J/h - exp(-hat Theta) [hat(v) dexp_r(-Theta) + h/2 Lambda_n^T K Lambda_{n+1/2} dexp_r(Theta/2)].
+inline void simo_wong_system(const Problem& p, double h, double t_mid, const Mat3& Ln, const Vec3& Wn,
+                             const Vec3& th, Vec3& r, Mat3& Jac) {
+  const Mat3& J = p.inertia();
+  Vec3 v = J * Wn;
+  Mat3 dv = Mat3::Zero();  // dv / dTheta
+  if (!p.torque_free()) {
+    const Mat3 La = Ln * so3::exp(0.5 * th);
+    v += h * (Ln.transpose() * p.spatial_moment(t_mid, La));
+    dv = (0.5 * h) * (Ln.transpose() * p.spatial_moment_jacobian(t_mid, La) * La * so3::dexp_right(0.5 * th));
+  }
+  const Mat3 Em = so3::exp(-th);
+  r = J * (2.0 / h * th - Wn) - Em * v;
+  Jac = (2.0 / h) * J - Em * (so3::hat(v) * so3::dexp_right(-th) + dv);
+}
+
+class SimoWong final {
+ public:
+  static const SchemeInfo& info();
+  explicit SimoWong(const Problem& p, NewtonSettings s = {}) : p_(&p), newton_(s) {}
+  SimoWong(const Problem& p, const SchemeSettings& set) : SimoWong(p, set.newton()) {}
+
+  void reset(const State& x0, double) {
+    L_ = x0.body().R;
+    W_ = x0.body().W;
+    c_ = {};
+  }
+  StepStatus step(double t, double h) {
+    const double tm = t + 0.5 * h;
+    Vec3 th = h * W_;
+    const NewtonResult nr = newton_solve<3>(
+        [&](const Vec3& x, Vec3& r, Mat3& Jac) {
+          simo_wong_system(*p_, h, tm, L_, W_, x, r, Jac);
+          if (!p_->torque_free()) ++c_.load_evaluations;
+        },
+        th, newton_);
+    c_.newton_iterations += std::uint64_t(nr.iterations);
+    if (!nr.converged)
+      return newton_breakdown("Simo-Wong", "Theta", nr);
+    // W_{n+1} from the momentum equation at the converged Theta (one more moment evaluation), not
+    // from 2 Theta/h - W_n: the spatial balance then holds to round-off whatever the Newton tolerance,
+    // and the energy error left by an inexact Theta is O(h^2) times the residual instead of O(1/h).
+    Vec3 v = p_->inertia() * W_;
+    if (!p_->torque_free()) {
+      v += h * (L_.transpose() * p_->spatial_moment(tm, L_ * so3::exp(0.5 * th)));
+      ++c_.load_evaluations;
+    }
+    L_ = L_ * so3::exp(th);
+    W_ = p_->inertia_inverse() * so3::exp_apply(-th, v);
+    return {};
+  }
+  void read(State& x) const {
+    x.body().R = L_;
+    x.body().W = W_;
+  }
+  Counters counters() const { return c_; }
+
+ private:
+  const Problem* p_;
+  NewtonSettings newton_;
+  Mat3 L_ = Mat3::Identity();
+  Vec3 W_ = Vec3::Zero();
+  Counters c_;
+};
+
+}  // namespace rigidbench
