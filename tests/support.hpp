@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/so3.hpp"
 #include "core/types.hpp"
 
 namespace rigidbench::test {
@@ -42,6 +43,14 @@ inline Vec3 random_unit() {
   Vec3 v(n(rng()), n(rng()), n(rng()));
   return v.normalized();
 }
+inline double uniform(double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng()); }
+
+/// A random rotation exp(theta u), theta uniform in [min_angle, max_angle], u uniform on the sphere.
+inline Mat3 random_rotation(double min_angle = 0, double max_angle = 3) {
+  const double theta = uniform(min_angle, max_angle);
+  return so3::exp(theta * random_unit());
+}
+
 /// Central finite differences of a residual r(w) in R^3, column by column (Newton Jacobian checks).
 template <class F>
 Mat3 fd_jacobian(F&& residual, const Vec3& w, double e = 1e-6) {
@@ -55,7 +64,6 @@ Mat3 fd_jacobian(F&& residual, const Vec3& w, double e = 1e-6) {
   return Jfd;
 }
 
-inline double uniform(double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng()); }
 
 struct CommandResult {
   int exit_code;

@@ -15,11 +15,6 @@ using namespace rigidbench;
 using rigidbench::test::compare;
 
 namespace {
-/// A random attitude and angular velocity with |W| up to wmax.
-void random_state(Mat3& R, Vec3& W, double wmax) {
-  R = so3::exp(test::uniform(0, 3) * test::random_unit());
-  W = test::uniform(0, wmax) * test::random_unit();
-}
 Vec3 spatial_momentum(const Problem& p, const State& x) { return x.body().R * (p.inertia() * x.body().W); }
 
 /// Largest deviation over n steps of h from the initial value: the energy (relative), pi_z and the
@@ -27,21 +22,33 @@ Vec3 spatial_momentum(const Problem& p, const State& x) { return x.body().R * (p
 struct Drifts {
   double energy = 0, pi_z = 0, axial = 0;
 };
-template <class S>
-Drifts drifts(const Problem& p, double h, int n) {
+/// Runs S on p for n steps of h from the problem's initial state and calls f(t_n, x_n, x_{n+1})
+/// after each step (t_n = t0 + n h): the scheme's defining equations are checked from its output.
+template <class S, class F>
+void for_each_step(const Problem& p, double h, int n, F&& f) {
   S s(p);
   s.reset(p.initial, p.t0);
-  State x(1);
+  State x(1), y(1);
+  s.read(x);
+  for (int k = 0; k < n; ++k) {
+    const double t = p.t0 + k * h;
+    REQUIRE(s.step(t, h).ok);
+    s.read(y);
+    f(t, x, y);
+    x = y;
+  }
+}
+
+template <class S>
+Drifts drifts(const Problem& p, double h, int n) {
   const double E0 = p.energy(p.initial), pz0 = spatial_momentum(p, p.initial).z();
   const double L0 = spatial_momentum(p, p.initial).norm(), ax0 = (p.inertia() * p.initial.body().W).z();
   Drifts d;
-  for (int k = 0; k < n; ++k) {
-    REQUIRE(s.step(p.t0 + k * h, h).ok);
-    s.read(x);
+  for_each_step<S>(p, h, n, [&](double, const State&, const State& x) {
     d.energy = std::max(d.energy, std::abs(p.energy(x) - E0) / std::abs(E0));
     d.pi_z = std::max(d.pi_z, std::abs(spatial_momentum(p, x).z() - pz0) / L0);
     d.axial = std::max(d.axial, std::abs((p.inertia() * x.body().W).z() - ax0) / L0);
-  }
+  });
   return d;
 }
 }  // namespace
@@ -53,9 +60,8 @@ TEST_CASE("implicit SO(3) schemes: Newton Jacobians match finite differences", "
     const Problem p = catalogue_problem(name);
     INFO(name);
     for (int i = 0; i < 30; ++i) {
-      Mat3 R;
-      Vec3 W;
-      random_state(R, W, 40);
+      const Mat3 R = test::random_rotation();
+      const Vec3 W = test::uniform(0, 40) * test::random_unit();
       const double h = test::uniform(1e-3, 2e-2), t = 0.3;
       const Vec3 x = h * W + 0.1 * h * test::random_unit();  // near where Newton works
       Vec3 r;
@@ -91,24 +97,16 @@ TEST_CASE("lgvi: the step satisfies the paper's matrix equation and momentum upd
   // Pi_{k+1} = F_k^T Pi_k + h/2 F_k^T M_k + h/2 M_{k+1}. Heavy top at paper 002's largest step.
   const Problem p = catalogue_problem("heavy_top");
   const Mat3 Jd = 0.5 * p.inertia().trace() * Mat3::Identity() - p.inertia();
-  Lgvi s(p);
-  s.reset(p.initial, p.t0);
-  State x(1), y(1);
-  s.read(x);
   const double h = 9e-3;
   double worst_eq = 0, worst_pi = 0;
-  for (int n = 0; n < 500; ++n) {
-    const double t = p.t0 + n * h;
-    REQUIRE(s.step(t, h).ok);
-    s.read(y);
+  for_each_step<Lgvi>(p, h, 500, [&](double t, const State& x, const State& y) {
     const Mat3 F = x.body().R.transpose() * y.body().R;
     const Vec3 Pk = p.inertia() * x.body().W, Pk1 = p.inertia() * y.body().W;
     const Vec3 Mk = p.body_moment(t, x.body().R), Mk1 = p.body_moment(t + h, y.body().R);
     const Mat3 lhs = so3::hat(h * Pk + 0.5 * h * h * Mk), rhs = F * Jd - Jd * F.transpose();
     worst_eq = std::max(worst_eq, (lhs - rhs).norm() / (h * Pk.norm()));
     worst_pi = std::max(worst_pi, (Pk1 - F.transpose() * (Pk + 0.5 * h * Mk) - 0.5 * h * Mk1).norm() / Pk.norm());
-    x = y;
-  }
+  });
   CHECK(worst_eq < 1e-13);
   CHECK(worst_pi < 1e-13);
 }
@@ -144,16 +142,9 @@ TEST_CASE("akw: the Cayley update is the midpoint rule for every body-frame vect
   // Gamma_{n+1} - Gamma_n = h Gamma_m x Omega_m with Gamma = R^T a and Omega_m = (W_n + W_{n+1})/2;
   // and Pi_{n+1} - Pi_n = h Pi_m x Omega_m + h T(Gamma_m): the midpoint rule on (Pi, Gamma).
   const Problem p = catalogue_problem("heavy_top");
-  AkwMidpoint s(p);
-  s.reset(p.initial, p.t0);
-  State x(1), y(1);
-  s.read(x);
   const double h = 9e-3;
   double worst_gamma = 0, worst_pi = 0;
-  for (int n = 0; n < 500; ++n) {
-    const double t = p.t0 + n * h;
-    REQUIRE(s.step(t, h).ok);
-    s.read(y);
+  for_each_step<AkwMidpoint>(p, h, 500, [&](double t, const State& x, const State& y) {
     const Vec3 wm = 0.5 * (x.body().W + y.body().W);
     for (int k = 0; k < 3; ++k) {
       const Vec3 g0 = x.body().R.transpose().col(k), g1 = y.body().R.transpose().col(k);
@@ -162,8 +153,7 @@ TEST_CASE("akw: the Cayley update is the midpoint rule for every body-frame vect
     const Vec3 P0 = p.inertia() * x.body().W, P1 = p.inertia() * y.body().W, Pm = 0.5 * (P0 + P1);
     const Vec3 Tm = 0.5 * (p.body_moment(t, x.body().R) + p.body_moment(t, y.body().R));
     worst_pi = std::max(worst_pi, (P1 - P0 - h * Pm.cross(wm) - h * Tm).norm() / P0.norm());
-    x = y;
-  }
+  });
   CHECK(worst_gamma < 1e-14);
   CHECK(worst_pi < 1e-13);
 }
@@ -180,22 +170,14 @@ TEST_CASE("akw: energy, a . pi and the axial momentum exact on the heavy top at 
 TEST_CASE("simo_wong: Theta = h/2 (W_n + W_{n+1}) and the spatial momentum balance at large steps", "[schemes][simo_wong]") {
   // From outside: Theta = log(R_n^T R_{n+1}); pi_{n+1} = pi_n + h m(t_m, R_n exp(Theta/2)).
   const Problem p = catalogue_problem("heavy_top");
-  SimoWong s(p);
-  s.reset(p.initial, p.t0);
-  State x(1), y(1);
-  s.read(x);
   const double h = 9e-3, L0 = spatial_momentum(p, p.initial).norm();
   double worst_theta = 0, worst_pi = 0;
-  for (int n = 0; n < 500; ++n) {
-    const double t = p.t0 + n * h;
-    REQUIRE(s.step(t, h).ok);
-    s.read(y);
+  for_each_step<SimoWong>(p, h, 500, [&](double t, const State& x, const State& y) {
     const Vec3 th = so3::log(x.body().R.transpose() * y.body().R);
     worst_theta = std::max(worst_theta, (th - 0.5 * h * (x.body().W + y.body().W)).norm() / th.norm());
     const Vec3 m = p.spatial_moment(t + 0.5 * h, x.body().R * so3::exp(0.5 * th));
     worst_pi = std::max(worst_pi, (spatial_momentum(p, y) - spatial_momentum(p, x) - h * m).norm() / L0);
-    x = y;
-  }
+  });
   CHECK(worst_theta < 1e-12);
   CHECK(worst_pi < 1e-13);
 }

@@ -211,7 +211,7 @@ TEST_CASE("settings reach the scheme: --set phi=1 makes campello_implicit eq. (2
 TEST_CASE("Campello (26): Newton Jacobian matches finite differences", "[schemes][campello][newton]") {
   const Problem p = catalogue_problem("pendulum3d");
   for (int i = 0; i < 50; ++i) {
-    const Mat3 Rk = so3::exp(test::uniform(0, 3) * test::random_unit());
+    const Mat3 Rk = test::random_rotation();
     const Vec3 Om = test::uniform(0, 3) * test::random_unit(), w = test::uniform(0, 3) * test::random_unit();
     const Vec3 tk = p.spatial_moment(0, Rk);
     const double h = test::uniform(0.01, 0.3), phi = test::uniform(0, 1);
@@ -228,7 +228,7 @@ TEST_CASE("the moment's tangent for spatial rotations matches finite differences
   for (const char* n : {"heavy_top", "pendulum3d"}) {
     const Problem p = catalogue_problem(n);
     for (int i = 0; i < 20; ++i) {
-      const Mat3 R = so3::exp(test::uniform(0, 3) * test::random_unit());
+      const Mat3 R = test::random_rotation();
       const Mat3 K = p.spatial_moment_jacobian(0, R);
       Mat3 Kfd;
       const double e = 1e-6;
