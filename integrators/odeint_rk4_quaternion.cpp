@@ -5,12 +5,12 @@ namespace rigidbench {
 const SchemeInfo& OdeintRk4Quaternion::info() {
   static const SchemeInfo i{
       .name = "odeint_rk4_quat",
-      .title = "Boost.Odeint runge_kutta4 on the quaternion Kirchhoff form (baseline)",
+      .title = "Boost.Odeint runge_kutta4 on the quaternion Kirchhoff form, per body for SE(3)^n (baseline)",
       .source = "classical RK4; Kirchhoff/body formulation of paper 003 with a unit-quaternion attitude",
       .representation = "unit quaternion q (not renormalised) and body angular velocity W",
       .order = 4,
       .kind = SchemeKind::explicit_,
-      .applies = {.rigid_body = true},
+      .applies = {.rigid_body = true, .body_system = true},
       .claims = {.constraint = Claim::exact},
       .notes = "Canonical attitude R(q/|q|), orthogonal by construction; |q| itself drifts at O(h^4)."};
   return i;

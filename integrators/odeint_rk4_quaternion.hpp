@@ -1,35 +1,50 @@
 #pragma once
 #include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
+#include <functional>
 
 #include "integrators/integrator.hpp"
+#include "reference/formulations/body_system.hpp"
 #include "reference/formulations/kirchhoff.hpp"
 
 namespace rigidbench {
 
 /// Boost.Odeint's classical `runge_kutta4` on the quaternion Kirchhoff form (reference/formulations/
-/// kirchhoff.hpp) -- the in-run baseline of every cost ratio (METRICS.md, Cost). The quaternion is
-/// not projected back to unit length during the run (plain RK4); the canonical attitude is R(q/|q|).
+/// kirchhoff.hpp; for a body_system, every body in that form with the interactions,
+/// formulations/body_system.hpp) -- the in-run baseline of every cost ratio (METRICS.md, Cost). The
+/// quaternions are not projected back to unit length during the run (plain RK4); the canonical
+/// attitude is R(q/|q|).
 class OdeintRk4Quaternion final {
  public:
   static const SchemeInfo& info();
-  explicit OdeintRk4Quaternion(const Problem& p) : p_(&p) {}
+  explicit OdeintRk4Quaternion(const Problem& p)
+      : p_(&p), system_(p.family == ModelFamily::body_system), sys_(&p, &c_.load_evaluations) {}
 
   void reset(const State& x0, double) {
-    y_ = formulations::KirchhoffQuaternion::from_body(x0.body());
+    if (system_) ys_ = formulations::BodySystemQuaternion::from_state(x0);
+    else y_ = formulations::KirchhoffQuaternion::from_body(x0.body());
     c_ = {};
   }
   StepStatus step(double t, double h) {
-    stepper_.do_step(formulations::KirchhoffQuaternion{p_, &c_.load_evaluations}, y_, t, h);
+    // std::ref: odeint takes the system by value; the body system's load scratch is reused, not copied.
+    if (system_) stepper_s_.do_step(std::ref(sys_), ys_, t, h);
+    else stepper_.do_step(formulations::KirchhoffQuaternion{p_, &c_.load_evaluations}, y_, t, h);
     return {};
   }
-  void read(State& x) const { formulations::KirchhoffQuaternion::to_body(y_, x.body()); }
+  void read(State& x) const {
+    if (system_) formulations::BodySystemQuaternion::to_state(ys_, x);
+    else formulations::KirchhoffQuaternion::to_body(y_, x.body());
+  }
   Counters counters() const { return c_; }
 
  private:
   const Problem* p_;
+  bool system_;
+  Counters c_;
   formulations::KirchhoffQuaternion::state_type y_{};
   boost::numeric::odeint::runge_kutta4<formulations::KirchhoffQuaternion::state_type> stepper_;
-  Counters c_;
+  formulations::BodySystemQuaternion sys_;
+  formulations::BodySystemQuaternion::state_type ys_;
+  boost::numeric::odeint::runge_kutta4<formulations::BodySystemQuaternion::state_type> stepper_s_;
 };
 
 }  // namespace rigidbench

@@ -4,6 +4,9 @@ namespace rigidbench {
 
 namespace {
 constexpr Applicability kSpherical{.rigid_body = true, .spherical_only = true};
+// The explicit maps also take the spherical particles of a body_system (paper 001 section 4), with
+// the translation of (21a/c) ... (27a/c); momentum claims there are total linear and angular momentum.
+constexpr Applicability kSphericalSystems{.rigid_body = true, .body_system = true, .spherical_only = true};
 constexpr std::string_view kRep = "rescaled Rodrigues vector alpha (paper 001 eqs. 3-5) and angular velocity";
 }  // namespace
 
@@ -15,7 +18,7 @@ const SchemeInfo& BakerGonzalezBody::info() {
       .representation = kRep,
       .order = 2,
       .kind = SchemeKind::explicit_,
-      .applies = kSpherical,
+      .applies = kSphericalSystems,
       .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact},
       .notes = "Breakdown when h |omega + h M/(2J)| >= 1 (domain of (21b)) or at the chart's half-turn."};
   return i;
@@ -29,7 +32,7 @@ const SchemeInfo& BakerGonzalezSpatial::info() {
       .representation = kRep,
       .order = 2,
       .kind = SchemeKind::explicit_,
-      .applies = kSpherical,
+      .applies = kSphericalSystems,
       .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact},
       .notes = "Omega_{k+1} = Omega_k + h/(2J)(t_k + t_{k+1}): momentum along the field exact. Breakdown when "
                "h |Omega + h t/(2J)| >= 1 (domain of (23b); eq. 16 prints h^2) or at the chart's half-turn."};
@@ -43,7 +46,7 @@ const SchemeInfo& BakerGonzalezNewmark::info() {
                             .representation = kRep,
                             .order = 2,
                             .kind = SchemeKind::explicit_,
-                            .applies = kSpherical,
+                            .applies = kSphericalSystems,
                             .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact},
                             .notes = "dalpha = h Omega_k + h^2/(2J) t_k: no domain limit; breakdown only at the half-turn."};
   return i;
@@ -74,7 +77,7 @@ const SchemeInfo& CampelloSymplecticEuler::info() {
                             .representation = kRep,
                             .order = 1,
                             .kind = SchemeKind::explicit_,
-                            .applies = kSpherical,
+                            .applies = kSphericalSystems,
                             .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact},
                             .notes = "Variational (discrete Lagrangian (28)); first order."};
   return i;

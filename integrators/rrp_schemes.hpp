@@ -4,8 +4,10 @@
 // Newmark", and Campello's symplectic Euler (27) and implicit phi-family (26). alpha_{k+1} =
 // alpha_k (+) dalpha_k with the increment on the spatial side, R_{k+1} = R(dalpha_k) R_k
 // (core/rrp.hpp, tested). M_k is the body moment, R M_k = t_k the spatial one.
-// Translation (21a/c, 23a/c ...) is velocity Verlet and enters with the SE(3)^n model; the
-// rotational maps below are the complete updates for the single-body catalogue problems.
+// One rigid body (family rigid_body) or the n spherical bodies of a body_system (SE(3)^n, paper 001
+// section 4): there the translation is velocity Verlet, (21a/c) = (23a/c) = (25a/c), or symplectic
+// Euler for (27a/c), and the loads are the interactions' forces and moments (Problem::system_loads),
+// evaluated once per step for all bodies after every body has moved.
 //
 // Breakdowns (returned, never NaN): (21b)/(23b) need h |v| < 1, v = Omega_k + h/(2J) R M_k (the
 // printed condition of eq. 16 squares h by mistake); any map whose composition (+) reaches the
@@ -34,48 +36,72 @@ inline void campello_system(const Problem& p, double J, double phi, double h, do
   Jac = Mat3::Identity() - (h * (1 - phi) / J) * p.spatial_moment_jacobian(t_next, R1) * dcay * h;
 }
 
-/// Shared state and chart handling of the RRP maps: alpha, the spatial (or body) angular velocity,
-/// and the spatial moment at the current configuration, reused by the next step.
+/// Shared state of the RRP maps, for one rigid body or the n bodies of a body_system: per body the
+/// chart alpha (and R(alpha)), the angular velocity (spatial or body, by the derived map), and for
+/// the body_system the position and velocity; the spatial forces and moments at the current
+/// configuration, reused by the next step ("first same as last").
 class RrpChart {
  public:
-  explicit RrpChart(const Problem& p) : p_(&p), J_(p.inertia()(0, 0)) {}
+  explicit RrpChart(const Problem& p)
+      : p_(&p), n_(p.bodies.size()), system_(p.family == ModelFamily::body_system), loaded_(!p.torque_free()) {
+    for (std::size_t b = 0; b < n_; ++b) {
+      J_.push_back(p.inertia(b)(0, 0));
+      m_.push_back(p.bodies[b].mass);
+    }
+    alpha_.assign(n_, Vec3::Zero());
+    R_.assign(n_, Mat3::Identity());
+    x_.assign(n_, Vec3::Zero());
+    v_.assign(n_, Vec3::Zero());
+    for (Loads* l : {&now_, &next_}) l->force.assign(n_, Vec3::Zero()), l->moment.assign(n_, Vec3::Zero());
+  }
 
  protected:
+  /// Spatial forces and moments on every body (zero when the problem is unloaded).
+  struct Loads {
+    std::vector<Vec3> force, moment;
+  };
+
   void reset_chart(const State& x0) {
-    const auto a = rrp::from_matrix(x0.body().R);
-    if (!a) throw InputError("the initial attitude is a half-turn: outside the rescaled Rodrigues chart");
-    alpha_ = *a;
-    R_ = rrp::to_matrix(alpha_);
-    tk_.valid = false;
+    for (std::size_t b = 0; b < n_; ++b) {
+      const auto a = rrp::from_matrix(x0.bodies[b].R);
+      if (!a)
+        throw InputError(cat("the initial attitude", n_ > 1 ? cat(" of body ", std::to_string(b)) : std::string(),
+                             " is a half-turn: outside the rescaled Rodrigues chart"));
+      alpha_[b] = *a;
+      R_[b] = rrp::to_matrix(alpha_[b]);
+      x_[b] = x0.bodies[b].x;
+      v_[b] = x0.bodies[b].v;
+    }
+    now_valid_ = false;
     c_ = {};
   }
-  /// Spatial moment at (t, R_), reused when t is the previous step's end.
-  Vec3 moment_now(double t) {
-    if (p_->torque_free()) return Vec3::Zero();
-    if (!tk_.holds(t)) {
-      tk_.store(t, p_->spatial_moment(t, R_));
-      ++c_.load_evaluations;
+  /// Loads at (t, current configuration), reused when t is the previous step's end.
+  const Loads& loads_now(double t) {
+    if (!now_valid_ || std::abs(t - now_t_) > 8e-16 * std::max(1.0, std::abs(t))) {
+      evaluate(t, now_);
+      now_t_ = t;
+      now_valid_ = true;
     }
-    return tk_.value;
+    return now_;
   }
-  Vec3 moment_at(double t, const Mat3& R) {
-    if (p_->torque_free()) return Vec3::Zero();
-    ++c_.load_evaluations;
-    return p_->spatial_moment(t, R);
+  /// Loads at (t_next, the configuration just advanced to): the next step's loads_now. The caller
+  /// reads them through next() until it calls swap_loads().
+  void evaluate_next(double t_next) { evaluate(t_next, next_); }
+  const Loads& next() const { return next_; }
+  void swap_loads(double t_next) {
+    std::swap(now_, next_);
+    now_t_ = t_next;
+    now_valid_ = true;
   }
-  /// alpha <- alpha (+) dalpha; false (with `why`) when the composition reaches the half-turn.
-  bool advance(const Vec3& dalpha, double t_next, std::string& why) {
-    const auto a = rrp::compose(alpha_, dalpha);
+  /// alpha_b <- alpha_b (+) dalpha; false (with `why`) when the composition reaches the half-turn.
+  bool advance(std::size_t b, const Vec3& dalpha, std::string& why) {
+    const auto a = rrp::compose(alpha_[b], dalpha);
     if (!a) {
-      why = "the composition alpha (+) dalpha reached the half-turn (outside the rescaled Rodrigues chart)";
+      why = cat(body_label(b), "the composition alpha (+) dalpha reached the half-turn (outside the rescaled Rodrigues chart)");
       return false;
     }
-    alpha_ = *a;
-    R_ = rrp::to_matrix(alpha_);
-    if (!p_->torque_free()) {
-      tk_.store(t_next, p_->spatial_moment(t_next, R_));
-      ++c_.load_evaluations;
-    }
+    alpha_[b] = *a;
+    R_[b] = rrp::to_matrix(alpha_[b]);
     return true;
   }
   /// dalpha of (21b)/(23b): 2h / (1 + sqrt(1 - h^2 |v|^2)) v, a rotation by arcsin(h |v|).
@@ -84,13 +110,34 @@ class RrpChart {
     if (!(hv < 1.0)) return std::nullopt;
     return (2.0 * h / (1.0 + std::sqrt(1.0 - hv * hv))) * v;
   }
+  /// "body b: " for a body system, nothing for one body (its messages stay as they were).
+  std::string body_label(std::size_t b) const { return n_ > 1 ? cat("body ", std::to_string(b), ": ") : std::string(); }
+  void read_translation(State& x) const {
+    for (std::size_t b = 0; b < n_; ++b) {
+      x.bodies[b].x = x_[b];
+      x.bodies[b].v = v_[b];
+    }
+  }
 
   const Problem* p_;
-  double J_;
-  Vec3 alpha_ = Vec3::Zero();
-  Mat3 R_ = Mat3::Identity();
-  MomentCache<Vec3> tk_;  // spatial moment at (t_k, R_k)
+  std::size_t n_;
+  bool system_, loaded_;
+  std::vector<double> J_, m_;
+  std::vector<Vec3> alpha_;
+  std::vector<Mat3> R_;
+  std::vector<Vec3> x_, v_;  // body_system only (zero otherwise)
   Counters c_;
+
+ private:
+  void evaluate(double t, Loads& out) {
+    if (!loaded_) return;  // stays zero
+    ++c_.load_evaluations;
+    if (system_) p_->system_loads(R_.data(), x_.data(), out.force.data(), out.moment.data());
+    else out.moment[0] = p_->spatial_moment(t, R_[0]);
+  }
+  Loads now_, next_;
+  double now_t_ = 0;
+  bool now_valid_ = false;
 };
 
 /// The RRP maps that carry the spatial angular velocity Omega = R W: (23), (25), (26), (27).
@@ -99,84 +146,121 @@ class RrpSpatialChart : public RrpChart {
   using RrpChart::RrpChart;
   void reset(const State& x0, double) {
     reset_chart(x0);
-    Om_ = x0.body().R * x0.body().W;
+    Om_.resize(n_);
+    for (std::size_t b = 0; b < n_; ++b) Om_[b] = x0.bodies[b].R * x0.bodies[b].W;
   }
   void read(State& x) const {
-    x.body().R = R_;
-    x.body().W = R_.transpose() * Om_;
+    for (std::size_t b = 0; b < n_; ++b) {
+      x.bodies[b].R = R_[b];
+      x.bodies[b].W = R_[b].transpose() * Om_[b];
+    }
+    read_translation(x);
   }
   Counters counters() const { return c_; }
 
  protected:
-  Vec3 Om_ = Vec3::Zero();
+  /// The second half of the Verlet-type maps (23c-d), (25c-d), (21c): v_{k+1} = v_k + h/(2m)(F_k + F_{k+1}),
+  /// Omega_{k+1} = Omega_k + h/(2J)(t_k + t_{k+1}), with the loads at t_{k+1} evaluated here.
+  void verlet_velocities(const Loads& k, double t_next, double h) {
+    evaluate_next(t_next);
+    const Loads& k1 = next();
+    for (std::size_t b = 0; b < n_; ++b) {
+      Om_[b] += (h / (2 * J_[b])) * (k.moment[b] + k1.moment[b]);
+      if (system_) v_[b] += (h / (2 * m_[b])) * (k.force[b] + k1.force[b]);
+    }
+    swap_loads(t_next);
+  }
+  std::vector<Vec3> Om_;
 };
 
-/// Eq. (23): spatial form. Omega_{k+1} = Omega_k + h/(2J) (t_k + t_{k+1}).
+/// Eq. (23): spatial form. Omega_{k+1} = Omega_k + h/(2J) (t_k + t_{k+1}); translation by velocity
+/// Verlet (23a/c = 21a/c): x_{k+1} = x_k + h v_k + h^2/(2m) F_k, v_{k+1} = v_k + h/(2m)(F_k + F_{k+1}).
 class BakerGonzalezSpatial final : public RrpSpatialChart {
  public:
   static const SchemeInfo& info();
   using RrpSpatialChart::RrpSpatialChart;
   StepStatus step(double t, double h) {
-    const Vec3 tk = moment_now(t);
-    const Vec3 v = Om_ + (h / (2 * J_)) * tk;
-    double hv;
-    const auto da = exact_increment(h, v, hv);
-    if (!da)
-      return StepStatus::breakdown(cat("h |Omega + h t/(2J)| = ", format_number(hv, 6),
-                                       " >= 1: outside the domain of eq. (23b)"));
+    const Loads& k = loads_now(t);
     std::string why;
-    if (!advance(*da, t + h, why)) return StepStatus::breakdown(why);
-    Om_ += (h / (2 * J_)) * (tk + moment_now(t + h));
+    for (std::size_t b = 0; b < n_; ++b) {
+      const Vec3 v = Om_[b] + (h / (2 * J_[b])) * k.moment[b];
+      double hv;
+      const auto da = exact_increment(h, v, hv);
+      if (!da)
+        return StepStatus::breakdown(cat(body_label(b), "h |Omega + h t/(2J)| = ", format_number(hv, 6),
+                                         " >= 1: outside the domain of eq. (23b)"));
+      if (!advance(b, *da, why)) return StepStatus::breakdown(why);
+      if (system_) x_[b] += h * v_[b] + (h * h / (2 * m_[b])) * k.force[b];
+    }
+    verlet_velocities(k, t + h, h);
     return {};
   }
-
 };
 
-/// Eq. (21): body form. omega_{k+1} = R_{k+1}^T R_k [omega_k + h/(2J) M_k] + h/(2J) M_{k+1}.
+/// Eq. (21): body form. omega_{k+1} = R_{k+1}^T R_k [omega_k + h/(2J) M_k] + h/(2J) M_{k+1};
+/// translation by velocity Verlet (21a/c).
 class BakerGonzalezBody final : public RrpChart {
  public:
   static const SchemeInfo& info();
   using RrpChart::RrpChart;
   void reset(const State& x0, double) {
     reset_chart(x0);
-    w_ = x0.body().W;
+    w_.resize(n_);
+    u_.resize(n_);
+    for (std::size_t b = 0; b < n_; ++b) w_[b] = x0.bodies[b].W;
   }
   StepStatus step(double t, double h) {
-    const Mat3 Rk = R_;
-    const Vec3 u = w_ + (h / (2 * J_)) * (Rk.transpose() * moment_now(t));
-    double hv;
-    const auto da = exact_increment(h, Vec3(Rk * u), hv);
-    if (!da)
-      return StepStatus::breakdown(cat("h |omega + h M/(2J)| = ", format_number(hv, 6),
-                                       " >= 1: outside the domain of eq. (21b)"));
+    const Loads& k = loads_now(t);
     std::string why;
-    if (!advance(*da, t + h, why)) return StepStatus::breakdown(why);
-    w_ = R_.transpose() * (Rk * u) + (h / (2 * J_)) * (R_.transpose() * moment_now(t + h));
+    for (std::size_t b = 0; b < n_; ++b) {
+      // Spatial R_k [omega_k + h M_k/(2J)], carried to the end of the step: R_{k+1}^T of it is (21c)'s first term.
+      u_[b] = R_[b] * w_[b] + (h / (2 * J_[b])) * k.moment[b];
+      double hv;
+      const auto da = exact_increment(h, u_[b], hv);
+      if (!da)
+        return StepStatus::breakdown(cat(body_label(b), "h |omega + h M/(2J)| = ", format_number(hv, 6),
+                                         " >= 1: outside the domain of eq. (21b)"));
+      if (!advance(b, *da, why)) return StepStatus::breakdown(why);
+      if (system_) x_[b] += h * v_[b] + (h * h / (2 * m_[b])) * k.force[b];
+    }
+    evaluate_next(t + h);
+    const Loads& k1 = next();
+    for (std::size_t b = 0; b < n_; ++b) {
+      w_[b] = R_[b].transpose() * (u_[b] + (h / (2 * J_[b])) * k1.moment[b]);
+      if (system_) v_[b] += (h / (2 * m_[b])) * (k.force[b] + k1.force[b]);
+    }
+    swap_loads(t + h);
     return {};
   }
   void read(State& x) const {
-    x.body().R = R_;
-    x.body().W = w_;
+    for (std::size_t b = 0; b < n_; ++b) {
+      x.bodies[b].R = R_[b];
+      x.bodies[b].W = w_[b];
+    }
+    read_translation(x);
   }
   Counters counters() const { return c_; }
 
  private:
-  Vec3 w_ = Vec3::Zero();
+  std::vector<Vec3> w_, u_;
 };
 
 /// Eq. (25): dalpha = h Omega_k + h^2/(2J) t_k (the first two terms of (24)); no domain limit.
+/// Translation (25a/c) by velocity Verlet.
 class BakerGonzalezNewmark final : public RrpSpatialChart {
  public:
   static const SchemeInfo& info();
   using RrpSpatialChart::RrpSpatialChart;
   StepStatus step(double t, double h) {
-    const Vec3 tk = moment_now(t);
+    const Loads& k = loads_now(t);
     std::string why;
-    if (!advance(h * Om_ + (h * h / (2 * J_)) * tk, t + h, why)) return StepStatus::breakdown(why);
-    Om_ += (h / (2 * J_)) * (tk + moment_now(t + h));
+    for (std::size_t b = 0; b < n_; ++b) {
+      if (!advance(b, h * Om_[b] + (h * h / (2 * J_[b])) * k.moment[b], why)) return StepStatus::breakdown(why);
+      if (system_) x_[b] += h * v_[b] + (h * h / (2 * m_[b])) * k.force[b];
+    }
+    verlet_velocities(k, t + h, h);
     return {};
   }
-
 };
 
 /// Eq. (26) with phi (default 1/2), implicit in Omega_{k+1}:
@@ -192,15 +276,16 @@ class CampelloImplicit final : public RrpSpatialChart {
       : RrpSpatialChart(p), phi_(phi), newton_(newton) {}
   CampelloImplicit(const Problem& p, const SchemeSettings& set) : CampelloImplicit(p, set.get(kPhi), set.newton()) {}
   StepStatus step(double t, double h) {
-    const Vec3 tk = moment_now(t);
-    Vec3 W = Om_ + (h / J_) * tk;  // the explicit (27) update as the initial guess
-    if (!p_->torque_free() && phi_ != 1.0) {
-      const Mat3 Rk = R_;
+    // One rigid body (the SE(3)^n form of (26) would need Newton on every body at once: not declared).
+    const Vec3 tk = loads_now(t).moment[0];
+    Vec3 W = Om_[0] + (h / J_[0]) * tk;  // the explicit (27) update as the initial guess
+    if (loaded_ && phi_ != 1.0) {
+      const Mat3 Rk = R_[0];
       const double th = t + h;
       const NewtonResult nr = newton_solve<3>(
           [&](const Vec3& w, Vec3& r, Mat3& Jac) {
             ++c_.load_evaluations;
-            campello_system(*p_, J_, phi_, h, th, Rk, Om_, tk, w, r, Jac);
+            campello_system(*p_, J_[0], phi_, h, th, Rk, Om_[0], tk, w, r, Jac);
           },
           W, newton_);
       c_.newton_iterations += std::uint64_t(nr.iterations);
@@ -208,8 +293,10 @@ class CampelloImplicit final : public RrpSpatialChart {
         return newton_breakdown("Campello (26)", "Omega", nr);
     }
     std::string why;
-    if (!advance(h * W, t + h, why)) return StepStatus::breakdown(why);
-    Om_ = W;
+    if (!advance(0, h * W, why)) return StepStatus::breakdown(why);
+    Om_[0] = W;
+    evaluate_next(t + h);  // the next step's t_k
+    swap_loads(t + h);
     return {};
   }
   double phi() const { return phi_; }
@@ -219,19 +306,28 @@ class CampelloImplicit final : public RrpSpatialChart {
   NewtonSettings newton_;
 };
 
-/// Eq. (27): Campello's symplectic Euler, Omega_{k+1} = Omega_k + h/J t_k, dalpha = h Omega_{k+1}.
+/// Eq. (27): Campello's symplectic Euler, Omega_{k+1} = Omega_k + h/J t_k, dalpha = h Omega_{k+1};
+/// translation (27a/c): v_{k+1} = v_k + h/m F_k, x_{k+1} = x_k + h v_{k+1}.
 class CampelloSymplecticEuler final : public RrpSpatialChart {
  public:
   static const SchemeInfo& info();
   using RrpSpatialChart::RrpSpatialChart;
   StepStatus step(double t, double h) {
-    const Vec3 W = Om_ + (h / J_) * moment_now(t);
+    const Loads& k = loads_now(t);
     std::string why;
-    if (!advance(h * W, t + h, why)) return StepStatus::breakdown(why);
-    Om_ = W;
+    for (std::size_t b = 0; b < n_; ++b) {
+      const Vec3 W = Om_[b] + (h / J_[b]) * k.moment[b];
+      if (!advance(b, h * W, why)) return StepStatus::breakdown(why);
+      Om_[b] = W;
+      if (system_) {
+        v_[b] += (h / m_[b]) * k.force[b];
+        x_[b] += h * v_[b];
+      }
+    }
+    evaluate_next(t + h);
+    swap_loads(t + h);
     return {};
   }
-
 };
 
 }  // namespace rigidbench

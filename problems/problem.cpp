@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/so3.hpp"
+#include "problems/interactions.hpp"
 
 namespace rigidbench {
 
@@ -50,7 +51,7 @@ void require(bool ok, const std::string& what) {
 
 bool Problem::operator==(const Problem& o) const {
   if (name != o.name || title != o.title || source != o.source || family != o.family ||
-      bodies != o.bodies || loads != o.loads || t0 != o.t0 || t_end != o.t_end ||
+      bodies != o.bodies || loads != o.loads || !(interactions == o.interactions) || t0 != o.t0 || t_end != o.t_end ||
       !(verification == o.verification) || initial.bodies.size() != o.initial.bodies.size())
     return false;
   for (std::size_t i = 0; i < initial.bodies.size(); ++i) {
@@ -80,9 +81,12 @@ std::vector<int> Problem::configuration_observables() const {
 void Problem::finalize() {
   const std::string where = "problem '" + name + "': ";
   require(!name.empty(), "problem: name must not be empty");
-  require(family != ModelFamily::body_system,
-          where + "model family '" + to_string(family) + "' is not supported yet (rigid_body, non_twisting, kirchhoff_body)");
-  require(bodies.size() == 1, where + "the " + to_string(family) + " family has exactly one body");
+  const bool system = family == ModelFamily::body_system;
+  require(system || bodies.size() == 1, where + "the " + to_string(family) + " family has exactly one body");
+  require(!bodies.empty(), where + "a body_system needs at least one body");
+  require(system || interactions.empty(), where + "interactions (bonds, contact, walls) belong to the body_system family");
+  require(!system || loads.empty(),
+          where + "the body_system family takes interactions (bonds, contact, walls), not loads");
   if (family == ModelFamily::kirchhoff_body) {
     require(loads.empty(), where + "a kirchhoff_body has no external loads (PROBLEMS.md P6)");
     const Mat3& M = bodies[0].added_mass;
@@ -112,6 +116,8 @@ void Problem::finalize() {
                 ", " + num(ev[2]) + ")");
     require(std::isfinite(bodies[b].mass) && bodies[b].mass > 0,
             bw + "mass must be positive and finite (got " + num(bodies[b].mass) + ")");
+    require(std::isfinite(bodies[b].diameter) && bodies[b].diameter >= 0,
+            bw + "diameter must be finite and >= 0 (got " + num(bodies[b].diameter) + ")");
     inertia_inv_.push_back(J.inverse());
 
     const BodyState& s = initial.bodies[b];
@@ -141,6 +147,30 @@ void Problem::finalize() {
       }
     }
   }
+  if (system) {
+    auto& in = interactions;
+    for (std::size_t k = 0; k < in.bonds.size(); ++k) {
+      const Bond& bd = in.bonds[k];
+      const std::string kw = where + "bond " + std::to_string(k) + ": ";
+      require(bd.i < bodies.size() && bd.j < bodies.size() && bd.i != bd.j,
+              kw + "bodies " + std::to_string(bd.i) + " and " + std::to_string(bd.j) + " must be two distinct bodies of " +
+                  std::to_string(bodies.size()));
+      for (double K : {bd.bending, bd.axial, bd.shear})
+        require(std::isfinite(K) && K >= 0, kw + "stiffnesses must be finite and >= 0 (got " + num(K) + ")");
+      require(bd.rest.allFinite() && (bd.rest.norm() > 0 || (bd.axial == 0 && bd.shear == 0)),
+              kw + "the rest vector must be finite and non-zero (axial and shear energies divide by its length)");
+    }
+    require(std::isfinite(in.contact_stiffness) && in.contact_stiffness >= 0,
+            where + "contact_stiffness must be finite and >= 0 (got " + num(in.contact_stiffness) + ")");
+    for (std::size_t k = 0; k < in.walls.size(); ++k) {
+      Wall& w = in.walls[k];
+      const std::string kw = where + "wall " + std::to_string(k) + ": ";
+      require(w.normal.allFinite() && w.normal.norm() > 0, kw + "the normal must be finite and non-zero");
+      require(std::isfinite(w.offset) && std::isfinite(w.stiffness) && w.stiffness >= 0,
+              kw + "offset must be finite and stiffness finite and >= 0");
+      w.normal.normalize();
+    }
+  }
   fields_.clear();
   followers_.clear();
   for (const Load& l : loads) {
@@ -163,11 +193,14 @@ void Problem::finalize() {
   require(std::isfinite(v.h0) && v.h0 > 0, where + "verification.h0 must be positive and finite (got " + num(v.h0) + ")");
   require(v.levels >= 3 && v.levels <= 24, where + "verification.levels must be in [3, 24] (got " +
                                                std::to_string(v.levels) + ")");
+  if (v.t_end)
+    require(std::isfinite(*v.t_end) && *v.t_end > t0 && *v.t_end <= t_end,
+            where + "verification.t_end must be in (t0, t_end] (got " + num(*v.t_end) + ")");
   if (v.h0_order1)
     require(std::isfinite(*v.h0_order1) && *v.h0_order1 > 0,
             where + "verification.h0_order1 must be positive and finite (got " + num(*v.h0_order1) + ")");
   for (double ts : v.sample_times)
-    require(std::isfinite(ts) && ts > t0 && ts <= t_end,
+    require(std::isfinite(ts) && ts > t0 && ts <= v.t_end.value_or(t_end),
             where + "verification.sample_times: " + num(ts) + " is outside (t0, t_end]");
   require(std::isfinite(v.exact_threshold) && v.exact_threshold > 0,
           where + "verification.exact_threshold must be positive");
@@ -192,6 +225,35 @@ void Problem::finalize() {
       invariants_.push_back({cat("spatial_angular_impulse_", axes[i]), InvariantKind::momentum,
                              cat("e", std::to_string(i + 1), " . (x x R P + R Pi)"), ms, true});
     invariants_.push_back({"orthogonality", InvariantKind::constraint, "|R^T R - I|_F", 1.0});
+    return;
+  }
+  if (system) {
+    // PROBLEMS.md P5: total energy; without walls the interactions are invariant under rigid motions,
+    // so total linear momentum p = sum m v and angular momentum L = sum (x x m v + R J W) (spins
+    // included) are conserved. Components are scaled by the sum of the magnitudes of their terms:
+    // that is what round-off is relative to, however small the total.
+    double ps = 0, ls = 0;
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+      const BodyState& s = initial.bodies[b];
+      ps += bodies[b].mass * s.v.norm();
+      ls += bodies[b].mass * s.x.norm() * s.v.norm() + (bodies[b].inertia * s.W).norm();
+    }
+    ps = std::max(ps, 1e-300);
+    ls = std::max(ls, 1e-300);
+    const double E0 = system_energy(initial).total();
+    invariants_.push_back({"energy", InvariantKind::energy,
+                           "E = sum (m|v|^2 + W.JW)/2 + U^m + U^a + U^s + U^pp + U^pw (paper 001 eq. 43)",
+                           std::max(std::abs(E0), 1e-300)});
+    if (interactions.walls.empty()) {
+      const char* axes[3] = {"x", "y", "z"};
+      for (int i = 0; i < 3; ++i)
+        invariants_.push_back({cat("linear_momentum_", axes[i]), InvariantKind::momentum,
+                               cat("e", std::to_string(i + 1), " . sum m v"), ps, true});
+      for (int i = 0; i < 3; ++i)
+        invariants_.push_back({cat("angular_momentum_", axes[i]), InvariantKind::momentum,
+                               cat("e", std::to_string(i + 1), " . sum (x x m v + R J W), spins included"), ls, true});
+    }
+    invariants_.push_back({"orthogonality", InvariantKind::constraint, "max over bodies of |R^T R - I|_F", 1.0});
     return;
   }
   // Rigid body and non-twisting body. Follower moments that vanish from t_q on leave the invariants
@@ -334,7 +396,52 @@ double Problem::potential(const Mat3& R) const {
   return U;
 }
 
+void Problem::system_loads(const Mat3* R, const Vec3* x, Vec3* force, Vec3* moment) const {
+  const std::size_t n = bodies.size();
+  for (std::size_t b = 0; b < n; ++b) force[b] = moment[b] = Vec3::Zero();
+  for (const Bond& bd : interactions.bonds) {
+    const std::size_t i = bd.i, j = bd.j;
+    if (bd.bending != 0) interactions::bending(bd.bending, R[i], R[j], &moment[i], &moment[j]);
+    if (bd.axial != 0) interactions::axial(bd.axial, bd.rest.norm(), x[i], x[j], &force[i], &force[j]);
+    if (bd.shear != 0)
+      interactions::shear(bd.shear, bd.rest, R[i], R[j], x[i], x[j], &force[i], &force[j], &moment[i], &moment[j]);
+  }
+  if (interactions.contact_stiffness != 0)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
+        interactions::contact(interactions.contact_stiffness, 0.5 * (bodies[i].diameter + bodies[j].diameter), x[i],
+                              x[j], &force[i], &force[j]);
+  for (const Wall& w : interactions.walls)
+    for (std::size_t b = 0; b < n; ++b)
+      interactions::wall(w.stiffness, bodies[b].diameter, w.normal, w.offset, x[b], &force[b]);
+}
+
+SystemEnergy Problem::system_energy(const State& s) const {
+  SystemEnergy e;
+  const std::size_t n = bodies.size();
+  for (std::size_t b = 0; b < n; ++b) {
+    const BodyState& x = s.bodies[b];
+    e.translational += 0.5 * bodies[b].mass * x.v.squaredNorm();
+    e.rotational += 0.5 * x.W.dot(bodies[b].inertia * x.W);
+  }
+  for (const Bond& bd : interactions.bonds) {
+    const BodyState &a = s.bodies[bd.i], &c = s.bodies[bd.j];
+    if (bd.bending != 0) e.bending += interactions::bending(bd.bending, a.R, c.R);
+    if (bd.axial != 0) e.axial += interactions::axial(bd.axial, bd.rest.norm(), a.x, c.x);
+    if (bd.shear != 0) e.shear += interactions::shear(bd.shear, bd.rest, a.R, c.R, a.x, c.x);
+  }
+  if (interactions.contact_stiffness != 0)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
+        e.contact += interactions::contact(interactions.contact_stiffness,
+                                           0.5 * (bodies[i].diameter + bodies[j].diameter), s.bodies[i].x, s.bodies[j].x);
+  for (const Wall& w : interactions.walls)
+    for (std::size_t b = 0; b < n; ++b) e.wall += interactions::wall(w.stiffness, bodies[b].diameter, w.normal, w.offset, s.bodies[b].x);
+  return e;
+}
+
 double Problem::energy(const State& s) const {
+  if (family == ModelFamily::body_system) return system_energy(s).total();
   const BodyState& b = s.body();
   if (family == ModelFamily::kirchhoff_body) {
     const Vec3 u = b.R.transpose() * b.v;
@@ -344,6 +451,24 @@ double Problem::energy(const State& s) const {
 }
 
 void Problem::evaluate_invariants(const State& s, double* out) const {
+  if (family == ModelFamily::body_system) {
+    *out++ = system_energy(s).total();
+    double orth = 0;
+    Vec3 p = Vec3::Zero(), L = Vec3::Zero();
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      const BodyState& b = s.bodies[i];
+      const Vec3 pb = bodies[i].mass * b.v;
+      p += pb;
+      L += b.x.cross(pb) + b.R * (bodies[i].inertia * b.W);
+      orth = std::max(orth, so3::orthogonality_residual(b.R));
+    }
+    if (interactions.walls.empty()) {
+      for (int i = 0; i < 3; ++i) *out++ = p[i];
+      for (int i = 0; i < 3; ++i) *out++ = L[i];
+    }
+    *out++ = orth;
+    return;
+  }
   const BodyState& b = s.body();
   if (family == ModelFamily::kirchhoff_body) {
     const Vec3 u = b.R.transpose() * b.v, P = bodies[0].added_mass * u, Pi = inertia() * b.W;

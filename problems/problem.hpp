@@ -75,9 +75,47 @@ struct FollowerMoment {
 
 using Load = std::variant<UniformField, FollowerMoment>;
 
+/// A binder bond between bodies i and j of a body_system (paper 001 section 4): bending/torsion
+/// (eq. 44), axial (eq. 51) and shear (eq. 53, frame-consistent form) stiffnesses about the reference
+/// configuration: bond vector rest = x_i0 - x_j0 and relative attitude R_i0 R_j0^T = I (the paper's R0 = I).
+struct Bond {
+  std::size_t i = 0, j = 0;
+  double bending = 0.0, axial = 0.0, shear = 0.0;  // K^m, K^a, K^s
+  Vec3 rest = Vec3::Zero();
+  bool operator==(const Bond&) const = default;
+};
+
+/// A rigid wall n . x = offset (n unit, pointing into the free side), acting on every particle as
+/// eq. 56 with the wall a particle of zero diameter.
+struct Wall {
+  Vec3 normal = Vec3::UnitX();
+  double offset = 0.0;
+  double stiffness = 0.0;
+  bool operator==(const Wall&) const = default;
+};
+
+/// The interaction potentials of a body_system (problems/interactions.hpp). Data, like the loads.
+struct Interactions {
+  std::vector<Bond> bonds;
+  double contact_stiffness = 0.0;  // K^pp of eq. 56 for every overlapping pair of particles
+  std::vector<Wall> walls;
+  bool empty() const { return bonds.empty() && contact_stiffness == 0.0 && walls.empty(); }
+  bool operator==(const Interactions&) const = default;
+};
+
+/// The energy of a body_system by kind (paper 001 Fig. 4).
+struct SystemEnergy {
+  double translational = 0, rotational = 0;             // sum m|v|^2/2, sum W.JW/2
+  double bending = 0, axial = 0, shear = 0;             // U^m, U^a, U^s
+  double contact = 0, wall = 0;                         // U^pp, U^pw
+  double total() const { return translational + rotational + bending + axial + shear + contact + wall; }
+};
+
 struct BodyModel {
   Mat3 inertia = Mat3::Identity();  // J_B about the pivot / centre of mass, body frame
   double mass = 1.0;
+  /// Contact diameter of a particle of a body_system (eq. 56); 0 for the other families.
+  double diameter = 0.0;
   /// Translational mass tensor M in body components (kirchhoff_body: the added-mass tensor; P = M u).
   /// Zero for the other families.
   Mat3 added_mass = Mat3::Zero();
@@ -90,6 +128,9 @@ struct VerificationSettings {
   int levels = 6;                     // k = 0 .. levels-1
   std::optional<double> h0_order1;    // coarsest step for first-order schemes (when they need smaller steps)
   std::vector<double> sample_times;   // where Q_II is reported
+  /// End of the convergence study's span when it is shorter than the problem's (P5: [0, 10] of
+  /// [0, 35]); empty: t_end. Sample times lie in (t0, this].
+  std::optional<double> t_end = std::nullopt;
   double exact_threshold = 1e-11;     // drift threshold of an "exact" invariant claim (METRICS.md default)
   bool operator==(const VerificationSettings&) const = default;
 };
@@ -120,6 +161,7 @@ class Problem {
   ModelFamily family = ModelFamily::rigid_body;
   std::vector<BodyModel> bodies{BodyModel{}};
   std::vector<Load> loads;
+  Interactions interactions;  // body_system only
   State initial{1};
   double t0 = 0.0;
   double t_end = 1.0;
@@ -132,7 +174,7 @@ class Problem {
   bool operator==(const Problem& o) const;
 
   // ---- structure (valid after finalize) ----
-  bool torque_free() const { return loads.empty(); }
+  bool torque_free() const { return loads.empty() && interactions.empty(); }
   /// Some load has a potential (a uniform field); follower moments have none. Valid after finalize.
   bool has_potential() const { return !fields_.empty(); }
   /// Times in (t0, t_end) where a load's profile has a kink (references restart there). Valid after finalize.
@@ -160,6 +202,12 @@ class Problem {
   /// Potential of the uniform fields (follower moments have none).
   double potential(const Mat3& R) const;
   double energy(const State& s) const;
+
+  // ---- body_system (valid after finalize) ----
+  /// Spatial forces F_b = -dU/dx_b and spatial moments m_b = -dU/d(delta_b) of the interactions at the
+  /// configuration (R_b, x_b), b = 0..n-1 (every output array has n entries; overwritten).
+  void system_loads(const Mat3* R, const Vec3* x, Vec3* force, Vec3* moment) const;
+  SystemEnergy system_energy(const State& s) const;
 
   // ---- invariants ----
   const std::vector<InvariantDef>& invariants() const { return invariants_; }

@@ -82,6 +82,7 @@ ordered_json problem_to_json(const Problem& p) {
   for (const BodyModel& b : p.bodies) {
     ordered_json bj = {{"inertia", mat(b.inertia)}, {"mass", b.mass}};
     if (p.family == ModelFamily::kirchhoff_body) bj["added_mass"] = mat(b.added_mass);
+    if (p.family == ModelFamily::body_system) bj["diameter"] = b.diameter;
     j["bodies"].push_back(bj);
   }
   j["loads"] = ordered_json::array();
@@ -95,6 +96,16 @@ ordered_json problem_to_json(const Problem& p) {
       for (const auto& [t, v] : m.profile.knots) knots.push_back(ordered_json::array({t, v}));
       j["loads"].push_back({{"type", "follower_moment"}, {"body", vec(m.body)}, {"profile", knots}});
     }
+  }
+  if (p.family == ModelFamily::body_system) {
+    const Interactions& in = p.interactions;
+    ordered_json bonds = ordered_json::array();
+    for (const Bond& b : in.bonds)
+      bonds.push_back({{"bodies", ordered_json::array({b.i, b.j})}, {"bending", b.bending}, {"axial", b.axial},
+                       {"shear", b.shear}, {"rest", vec(b.rest)}});
+    ordered_json walls = ordered_json::array();
+    for (const Wall& w : in.walls) walls.push_back({{"normal", vec(w.normal)}, {"offset", w.offset}, {"stiffness", w.stiffness}});
+    j["interactions"] = {{"bonds", bonds}, {"contact_stiffness", in.contact_stiffness}, {"walls", walls}};
   }
   j["initial"] = ordered_json::array();
   for (const BodyState& s : p.initial.bodies) {
@@ -110,6 +121,7 @@ ordered_json problem_to_json(const Problem& p) {
   ordered_json vj = {{"h0", v.h0}, {"levels", v.levels}};
   if (v.h0_order1) vj["h0_order1"] = *v.h0_order1;
   vj["sample_times"] = v.sample_times;
+  if (v.t_end) vj["t_end"] = *v.t_end;
   vj["exact_threshold"] = v.exact_threshold;
   j["verification"] = vj;
   return j;
@@ -117,8 +129,8 @@ ordered_json problem_to_json(const Problem& p) {
 
 Problem problem_from_json(const json& j, const std::string& origin) {
   Reader r{origin};
-  r.only(j, "", {"rigidbench_problem", "name", "title", "source", "family", "bodies", "loads", "initial", "time",
-                 "verification"});
+  r.only(j, "", {"rigidbench_problem", "name", "title", "source", "family", "bodies", "loads", "interactions", "initial",
+                 "time", "verification"});
   const json& ver = r.field(j, "", "rigidbench_problem");
   if (!ver.is_number_integer() || ver.get<int>() != kFormatVersion)
     r.fail("/rigidbench_problem", "unsupported problem-file version " + ver.dump() + " (this build reads " +
@@ -137,12 +149,13 @@ Problem problem_from_json(const json& j, const std::string& origin) {
   p.bodies.clear();
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const std::string bp = "/bodies/" + std::to_string(i);
-    r.only(bodies[i], bp, {"inertia", "mass", "added_mass"});
+    r.only(bodies[i], bp, {"inertia", "mass", "added_mass", "diameter"});
     BodyModel b;
     b.inertia = r.mat3(r.field(bodies[i], bp, "inertia"), bp + "/inertia");
     b.mass = bodies[i].contains("mass") ? r.number(bodies[i]["mass"], bp + "/mass") : 1.0;
     if (bodies[i].contains("added_mass")) b.added_mass = r.mat3(bodies[i]["added_mass"], bp + "/added_mass");
     else if (p.family == ModelFamily::kirchhoff_body) r.fail(bp, "a kirchhoff_body needs added_mass (3x3, SPD)");
+    if (bodies[i].contains("diameter")) b.diameter = r.number(bodies[i]["diameter"], bp + "/diameter");
     p.bodies.push_back(b);
   }
 
@@ -175,6 +188,45 @@ Problem problem_from_json(const json& j, const std::string& origin) {
       p.loads.push_back(UniformField{.mass = r.number(r.field(loads[i], lp, "mass"), lp + "/mass"),
                                      .acceleration = r.vec3(r.field(loads[i], lp, "acceleration"), lp + "/acceleration"),
                                      .point = r.vec3(r.field(loads[i], lp, "point"), lp + "/point")});
+    }
+  }
+
+  if (j.contains("interactions")) {
+    // {"bonds": [{"bodies": [i, j], "bending": Km, "axial": Ka, "shear": Ks, "rest": [..]}],
+    //  "contact_stiffness": Kpp, "walls": [{"normal": [..], "offset": c, "stiffness": K}]}
+    const json& in = j["interactions"];
+    r.only(in, "/interactions", {"bonds", "contact_stiffness", "walls"});
+    if (in.contains("bonds")) {
+      if (!in["bonds"].is_array()) r.fail("/interactions/bonds", "expected an array");
+      for (std::size_t k = 0; k < in["bonds"].size(); ++k) {
+        const json& b = in["bonds"][k];
+        const std::string bp = "/interactions/bonds/" + std::to_string(k);
+        r.only(b, bp, {"bodies", "bending", "axial", "shear", "rest"});
+        const json& ij = r.field(b, bp, "bodies");
+        if (!ij.is_array() || ij.size() != 2 || !ij[0].is_number_unsigned() || !ij[1].is_number_unsigned())
+          r.fail(bp + "/bodies", "expected [i, j], two body indices, got " + ij.dump());
+        Bond bd;
+        bd.i = ij[0].get<std::size_t>();
+        bd.j = ij[1].get<std::size_t>();
+        if (b.contains("bending")) bd.bending = r.number(b["bending"], bp + "/bending");
+        if (b.contains("axial")) bd.axial = r.number(b["axial"], bp + "/axial");
+        if (b.contains("shear")) bd.shear = r.number(b["shear"], bp + "/shear");
+        bd.rest = r.vec3(r.field(b, bp, "rest"), bp + "/rest");
+        p.interactions.bonds.push_back(bd);
+      }
+    }
+    if (in.contains("contact_stiffness"))
+      p.interactions.contact_stiffness = r.number(in["contact_stiffness"], "/interactions/contact_stiffness");
+    if (in.contains("walls")) {
+      if (!in["walls"].is_array()) r.fail("/interactions/walls", "expected an array");
+      for (std::size_t k = 0; k < in["walls"].size(); ++k) {
+        const json& w = in["walls"][k];
+        const std::string wp = "/interactions/walls/" + std::to_string(k);
+        r.only(w, wp, {"normal", "offset", "stiffness"});
+        p.interactions.walls.push_back(Wall{.normal = r.vec3(r.field(w, wp, "normal"), wp + "/normal"),
+                                            .offset = w.contains("offset") ? r.number(w["offset"], wp + "/offset") : 0.0,
+                                            .stiffness = r.number(r.field(w, wp, "stiffness"), wp + "/stiffness")});
+      }
     }
   }
 
@@ -220,7 +272,7 @@ Problem problem_from_json(const json& j, const std::string& origin) {
   p.t_end = r.number(r.field(time, "/time", "t_end"), "/time/t_end");
 
   const json& vj = r.field(j, "", "verification");
-  r.only(vj, "/verification", {"h0", "levels", "h0_order1", "sample_times", "exact_threshold"});
+  r.only(vj, "/verification", {"h0", "levels", "h0_order1", "sample_times", "exact_threshold", "t_end"});
   auto& v = p.verification;
   v.h0 = r.number(r.field(vj, "/verification", "h0"), "/verification/h0");
   if (vj.contains("levels")) {
@@ -228,6 +280,7 @@ Problem problem_from_json(const json& j, const std::string& origin) {
     v.levels = vj["levels"].get<int>();
   }
   if (vj.contains("h0_order1")) v.h0_order1 = r.number(vj["h0_order1"], "/verification/h0_order1");
+  if (vj.contains("t_end")) v.t_end = r.number(vj["t_end"], "/verification/t_end");
   if (vj.contains("sample_times")) {
     if (!vj["sample_times"].is_array()) r.fail("/verification/sample_times", "expected an array of numbers");
     for (std::size_t i = 0; i < vj["sample_times"].size(); ++i)

@@ -16,6 +16,7 @@
 #include "core/so3.hpp"
 #include "problems/problem_file.hpp"
 #include "reference/analytic.hpp"
+#include "reference/formulations/body_system.hpp"
 #include "reference/formulations/euler_angles.hpp"
 #include "reference/formulations/kirchhoff.hpp"
 #include "reference/formulations/kirchhoff_body.hpp"
@@ -36,7 +37,7 @@ using quad = boost::multiprecision::cpp_bin_float_quad;
 namespace {
 
 /// Bump when a formulation or the estimate changes what a cached reference would contain.
-constexpr int kReferenceCodeVersion = 5;
+constexpr int kReferenceCodeVersion = 6;
 
 // GCC 12 reports -Wuninitialized (maybe-) inside odeint's stepper copy constructor: the controlled
 // stepper copies a default-constructed RKF78 whose scratch arrays are still unset. The copied
@@ -188,6 +189,15 @@ Run run_once(const Problem& p, const std::vector<double>& times, double tol, con
              Formulation f) {
   Run r;
   const bool q = s.precision == Precision::quad;
+  if (p.family == ModelFamily::body_system) {
+    using F = formulations::BodySystemQuaternion;
+    // RKF78, not Bulirsch-Stoer: the Hertz contact forces (eq. 57) are only C^1 in the positions,
+    // and the extrapolation (which assumes a smooth right-hand side) then crawls at tiny steps.
+    const auto raw = integrate_on_grid(F{&p}, F::from_state(p.initial), times, tol, ReferenceStepper::rkf78, r.steps, {});
+    r.states.resize(raw.size());
+    for (std::size_t i = 0; i < raw.size(); ++i) F::to_state(raw[i], r.states[i]);
+    return r;
+  }
   if (p.family == ModelFamily::non_twisting) {
     r.states = run_system(formulations::NonTwistingKirchhoff{&p}, p, times, tol, s.stepper, r.steps);
     const auto k = p.load_kinks();
@@ -221,6 +231,7 @@ Run run_once(const Problem& p, const std::vector<double>& times, double tol, con
     case Formulation::analytic:
     case Formulation::hybrid:
     case Formulation::non_twisting:
+    case Formulation::body_system:
       break;
   }
   return r;
@@ -244,7 +255,7 @@ nlohmann::json cache_key(const Problem& p, const std::vector<double>& times, con
   return {{"code_version", kReferenceCodeVersion},
           {"problem", nlohmann::json::parse(problem_to_json(p).dump())},
           {"formulation", to_string(f)},
-          {"stepper", f == Formulation::analytic ? "analytic" : s.stepper == ReferenceStepper::bulirsch_stoer ? "bs" : "rkf78"},
+          {"stepper", f == Formulation::analytic ? "analytic" : s.stepper == ReferenceStepper::bulirsch_stoer && p.family != ModelFamily::body_system ? "bs" : "rkf78"},
           {"tolerance", f == Formulation::analytic ? 0.0 : s.tolerance},
           {"tighten", f == Formulation::analytic ? 0.0 : s.tighten},
           {"precision", to_string(s.precision)},
@@ -252,9 +263,12 @@ nlohmann::json cache_key(const Problem& p, const std::vector<double>& times, con
                     {"digest", hex(fnv1a(times.data(), times.size() * sizeof(double)))}}}};
 }
 
-constexpr std::size_t kRecord = 20;  // R (9), W (3), x (3), v (3), estimate attitude, estimate omega
+// Per grid time: per body R (9), W (3), x (3), v (3); then estimate attitude, estimate omega.
+constexpr std::size_t kPerBody = 18;
+std::size_t record_size(std::size_t bodies) { return bodies * kPerBody + 2; }
 
-bool cache_load(const std::string& path, const nlohmann::json& key, ReferenceSolution& r) {
+bool cache_load(const std::string& path, const nlohmann::json& key, std::size_t bodies, ReferenceSolution& r) {
+  const std::size_t kRecord = record_size(bodies);
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::string line;
@@ -293,18 +307,20 @@ bool cache_load(const std::string& path, const nlohmann::json& key, ReferenceSol
     std::fprintf(stderr, "reference cache: %s has an incomplete header; recomputing\n", path.c_str());
     return false;
   }
-  r.states.assign(n, State(1));
+  r.states.assign(n, State(bodies));
   r.estimate_attitude.resize(n);
   r.estimate_omega.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const double* v = payload.data() + i * kRecord;
-    BodyState& b = r.states[i].body();
-    for (int k = 0; k < 9; ++k) b.R(k / 3, k % 3) = v[k];
-    b.W = Vec3(v[9], v[10], v[11]);
-    b.x = Vec3(v[12], v[13], v[14]);
-    b.v = Vec3(v[15], v[16], v[17]);
-    r.estimate_attitude[i] = v[18];
-    r.estimate_omega[i] = v[19];
+    for (BodyState& b : r.states[i].bodies) {
+      for (int k = 0; k < 9; ++k) b.R(k / 3, k % 3) = v[k];
+      b.W = Vec3(v[9], v[10], v[11]);
+      b.x = Vec3(v[12], v[13], v[14]);
+      b.v = Vec3(v[15], v[16], v[17]);
+      v += kPerBody;
+    }
+    r.estimate_attitude[i] = v[0];
+    r.estimate_omega[i] = v[1];
   }
   r.from_cache = true;
   return true;
@@ -312,13 +328,14 @@ bool cache_load(const std::string& path, const nlohmann::json& key, ReferenceSol
 
 void cache_store(const std::string& path, const nlohmann::json& key, const ReferenceSolution& r) {
   std::vector<double> payload;
-  payload.reserve(r.states.size() * kRecord);
+  payload.reserve(r.states.size() * record_size(r.states.empty() ? 1 : r.states[0].bodies.size()));
   for (std::size_t i = 0; i < r.states.size(); ++i) {
-    const BodyState& b = r.states[i].body();
-    for (int k = 0; k < 9; ++k) payload.push_back(b.R(k / 3, k % 3));
-    for (int k = 0; k < 3; ++k) payload.push_back(b.W[k]);
-    for (int k = 0; k < 3; ++k) payload.push_back(b.x[k]);
-    for (int k = 0; k < 3; ++k) payload.push_back(b.v[k]);
+    for (const BodyState& b : r.states[i].bodies) {
+      for (int k = 0; k < 9; ++k) payload.push_back(b.R(k / 3, k % 3));
+      for (int k = 0; k < 3; ++k) payload.push_back(b.W[k]);
+      for (int k = 0; k < 3; ++k) payload.push_back(b.x[k]);
+      for (int k = 0; k < 3; ++k) payload.push_back(b.v[k]);
+    }
     payload.push_back(r.estimate_attitude[i]);
     payload.push_back(r.estimate_omega[i]);
   }
@@ -364,13 +381,15 @@ const char* to_string(Formulation f) {
     case Formulation::analytic: return "analytic";
     case Formulation::hybrid: return "hybrid";
     case Formulation::non_twisting: return "non_twisting";
+    case Formulation::body_system: return "body_system";
   }
   return "?";
 }
 
 std::optional<Formulation> formulation_from_string(const std::string& s) {
   for (Formulation f : {Formulation::kirchhoff, Formulation::newton_euler, Formulation::euler_angles,
-                        Formulation::analytic, Formulation::hybrid, Formulation::non_twisting})
+                        Formulation::analytic, Formulation::hybrid, Formulation::non_twisting,
+                        Formulation::body_system})
     if (s == to_string(f)) return f;
   return std::nullopt;
 }
@@ -381,6 +400,7 @@ std::vector<Formulation> applicable_formulations(const Problem& p) {
   std::vector<Formulation> f;
   if (p.family == ModelFamily::kirchhoff_body) return {Formulation::kirchhoff, Formulation::newton_euler, Formulation::hybrid};
   if (p.family == ModelFamily::non_twisting) return {Formulation::non_twisting};
+  if (p.family == ModelFamily::body_system) return {Formulation::body_system};
   if (p.family != ModelFamily::rigid_body || p.bodies.size() != 1) return f;
   f = {Formulation::kirchhoff, Formulation::newton_euler, Formulation::euler_angles};
   if (analytic_not_applicable(p).empty()) f.push_back(Formulation::analytic);
@@ -389,6 +409,7 @@ std::vector<Formulation> applicable_formulations(const Problem& p) {
 
 Formulation default_formulation(const Problem& p) {
   if (p.family == ModelFamily::non_twisting) return Formulation::non_twisting;
+  if (p.family == ModelFamily::body_system) return Formulation::body_system;
   return analytic_not_applicable(p).empty() ? Formulation::analytic : Formulation::kirchhoff;
 }
 
@@ -421,7 +442,7 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
     key = cache_key(p, times, settings, f);
     r.cache_key = hex(fnv1a(key.dump().data(), key.dump().size()));
     cache_path = (std::filesystem::path(settings.cache_dir) / (r.cache_key + ".ref")).string();
-    if (cache_load(cache_path, key, r)) {
+    if (cache_load(cache_path, key, p.bodies.size(), r)) {
       r.times = times;
       return r;
     }
@@ -466,22 +487,29 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
                     : f == Formulation::newton_euler ? (fluid ? "newton_euler_spatial_impulses" : "newton_euler_quaternion")
                     : f == Formulation::hybrid       ? "hybrid_spatial_velocity_body_omega"
                     : f == Formulation::non_twisting ? "non_twisting_kirchhoff_multiplier"
+                    : f == Formulation::body_system  ? "body_system_kirchhoff_quaternions"
                                                      : "euler_angles_zyx_zyz";
-    r.stepper = settings.stepper == ReferenceStepper::bulirsch_stoer
+    r.stepper = settings.stepper == ReferenceStepper::bulirsch_stoer && p.family != ModelFamily::body_system
                     ? "bulirsch_stoer_dense_out (odeint, interpolation error controlled)"
                     : "runge_kutta_fehlberg78, controlled (odeint integrate_times, exact landing on the grid)";
     r.tolerance = tol;
   }
   if (r.states.size() != times.size() || tight.size() != times.size())
     throw std::logic_error("reference: observer count does not match the grid");
+  // Per grid time, the worst body (one body for every family but body_system).
   for (std::size_t i = 0; i < times.size(); ++i) {
-    const BodyState &a = r.states[i].body(), &b = tight[i].body();
-    r.estimate_attitude.push_back(so3::angle_between(a.R, b.R));
-    r.estimate_omega.push_back((a.W - b.W).norm());
-    r.error_estimate.attitude = std::max(r.error_estimate.attitude, r.estimate_attitude.back());
-    r.error_estimate.omega = std::max(r.error_estimate.omega, r.estimate_omega.back());
-    r.error_estimate.position = std::max(r.error_estimate.position, (a.x - b.x).norm());
-    r.error_estimate.velocity = std::max(r.error_estimate.velocity, (a.v - b.v).norm());
+    double ea = 0, ew = 0;
+    for (std::size_t k = 0; k < r.states[i].bodies.size(); ++k) {
+      const BodyState &a = r.states[i].bodies[k], &b = tight[i].bodies[k];
+      ea = std::max(ea, so3::angle_between(a.R, b.R));
+      ew = std::max(ew, (a.W - b.W).norm());
+      r.error_estimate.position = std::max(r.error_estimate.position, (a.x - b.x).norm());
+      r.error_estimate.velocity = std::max(r.error_estimate.velocity, (a.v - b.v).norm());
+    }
+    r.estimate_attitude.push_back(ea);
+    r.estimate_omega.push_back(ew);
+    r.error_estimate.attitude = std::max(r.error_estimate.attitude, ea);
+    r.error_estimate.omega = std::max(r.error_estimate.omega, ew);
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!cache_path.empty()) cache_store(cache_path, key, r);

@@ -34,7 +34,8 @@ enum class ReferenceStepper {
 
 /// hybrid: SE(3) only (spatial velocity of the reference point, body angular velocity).
 /// non_twisting: the non_twisting family only (paper 000 eqs. 69-71, formulations/non_twisting.hpp).
-enum class Formulation { kirchhoff, newton_euler, euler_angles, analytic, hybrid, non_twisting };
+/// body_system: SE(3)^n, every body in Kirchhoff form with the interactions (formulations/body_system.hpp).
+enum class Formulation { kirchhoff, newton_euler, euler_angles, analytic, hybrid, non_twisting, body_system };
 const char* to_string(Formulation f);
 std::optional<Formulation> formulation_from_string(const std::string& s);
 

@@ -25,8 +25,19 @@ double max_state_difference(const ReferenceSolution& a, const ReferenceSolution&
 TEST_CASE("the reference conserves the invariants of the exact flow on every catalogue problem", "[reference]") {
   for (const auto& name : catalogue_names()) {
     INFO(name);
-    const Problem p = catalogue_problem(name);
-    const auto f = p.family == ModelFamily::non_twisting ? Formulation::non_twisting : Formulation::kirchhoff;
+    // torus_impact: the wall's C^1 contact onset limits what RKF78 delivers (next test case).
+    if (name == "torus_impact") continue;
+    Problem p = catalogue_problem(name);
+    if (p.family == ModelFamily::body_system) {
+      // The 80-particle torus: a short span (its reference over [0, 10] takes a minute).
+      p.t_end = p.t0 + 0.25;
+      p.verification.t_end = std::nullopt;
+      p.verification.sample_times.clear();
+      p.finalize();
+    }
+    const auto f = p.family == ModelFamily::non_twisting ? Formulation::non_twisting
+                   : p.family == ModelFamily::body_system ? Formulation::body_system
+                                                          : Formulation::kirchhoff;
     const ReferenceSolution r = compute_reference(p, grid(p, 500), {.formulation = f});
     REQUIRE(r.states.size() == 501);
     const auto& defs = p.invariants();
@@ -88,4 +99,24 @@ TEST_CASE("bad reference grids are input errors", "[reference]") {
   CHECK_THROWS_AS(kirchhoff_reference(p, {0.5, 1.0}), InputError);
   CHECK_THROWS_AS(kirchhoff_reference(p, {0.0, 1.0, 1.0}), InputError);
   CHECK_THROWS_AS(kirchhoff_reference(p, {0.0, 1.0}, {.tolerance = 0}), InputError);
+}
+
+TEST_CASE("torus_impact: the reference across the wall contact onset keeps E to 1e-8 relative", "[reference]") {
+  // The Hertz force (eq. 57) is C^1 only: RKF78's error control assumes smoothness, and across the
+  // onset at t ~ 0.05 the energy moves by ~4e-9 of E at tolerance 1e-13 (docs/findings.md). This
+  // measures that limit, so that it cannot grow unnoticed.
+  Problem p = catalogue_problem("torus_impact");
+  p.t_end = 0.25;
+  p.verification.t_end = std::nullopt;
+  p.verification.sample_times.clear();
+  p.finalize();
+  const ReferenceSolution r = compute_reference(p, grid(p, 250), {});
+  const double E0 = p.energy(p.initial);
+  double worst = 0, wall = 0;
+  for (const State& s : r.states) {
+    worst = std::max(worst, std::abs(p.energy(s) - E0) / E0);
+    wall = std::max(wall, p.system_energy(s).wall);
+  }
+  CHECK(wall > 1e-3 * E0);  // the particle really hit the wall
+  CHECK(worst < 1e-8);
 }

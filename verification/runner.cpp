@@ -21,6 +21,9 @@ Mat3 attitude_of(const Eigen::MatrixXd& xi, Eigen::Index row, int offset = 0) {
     for (int j = 0; j < 3; ++j) R(i, j) = xi(row, offset + 3 * i + j);
   return R;
 }
+Vec3 vec_of(const Eigen::MatrixXd& xi, Eigen::Index row, int offset) {
+  return Vec3(xi(row, offset), xi(row, offset + 1), xi(row, offset + 2));
+}
 
 }  // namespace
 
@@ -38,7 +41,7 @@ Ladder make_ladder(const Problem& p, int order, const LadderRequest& req) {
   if (!std::isfinite(L.h0) || L.h0 <= 0) throw InputError("step h0 must be positive and finite (got " + num(L.h0) + ")");
   if (L.levels < 3 || L.levels > 24)
     throw InputError("levels must be in [3, 24] (got " + std::to_string(L.levels) + ")");
-  const double span = p.t_end - p.t0;
+  const double span = p.verification.t_end.value_or(p.t_end) - p.t0;  // the convergence study's span
   const double n = span / L.h0;
   if (!(n < 1e12)) throw InputError("step h0 = " + num(L.h0) + " is too small for the span " + num(span));
   L.n0 = std::llround(n);
@@ -277,15 +280,20 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   const double E0 = p.energy(p.initial);
   std::vector<double> att_f(nl, kNaN), att_m(nl, kNaN), om_f(nl, kNaN), om_m(nl, kNaN), h1(nl, kNaN), qerr(nl, kNaN),
       eerr(nl, kNaN);
+  // Every body contributes (SE(3)^n: METRICS.md concatenates bodies): the errors are the worst
+  // body's, the H1 integrands and paper 001's |q|^2 sum over bodies, with |x|^2 + |v|^2 for SE(3).
+  const std::size_t nb = p.bodies.size();
+  const bool tr = p.translating();
+  const int per = observables_per_body(tr);
   double w_scale = 0, q_ref_norm = 0;
   {
-    std::vector<double> qn(M + 1);
-    for (std::size_t j = 0; j <= M; ++j) {
-      const BodyState& b = ref.states[j].body();
-      w_scale = std::max(w_scale, b.W.norm());
-      const double th = so3::angle(b.R);
-      qn[j] = th * th + (b.R * b.W).squaredNorm();
-    }
+    std::vector<double> qn(M + 1, 0.0);
+    for (std::size_t j = 0; j <= M; ++j)
+      for (const BodyState& b : ref.states[j].bodies) {
+        w_scale = std::max(w_scale, b.W.norm());
+        const double th = so3::angle(b.R);
+        qn[j] += th * th + (b.R * b.W).squaredNorm() + (tr ? b.x.squaredNorm() + b.v.squaredNorm() : 0.0);
+      }
     q_ref_norm = std::sqrt(trapezoid(qn, dt));
   }
   int finest = -1;
@@ -295,27 +303,39 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   for (std::size_t k = 0; k < nl; ++k) {
     if (!runs[k].ok) continue;
     const auto& xi = runs[k].xi;
-    std::vector<double> h1i(M + 1), qnh(M + 1), qnr(M + 1), ed(M + 1);
+    std::vector<double> h1i(M + 1, 0.0), qnh(M + 1, 0.0), qnr(M + 1, 0.0), ed(M + 1);
     double am = 0, wm = 0;
     for (std::size_t j = 0; j <= M; ++j) {
-      const BodyState& b = ref.states[j].body();
-      const Mat3 Rh = attitude_of(xi, Eigen::Index(j));
-      const Vec3 Wh(xi(Eigen::Index(j), 9), xi(Eigen::Index(j), 10), xi(Eigen::Index(j), 11));
-      const double eR = so3::angle_between(b.R, Rh);
-      const double eW = (Wh - b.W).norm();
-      am = std::max(am, eR);
-      wm = std::max(wm, eW);
-      if (int(k) == finest) att_t[j] = eR;
-      const Vec3 Om_h = Rh * Wh, Om_r = b.R * b.W;  // spatial angular velocities
-      h1i[j] = eR * eR + (Om_h - Om_r).squaredNorm();
-      const double th_h = so3::angle(Rh), th_r = so3::angle(b.R);
-      qnh[j] = th_h * th_h + Om_h.squaredNorm();
-      qnr[j] = th_r * th_r + Om_r.squaredNorm();
+      const Eigen::Index row = Eigen::Index(j);
+      double eRj = 0, eWj = 0;  // worst body at t_j
+      for (std::size_t bi = 0; bi < nb; ++bi) {
+        const BodyState& b = ref.states[j].bodies[bi];
+        const int o = int(bi) * per;
+        const Mat3 Rh = attitude_of(xi, row, o);
+        const Vec3 Wh = vec_of(xi, row, o + 9);
+        const double eR = so3::angle_between(b.R, Rh);
+        eRj = std::max(eRj, eR);
+        eWj = std::max(eWj, (Wh - b.W).norm());
+        const Vec3 Om_h = Rh * Wh, Om_r = b.R * b.W;  // spatial angular velocities
+        h1i[j] += eR * eR + (Om_h - Om_r).squaredNorm();
+        const double th_h = so3::angle(Rh), th_r = so3::angle(b.R);
+        qnh[j] += th_h * th_h + Om_h.squaredNorm();
+        qnr[j] += th_r * th_r + Om_r.squaredNorm();
+        if (tr) {
+          const Vec3 xh = vec_of(xi, row, o + 12), vh = vec_of(xi, row, o + 15);
+          h1i[j] += (xh - b.x).squaredNorm() + (vh - b.v).squaredNorm();
+          qnh[j] += xh.squaredNorm() + vh.squaredNorm();
+          qnr[j] += b.x.squaredNorm() + b.v.squaredNorm();
+        }
+      }
+      am = std::max(am, eRj);
+      wm = std::max(wm, eWj);
+      if (int(k) == finest) att_t[j] = eRj;
       const double de = runs[k].energy[j] - E0;
       ed[j] = de * de;
       if (j == M) {
-        att_f[k] = eR;
-        om_f[k] = eW;
+        att_f[k] = eRj;
+        om_f[k] = eWj;
       }
     }
     att_m[k] = am;
@@ -336,8 +356,14 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   for (std::size_t j = 0; j <= M; ++j) {
     ra_max = std::max(ra_max, ea[j]);
     rw_max = std::max(rw_max, ew[j]);
-    const double rom = ew[j] + ref.states[j].body().W.norm() * ea[j];  // spatial Omega = R W
+    double wj = 0;
+    for (const BodyState& b : ref.states[j].bodies) wj = std::max(wj, b.W.norm());
+    const double rom = ew[j] + wj * ea[j];  // spatial Omega = R W
     r_h1i[j] = ea[j] * ea[j] + rom * rom;
+    if (tr) {  // per-time position/velocity estimates are not kept: their maxima bound them
+      const double ep = ref.error_estimate.position, ev = ref.error_estimate.velocity;
+      r_h1i[j] += double(nb) * (ep * ep + ev * ev);
+    }
   }
   const double r_h1 = std::sqrt(trapezoid(r_h1i, dt));
   auto floors = [&](double v) { return std::vector<double>(nl, v); };

@@ -62,7 +62,7 @@ SuiteResult run_suite(const SuiteRequest& req) {
     if (!req.problems.empty()) throw InputError("give either --problem or --problem-file, not both");
     out.problems.push_back(load_problem_file(req.problem_file));
   } else {
-    for (const auto& name : req.problems.empty() ? catalogue_names() : req.problems)
+    for (const auto& name : req.problems.empty() ? quick_problem_names() : req.problems)
       out.problems.push_back(catalogue_problem(name));
   }
   if (req.t_end) {
@@ -70,6 +70,7 @@ SuiteResult run_suite(const SuiteRequest& req) {
       if (!std::isfinite(*req.t_end) || *req.t_end <= p.t0)
         throw InputError("--t-end must be finite and greater than t0 (got " + std::to_string(*req.t_end) + ")");
       p.t_end = *req.t_end;
+      p.verification.t_end = std::nullopt;  // --t-end sets the convergence study's span
       std::erase_if(p.verification.sample_times, [&](double t) { return t > p.t_end; });
       p.finalize();
     }

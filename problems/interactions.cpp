@@ -1,0 +1,89 @@
+#include "problems/interactions.hpp"
+
+#include <cmath>
+
+#include "core/so3.hpp"
+
+namespace rigidbench::interactions {
+
+double bending(double K, const Mat3& Ri, const Mat3& Rj, Vec3* mi, Vec3* mj) {
+  // d/d(delta_i) of |log(exp(hat(delta)) R_ij)|^2 / 2 is theta (theta is an eigenvector of the
+  // inverse left Jacobian), hence the moments of eq. 47; log is accurate up to the half-turn.
+  const Vec3 theta = so3::log(Ri * Rj.transpose());
+  if (mi) *mi -= K * theta;
+  if (mj) *mj += K * theta;
+  return 0.5 * K * theta.squaredNorm();
+}
+
+double axial(double K, double L0, const Vec3& xi, const Vec3& xj, Vec3* Fi, Vec3* Fj) {
+  const Vec3 d = xi - xj;
+  const double L = d.norm();
+  const double s = L / L0 - 1.0;
+  if (Fi || Fj) {
+    const Vec3 F = (-K * s / (L0 * L)) * d;  // eq. 52
+    if (Fi) *Fi += F;
+    if (Fj) *Fj -= F;
+  }
+  return 0.5 * K * s * s;
+}
+
+double shear(double K, const Vec3& rest, const Mat3& Ri, const Mat3& Rj, const Vec3& xi, const Vec3& xj, Vec3* Fi,
+             Vec3* Fj, Vec3* mi, Vec3* mj) {
+  const Vec3 r0 = rest.normalized();
+  const Vec3 d = xi - xj;
+  const double L = d.norm();
+  const Vec3 e = d / L;
+  const Vec3 ai = Ri * r0, aj = Rj * r0;
+  const Vec3 a = 0.5 * (ai + aj);
+  const double c = a.dot(e);
+  const double g = K * (1.0 - c);  // -dU/dc
+  if (Fi || Fj) {
+    // dc/dx_i = (I - e e^T) a / L
+    const Vec3 F = (g / L) * (a - c * e);
+    if (Fi) *Fi += F;
+    if (Fj) *Fj -= F;
+  }
+  // dc/d(delta_i) = (R_i r0 x e) / 2 for R_i -> exp(hat(delta)) R_i.
+  if (mi) *mi += (0.5 * g) * ai.cross(e);
+  if (mj) *mj += (0.5 * g) * aj.cross(e);
+  return 0.5 * K * (1.0 - c) * (1.0 - c);
+}
+
+namespace {
+/// U(s) = 2K/5 s^{5/2} for the overlap s = 1 - gap/D > 0, and its derivative -dU/d(gap) = K/D s^{3/2}.
+double hertz(double K, double D, double gap, double& push) {
+  const double s = 1.0 - gap / D;
+  if (!(s > 0)) {
+    push = 0;
+    return 0;
+  }
+  const double r = std::sqrt(s);
+  push = K / D * s * r;
+  return 0.4 * K * s * s * r;
+}
+}  // namespace
+
+double contact(double K, double D, const Vec3& xi, const Vec3& xj, Vec3* Fi, Vec3* Fj) {
+  const Vec3 d = xi - xj;
+  const double L2 = d.squaredNorm();
+  if (L2 >= D * D) return 0;  // the common case: no overlap, no square root
+  const double L = std::sqrt(L2);
+  double push;
+  const double U = hertz(K, D, L, push);
+  if (L == 0) return U;  // coincident centres: no direction to push along
+  if (Fi || Fj) {
+    const Vec3 F = (push / L) * d;  // eq. 57
+    if (Fi) *Fi += F;
+    if (Fj) *Fj -= F;
+  }
+  return U;
+}
+
+double wall(double K, double Di, const Vec3& normal, double offset, const Vec3& x, Vec3* F) {
+  double push;
+  const double U = hertz(K, 0.5 * Di, normal.dot(x) - offset, push);
+  if (F) *F += push * normal;
+  return U;
+}
+
+}  // namespace rigidbench::interactions

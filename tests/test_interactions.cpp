@@ -1,0 +1,300 @@
+// The SE(3)^n model of paper 001 section 4 (PROBLEMS.md P5): every interaction term's forces and
+// moments against central differences of its energy (both particles of a bond; aligned and
+// near-half-turn cases), the symmetries that give the free torus its momenta, the catalogue
+// geometry, and the paper 001 maps on it: velocity-Verlet translation and exact momenta.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <functional>
+#include <numbers>
+
+#include "core/so3.hpp"
+#include "integrators/registry.hpp"
+#include "problems/catalogue.hpp"
+#include "problems/interactions.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+namespace ia = rigidbench::interactions;
+
+namespace {
+
+/// Two particles: attitudes and positions, perturbed one coordinate at a time.
+struct Pair {
+  Mat3 R[2];
+  Vec3 x[2];
+};
+
+/// A term's energy and its loads (forces F, moments m on both particles) at a pair configuration.
+using Term = std::function<double(const Pair&, Vec3* F, Vec3* m)>;
+
+/// -dU/dx_b and -dU/d(delta_b) (R_b -> exp(hat(delta)) R_b) by central differences, against the
+/// term's own loads; tolerance relative to the largest load.
+void check_against_fd(const Term& term, const Pair& c, double e = 1e-6, double rel = 1e-7) {
+  Vec3 F[2] = {Vec3::Zero(), Vec3::Zero()}, m[2] = {Vec3::Zero(), Vec3::Zero()};
+  term(c, F, m);
+  double scale = 1e-9;  // absolute floor: loads that vanish (aligned cases) are compared to 1e-16
+  for (int b = 0; b < 2; ++b) scale = std::max({scale, F[b].norm(), m[b].norm()});
+  for (int b = 0; b < 2; ++b) {
+    Vec3 Ffd, mfd;
+    for (int k = 0; k < 3; ++k) {
+      Pair p = c, q = c;
+      p.x[b] += e * Vec3::Unit(k);
+      q.x[b] -= e * Vec3::Unit(k);
+      Ffd[k] = -(term(p, nullptr, nullptr) - term(q, nullptr, nullptr)) / (2 * e);
+      p = c, q = c;
+      p.R[b] = so3::exp(e * Vec3::Unit(k)) * c.R[b];
+      q.R[b] = so3::exp(-e * Vec3::Unit(k)) * c.R[b];
+      mfd[k] = -(term(p, nullptr, nullptr) - term(q, nullptr, nullptr)) / (2 * e);
+    }
+    INFO("particle " << b << ", load scale " << scale);
+    const std::string fm = test::compare(F[b], Ffd, rel * scale), mm = test::compare(m[b], mfd, rel * scale);
+    INFO("force: " << fm);
+    CHECK(fm.empty());
+    INFO("moment: " << mm);
+    CHECK(mm.empty());
+  }
+}
+
+const double L0 = 0.1178;
+const Vec3 kRest = L0 * Vec3(0.6, 0.8, 0.0);
+
+Term bending_term() {
+  return [](const Pair& c, Vec3* F, Vec3* m) {
+    (void)F;
+    return ia::bending(10.0, c.R[0], c.R[1], m ? &m[0] : nullptr, m ? &m[1] : nullptr);
+  };
+}
+Term axial_term() {
+  return [](const Pair& c, Vec3* F, Vec3*) {
+    return ia::axial(200.0, kRest.norm(), c.x[0], c.x[1], F ? &F[0] : nullptr, F ? &F[1] : nullptr);
+  };
+}
+Term shear_term() {
+  return [](const Pair& c, Vec3* F, Vec3* m) {
+    return ia::shear(200.0, kRest, c.R[0], c.R[1], c.x[0], c.x[1], F ? &F[0] : nullptr, F ? &F[1] : nullptr,
+                     m ? &m[0] : nullptr, m ? &m[1] : nullptr);
+  };
+}
+Term contact_term() {
+  return [](const Pair& c, Vec3* F, Vec3*) {
+    return ia::contact(2100.0, L0, c.x[0], c.x[1], F ? &F[0] : nullptr, F ? &F[1] : nullptr);
+  };
+}
+
+/// A bond near its rest state: x_0 - x_1 = rest, perturbed by `dx`, attitudes R0, R1.
+Pair bond_pair(const Mat3& R0, const Mat3& R1, const Vec3& dx = Vec3::Zero()) {
+  Pair c;
+  c.R[0] = R0, c.R[1] = R1;
+  c.x[1] = Vec3(0.3, -0.2, 0.1);
+  c.x[0] = c.x[1] + kRest + dx;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("binder bond energies: forces and moments are minus the gradients of eqs. 44 51 53", "[interactions]") {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Pair c = bond_pair(test::random_rotation(0, 1), test::random_rotation(0, 1), 0.02 * test::random_unit());
+    INFO("trial " << trial);
+    check_against_fd(bending_term(), c);
+    check_against_fd(axial_term(), c);
+    check_against_fd(shear_term(), c);
+  }
+}
+
+TEST_CASE("bond energies at the hard configurations: aligned and near the half-turn", "[interactions]") {
+  SECTION("aligned: equal attitudes and the bond along its rest direction (zero loads, zero energy)") {
+    const Mat3 R = test::random_rotation(0.5, 2.5);
+    // A rigid rotation of the rest state: U = 0 and every load vanishes.
+    Pair c;
+    c.R[0] = c.R[1] = R;
+    c.x[1] = Vec3(1, 2, 3);
+    c.x[0] = c.x[1] + R * kRest;
+    for (const Term& t : {bending_term(), axial_term(), shear_term()}) {
+      Vec3 F[2] = {Vec3::Zero(), Vec3::Zero()}, m[2] = {Vec3::Zero(), Vec3::Zero()};
+      CHECK(std::abs(t(c, F, m)) < 1e-24);
+      for (int b = 0; b < 2; ++b) CHECK(F[b].norm() + m[b].norm() < 1e-10);
+    }
+    // Stretched along the rest direction only: the axial force, no shear.
+    c.x[0] = c.x[1] + 1.01 * (R * kRest);
+    check_against_fd(axial_term(), c);
+    check_against_fd(shear_term(), c);
+  }
+  SECTION("relative rotation near the half-turn (|theta| = pi - 1e-3)") {
+    for (int trial = 0; trial < 10; ++trial) {
+      const Mat3 R1 = test::random_rotation(0, 3);
+      const Mat3 R0 = so3::exp((std::numbers::pi - 1e-3) * test::random_unit()) * R1;
+      const Pair c = bond_pair(R0, R1, 0.01 * test::random_unit());
+      // FD steps well below the 1e-3 distance to the half-turn, where the gradient of |theta|^2 jumps.
+      check_against_fd(bending_term(), c, 1e-7, 1e-6);
+      check_against_fd(shear_term(), c, 1e-7, 1e-6);
+      Vec3 m[2] = {Vec3::Zero(), Vec3::Zero()};
+      ia::bending(10.0, R0, R1, &m[0], &m[1]);
+      CHECK(m[0].norm() == Approx(10.0 * (std::numbers::pi - 1e-3)).epsilon(1e-9));  // |K theta|
+    }
+  }
+}
+
+TEST_CASE("contact and wall: eq. 56 with the 2/5 prefactor whose gradient is eq. 57", "[interactions]") {
+  for (int trial = 0; trial < 20; ++trial) {
+    Pair c = bond_pair(Mat3::Identity(), Mat3::Identity());
+    // Overlaps down to 1 %: closer to the onset the force's curvature ~ s^{-1/2} spoils central differences.
+    c.x[0] = c.x[1] + L0 * test::uniform(0.7, 0.99) * test::random_unit();
+    check_against_fd(contact_term(), c, 1e-7, 1e-6);
+  }
+  // Eq. 57 as printed: |F| = K/D [1 - |d|/D]^{3/2}.
+  Vec3 F0 = Vec3::Zero(), F1 = Vec3::Zero();
+  const Vec3 d = 0.9 * L0 * Vec3::UnitX();
+  ia::contact(2100.0, L0, d, Vec3::Zero(), &F0, &F1);
+  CHECK(F0.x() == Approx(2100.0 / L0 * std::pow(0.1, 1.5)).epsilon(1e-14));
+  CHECK((F0 + F1).norm() == 0.0);
+  // No overlap: nothing.
+  CHECK(ia::contact(2100.0, L0, Vec3(L0, 0, 0), Vec3::Zero(), &F0, &F1) == 0.0);
+  // The wall is a particle of zero diameter: contact within D_i / 2 of the plane, along its normal.
+  const Vec3 n = Vec3(1, 1, 0).normalized();
+  for (double gap : {0.03, 0.05, 0.058}) {
+    const Vec3 x = gap * n + Vec3(0, 0, 0.7);
+    Vec3 F = Vec3::Zero();
+    const double U = ia::wall(2100.0, L0, n, 0.0, x, &F);
+    const double e = 1e-7;
+    Vec3 Ffd;
+    for (int k = 0; k < 3; ++k)
+      Ffd[k] = -(ia::wall(2100.0, L0, n, 0.0, x + e * Vec3::Unit(k)) - ia::wall(2100.0, L0, n, 0.0, x - e * Vec3::Unit(k))) / (2 * e);
+    CHECK(U > 0);
+    CHECK(test::compare(F, Ffd, 1e-7 * F.norm()).empty());
+    CHECK(F.cross(n).norm() < 1e-12 * F.norm());
+  }
+}
+
+TEST_CASE("torus model: system loads are the gradient of the total energy and balance globally", "[interactions]") {
+  Problem p = catalogue_problem("torus_free");
+  // A generic deformed state: every particle rotated and displaced, some neighbours overlapping.
+  State s = p.initial;
+  for (BodyState& b : s.bodies) {
+    b.R = test::random_rotation(0, 0.8);
+    b.x += 0.01 * test::random_unit();
+  }
+  s.bodies[5].x = s.bodies[6].x + 0.9 * (s.bodies[5].x - s.bodies[6].x);  // a compressed bond: contact
+  const std::size_t n = p.bodies.size();
+  std::vector<Mat3> R(n);
+  std::vector<Vec3> x(n), F(n), m(n);
+  for (std::size_t b = 0; b < n; ++b) R[b] = s.bodies[b].R, x[b] = s.bodies[b].x;
+  p.system_loads(R.data(), x.data(), F.data(), m.data());
+  const SystemEnergy e0 = p.system_energy(s);
+  CHECK(e0.contact > 0);
+  CHECK(e0.bending > 0);
+  CHECK(e0.shear > 0);
+  CHECK(e0.axial > 0);
+  // Sum F = 0 and sum (x x F + m) = 0: the interactions are invariant under rigid motions.
+  Vec3 sumF = Vec3::Zero(), sumM = Vec3::Zero();
+  double scale = 0;
+  for (std::size_t b = 0; b < n; ++b) {
+    sumF += F[b];
+    sumM += x[b].cross(F[b]) + m[b];
+    scale = std::max({scale, F[b].norm() * (1 + x[b].norm()), m[b].norm()});
+  }
+  CHECK(sumF.norm() < 1e-13 * scale);
+  CHECK(sumM.norm() < 1e-13 * scale);
+  // The potential is invariant under a global rigid motion (the frame-consistent shear energy).
+  const Mat3 Q = test::random_rotation(0.5, 3);
+  const Vec3 c(3, -1, 2);
+  State moved = s;
+  for (BodyState& b : moved.bodies) b.R = Q * b.R, b.x = Q * b.x + c;
+  const SystemEnergy e1 = p.system_energy(moved);
+  CHECK(e1.shear == Approx(e0.shear).epsilon(1e-12));
+  CHECK(e1.bending == Approx(e0.bending).epsilon(1e-12));
+  CHECK(e1.axial == Approx(e0.axial).epsilon(1e-12));
+  CHECK(e1.contact == Approx(e0.contact).epsilon(1e-12));
+  // Loads of body 5 and 6 against differences of the total potential.
+  const double h = 1e-6;
+  auto U = [&](const State& st) {
+    const SystemEnergy e = p.system_energy(st);
+    return e.total() - e.translational - e.rotational;
+  };
+  for (std::size_t b : {std::size_t(5), std::size_t(6), std::size_t(40)})
+    for (int k = 0; k < 3; ++k) {
+      State a = s, z = s;
+      a.bodies[b].x += h * Vec3::Unit(k);
+      z.bodies[b].x -= h * Vec3::Unit(k);
+      CHECK(F[b][k] == Approx(-(U(a) - U(z)) / (2 * h)).margin(1e-6 * (1 + F[b].norm())));
+      a = s, z = s;
+      a.bodies[b].R = so3::exp(h * Vec3::Unit(k)) * s.bodies[b].R;
+      z.bodies[b].R = so3::exp(-h * Vec3::Unit(k)) * s.bodies[b].R;
+      CHECK(m[b][k] == Approx(-(U(a) - U(z)) / (2 * h)).margin(1e-6 * (1 + m[b].norm())));
+    }
+}
+
+TEST_CASE("torus catalogue geometry (PROBLEMS.md P5)", "[interactions]") {
+  const Problem ti = catalogue_problem("torus_impact"), tf = catalogue_problem("torus_free");
+  const double Dp = 3.0 * std::sin(std::numbers::pi / 80);
+  REQUIRE(ti.bodies.size() == 80);
+  REQUIRE(ti.interactions.bonds.size() == 80);
+  for (std::size_t i = 0; i < 80; ++i) {
+    const Vec3 d = ti.initial.bodies[i].x - ti.initial.bodies[(i + 1) % 80].x;
+    CHECK(d.norm() == Approx(Dp).epsilon(1e-13));  // point contact (to the round-off of the ring coordinates)
+    CHECK(ti.bodies[i].diameter == Dp);
+  }
+  double closest = 1e9;
+  for (const BodyState& b : ti.initial.bodies) closest = std::min(closest, b.x.x() - Dp / 2);
+  CHECK(closest == Approx(0.05).epsilon(1e-12));
+  // At rest: all the energy is the translational m |v|^2 / 2 of 80 particles at 1 m/s.
+  const SystemEnergy e = ti.system_energy(ti.initial);
+  CHECK(e.total() == Approx(40.0).epsilon(1e-13));
+  // Free torus: particle 0's two bonds are 1 % longer than at rest; the others are at rest.
+  const auto& B = tf.initial.bodies;
+  CHECK((B[0].x - B[1].x).norm() == Approx(1.01 * Dp).epsilon(1e-12));
+  CHECK((B[79].x - B[0].x).norm() == Approx(1.01 * Dp).epsilon(1e-12));
+  CHECK((B[1].x - B[2].x).norm() == Approx(Dp).epsilon(1e-12));
+  // Spin 0.5 rad/s about e3 through the centre on top of v = (-1, 0, 0).
+  CHECK(test::compare(B[20].W, Vec3(0, 0, 0.5), 1e-15).empty());
+  CHECK((B[20].v - Vec3(-1, 0, 0) - Vec3(0, 0, 0.5).cross(B[20].x)).norm() < 1e-15);
+  // Invariants: energy and momenta for the free torus; energy only with the wall.
+  CHECK(tf.invariants().size() == 8);
+  CHECK(ti.invariants().size() == 2);
+}
+
+TEST_CASE("paper 001 maps on SE(3)^n: velocity-Verlet translation and exact momenta on the free torus", "[interactions]") {
+  const Problem p = catalogue_problem("torus_free");
+  const double h = 2e-3;
+  const std::size_t n = p.bodies.size();
+  std::vector<Mat3> R(n);
+  std::vector<Vec3> x(n), F0(n), m0(n), F1(n), m1(n);
+  for (std::size_t b = 0; b < n; ++b) R[b] = p.initial.bodies[b].R, x[b] = p.initial.bodies[b].x;
+  p.system_loads(R.data(), x.data(), F0.data(), m0.data());
+  for (const char* name : {"bg_body", "bg_spatial", "bg_newmark", "campello_symplectic_euler"}) {
+    INFO(name);
+    auto integ = find_scheme(name).make(p);
+    integ->reset(p.initial, 0.0);
+    State s(n);
+    REQUIRE(integ->step(0.0, h).ok);
+    integ->read(s);
+    // One step against (21a)/(21c) (Verlet) or (27a)/(27c) (symplectic Euler), from the loads at both ends.
+    for (std::size_t b = 0; b < n; ++b) R[b] = s.bodies[b].R, x[b] = s.bodies[b].x;
+    p.system_loads(R.data(), x.data(), F1.data(), m1.data());
+    const bool euler = std::string(name) == "campello_symplectic_euler";
+    double ex = 0, ev = 0;
+    for (std::size_t b = 0; b < n; ++b) {
+      const BodyState& a = p.initial.bodies[b];
+      const Vec3 v1 = euler ? Vec3(a.v + h * F0[b]) : Vec3(a.v + 0.5 * h * (F0[b] + F1[b]));
+      const Vec3 x1 = euler ? Vec3(a.x + h * v1) : Vec3(a.x + h * a.v + 0.5 * h * h * F0[b]);
+      ex = std::max(ex, (s.bodies[b].x - x1).norm());
+      ev = std::max(ev, (s.bodies[b].v - v1).norm());
+    }
+    CHECK(ex < 1e-15);
+    CHECK(ev < 1e-13);
+    // 2000 steps: total linear and angular momentum (spins included) to round-off.
+    integ->reset(p.initial, 0.0);
+    std::vector<double> I0(p.invariants().size()), I(p.invariants().size());
+    p.evaluate_invariants(p.initial, I0.data());
+    double worst = 0;
+    for (int k = 0; k < 2000; ++k) {
+      REQUIRE(integ->step(k * h, h).ok);
+      integ->read(s);
+      p.evaluate_invariants(s, I.data());
+      for (std::size_t i = 0; i < I.size(); ++i)
+        if (p.invariants()[i].kind == InvariantKind::momentum)
+          worst = std::max(worst, std::abs(I[i] - I0[i]) / p.invariants()[i].natural_scale);
+    }
+    CHECK(worst < 1e-13);
+  }
+}
