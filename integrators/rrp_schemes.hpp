@@ -52,7 +52,10 @@ class RrpChart {
     R_.assign(n_, Mat3::Identity());
     x_.assign(n_, Vec3::Zero());
     v_.assign(n_, Vec3::Zero());
-    for (Loads* l : {&now_, &next_}) l->force.assign(n_, Vec3::Zero()), l->moment.assign(n_, Vec3::Zero());
+    for (Loads* l : {&now_, &next_}) {
+      l->force.assign(n_, Vec3::Zero());
+      l->moment.assign(n_, Vec3::Zero());
+    }
   }
 
  protected:

@@ -396,47 +396,52 @@ double Problem::potential(const Mat3& R) const {
   return U;
 }
 
-void Problem::system_loads(const Mat3* R, const Vec3* x, Vec3* force, Vec3* moment) const {
-  const std::size_t n = bodies.size();
-  for (std::size_t b = 0; b < n; ++b) force[b] = moment[b] = Vec3::Zero();
-  for (const Bond& bd : interactions.bonds) {
+namespace {
+/// The one walk over a body system's interactions (bonds, every pair for contact, walls): adds each
+/// term's energy to e and, when `force`/`moment` are given (n entries, accumulated into), its loads.
+/// R(b) and x(b) give body b's attitude and position (the schemes' arrays or a canonical State).
+template <class RofB, class XofB>
+void walk_interactions(const Problem& p, const RofB& R, const XofB& x, SystemEnergy& e, Vec3* force, Vec3* moment) {
+  const auto at = [](Vec3* a, std::size_t i) { return a ? a + i : nullptr; };
+  const std::size_t n = p.bodies.size();
+  for (const Bond& bd : p.interactions.bonds) {
     const std::size_t i = bd.i, j = bd.j;
-    if (bd.bending != 0) interactions::bending(bd.bending, R[i], R[j], &moment[i], &moment[j]);
-    if (bd.axial != 0) interactions::axial(bd.axial, bd.rest.norm(), x[i], x[j], &force[i], &force[j]);
+    if (bd.bending != 0) e.bending += interactions::bending(bd.bending, R(i), R(j), at(moment, i), at(moment, j));
+    if (bd.axial != 0)
+      e.axial += interactions::axial(bd.axial, bd.rest.norm(), x(i), x(j), at(force, i), at(force, j));
     if (bd.shear != 0)
-      interactions::shear(bd.shear, bd.rest, R[i], R[j], x[i], x[j], &force[i], &force[j], &moment[i], &moment[j]);
+      e.shear += interactions::shear(bd.shear, bd.rest, R(i), R(j), x(i), x(j), at(force, i), at(force, j),
+                                     at(moment, i), at(moment, j));
   }
-  if (interactions.contact_stiffness != 0)
+  if (const double K = p.interactions.contact_stiffness; K != 0)
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = i + 1; j < n; ++j)
-        interactions::contact(interactions.contact_stiffness, 0.5 * (bodies[i].diameter + bodies[j].diameter), x[i],
-                              x[j], &force[i], &force[j]);
-  for (const Wall& w : interactions.walls)
+        e.contact += interactions::contact(K, 0.5 * (p.bodies[i].diameter + p.bodies[j].diameter), x(i), x(j),
+                                           at(force, i), at(force, j));
+  for (const Wall& w : p.interactions.walls)
     for (std::size_t b = 0; b < n; ++b)
-      interactions::wall(w.stiffness, bodies[b].diameter, w.normal, w.offset, x[b], &force[b]);
+      e.wall += interactions::wall(w.stiffness, p.bodies[b].diameter, w.normal, w.offset, x(b), at(force, b));
+}
+}  // namespace
+
+void Problem::system_loads(const Mat3* R, const Vec3* x, Vec3* force, Vec3* moment) const {
+  for (std::size_t b = 0; b < bodies.size(); ++b) force[b] = moment[b] = Vec3::Zero();
+  SystemEnergy unused;
+  walk_interactions(
+      *this, [R](std::size_t b) -> const Mat3& { return R[b]; }, [x](std::size_t b) -> const Vec3& { return x[b]; },
+      unused, force, moment);
 }
 
 SystemEnergy Problem::system_energy(const State& s) const {
   SystemEnergy e;
-  const std::size_t n = bodies.size();
-  for (std::size_t b = 0; b < n; ++b) {
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
     const BodyState& x = s.bodies[b];
     e.translational += 0.5 * bodies[b].mass * x.v.squaredNorm();
     e.rotational += 0.5 * x.W.dot(bodies[b].inertia * x.W);
   }
-  for (const Bond& bd : interactions.bonds) {
-    const BodyState &a = s.bodies[bd.i], &c = s.bodies[bd.j];
-    if (bd.bending != 0) e.bending += interactions::bending(bd.bending, a.R, c.R);
-    if (bd.axial != 0) e.axial += interactions::axial(bd.axial, bd.rest.norm(), a.x, c.x);
-    if (bd.shear != 0) e.shear += interactions::shear(bd.shear, bd.rest, a.R, c.R, a.x, c.x);
-  }
-  if (interactions.contact_stiffness != 0)
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = i + 1; j < n; ++j)
-        e.contact += interactions::contact(interactions.contact_stiffness,
-                                           0.5 * (bodies[i].diameter + bodies[j].diameter), s.bodies[i].x, s.bodies[j].x);
-  for (const Wall& w : interactions.walls)
-    for (std::size_t b = 0; b < n; ++b) e.wall += interactions::wall(w.stiffness, bodies[b].diameter, w.normal, w.offset, s.bodies[b].x);
+  walk_interactions(
+      *this, [&s](std::size_t b) -> const Mat3& { return s.bodies[b].R; },
+      [&s](std::size_t b) -> const Vec3& { return s.bodies[b].x; }, e, nullptr, nullptr);
   return e;
 }
 
