@@ -3,9 +3,9 @@
 // same registrations and adds ratios, instruction counts and work-precision.
 #include <benchmark/benchmark.h>
 
-#include "benchmarks/step_benchmarks.hpp"
-#include "problems/catalogue.hpp"
-#include "reports/report.hpp"
+#include "rigidbench/benchmarks/step_benchmarks.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/reports/report.hpp"
 
 using namespace rigidbench;
 

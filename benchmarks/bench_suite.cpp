@@ -1,4 +1,4 @@
-#include "benchmarks/bench_suite.hpp"
+#include "rigidbench/benchmarks/bench_suite.hpp"
 
 #include <benchmark/benchmark.h>
 #include <unistd.h>
@@ -11,8 +11,8 @@
 #include <fstream>
 #include <map>
 
-#include "problems/catalogue.hpp"
-#include "verification/suite.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/verification/suite.hpp"
 
 namespace rigidbench {
 namespace fs = std::filesystem;
@@ -86,7 +86,8 @@ void mark_pareto(std::vector<WorkSeries>& series) {
   for (auto& s : series)
     for (auto& p : s.points)
       if (std::isfinite(p.error)) by_problem[s.problem].push_back(&p);
-  for (auto& [name, pts] : by_problem) {
+  for (auto& entry : by_problem) {
+    auto& pts = entry.second;  // not a structured binding: Clang 14 cannot capture one in a lambda
     auto front = [&](auto cost, auto flag) {
       for (WorkPoint* a : pts) {
         if (!std::isfinite(cost(*a))) continue;
@@ -197,7 +198,7 @@ BenchResult run_bench(const BenchRequest& req) {
     }
     e.loads_per_step = rep.loads_.count(bp.name()) ? rep.loads_[bp.name()] : kNaN;
     e.newton_per_step = rep.newton_.count(bp.name()) ? rep.newton_[bp.name()] : kNaN;
-    if (bp.scheme->info->name == BaselineScheme::info().name) base_ns[e.problem] = e.ns_per_step;
+    if (bp.scheme->info->name == baseline_scheme().info->name) base_ns[e.problem] = e.ns_per_step;
     out.entries.push_back(e);
   }
   // No ratio where the baseline does not apply (the non_twisting family): NaN (null in the report).
@@ -215,7 +216,7 @@ BenchResult run_bench(const BenchRequest& req) {
       std::map<std::string, double> base_i;
       for (std::size_t i = 0; i < pairs.size(); ++i) {
         out.entries[i].instructions_per_step = ips[i];
-        if (pairs[i].scheme->info->name == BaselineScheme::info().name) base_i[pairs[i].problem->name] = ips[i];
+        if (pairs[i].scheme->info->name == baseline_scheme().info->name) base_i[pairs[i].problem->name] = ips[i];
       }
       for (auto& e : out.entries) e.instruction_ratio_to_baseline = ratio(e.instructions_per_step, base_i, e.problem);
       out.icount_note = cat("callgrind Ir per step = (Ir(2N) - Ir(N)) / N, N = ", std::to_string(req.icount_steps));

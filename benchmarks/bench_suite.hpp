@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "benchmarks/step_benchmarks.hpp"
-#include "verification/metrics.hpp"
+#include "rigidbench/benchmarks/step_benchmarks.hpp"
+#include "rigidbench/verification/metrics.hpp"
 
 namespace rigidbench {
 

@@ -1,4 +1,4 @@
-#include "benchmarks/step_benchmarks.hpp"
+#include "rigidbench/benchmarks/step_benchmarks.hpp"
 
 #include <benchmark/benchmark.h>
 #include <valgrind/callgrind.h>
@@ -6,39 +6,33 @@
 #include <algorithm>
 #include <ctime>
 
-#include "verification/runner.hpp"
+#include "rigidbench/verification/runner.hpp"
 
 namespace rigidbench {
 namespace {
-
-template <class S>
-[[gnu::noinline]] StepStatus step_once(S& s, double t, double h) {
-  return s.step(t, h);
-}
 
 // Restart from the initial state every 4096 steps so every scheme stays in the regime its step
 // was chosen for (explicit first-order schemes blow up on long heavy-top runs); the restart costs
 // ~1e-2 ns per step amortised.
 constexpr std::int64_t kRestart = 4096;
 
-template <class S>
-void bm_step(benchmark::State& st, const Problem* p, double h) {
-  S s(*p);
-  s.reset(p->initial, p->t0);
+void bm_step(benchmark::State& st, const SchemeEntry* e, const Problem* p, double h) {
+  const auto s = e->make(*p);
+  s->reset(p->initial, p->t0);
   std::int64_t n = 0;
   for (auto _ : st) {
     if (n == kRestart) {
-      s.reset(p->initial, p->t0);
+      s->reset(p->initial, p->t0);
       n = 0;
     }
-    StepStatus r = step_once(s, p->t0 + double(n) * h, h);
+    StepStatus r = s->step(p->t0 + double(n) * h, h);
     benchmark::DoNotOptimize(r);
     ++n;
   }
   State x(p->bodies.size());
-  s.read(x);
+  s->read(x);
   benchmark::DoNotOptimize(x);
-  const Counters c = s.counters();
+  const Counters c = s->counters();
   // Counters restart with reset(): per-step figures over the steps since the last restart.
   const double since = double(std::max<std::int64_t>(n, 1));
   st.counters["steps_per_s"] = benchmark::Counter(double(st.iterations()), benchmark::Counter::kIsRate);
@@ -53,30 +47,29 @@ double thread_cpu_now() {
   return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
-template <class S>
-[[gnu::noinline]] void fixed_work(const Problem& p, double h, std::int64_t steps) {
+[[gnu::noinline]] void fixed_work(const SchemeEntry& e, const Problem& p, double h, std::int64_t steps) {
   {
     // Warm-up outside the measurement: the first calls pay one-off costs (glibc's lazy binding of
     // sin/cos, first-touch of pages) that would otherwise land in the N-step loop only and bias
     // (Ir(2N) - Ir(N)) / N.
-    S w(p);
-    w.reset(p.initial, p.t0);
+    const auto w = e.make(p);
+    w->reset(p.initial, p.t0);
     for (int n = 0; n < 8; ++n) {
-      StepStatus r = step_once(w, p.t0 + double(n) * h, h);
+      StepStatus r = w->step(p.t0 + double(n) * h, h);
       benchmark::DoNotOptimize(r);
     }
   }
-  S s(p);
-  s.reset(p.initial, p.t0);
+  const auto s = e.make(p);
+  s->reset(p.initial, p.t0);
   CALLGRIND_ZERO_STATS;
   CALLGRIND_START_INSTRUMENTATION;
   for (std::int64_t n = 0; n < steps; ++n) {
-    StepStatus r = step_once(s, p.t0 + double(n) * h, h);
+    StepStatus r = s->step(p.t0 + double(n) * h, h);
     benchmark::DoNotOptimize(r);
   }
   CALLGRIND_STOP_INSTRUMENTATION;
   State x(p.bodies.size());
-  s.read(x);
+  s->read(x);
   benchmark::DoNotOptimize(x);
 }
 
@@ -85,7 +78,7 @@ template <class S>
 std::string BenchPair::name() const { return cat("step/", scheme->info->name, "/", problem->name); }
 
 std::vector<BenchPair> bench_pairs(const std::vector<const SchemeEntry*>& schemes, const std::vector<Problem>& problems) {
-  const SchemeEntry& base = find_scheme(std::string(BaselineScheme::info().name));
+  const SchemeEntry& base = baseline_scheme();
   std::vector<BenchPair> out;
   for (const Problem& p : problems)
     for (const SchemeEntry& e : registry()) {
@@ -99,36 +92,31 @@ std::vector<BenchPair> bench_pairs(const std::vector<const SchemeEntry*>& scheme
 
 void register_step_benchmarks(const std::vector<BenchPair>& pairs) {
   for (const BenchPair& bp : pairs)
-    with_scheme(bp.scheme->info->name, [&]<class S>() {
-      benchmark::RegisterBenchmark(bp.name().c_str(), bm_step<S>, bp.problem, bp.h)
-          ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
-    });
+    benchmark::RegisterBenchmark(bp.name().c_str(), bm_step, bp.scheme, bp.problem, bp.h)
+        ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
 }
 
 void run_icount_driver(const std::vector<BenchPair>& pairs, std::int64_t steps) {
   for (const BenchPair& bp : pairs)
-    for (std::int64_t n : {steps, 2 * steps})
-      with_scheme(bp.scheme->info->name, [&]<class S>() {
-        fixed_work<S>(*bp.problem, bp.h, n);
-        const std::string tag = cat(bp.name(), "#", std::to_string(n));
-        CALLGRIND_DUMP_STATS_AT(tag.c_str());
-      });
+    for (std::int64_t n : {steps, 2 * steps}) {
+      fixed_work(*bp.scheme, *bp.problem, bp.h, n);
+      const std::string tag = cat(bp.name(), "#", std::to_string(n));
+      CALLGRIND_DUMP_STATS_AT(tag.c_str());
+    }
 }
 
 double cpu_seconds_of_run(const SchemeEntry& s, const Problem& p, double h, std::int64_t steps, int repetitions) {
   double best = 1e300;
-  with_scheme(s.info->name, [&]<class S>() {
-    S integ(p);
-    for (int r = 0; r < repetitions; ++r) {
-      integ.reset(p.initial, p.t0);
-      const double t0 = thread_cpu_now();
-      for (std::int64_t n = 0; n < steps; ++n) {
-        StepStatus st = step_once(integ, p.t0 + double(n) * h, h);
-        benchmark::DoNotOptimize(st);
-      }
-      best = std::min(best, thread_cpu_now() - t0);
+  const auto integ = s.make(p);
+  for (int r = 0; r < repetitions; ++r) {
+    integ->reset(p.initial, p.t0);
+    const double t0 = thread_cpu_now();
+    for (std::int64_t n = 0; n < steps; ++n) {
+      StepStatus st = integ->step(p.t0 + double(n) * h, h);
+      benchmark::DoNotOptimize(st);
     }
-  });
+    best = std::min(best, thread_cpu_now() - t0);
+  }
   return best;
 }
 

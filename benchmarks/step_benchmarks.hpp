@@ -1,15 +1,17 @@
 #pragma once
 // The benchmark side of the registry: (scheme, problem) pairs, the Google Benchmark registration of
-// each pair's `step`, and the fixed-work driver whose instructions callgrind counts. Everything
-// dispatches through the `Schemes` type list to the concrete scheme type, so the update timed and
-// counted here is the very code `verify` runs.
+// each pair's `step`, and the fixed-work driver whose instructions callgrind counts. Every scheme,
+// built-in or registered by the program, is driven through the same type-erased object
+// (AnyIntegrator) that `verify` runs: one virtual call per step, the same for the baseline, so the
+// update timed and counted here is the very code `verify` runs and every ratio compares like with
+// like.
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "integrators/registry.hpp"
-#include "problems/problem.hpp"
+#include "rigidbench/integrators/registry.hpp"
+#include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench {
 
@@ -26,19 +28,6 @@ std::vector<BenchPair> bench_pairs(const std::vector<const SchemeEntry*>& scheme
 
 /// Registers one Google Benchmark per pair (with a "min" statistic over repetitions).
 void register_step_benchmarks(const std::vector<BenchPair>& pairs);
-
-/// Calls f.template operator()<S>() for the concrete type registered under `name`; false if none.
-template <class F>
-bool with_scheme(std::string_view name, F&& f) {
-  bool found = false;
-  Schemes::for_each([&]<class S>() {
-    if (!found && S::info().name == name) {
-      found = true;
-      f.template operator()<S>();
-    }
-  });
-  return found;
-}
 
 /// Fixed-work driver for the instruction counts: for each pair, `steps` and then `2 steps` steps
 /// from the initial state, each loop bracketed by callgrind client requests and dumped under

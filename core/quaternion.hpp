@@ -3,7 +3,7 @@
 // R(q) v = q (0, v) q*; q and -q give the same rotation.
 #include <cmath>
 
-#include "core/types.hpp"
+#include "rigidbench/core/types.hpp"
 
 namespace rigidbench::quat {
 

@@ -15,9 +15,9 @@
 #include <limits>
 #include <optional>
 
-#include "core/quaternion.hpp"
-#include "core/so3.hpp"
-#include "core/types.hpp"
+#include "rigidbench/core/quaternion.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/core/types.hpp"
 
 namespace rigidbench::rrp {
 

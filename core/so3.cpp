@@ -1,4 +1,4 @@
-#include "core/so3.hpp"
+#include "rigidbench/core/so3.hpp"
 
 #include <Eigen/SVD>
 

@@ -9,8 +9,8 @@
 #include <limits>
 #include <numbers>
 
-#include "core/quaternion.hpp"
-#include "core/types.hpp"
+#include "rigidbench/core/quaternion.hpp"
+#include "rigidbench/core/types.hpp"
 
 namespace rigidbench::so3 {
 

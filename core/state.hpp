@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/types.hpp"
+#include "rigidbench/core/types.hpp"
 
 namespace rigidbench {
 

@@ -16,9 +16,9 @@
 //   T_m = [T(t_m, R_n) + T(t_m, R_{n+1})] / 2.
 // Unknown w = Omega_m (3); Pi_{n+1} = 2 J w - Pi_n, i.e. W_{n+1} = 2 w - W_n:
 //   r(w) = 2 (J w - J W_n) - h (J w) x w - h/2 [T(t_m, R_n) + T(t_m, R_n cay(h w))].
-#include "core/newton.hpp"
-#include "core/so3.hpp"
-#include "integrators/integrator.hpp"
+#include "rigidbench/core/newton.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/integrator.hpp"
 
 namespace rigidbench {
 

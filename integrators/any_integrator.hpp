@@ -4,7 +4,7 @@
 // that is benchmarked.
 #include <memory>
 
-#include "integrators/integrator.hpp"
+#include "rigidbench/integrators/integrator.hpp"
 
 namespace rigidbench {
 

@@ -2,8 +2,8 @@
 #include <Eigen/Eigenvalues>
 #include <cmath>
 
-#include "core/so3.hpp"
-#include "integrators/integrator.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/integrator.hpp"
 
 namespace rigidbench {
 

@@ -1,4 +1,5 @@
-#include "integrators/gebhardt_romero.hpp"
+#include "rigidbench/integrators/gebhardt_romero.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 
 namespace rigidbench {
 
@@ -56,30 +57,30 @@ void gr_system(const GrStepData& d, const Eigen::Matrix<double, N, 1>& x, Eigen:
 
   // External loads at t_{n+1/2} with the midpoint directors.
   const Problem& p = *d.problem;
-  for (const Load& l : p.loads) {
-    if (const auto* f = std::get_if<UniformField>(&l)) {
-      const Vec3 F = f->mass * f->acceleration;  // Q_k = p_k F = -dU/dd_k
-      for (int k = 0; k < 3; ++k) r.template segment<3>(3 * k) -= s * f->point[k] * F;
-      continue;
-    }
-    const auto& fm = std::get<FollowerMoment>(l);
-    const double phi = fm.profile(d.t_mid);
-    Vec3 B = fm.body;
-    if (d.nonholonomic) B[2] = 0.0;  // only m_perp does work (eqs. 79, 84)
-    Vec3 m = Vec3::Zero();
-    for (int k = 0; k < 3; ++k) m += phi * B[k] * dir(qm, k);
-    const Mat3 hm = so3::hat(m);
-    for (int i = 0; i < 3; ++i) {
-      const Vec3 di = dir(qm, i);
-      r.template segment<3>(3 * i) -= s * 0.5 * m.cross(di);  // f^i = 1/2 m x d_i (eqs. 68, 84)
-      const Mat3 hdi = so3::hat(di);
-      for (int j = 0; j < 3; ++j) {
-        Mat3 dfd = -phi * B[j] * hdi;  // d(m x d_i)/d d_j (through m)
-        if (i == j) dfd += hm;          // ... and through d_i
-        Jac.template block<3, 3>(3 * i, 3 * j) -= s * 0.25 * dfd;
-      }
-    }
-  }
+  for (const Load& l : p.loads)
+    std::visit(overloaded{[&](const UniformField& f) {
+                            const Vec3 F = f.mass * f.acceleration;  // Q_k = p_k F = -dU/dd_k
+                            for (int k = 0; k < 3; ++k) r.template segment<3>(3 * k) -= s * f.point[k] * F;
+                          },
+                          [&](const FollowerMoment& fm) {
+                            const double phi = fm.profile(d.t_mid);
+                            Vec3 B = fm.body;
+                            if (d.nonholonomic) B[2] = 0.0;  // only m_perp does work (eqs. 79, 84)
+                            Vec3 m = Vec3::Zero();
+                            for (int k = 0; k < 3; ++k) m += phi * B[k] * dir(qm, k);
+                            const Mat3 hm = so3::hat(m);
+                            for (int i = 0; i < 3; ++i) {
+                              const Vec3 di = dir(qm, i);
+                              r.template segment<3>(3 * i) -= s * 0.5 * m.cross(di);  // f^i = 1/2 m x d_i (eqs. 68, 84)
+                              const Mat3 hdi = so3::hat(di);
+                              for (int j = 0; j < 3; ++j) {
+                                Mat3 dfd = -phi * B[j] * hdi;  // d(m x d_i)/d d_j (through m)
+                                if (i == j) dfd += hm;          // ... and through d_i
+                                Jac.template block<3, 3>(3 * i, 3 * j) -= s * 0.25 * dfd;
+                              }
+                            }
+                          }},
+               l);
 
   if constexpr (N == 16) {
     // Eq. 80 and 93-94: g = (1 - a) d1'.d2 - a d2'.d1 = gvec(q) . qdot, gvec(q) = A q with
@@ -115,7 +116,7 @@ const SchemeInfo& GebhardtRomeroStandard::info() {
       .representation = "directors q = (d1, d2, d3) in R^9 and their velocities; 6 constraint multipliers",
       .order = 2,
       .kind = SchemeKind::implicit,
-      .applies = {.rigid_body = true},
+      .applies = {.families = {"rigid_body"}},
       // Theorem 5.1: K and pi conserved for vanishing loads; |Pi| follows. K there is 1/2 qdot.M qdot
       // of the director velocities -- exact, tested in test_gebhardt_romero.cpp. The canonical state
       // carries W = J^-1 R^T pi only, and 1/2 W.JW differs from it by the energy of the velocities'
@@ -140,7 +141,7 @@ const SchemeInfo& GebhardtRomeroNonholonomic::info() {
       .representation = "directors q = (d1, d2, d3) in R^9 and their velocities; 6 + 1 multipliers",
       .order = 2,
       .kind = SchemeKind::implicit,
-      .applies = {.non_twisting = true},
+      .applies = {.families = {"non_twisting"}},
       // Theorem 5.2: K, Pi^1, Pi^2 conserved (its proof of the momenta is only up to O(h^2), eq. 108:
       // the claim is checked as stated). The twist w . d3 from the endpoint velocities: no claim.
       .claims = {.energy = Claim::exact, .momentum = Claim::exact, .constraint = Claim::exact},
@@ -149,5 +150,9 @@ const SchemeInfo& GebhardtRomeroNonholonomic::info() {
       .settings = {kA, kNewtonTolerance, kNewtonMaxIterations}};
   return i;
 }
+
+// The one instantiation of each type-erased wrapper, compiled beside the schemes (builtin.hpp).
+template class Erased<GebhardtRomeroStandard>;
+template class Erased<GebhardtRomeroNonholonomic>;
 
 }  // namespace rigidbench

@@ -33,9 +33,9 @@
 #include <Eigen/Core>
 #include <cstdint>
 
-#include "core/newton.hpp"
-#include "core/so3.hpp"
-#include "integrators/integrator.hpp"
+#include "rigidbench/core/newton.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/integrator.hpp"
 
 namespace rigidbench {
 

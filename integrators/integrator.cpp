@@ -1,4 +1,4 @@
-#include "integrators/integrator.hpp"
+#include "rigidbench/integrators/integrator.hpp"
 
 namespace rigidbench {
 
@@ -22,25 +22,21 @@ const char* to_string(Claim c) {
 
 std::string not_applicable(const SchemeInfo& info, const Problem& p) {
   const Applicability& a = info.applies;
-  switch (p.family) {
-    case ModelFamily::rigid_body:
-      if (!a.rigid_body) return "the scheme does not integrate the single rigid-body model";
-      break;
-    case ModelFamily::body_system:
-      if (!a.body_system) return "the scheme does not integrate SE(3)^n body systems";
-      break;
-    case ModelFamily::kirchhoff_body:
-      return "no registered scheme integrates a body in an ideal fluid (coupled SE(3) kinetic energy); P6 "
-             "serves the reference formulations";
-    case ModelFamily::non_twisting:
-      if (!a.non_twisting) return "the scheme does not integrate the non-twisting (nonholonomic) model";
-      break;
-  }
+  const std::string_view family = to_string(p.family);
+  if (!a.families.contains(family))
+    return cat("the scheme does not integrate the ", std::string(family), " family (it integrates: ",
+               join(a.families), ")");
   if (a.spherical_only)
     for (std::size_t b = 0; b < p.bodies.size(); ++b)
       if (!p.spherical(b)) return "the scheme applies to spherical bodies (scalar inertia) only";
   if (a.torque_free_only && !p.torque_free()) return "the scheme applies to torque-free bodies only";
   return {};
+}
+
+std::string join(const NameList& names, std::string_view sep) {
+  std::string s;
+  for (std::string_view n : names) s += cat(s.empty() ? "" : std::string(sep), std::string(n));
+  return s.empty() ? "none" : s;
 }
 
 }  // namespace rigidbench

@@ -19,6 +19,9 @@
 // Claims: what the scheme's source asserts for each kind of invariant of the exact flow; the
 // verification suite checks every claim against the problem's own evaluation of the invariant.
 #include <algorithm>
+#include <array>
+#include <initializer_list>
+#include <stdexcept>
 #include <cmath>
 #include <concepts>
 #include <map>
@@ -28,9 +31,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/newton.hpp"
-#include "core/state.hpp"
-#include "problems/problem.hpp"
+#include "rigidbench/core/newton.hpp"
+#include "rigidbench/core/state.hpp"
+#include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench {
 
@@ -65,10 +68,38 @@ struct Claims {
   }
 };
 
+/// A short list of names (model families, features): fixed capacity and no allocation, so that it
+/// sits in the static SchemeInfo of every scheme (GCC 12 reports false maybe-uninitialized uses for a
+/// std::vector there).
+class NameList {
+ public:
+  static constexpr std::size_t kCapacity = 8;
+  constexpr NameList() = default;
+  constexpr NameList(std::initializer_list<std::string_view> names) {
+    if (names.size() > kCapacity) throw std::logic_error("NameList: more than 8 names");
+    for (std::string_view n : names) items_[size_++] = n;
+  }
+  constexpr const std::string_view* begin() const { return items_.data(); }
+  constexpr const std::string_view* end() const { return items_.data() + size_; }
+  constexpr std::size_t size() const { return size_; }
+  constexpr bool empty() const { return size_ == 0; }
+  constexpr bool contains(std::string_view n) const { return std::find(begin(), end(), n) != end(); }
+
+ private:
+  std::array<std::string_view, kCapacity> items_{};
+  std::size_t size_ = 0;
+};
+
+/// Which problems a scheme integrates: applicability is decided by the problem's model family (its
+/// equations), never by switching on schemes elsewhere. Data, so that outside families and schemes
+/// match by name.
 struct Applicability {
-  bool rigid_body = false;
-  bool body_system = false;
-  bool non_twisting = false;
+  /// Names of the model families whose equations the scheme integrates ("rigid_body",
+  /// "body_system", "non_twisting", or an outside family's name).
+  NameList families;
+  /// Terms beyond a family's basic equations that the scheme handles; a family may require some
+  /// (docs/extending.md). Names, like the families.
+  NameList features = {};
   bool spherical_only = false;    // scalar inertia only (e.g. paper 001's maps)
   bool torque_free_only = false;
 };
@@ -167,5 +198,7 @@ struct MomentCache {
 
 /// Empty when `info` applies to `p`, else the reason (recorded as "skipped" in reports).
 std::string not_applicable(const SchemeInfo& info, const Problem& p);
+/// "a, b, c" ("none" for an empty list).
+std::string join(const NameList& names, std::string_view sep = ", ");
 
 }  // namespace rigidbench

@@ -13,9 +13,9 @@
 // Solved by Newton from f = J^-1 g. A solution with |f| >= pi is outside the exponential chart the
 // equation is solved in (the step is too large for the scheme): breakdown, never a silent wrap.
 // M_{k+1} is the next step's M_k (first same as last, MomentCache).
-#include "core/newton.hpp"
-#include "core/so3.hpp"
-#include "integrators/integrator.hpp"
+#include "rigidbench/core/newton.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/integrator.hpp"
 
 namespace rigidbench {
 

@@ -1,4 +1,6 @@
-#include "integrators/lie_euler.hpp"
+#include "rigidbench/integrators/lie_euler.hpp"
+
+#include "rigidbench/integrators/any_integrator.hpp"
 
 namespace rigidbench {
 
@@ -10,10 +12,13 @@ const SchemeInfo& LieEuler::info() {
       .representation = "rotation matrix R and body angular velocity W",
       .order = 1,
       .kind = SchemeKind::explicit_,
-      .applies = {.rigid_body = true},
+      .applies = {.families = {"rigid_body"}},
       .claims = {.constraint = Claim::exact},
       .notes = "R is updated by right multiplication with exp (Rodrigues), so it stays on SO(3)."};
   return i;
 }
+
+// The one instantiation of the type-erased wrapper, compiled beside the scheme (builtin.hpp).
+template class Erased<LieEuler>;
 
 }  // namespace rigidbench

@@ -1,4 +1,6 @@
-#include "integrators/odeint_rk4_quaternion.hpp"
+#include "rigidbench/integrators/odeint_rk4_quaternion.hpp"
+
+#include "rigidbench/integrators/any_integrator.hpp"
 
 namespace rigidbench {
 
@@ -10,10 +12,13 @@ const SchemeInfo& OdeintRk4Quaternion::info() {
       .representation = "unit quaternion q (not renormalised) and body angular velocity W",
       .order = 4,
       .kind = SchemeKind::explicit_,
-      .applies = {.rigid_body = true, .body_system = true},
+      .applies = {.families = {"rigid_body", "body_system"}},
       .claims = {.constraint = Claim::exact},
       .notes = "Canonical attitude R(q/|q|), orthogonal by construction; |q| itself drifts at O(h^4)."};
   return i;
 }
+
+// The one instantiation of the type-erased wrapper, compiled beside the scheme (builtin.hpp).
+template class Erased<OdeintRk4Quaternion>;
 
 }  // namespace rigidbench

@@ -2,9 +2,9 @@
 #include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
 #include <functional>
 
-#include "integrators/integrator.hpp"
-#include "reference/formulations/body_system.hpp"
-#include "reference/formulations/kirchhoff.hpp"
+#include "rigidbench/integrators/integrator.hpp"
+#include "rigidbench/reference/formulations/body_system.hpp"
+#include "rigidbench/reference/formulations/kirchhoff.hpp"
 
 namespace rigidbench {
 

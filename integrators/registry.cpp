@@ -1,23 +1,45 @@
-#include "integrators/registry.hpp"
+#include "rigidbench/integrators/registry.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <mutex>
 
 namespace rigidbench {
 
-const std::vector<SchemeEntry>& registry() {
-  static const std::vector<SchemeEntry> entries = [] {
-    std::vector<SchemeEntry> e;
-    Schemes::for_each([&]<class S>() {
-      e.push_back({&S::info(), [](const Problem& p, const SchemeSettings& set) -> std::unique_ptr<AnyIntegrator> {
-                     return std::make_unique<Erased<S>>(p, set);
-                   }, {}});
-    });
-    return e;
-  }();
-  return entries;
+std::deque<SchemeEntry> builtin_scheme_entries();  // builtin.cpp
+
+namespace {
+std::deque<SchemeEntry>& entries() {
+  static std::deque<SchemeEntry> e = builtin_scheme_entries();
+  return e;
+}
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+}  // namespace
+
+const std::deque<SchemeEntry>& registry() { return entries(); }
+
+const SchemeEntry& register_scheme(SchemeEntry e) {
+  if (e.info == nullptr || e.factory == nullptr) throw std::logic_error("register_scheme: entry without info or factory");
+  const std::string name(e.info->name);
+  if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+      }))
+    throw InputError(cat("cannot register scheme '", name, "': a name is one or more of a-z, 0-9 and _ (it is used "
+                         "on the command line, in globs and in report keys)"));
+  if (e.info->order < 1) throw InputError(cat("cannot register scheme '", name, "': order must be >= 1"));
+  std::lock_guard lock(registry_mutex());
+  for (const SchemeEntry& x : entries())
+    if (x.info->name == name)
+      throw InputError(cat("cannot register scheme '", name, "': the name is taken by ",
+                           x.builtin ? "a built-in scheme" : "another registered scheme"));
+  e.settings = {};
+  entries().push_back(std::move(e));
+  return entries().back();
 }
 
 namespace {

@@ -1,49 +1,52 @@
 #pragma once
-// The registry is a type list (compile time: benchmarks and typed tests iterate over it); the
-// runtime registry used by the command line is generated from it. Adding a scheme is one file
-// plus one line in `Schemes` below.
+// The runtime registry of schemes: what the command line, the verification suites, the benchmarks
+// and the reports look schemes up in. The built-in schemes (integrators/builtin.hpp, a type list)
+// are registered first; a program linking the library adds its own with register_scheme<S>() (or
+// rigidbench::main<S...>, rigidbench.hpp) before running a command, and from then on they stand
+// beside the built-ins in every command and report.
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "integrators/akw_midpoint.hpp"
-#include "integrators/any_integrator.hpp"
-#include "integrators/dlm_splitting.hpp"
-#include "integrators/gebhardt_romero.hpp"
-#include "integrators/lgvi.hpp"
-#include "integrators/lie_euler.hpp"
-#include "integrators/odeint_rk4_quaternion.hpp"
-#include "integrators/rig_koziara_bicanic.hpp"
-#include "integrators/rkmk4.hpp"
-#include "integrators/rrp_schemes.hpp"
-#include "integrators/simo_wong.hpp"
-#include "integrators/terze_muller_zlatar.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 
 namespace rigidbench {
-
-template <Integrator... S>
-struct SchemeList {
-  /// Calls f.template operator()<S>() for every scheme, in order.
-  template <class F>
-  static void for_each(F&& f) { (f.template operator()<S>(), ...); }
-};
-
-using Schemes = SchemeList<OdeintRk4Quaternion, LieEuler, TerzeMullerZlatar, RigPos, RigNeg, RigImp,
-                           BakerGonzalezBody, BakerGonzalezSpatial, BakerGonzalezNewmark, CampelloSymplecticEuler,
-                           CampelloImplicit, DlmSplitting, Rkmk4, GebhardtRomeroStandard, GebhardtRomeroNonholonomic,
-                           SimoWong, AkwMidpoint, Lgvi>;
-
-/// The in-run baseline every cost ratio refers to (METRICS.md, Cost).
-using BaselineScheme = OdeintRk4Quaternion;
 
 struct SchemeEntry {
   const SchemeInfo* info;
   std::unique_ptr<AnyIntegrator> (*factory)(const Problem&, const SchemeSettings&);
   SchemeSettings settings;  // empty in the registry: every default
+  bool builtin = true;      // false: registered by the program that links the library
   std::unique_ptr<AnyIntegrator> make(const Problem& p) const { return factory(p, settings); }
 };
 
-const std::vector<SchemeEntry>& registry();
+/// The entry of a scheme type (not registered by this call).
+template <Integrator S>
+SchemeEntry scheme_entry(bool builtin = false) {
+  return {&S::info(),
+          [](const Problem& p, const SchemeSettings& set) -> std::unique_ptr<AnyIntegrator> {
+            return std::make_unique<Erased<S>>(p, set);
+          },
+          {},
+          builtin};
+}
+
+/// Built-in schemes first, then the registered ones in registration order. Entries never move
+/// (a deque), so pointers to them stay valid after further registrations.
+const std::deque<SchemeEntry>& registry();
+/// Adds a scheme. Throws InputError for an empty name, a name that is not [a-z0-9_]+, or a name
+/// that is already registered (a built-in's or another outside scheme's); returns the entry.
+const SchemeEntry& register_scheme(SchemeEntry e);
+template <Integrator S>
+const SchemeEntry& register_scheme() {
+  return register_scheme(scheme_entry<S>());
+}
+
+/// The scheme every cost ratio refers to (docs/metrics.md, Cost): Boost.Odeint RK4 on the
+/// quaternion Kirchhoff form of the same problem.
+const SchemeEntry& baseline_scheme();
+
 /// Exact name; throws InputError listing the registered names.
 const SchemeEntry& find_scheme(const std::string& name);
 /// Names, shell-style globs (*, ?) or "all"; an entry matching nothing is an InputError.

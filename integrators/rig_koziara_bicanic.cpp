@@ -1,4 +1,5 @@
-#include "integrators/rig_koziara_bicanic.hpp"
+#include "rigidbench/integrators/rig_koziara_bicanic.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 
 namespace rigidbench {
 
@@ -17,7 +18,7 @@ const SchemeInfo& RigPos::info() {
                             .representation = "rotation matrix and body angular velocity",
                             .order = 2,
                             .kind = SchemeKind::explicit_,
-                            .applies = {.rigid_body = true},
+                            .applies = {.families = {"rigid_body"}},
                             .claims = {.constraint = Claim::exact},
                             .notes = kNotes};
   return i;
@@ -32,7 +33,7 @@ const SchemeInfo& RigNeg::info() {
       .representation = "rotation matrix and body angular velocity",
       .order = 2,
       .kind = SchemeKind::explicit_,
-      .applies = {.rigid_body = true},
+      .applies = {.families = {"rigid_body"}},
       .claims = {.momentum = Claim::exact, .casimir = Claim::exact, .constraint = Claim::exact},
       .notes = "Lambda_{n+1} J Omega_{n+1} = Lambda_n J Omega_n + h Lambda_{n+1/2} T_{n+1/2}: spatial momentum exact "
                "torque-free and along a uniform field. Moment at Lambda_{n+1/2}."};
@@ -48,12 +49,17 @@ const SchemeInfo& RigImp::info() {
       .representation = "rotation matrix and body angular velocity; Newton on Omega_{n+1} (3 unknowns)",
       .order = 2,
       .kind = SchemeKind::semi_implicit,
-      .applies = {.rigid_body = true},
+      .applies = {.families = {"rigid_body"}},
       .claims = {.momentum = Claim::exact, .casimir = Claim::exact, .constraint = Claim::exact},
       .notes = "Newton on exp(h/2 Omega) J Omega = c with the dexp tangent, relative increment tolerance 1e-14, "
                "at most 50 iterations (non-convergence is a breakdown). Moment at Lambda_{n+1/2}.",
       .settings = {kNewtonTolerance, kNewtonMaxIterations}};
   return i;
 }
+
+// The one instantiation of each type-erased wrapper, compiled beside the schemes (builtin.hpp).
+template class Erased<RigPos>;
+template class Erased<RigNeg>;
+template class Erased<RigImp>;
 
 }  // namespace rigidbench

@@ -12,9 +12,9 @@
 //          Newton (tangent from dexp), Lambda_{n+1} = Lambda_{n+1/2} exp(h/2 Omega_3), Omega_{n+1} = Omega_3.
 // NEG and IMP satisfy the midpoint spatial momentum balance
 //   Lambda_{n+1} J Omega_{n+1} = Lambda_n J Omega_n + h Lambda_{n+1/2} T_{n+1/2}   (tested to round-off).
-#include "core/newton.hpp"
-#include "core/so3.hpp"
-#include "integrators/integrator.hpp"
+#include "rigidbench/core/newton.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/integrator.hpp"
 
 namespace rigidbench {
 

@@ -1,6 +1,6 @@
 #pragma once
-#include "core/so3.hpp"
-#include "integrators/integrator.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/integrator.hpp"
 
 namespace rigidbench {
 

@@ -1,12 +1,13 @@
-#include "integrators/rrp_schemes.hpp"
+#include "rigidbench/integrators/rrp_schemes.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 
 namespace rigidbench {
 
 namespace {
-constexpr Applicability kSpherical{.rigid_body = true, .spherical_only = true};
+const Applicability kSpherical{.families = {"rigid_body"}, .spherical_only = true};
 // The explicit maps also take the spherical particles of a body_system (paper 001 section 4), with
 // the translation of (21a/c) ... (27a/c); momentum claims there are total linear and angular momentum.
-constexpr Applicability kSphericalSystems{.rigid_body = true, .body_system = true, .spherical_only = true};
+const Applicability kSphericalSystems{.families = {"rigid_body", "body_system"}, .spherical_only = true};
 constexpr std::string_view kRep = "rescaled Rodrigues vector alpha (paper 001 eqs. 3-5) and angular velocity";
 }  // namespace
 
@@ -82,5 +83,12 @@ const SchemeInfo& CampelloSymplecticEuler::info() {
                             .notes = "Variational (discrete Lagrangian (28)); first order."};
   return i;
 }
+
+// The one instantiation of each type-erased wrapper, compiled beside the schemes (builtin.hpp).
+template class Erased<BakerGonzalezBody>;
+template class Erased<BakerGonzalezSpatial>;
+template class Erased<BakerGonzalezNewmark>;
+template class Erased<CampelloImplicit>;
+template class Erased<CampelloSymplecticEuler>;
 
 }  // namespace rigidbench

@@ -15,9 +15,9 @@
 #include <cmath>
 #include <optional>
 
-#include "core/newton.hpp"
-#include "core/rrp.hpp"
-#include "integrators/integrator.hpp"
+#include "rigidbench/core/newton.hpp"
+#include "rigidbench/core/rrp.hpp"
+#include "rigidbench/integrators/integrator.hpp"
 
 namespace rigidbench {
 
@@ -62,6 +62,12 @@ class RrpChart {
   /// Spatial forces and moments on every body (zero when the problem is unloaded).
   struct Loads {
     std::vector<Vec3> force, moment;
+    /// Exchanges the buffers (the generic std::swap moves the struct three times: ~50 instructions
+    /// per step on one body, a tenth of a whole step of (27)).
+    void swap(Loads& o) noexcept {
+      force.swap(o.force);
+      moment.swap(o.moment);
+    }
   };
 
   void reset_chart(const State& x0) {
@@ -92,7 +98,7 @@ class RrpChart {
   void evaluate_next(double t_next) { evaluate(t_next, next_); }
   const Loads& next() const { return next_; }
   void swap_loads(double t_next) {
-    std::swap(now_, next_);
+    now_.swap(next_);
     now_t_ = t_next;
     now_valid_ = true;
   }

@@ -14,9 +14,9 @@
 // evaluation point (docs/decisions.md, "Simo-Wong").
 // Unknown Theta (3), initial guess h W_n; W_{n+1} = J^-1 exp(-hat Theta) [...] once Theta has converged:
 //   r(Theta) = J (2 Theta / h - W_n) - exp(-hat Theta) [J W_n + h Lambda_n^T m(t_m, Lambda_n exp(hat Theta/2))].
-#include "core/newton.hpp"
-#include "core/so3.hpp"
-#include "integrators/integrator.hpp"
+#include "rigidbench/core/newton.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/integrator.hpp"
 
 namespace rigidbench {
 

@@ -1,8 +1,8 @@
 #pragma once
 #include <cmath>
 
-#include "core/so3.hpp"
-#include "integrators/integrator.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/integrator.hpp"
 
 namespace rigidbench {
 

@@ -1,8 +1,8 @@
-#include "problems/interactions.hpp"
+#include "rigidbench/problems/interactions.hpp"
 
 #include <cmath>
 
-#include "core/so3.hpp"
+#include "rigidbench/core/so3.hpp"
 
 namespace rigidbench::interactions {
 

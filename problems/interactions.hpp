@@ -16,7 +16,7 @@
 //    direction carried by the mean of the two attitudes. It equals the printed form when R_i = R_j.
 //  - eq. 56 prints the prefactor 5/2; the force it states (eq. 57) is the gradient of
 //    (2/5) K [1 - |d|/D]_+^{5/2} (Hertz), which is the energy used, so that energy and force agree.
-#include "core/types.hpp"
+#include "rigidbench/core/types.hpp"
 
 namespace rigidbench::interactions {
 

@@ -1,12 +1,12 @@
-#include "problems/problem.hpp"
+#include "rigidbench/problems/problem.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
-#include "core/so3.hpp"
-#include "problems/interactions.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/problems/interactions.hpp"
 
 namespace rigidbench {
 
@@ -129,24 +129,27 @@ void Problem::finalize() {
                 ", det R = " + num(s.R.determinant()) + ")");
   }
 
-  for (std::size_t i = 0; i < loads.size(); ++i) {
-    if (const auto* f = std::get_if<UniformField>(&loads[i])) {
-      const std::string lw = where + "load " + std::to_string(i) + " (uniform_field): ";
-      require(std::isfinite(f->mass) && f->mass >= 0, lw + "mass must be finite and >= 0 (got " + num(f->mass) + ")");
-      require(f->acceleration.allFinite(), lw + "acceleration has a non-finite entry");
-      require(f->point.allFinite(), lw + "point has a non-finite entry");
-    } else {
-      const auto& m = std::get<FollowerMoment>(loads[i]);
-      const std::string lw = where + "load " + std::to_string(i) + " (follower_moment): ";
-      require(m.body.allFinite(), lw + "body components have a non-finite entry");
-      for (std::size_t k = 0; k < m.profile.knots.size(); ++k) {
-        const auto& [tk, vk] = m.profile.knots[k];
-        require(std::isfinite(tk) && std::isfinite(vk), lw + "profile knot " + std::to_string(k) + " is not finite");
-        require(k == 0 || tk > m.profile.knots[k - 1].first,
-                lw + "profile knot times must increase strictly (knot " + std::to_string(k) + " at t = " + num(tk) + ")");
-      }
-    }
-  }
+  for (std::size_t i = 0; i < loads.size(); ++i)
+    std::visit(overloaded{[&](const UniformField& f) {
+                            const std::string lw = where + "load " + std::to_string(i) + " (uniform_field): ";
+                            require(std::isfinite(f.mass) && f.mass >= 0,
+                                    lw + "mass must be finite and >= 0 (got " + num(f.mass) + ")");
+                            require(f.acceleration.allFinite(), lw + "acceleration has a non-finite entry");
+                            require(f.point.allFinite(), lw + "point has a non-finite entry");
+                          },
+                          [&](const FollowerMoment& m) {
+                            const std::string lw = where + "load " + std::to_string(i) + " (follower_moment): ";
+                            require(m.body.allFinite(), lw + "body components have a non-finite entry");
+                            for (std::size_t k = 0; k < m.profile.knots.size(); ++k) {
+                              const auto& [tk, vk] = m.profile.knots[k];
+                              require(std::isfinite(tk) && std::isfinite(vk),
+                                      lw + "profile knot " + std::to_string(k) + " is not finite");
+                              require(k == 0 || tk > m.profile.knots[k - 1].first,
+                                      lw + "profile knot times must increase strictly (knot " + std::to_string(k) +
+                                          " at t = " + num(tk) + ")");
+                            }
+                          }},
+               loads[i]);
   if (system) {
     auto& in = interactions;
     for (std::size_t k = 0; k < in.bonds.size(); ++k) {
@@ -173,10 +176,10 @@ void Problem::finalize() {
   }
   fields_.clear();
   followers_.clear();
-  for (const Load& l : loads) {
-    if (const auto* f = std::get_if<UniformField>(&l)) fields_.push_back(*f);
-    else followers_.push_back(std::get<FollowerMoment>(l));
-  }
+  for (const Load& l : loads)
+    std::visit(overloaded{[&](const UniformField& f) { fields_.push_back(f); },
+                          [&](const FollowerMoment& m) { followers_.push_back(m); }},
+               l);
   if (family == ModelFamily::non_twisting) {
     // Paper 000 section 3: the splitting of the inertia implies J13 = J23 = 0; without it the
     // nonholonomic momenta d1 . pi, d2 . pi are not conserved and the model is not the paper's.

@@ -11,8 +11,8 @@
 #include <variant>
 #include <vector>
 
-#include "core/state.hpp"
-#include "core/types.hpp"
+#include "rigidbench/core/state.hpp"
+#include "rigidbench/core/types.hpp"
 
 namespace rigidbench {
 
@@ -73,7 +73,17 @@ struct FollowerMoment {
   bool operator==(const FollowerMoment&) const = default;
 };
 
+/// An external load of a single body. Every use dispatches with std::visit over an `overloaded` set of
+/// one handler per alternative, so that a load type added here and handled nowhere fails to compile.
 using Load = std::variant<UniformField, FollowerMoment>;
+
+/// The handlers of a std::visit, one lambda per alternative.
+template <class... F>
+struct overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+overloaded(F...) -> overloaded<F...>;  // Clang 14 has no class template argument deduction for aggregates
 
 /// A binder bond between bodies i and j of a body_system (paper 001 section 4): bending/torsion
 /// (eq. 44), axial (eq. 51) and shear (eq. 53, frame-consistent form) stiffnesses about the reference

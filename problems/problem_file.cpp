@@ -1,14 +1,14 @@
-#include "problems/problem_file.hpp"
+#include "rigidbench/problems/problem_file.hpp"
 
 #include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
 
-#include "core/quaternion.hpp"
-#include "core/rrp.hpp"
-#include "core/so3.hpp"
-#include "problems/catalogue.hpp"
+#include "rigidbench/core/quaternion.hpp"
+#include "rigidbench/core/rrp.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/problems/catalogue.hpp"
 
 namespace rigidbench {
 
@@ -86,17 +86,18 @@ ordered_json problem_to_json(const Problem& p) {
     j["bodies"].push_back(bj);
   }
   j["loads"] = ordered_json::array();
-  for (const Load& l : p.loads) {
-    if (const auto* f = std::get_if<UniformField>(&l)) {
-      j["loads"].push_back({{"type", "uniform_field"}, {"mass", f->mass}, {"acceleration", vec(f->acceleration)},
-                            {"point", vec(f->point)}});
-    } else {
-      const auto& m = std::get<FollowerMoment>(l);
-      ordered_json knots = ordered_json::array();
-      for (const auto& [t, v] : m.profile.knots) knots.push_back(ordered_json::array({t, v}));
-      j["loads"].push_back({{"type", "follower_moment"}, {"body", vec(m.body)}, {"profile", knots}});
-    }
-  }
+  for (const Load& l : p.loads)
+    j["loads"].push_back(std::visit(
+        overloaded{[](const UniformField& f) -> ordered_json {
+                     return {{"type", "uniform_field"}, {"mass", f.mass}, {"acceleration", vec(f.acceleration)},
+                             {"point", vec(f.point)}};
+                   },
+                   [](const FollowerMoment& m) -> ordered_json {
+                     ordered_json knots = ordered_json::array();
+                     for (const auto& [t, v] : m.profile.knots) knots.push_back(ordered_json::array({t, v}));
+                     return {{"type", "follower_moment"}, {"body", vec(m.body)}, {"profile", knots}};
+                   }},
+        l));
   if (p.family == ModelFamily::body_system) {
     const Interactions& in = p.interactions;
     ordered_json bonds = ordered_json::array();

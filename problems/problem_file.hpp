@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "problems/problem.hpp"
+#include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench {
 

@@ -1,4 +1,4 @@
-#include "reference/analytic.hpp"
+#include "rigidbench/reference/analytic.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <boost/math/quadrature/gauss_kronrod.hpp>
@@ -7,7 +7,7 @@
 #include <boost/multiprecision/cpp_bin_float.hpp>
 #include <cmath>
 
-#include "reference/formulations/rigid_body_t.hpp"
+#include "rigidbench/reference/formulations/rigid_body_t.hpp"
 
 namespace rigidbench {
 

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "core/state.hpp"
-#include "problems/problem.hpp"
+#include "rigidbench/core/state.hpp"
+#include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench {
 

@@ -1,4 +1,4 @@
-#include "reference/reference.hpp"
+#include "rigidbench/reference/reference.hpp"
 
 #include <boost/multiprecision/cpp_bin_float.hpp>
 #include <boost/numeric/odeint.hpp>
@@ -13,15 +13,15 @@
 #include <unistd.h>
 #include <algorithm>
 
-#include "core/so3.hpp"
-#include "problems/problem_file.hpp"
-#include "reference/analytic.hpp"
-#include "reference/formulations/body_system.hpp"
-#include "reference/formulations/euler_angles.hpp"
-#include "reference/formulations/kirchhoff.hpp"
-#include "reference/formulations/kirchhoff_body.hpp"
-#include "reference/formulations/non_twisting.hpp"
-#include "reference/formulations/rigid_body_t.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/problems/problem_file.hpp"
+#include "rigidbench/reference/analytic.hpp"
+#include "rigidbench/reference/formulations/body_system.hpp"
+#include "rigidbench/reference/formulations/euler_angles.hpp"
+#include "rigidbench/reference/formulations/kirchhoff.hpp"
+#include "rigidbench/reference/formulations/kirchhoff_body.hpp"
+#include "rigidbench/reference/formulations/non_twisting.hpp"
+#include "rigidbench/reference/formulations/rigid_body_t.hpp"
 
 // odeint walks value_type chains to find a state's scalar; a multiprecision number defines its own
 // value_type (the backend), which ends the chain in an incomplete type. The scalar is the number.
@@ -44,7 +44,9 @@ constexpr int kReferenceCodeVersion = 6;
 // values are overwritten before use; the diagnostic is silenced for these functions only.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#if defined(__GNUC__) && !defined(__clang__)  // a GCC-only warning group (Clang rejects the name)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 /// Integrates `sys` from y on `times` with the chosen odeint stepper; one state per grid time.
 /// The load's kinks (Problem::load_kinks) split the span: a fresh stepper starts at each one, so
 /// that no step straddles a discontinuity of the right-hand side's derivative (the extrapolation

@@ -1,4 +1,4 @@
-#include "reports/compare.hpp"
+#include "rigidbench/reports/compare.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,9 +6,9 @@
 #include <map>
 #include <sstream>
 
-#include "core/json_numbers.hpp"
-#include "core/types.hpp"
-#include "reports/report.hpp"
+#include "rigidbench/core/json_numbers.hpp"
+#include "rigidbench/core/types.hpp"
+#include "rigidbench/reports/report.hpp"
 
 namespace rigidbench {
 

@@ -1,4 +1,4 @@
-#include "reports/gate.hpp"
+#include "rigidbench/reports/gate.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -6,8 +6,8 @@
 #include <set>
 #include <sstream>
 
-#include "core/json_numbers.hpp"
-#include "core/types.hpp"
+#include "rigidbench/core/json_numbers.hpp"
+#include "rigidbench/core/types.hpp"
 
 namespace rigidbench {
 

@@ -1,6 +1,6 @@
-#include "reports/report.hpp"
+#include "rigidbench/reports/report.hpp"
 
-#include "core/json_numbers.hpp"
+#include "rigidbench/core/json_numbers.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -143,7 +143,7 @@ void add_benchmark_context() {
   const auto tool = tool_info();
   for (const char* k : {"version", "git_revision", "compiler", "flags", "build_type"})
     benchmark::AddCustomContext(cat("rigidbench_", k), tool[k].get<std::string>());
-  benchmark::AddCustomContext("rigidbench_baseline", std::string(BaselineScheme::info().name));
+  benchmark::AddCustomContext("rigidbench_baseline", std::string(baseline_scheme().info->name));
 }
 
 ordered_json machine_info() {
@@ -162,6 +162,15 @@ ordered_json machine_info() {
   return m;
 }
 
+namespace {
+/// Whether `name` is a built-in scheme (false: registered by the program, or not registered at all).
+bool find_builtin(const std::string& name) {
+  for (const SchemeEntry& e : registry())
+    if (e.info->name == name) return e.builtin;
+  return false;
+}
+}  // namespace
+
 ordered_json pair_to_json(const PairResult& r, const Problem* p) {
   ordered_json j;
   j["integrator"] = r.integrator;
@@ -169,13 +178,15 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
   j["status"] = r.status;
   j["reason"] = r.reason;
   if (r.status == "skipped") return j;
-  const SchemeEntry& s = find_scheme(r.integrator);
-  j["scheme"] = {{"title", s.info->title},
-                 {"source", s.info->source},
-                 {"order", s.info->order},
-                 {"kind", to_string(s.info->kind)},
-                 {"representation", s.info->representation},
-                 {"notes", s.info->notes}};
+  if (r.info == nullptr) throw std::logic_error("pair_to_json: a result of '" + r.integrator + "' without its SchemeInfo");
+  const SchemeInfo& info = *r.info;
+  j["scheme"] = {{"title", info.title},
+                 {"source", info.source},
+                 {"order", info.order},
+                 {"kind", to_string(info.kind)},
+                 {"representation", info.representation},
+                 {"notes", info.notes},
+                 {"builtin", find_builtin(r.integrator)}};
   const Ladder& L = r.ladder;
   ordered_json settings;
   settings["h0"] = L.h0;
@@ -187,9 +198,9 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
   settings["observation_points"] = L.m + 1;
   settings["q_ii_norm"] = "configuration (9 director components of R), paper 000 Appendix A";
   if (p) settings["problem"] = problem_to_json(*p);
-  if (!s.info->settings.empty()) {
+  if (!info.settings.empty()) {
     ordered_json sch = ordered_json::object();  // every declared setting, given or default
-    for (const SettingInfo& si : s.info->settings) sch[std::string(si.name)] = r.scheme_settings.get(si);
+    for (const SettingInfo& si : info.settings) sch[std::string(si.name)] = r.scheme_settings.get(si);
     settings["scheme"] = sch;
   }
   j["settings"] = settings;
@@ -240,7 +251,7 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
   j["cost"] = {{"ns_per_step", num(r.cost.ns_per_step)},
                {"instructions_per_step", nullptr},
                {"ratio_to_baseline", num(r.cost.ratio_to_baseline)},
-               {"baseline", BaselineScheme::info().name},
+               {"baseline", baseline_scheme().info->name},
                {"load_evaluations_per_step", num(r.cost.load_evaluations_per_step)},
                {"newton_iterations_per_step", num(r.cost.newton_iterations_per_step)},
                {"source", "wall clock, min of repetitions of a fixed-work run (informational)"},
@@ -297,7 +308,7 @@ ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& 
   j["started"] = started;
   j["duration_s"] = b.seconds;
   j["command"] = command;
-  j["baseline"] = BaselineScheme::info().name;
+  j["baseline"] = baseline_scheme().info->name;
   j["timing"] = {{"source", "Google Benchmark CPU time per step, min over interleaved repetitions"},
                  {"google_benchmark_json", b.gbench_json}};
   j["instruction_counts"] = {{"tool", b.icount_tool}, {"note", b.icount_note}};

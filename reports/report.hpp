@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "benchmarks/bench_suite.hpp"
-#include "verification/paper_suite.hpp"
-#include "verification/runner.hpp"
-#include "verification/suite.hpp"
-#include "problems/problem_file.hpp"
+#include "rigidbench/benchmarks/bench_suite.hpp"
+#include "rigidbench/verification/paper_suite.hpp"
+#include "rigidbench/verification/runner.hpp"
+#include "rigidbench/verification/suite.hpp"
+#include "rigidbench/problems/problem_file.hpp"
 
 namespace rigidbench {
 

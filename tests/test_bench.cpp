@@ -5,8 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "benchmarks/bench_suite.hpp"
-#include "problems/catalogue.hpp"
+#include "rigidbench/benchmarks/bench_suite.hpp"
+#include "rigidbench/integrators/builtin.hpp"
+#include "rigidbench/problems/catalogue.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "problems/catalogue.hpp"
-#include "problems/problem_file.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/problems/problem_file.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

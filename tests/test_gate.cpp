@@ -2,8 +2,8 @@
 // specified; round-off-floor noise does not fail; missing data never passes.
 #include <nlohmann/json.hpp>
 
-#include "reports/gate.hpp"
-#include "reports/report.hpp"
+#include "rigidbench/reports/gate.hpp"
+#include "rigidbench/reports/report.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

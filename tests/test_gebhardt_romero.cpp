@@ -5,11 +5,11 @@
 // variant problem. The shared suites (test_integrators.cpp) cover order and claims.
 #include <cmath>
 
-#include "core/so3.hpp"
-#include "integrators/gebhardt_romero.hpp"
-#include "problems/catalogue.hpp"
-#include "problems/problem_file.hpp"
-#include "reference/reference.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/gebhardt_romero.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/problems/problem_file.hpp"
+#include "rigidbench/reference/reference.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -3,12 +3,12 @@
 // shared suite (test_integrators.cpp) because they are registered; here: the Newton Jacobians against
 // finite differences, each scheme's defining equation checked from outside at large steps, the
 // claims that only show under a potential, and the breakdowns.
-#include "core/so3.hpp"
-#include "integrators/akw_midpoint.hpp"
-#include "integrators/lgvi.hpp"
-#include "integrators/registry.hpp"
-#include "integrators/simo_wong.hpp"
-#include "problems/catalogue.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/akw_midpoint.hpp"
+#include "rigidbench/integrators/lgvi.hpp"
+#include "rigidbench/integrators/registry.hpp"
+#include "rigidbench/integrators/simo_wong.hpp"
+#include "rigidbench/problems/catalogue.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -7,10 +7,10 @@
 #include <functional>
 #include <numbers>
 
-#include "core/so3.hpp"
-#include "integrators/registry.hpp"
-#include "problems/catalogue.hpp"
-#include "problems/interactions.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/registry.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/problems/interactions.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

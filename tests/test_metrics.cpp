@@ -1,7 +1,7 @@
 // Metric functions on synthetic data with known answers.
 #include <cmath>
 
-#include "verification/metrics.hpp"
+#include "rigidbench/verification/metrics.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

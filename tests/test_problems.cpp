@@ -3,9 +3,9 @@
 #include <fstream>
 #include <numbers>
 
-#include "core/so3.hpp"
-#include "problems/catalogue.hpp"
-#include "problems/problem_file.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/problems/problem_file.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -1,8 +1,8 @@
 // The reference: conserves what the exact flow conserves, its two steppers agree, and its error
 // estimate is genuine (not an artefact of the output grid).
-#include "core/so3.hpp"
-#include "problems/catalogue.hpp"
-#include "reference/reference.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/reference/reference.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

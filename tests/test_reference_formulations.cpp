@@ -6,13 +6,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/so3.hpp"
-#include "problems/catalogue.hpp"
-#include "reference/analytic.hpp"
-#include "reference/formulations/euler_angles.hpp"
-#include "reference/formulations/kirchhoff.hpp"
-#include "reference/formulations/rigid_body_t.hpp"
-#include "reference/reference.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/reference/analytic.hpp"
+#include "rigidbench/reference/formulations/euler_angles.hpp"
+#include "rigidbench/reference/formulations/kirchhoff.hpp"
+#include "rigidbench/reference/formulations/rigid_body_t.hpp"
+#include "rigidbench/reference/reference.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -1,6 +1,6 @@
 // The acceptance of issue 2 on the heavy top, and properties of the suite runner.
-#include "problems/catalogue.hpp"
-#include "verification/suite.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/verification/suite.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

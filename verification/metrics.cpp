@@ -1,6 +1,6 @@
-#include "verification/metrics.hpp"
+#include "rigidbench/verification/metrics.hpp"
 
-#include "core/types.hpp"
+#include "rigidbench/core/types.hpp"
 
 #include <algorithm>
 #include <cmath>

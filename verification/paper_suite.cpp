@@ -1,14 +1,15 @@
-#include "verification/paper_suite.hpp"
+#include "rigidbench/verification/paper_suite.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
 
-#include "core/json_numbers.hpp"
-#include "integrators/registry.hpp"
-#include "problems/catalogue.hpp"
-#include "verification/runner.hpp"
+#include "rigidbench/core/json_numbers.hpp"
+#include "rigidbench/integrators/gebhardt_romero.hpp"
+#include "rigidbench/integrators/registry.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/verification/runner.hpp"
 
 namespace rigidbench {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "verification/metrics.hpp"
+#include "rigidbench/verification/metrics.hpp"
 
 namespace rigidbench {
 

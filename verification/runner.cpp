@@ -1,11 +1,11 @@
-#include "verification/runner.hpp"
+#include "rigidbench/verification/runner.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <sstream>
 
-#include "core/so3.hpp"
+#include "rigidbench/core/so3.hpp"
 
 namespace rigidbench {
 namespace {
@@ -248,6 +248,7 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   const auto start = Clock::now();
   PairResult R;
   R.integrator = std::string(s.info->name);
+  R.info = s.info;
   R.scheme_settings = s.settings;
   R.problem = p.name;
   R.ladder = L;

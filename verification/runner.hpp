@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "integrators/registry.hpp"
-#include "problems/problem.hpp"
-#include "reference/reference.hpp"
-#include "verification/metrics.hpp"
+#include "rigidbench/integrators/registry.hpp"
+#include "rigidbench/problems/problem.hpp"
+#include "rigidbench/reference/reference.hpp"
+#include "rigidbench/verification/metrics.hpp"
 
 namespace rigidbench {
 
@@ -114,6 +114,9 @@ struct History {
 
 struct PairResult {
   std::string integrator, problem;
+  /// The scheme's declaration (static storage, like every SchemeInfo): reports read it from here,
+  /// so a pair verified through the library with an entry that is not registered reports alike.
+  const SchemeInfo* info = nullptr;
   SchemeSettings scheme_settings;  // what --set changed (the report lists every setting's value)
   std::string status = "ok";  // ok | skipped | breakdown | failed
   std::string reason;

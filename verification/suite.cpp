@@ -1,4 +1,4 @@
-#include "verification/suite.hpp"
+#include "rigidbench/verification/suite.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -9,8 +9,8 @@
 #include <mutex>
 #include <thread>
 
-#include "problems/catalogue.hpp"
-#include "problems/problem_file.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/problems/problem_file.hpp"
 
 namespace rigidbench {
 
@@ -122,6 +122,7 @@ SuiteResult run_suite(const SuiteRequest& req) {
     PairResult r;
     if (!pr.skip.empty()) {
       r.integrator = std::string(pr.scheme->info->name);
+      r.info = pr.scheme->info;
       r.problem = p.name;
       r.status = "skipped";
       r.reason = pr.skip;
@@ -139,7 +140,7 @@ SuiteResult run_suite(const SuiteRequest& req) {
 
   // Cost: measured serially after the parallel phase so that runs do not compete for cores.
   if (req.measure_cost) {
-    const SchemeEntry& base = find_scheme(std::string(BaselineScheme::info().name));
+    const SchemeEntry& base = baseline_scheme();
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       if (!pairs[i].skip.empty()) continue;
       const Problem& p = out.problems[pairs[i].problem];

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "verification/runner.hpp"
+#include "rigidbench/verification/runner.hpp"
 
 namespace rigidbench {
 

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/quaternion.hpp"
-#include "core/state.hpp"
-#include "problems/problem.hpp"
+#include "rigidbench/core/quaternion.hpp"
+#include "rigidbench/core/state.hpp"
+#include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench::formulations {
 

@@ -1,8 +1,8 @@
-#include "reference/formulations/euler_angles.hpp"
+#include "rigidbench/reference/formulations/euler_angles.hpp"
 
 #include <cmath>
 
-#include "core/so3.hpp"
+#include "rigidbench/core/so3.hpp"
 
 namespace rigidbench::formulations {
 

@@ -10,8 +10,8 @@
 // chart then has |det B| >= sqrt(3)/2 (reference.cpp, run_euler_angles).
 #include <array>
 
-#include "core/types.hpp"
-#include "problems/problem.hpp"
+#include "rigidbench/core/types.hpp"
+#include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench::formulations {
 

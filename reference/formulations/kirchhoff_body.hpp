@@ -9,9 +9,9 @@
 //   with u' from the Kirchhoff equations.
 #include <array>
 
-#include "core/quaternion.hpp"
-#include "core/state.hpp"
-#include "problems/problem.hpp"
+#include "rigidbench/core/quaternion.hpp"
+#include "rigidbench/core/state.hpp"
+#include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench::formulations {
 

@@ -10,9 +10,9 @@
 // (the integration restarts at each one, reference.cpp).
 #include <array>
 
-#include "core/quaternion.hpp"
-#include "core/state.hpp"
-#include "problems/problem.hpp"
+#include "rigidbench/core/quaternion.hpp"
+#include "rigidbench/core/state.hpp"
+#include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench::formulations {
 

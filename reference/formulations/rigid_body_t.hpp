@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/quaternion.hpp"
-#include "core/state.hpp"
-#include "problems/problem.hpp"
+#include "rigidbench/core/quaternion.hpp"
+#include "rigidbench/core/state.hpp"
+#include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench::formulations {
 
@@ -116,16 +116,16 @@ struct RigidBodyData {
         const int i1 = (j + 1) % 3, i2 = (j + 2) % 3, j1 = (i + 1) % 3, j2 = (i + 2) % 3;
         Jinv[i][j] = (a[i1][j1] * a[i2][j2] - a[i1][j2] * a[i2][j1]) / det;
       }
-    for (const Load& l : p.loads) {
-      if (const auto* f = std::get_if<UniformField>(&l)) {
-        fields.push_back({cast3<T>(f->mass * f->acceleration), cast3<T>(f->point)});
-      } else {
-        const auto& m = std::get<FollowerMoment>(l);
-        Follower fo{cast3<T>(m.body), {}};
-        for (const auto& [t, v] : m.profile.knots) fo.knots.emplace_back(T(t), T(v));
-        followers.push_back(std::move(fo));
-      }
-    }
+    for (const Load& l : p.loads)
+      std::visit(overloaded{[&](const UniformField& f) {
+                              fields.push_back({cast3<T>(f.mass * f.acceleration), cast3<T>(f.point)});
+                            },
+                            [&](const FollowerMoment& m) {
+                              Follower fo{cast3<T>(m.body), {}};
+                              for (const auto& [t, v] : m.profile.knots) fo.knots.emplace_back(T(t), T(v));
+                              followers.push_back(std::move(fo));
+                            }},
+                 l);
   }
   bool loaded() const { return !fields.empty() || !followers.empty(); }
   /// Body moment: p x (R^T m a) summed over the fields, plus f(t) B of every follower moment.

@@ -1,0 +1,77 @@
+// `rigidbench bench`: cost per step against the in-run baseline, instruction counts, work-precision.
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "rigidbench/benchmarks/bench_suite.hpp"
+#include "rigidbench/cli/commands.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/reports/report.hpp"
+
+namespace rigidbench::cli {
+
+Command add_bench(CLI::App& app, const std::vector<std::string>& argv) {
+  struct Options {
+    BenchRequest req;
+    std::vector<std::string> integrators, problems;
+    bool no_icount = false, no_wp = false, quiet = false;
+    std::string out;
+  };
+  auto o = std::make_shared<Options>();
+  auto* sc = app.add_subcommand("bench", "Cost per step (ratio to the RK4 baseline), instruction counts, work-precision");
+  sc->add_option("--integrator", o->integrators, "Names, globs or 'all' (default all); the baseline always runs");
+  sc->add_option("--problem", o->problems, "Catalogue problems (default all)");
+  sc->add_option("--min-time", o->req.min_time, "Google Benchmark minimum time per repetition [s] (default 0.05)");
+  sc->add_option("--repetitions", o->req.repetitions, "Interleaved repetitions; the min is used (default 5)");
+  sc->add_option("--icount-steps", o->req.icount_steps, "Steps N of the instruction-count driver (runs N and 2N)");
+  sc->add_flag("--no-icount", o->no_icount, "Skip the instruction counts (callgrind)");
+  sc->add_flag("--require-icount", o->req.require_icount, "Fail (exit 2) when valgrind is missing");
+  sc->add_flag("--no-work-precision", o->no_wp, "Skip the work-precision sweeps");
+  sc->add_option("--out", o->out, "Output folder: bench.json (rigidbench) and benchmark.json (Google Benchmark)");
+  sc->add_flag("--quiet", o->quiet, "No console table or progress");
+  return {sc, [o, argv] {
+            BenchRequest& req = o->req;
+            if (!o->out.empty()) std::filesystem::create_directories(o->out);
+            if (!o->integrators.empty()) req.integrators = o->integrators;
+            req.problems = o->problems;
+            req.icount = !o->no_icount;
+            req.work_precision = !o->no_wp;
+            req.quiet = o->quiet;
+            req.out_dir = o->out;
+            const std::string started = iso8601_now();
+            add_benchmark_context();
+            const BenchResult b = run_bench(req);
+            std::printf("\n%-18s %-14s %10s %9s %14s %9s\n", "integrator", "problem", "ns/step", "x RK4", "instr/step", "x RK4");
+            for (const auto& e : b.entries)
+              std::printf("%-18s %-14s %10s %9s %14s %9s\n", e.integrator.c_str(), e.problem.c_str(),
+                          fmt(e.ns_per_step, "%.1f").c_str(), fmt(e.ratio_to_baseline, "%.3f").c_str(),
+                          fmt(e.instructions_per_step, "%.1f").c_str(), fmt(e.instruction_ratio_to_baseline, "%.3f").c_str());
+            if (!o->out.empty()) {
+              const std::string path = (std::filesystem::path(o->out) / "bench.json").string();
+              write_atomic(path, bench_report(b, argv, started).dump(1) + "\n");
+              std::printf("report: %s\ngoogle benchmark: %s\n", path.c_str(), b.gbench_json.c_str());
+            }
+            return kOk;
+          }};
+}
+
+Command add_bench_driver(CLI::App& app) {
+  struct Options {
+    std::int64_t steps = 2000;
+    std::vector<std::string> integrators, problems;
+  };
+  auto o = std::make_shared<Options>();
+  auto* sc = app.add_subcommand("bench-driver", "(internal) fixed-work driver run under callgrind by `bench`");
+  sc->group("");  // hidden from --help
+  sc->add_option("--steps", o->steps)->required();
+  sc->add_option("--integrator", o->integrators)->required();
+  sc->add_option("--problem", o->problems)->required();
+  return {sc, [o] {
+            std::vector<Problem> problems;
+            for (const auto& n : o->problems) problems.push_back(catalogue_problem(n));
+            run_icount_driver(bench_pairs(select_schemes(o->integrators), problems), o->steps);
+            return kOk;
+          }};
+}
+
+}  // namespace rigidbench::cli

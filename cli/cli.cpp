@@ -1,0 +1,65 @@
+#include "rigidbench/cli/cli.hpp"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "rigidbench/cli/commands.hpp"
+#include "rigidbench/core/data_files.hpp"
+#include "rigidbench/reports/report.hpp"
+
+namespace rigidbench {
+
+int run_cli(int argc, char** argv) {
+  using namespace cli;
+  CLI::App app{"rigidbench: verification and benchmark harness for rigid-body time integrators"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Help for every subcommand");
+  const auto tool = tool_info();
+  app.set_version_flag("--version", cat("rigidbench ", tool["version"].get<std::string>(), " (git ",
+                                        tool["git_revision"].get<std::string>(), ", ", tool["compiler"].get<std::string>(),
+                                        ", ", tool["build_type"].get<std::string>(), ")\ndata: ", data_dir()));
+  const std::vector<std::string> command(argv, argv + argc);
+  const std::vector<Command> commands{add_list(app),    add_problem(app),         add_simulate(app),
+                                      add_reference(app), add_verify(app, command), add_bench(app, command),
+                                      add_gate(app),    add_compare(app, command), add_report(app),
+                                      add_bench_driver(app)};
+
+  // An unknown first word would otherwise only get CLI11's "A subcommand is required".
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    std::string names;
+    for (const Command& c : commands) {
+      known |= c.app->get_name() == argv[1];
+      if (!c.app->get_group().empty()) names += cat(names.empty() ? "" : ", ", c.app->get_name());
+    }
+    if (!known) {
+      std::fprintf(stderr, "rigidbench: error: unknown command '%s' (known: %s)\n", argv[1], names.c_str());
+      return kBadInput;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help, --help-all, --version
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kBadInput;
+  }
+
+  try {
+    for (const Command& c : commands)
+      if (c.app->parsed()) return c.run();
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "rigidbench: error: %s\n", e.what());
+    return kBadInput;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fprintf(stderr, "rigidbench: error: %s\n", e.what());
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rigidbench: internal error: %s\n", e.what());
+    return kInternal;
+  }
+  return kOk;
+}
+
+}  // namespace rigidbench

@@ -1,0 +1,47 @@
+#pragma once
+// Internal to the command line: one add_<command> per file of cli/, each registering its CLI11
+// subcommand and returning what runs it, plus the helpers several commands share.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "rigidbench/reference/reference.hpp"
+#include "rigidbench/verification/suite.hpp"
+
+namespace rigidbench::cli {
+
+constexpr int kOk = 0, kVerdictFailed = 1, kBadInput = 2, kInternal = 3;
+
+/// A subcommand and its action (run when the subcommand was given; returns the exit code; throws
+/// InputError for bad input).
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command add_list(CLI::App& app);
+Command add_problem(CLI::App& app);
+Command add_simulate(CLI::App& app);
+Command add_reference(CLI::App& app);
+Command add_verify(CLI::App& app, const std::vector<std::string>& argv);
+Command add_bench(CLI::App& app, const std::vector<std::string>& argv);
+Command add_gate(CLI::App& app);
+Command add_compare(CLI::App& app, const std::vector<std::string>& argv);
+Command add_report(CLI::App& app);
+Command add_bench_driver(CLI::App& app);
+
+// ---- shared by several commands (common.cpp) ----
+/// Throws InputError unless the folder that would hold `out` exists.
+void require_out_folder(const std::string& out);
+/// printf-formatted number, "-" when not finite.
+std::string fmt(double x, const char* f = "%.3g");
+/// The verify summary table on stdout.
+void print_summary(const SuiteResult& s);
+/// Reference settings from the command line: formulation, precision (quad: default tolerance 1e-25),
+/// the cache folder (default on).
+ReferenceSettings reference_settings(const std::string& form, const std::string& prec, double tol, bool tol_given,
+                                     const std::string& cache_dir, bool no_cache);
+
+}  // namespace rigidbench::cli

@@ -1,0 +1,68 @@
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "rigidbench/cli/commands.hpp"
+
+namespace rigidbench::cli {
+
+void require_out_folder(const std::string& out) {
+  const std::filesystem::path p(out);
+  const auto dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::is_directory(dir)) throw InputError(cat("--out '", out, "': folder '", dir.string(), "' does not exist"));
+}
+
+std::string fmt(double x, const char* f) {
+  if (!std::isfinite(x)) return "-";
+  char b[64];
+  std::snprintf(b, sizeof b, f, x);
+  return b;
+}
+
+void print_summary(const SuiteResult& s) {
+  std::printf("%-18s %-14s %-9s %-14s %-16s %-22s %-9s %s\n", "integrator", "problem", "status", "slope(att)/p",
+              "Q_II(h)/2^p", "exact invariants", "ns/step", "x RK4");
+  for (const auto& r : s.results) {
+    if (r.status == "skipped") {
+      std::printf("%-18s %-14s %-9s %s\n", r.integrator.c_str(), r.problem.c_str(), "skipped", r.reason.c_str());
+      continue;
+    }
+    const auto it = r.convergence.find("attitude_error_final");
+    std::string slope = "-";
+    if (it != r.convergence.end())
+      slope = cat(fmt(it->second.fit.slope, "%.2f"), "/", fmt(it->second.expected, "%.0f"), " ", to_string(it->second.verdict));
+    std::string q = "-";
+    if (r.q_ii.primary >= 0) {
+      const auto& l = r.q_ii.levels[std::size_t(r.q_ii.primary)];
+      q = cat(fmt(l.median, "%.3f"), "(", fmt(l.h, "%.2g"), ") ", to_string(l.verdict));
+    }
+    int ex = 0, ex_pass = 0;
+    for (const auto& i : r.invariants)
+      if (i.claim == Claim::exact) ex++, ex_pass += i.verdict == Verdict::pass;
+    std::printf("%-18s %-14s %-9s %-14s %-16s %-22s %-9s %s%s\n", r.integrator.c_str(), r.problem.c_str(), r.status.c_str(),
+                slope.c_str(), q.c_str(), cat(std::to_string(ex_pass), "/", std::to_string(ex), " pass").c_str(),
+                fmt(r.cost.ns_per_step, "%.0f").c_str(), fmt(r.cost.ratio_to_baseline, "%.2f").c_str(),
+                r.failed() ? "  <- FAILED" : "");
+  }
+}
+
+ReferenceSettings reference_settings(const std::string& form, const std::string& prec, double tol, bool tol_given,
+                                     const std::string& cache_dir, bool no_cache) {
+  ReferenceSettings s;
+  if (!form.empty()) {
+    s.formulation = formulation_from_string(form);
+    if (!s.formulation)
+      throw InputError(cat("unknown reference formulation '", form, "' (known: kirchhoff, newton_euler, euler_angles, analytic, hybrid)"));
+  }
+  if (prec == "quad") s.precision = Precision::quad;
+  else if (prec != "double") throw InputError(cat("--precision must be double or quad (got '", prec, "')"));
+  s.tolerance = tol_given ? tol : s.precision == Precision::quad ? 1e-25 : 1e-13;
+  if (!std::isfinite(s.tolerance) || s.tolerance <= 0 || s.tolerance >= 1)
+    throw InputError(cat("--tol must be in (0, 1) (got ", format_number(s.tolerance, 4), ")"));
+  if (s.precision == Precision::binary64 && s.tolerance < 1e-15)
+    throw InputError(cat("--tol ", format_number(s.tolerance, 4), " is below what double precision can meet; use --precision quad"));
+  s.cache_dir = no_cache ? std::string() : cache_dir.empty() ? default_cache_dir() : cache_dir;
+  return s;
+}
+
+}  // namespace rigidbench::cli

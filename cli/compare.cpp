@@ -1,0 +1,76 @@
+// `rigidbench compare`: head-to-head tables per problem, Markdown and JSON (docs/report-format.md).
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "rigidbench/cli/commands.hpp"
+#include "rigidbench/reports/compare.hpp"
+#include "rigidbench/reports/report.hpp"
+
+namespace rigidbench::cli {
+
+Command add_compare(CLI::App& app, const std::vector<std::string>& argv) {
+  struct Options {
+    std::vector<std::string> integrators, problems;
+    std::string report, bench, out;
+    CompareOptions copt;
+    double h = NAN;
+    bool quiet = false;
+  };
+  auto o = std::make_shared<Options>();
+  auto* sc = app.add_subcommand("compare", "Head-to-head tables per problem (order, Q_II, invariants, error, "
+                                           "cost per step, cost to a target accuracy), Markdown and JSON");
+  sc->add_option("--report", o->report, "A verify report (JSON); without it the quick suite is run first");
+  sc->add_option("--bench", o->bench, "A bench report (JSON): CPU time and instructions per step");
+  sc->add_option("--problem", o->problems, "Problems to compare (default: every problem)");
+  sc->add_option("--integrator", o->integrators, "Names, globs or 'all' (only when running the suite)");
+  sc->add_option("--metric", o->copt.metric, "Error metric (default attitude_error_final)");
+  sc->add_option("--target", o->copt.target, "Target error for the cost-to-accuracy ranking (default 1e-6)");
+  auto* h = sc->add_option("--h", o->h, "Fixed h for the error column (default: the problem's h0 / 4)");
+  sc->add_option("--out", o->out, "File (.md or .json) or folder (compare.md and compare.json); default stdout");
+  sc->add_flag("--quiet", o->quiet, "No progress on stderr");
+  return {sc, [o, h, argv] {
+            CompareOptions copt = o->copt;
+            if (h->count()) copt.h = o->h;
+            copt.problems = o->problems;
+            std::string md_path, json_path;
+            if (!o->out.empty()) {
+              const auto ext = std::filesystem::path(o->out).extension();
+              if (ext == ".md") md_path = o->out;
+              else if (ext == ".json") json_path = o->out;
+              else {
+                std::filesystem::create_directories(o->out);
+                md_path = (std::filesystem::path(o->out) / "compare.md").string();
+                json_path = (std::filesystem::path(o->out) / "compare.json").string();
+              }
+              require_out_folder(md_path.empty() ? json_path : md_path);
+            }
+            nlohmann::json verify_json, bench_json;
+            if (!o->report.empty()) {
+              if (!o->integrators.empty())
+                throw InputError("compare: --integrator selects schemes to run; with --report it does not apply");
+              verify_json = read_json_file(o->report, "verify report");
+            } else {
+              SuiteRequest sr;
+              if (!o->integrators.empty()) sr.integrators = o->integrators;
+              sr.problems = o->problems;
+              sr.progress = !o->quiet;
+              const std::string started = iso8601_now();
+              verify_json = nlohmann::json::parse(suite_report(run_suite(sr), {}, started).dump());
+            }
+            if (!o->bench.empty()) bench_json = read_json_file(o->bench, "bench report");
+            nlohmann::ordered_json c = compare_reports(verify_json, o->bench.empty() ? nullptr : &bench_json, copt);
+            c["command"] = argv;
+            const std::string md = compare_markdown(c);
+            if (!json_path.empty()) write_atomic(json_path, c.dump(1) + "\n");
+            if (!md_path.empty()) write_atomic(md_path, md);
+            if (o->out.empty()) std::cout << md;
+            else std::printf("compare: %s%s%s\n", md_path.c_str(), md_path.empty() || json_path.empty() ? "" : ", ",
+                             json_path.c_str());
+            return kOk;
+          }};
+}
+
+}  // namespace rigidbench::cli

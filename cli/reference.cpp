@@ -1,0 +1,60 @@
+// `rigidbench reference`: a high-accuracy reference solution on an output grid.
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "rigidbench/cli/commands.hpp"
+#include "rigidbench/problems/problem_file.hpp"
+#include "rigidbench/reports/report.hpp"
+
+namespace rigidbench::cli {
+
+Command add_reference(CLI::App& app) {
+  struct Options {
+    std::string problem, problem_file, out, formulation, precision = "double", cache_dir;
+    double h = 0, t_end = NAN, tol = 1e-13;
+    bool no_cache = false;
+  };
+  auto o = std::make_shared<Options>();
+  auto* sc = app.add_subcommand("reference", "High-accuracy reference solution on an output grid");
+  sc->add_option("--problem", o->problem, "Catalogue problem");
+  sc->add_option("--problem-file", o->problem_file, "Problem file (JSON)");
+  sc->add_option("--h", o->h, "Output grid spacing")->required();
+  auto* tend = sc->add_option("--t-end", o->t_end, "Final time (default: the problem's)");
+  auto* tol = sc->add_option("--tol", o->tol, "Absolute and relative tolerance (default 1e-13; 1e-25 in quad)");
+  sc->add_option("--formulation", o->formulation,
+                 "kirchhoff, newton_euler, euler_angles or analytic (default: analytic where it applies, else kirchhoff)");
+  sc->add_option("--precision", o->precision, "double (default) or quad (cpp_bin_float_quad)");
+  sc->add_option("--cache-dir", o->cache_dir, "Reference cache folder (default $RIGIDBENCH_CACHE_DIR or ~/.cache/rigidbench)");
+  sc->add_flag("--no-cache", o->no_cache, "Neither read nor write the reference cache");
+  sc->add_option("--out", o->out, "Output file, .csv or .json")->required();
+  return {sc, [o, tend, tol] {
+            check_trajectory_path(o->out);
+            require_out_folder(o->out);
+            const Problem p = resolve_problem(o->problem, o->problem_file);
+            const double te = tend->count() ? o->t_end : p.t_end;
+            const double h = o->h;
+            if (!std::isfinite(h) || h <= 0) throw InputError(cat("--h must be positive and finite (got ", std::to_string(h), ")"));
+            if (!std::isfinite(te) || te <= p.t0) throw InputError("--t-end must be finite and greater than t0");
+            const ReferenceSettings rs =
+                reference_settings(o->formulation, o->precision, o->tol, tol->count() > 0, o->cache_dir, o->no_cache);
+            std::vector<double> grid;
+            const double n = std::ceil((te - p.t0) / h - 1e-9);
+            if (n > 1e8) throw InputError("--h is too small: more than 1e8 output points");
+            for (std::int64_t j = 0; j < std::int64_t(n); ++j) grid.push_back(p.t0 + double(j) * h);
+            grid.push_back(te);
+            const ReferenceSolution r = compute_reference(p, grid, rs);
+            std::fprintf(stderr, "reference: %s (%s), tolerance %g, error estimate %.3g rad / %.3g rad/s, %zu steps, %.3g s%s\n",
+                         r.formulation.c_str(), r.precision.c_str(), r.tolerance, r.error_estimate.attitude,
+                         r.error_estimate.omega, r.steps, r.seconds, r.from_cache ? " (from the cache)" : "");
+            if (!r.notes.empty()) std::fprintf(stderr, "reference: %s\n", r.notes.c_str());
+            write_trajectory(o->out, p, r.times, r.states,
+                             {{"reference", {{"kind", r.kind}, {"formulation", r.formulation}, {"stepper", r.stepper},
+                                             {"precision", r.precision}, {"tolerance", r.tolerance},
+                                             {"error_estimate", r.error_estimate.max()}, {"notes", r.notes}}},
+                              {"problem", p.name}, {"problem_file", problem_to_json(p)}});
+            return kOk;
+          }};
+}
+
+}  // namespace rigidbench::cli

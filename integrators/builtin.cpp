@@ -1,0 +1,16 @@
+// The built-in entries of the runtime registry, generated from the type list (builtin.hpp).
+#include "rigidbench/integrators/builtin.hpp"
+
+#include "rigidbench/integrators/registry.hpp"
+
+namespace rigidbench {
+
+std::deque<SchemeEntry> builtin_scheme_entries() {
+  std::deque<SchemeEntry> e;
+  Schemes::for_each([&]<class S>() { e.push_back(scheme_entry<S>(true)); });
+  return e;
+}
+
+const SchemeEntry& baseline_scheme() { return find_scheme(std::string(BaselineScheme::info().name)); }
+
+}  // namespace rigidbench

@@ -1,0 +1,40 @@
+#pragma once
+// rigidbench's public header: everything a program needs to put its own schemes and problems
+// beside the built-in ones and run the whole command line on them (docs/extending.md).
+//
+//   #include <rigidbench/rigidbench.hpp>
+//   class MyScheme final { ... };  // the contract table of rigidbench/integrators/integrator.hpp
+//   int main(int argc, char** argv) { return rigidbench::main<MyScheme>(argc, argv); }
+//
+// The program is then a complete `rigidbench`: list, verify, simulate, reference, bench, compare,
+// gate and report, with MyScheme in every table, report, gate snapshot and figure.
+#include <cstdio>
+#include <functional>
+
+#include "rigidbench/cli/cli.hpp"
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/core/state.hpp"
+#include "rigidbench/integrators/integrator.hpp"
+#include "rigidbench/integrators/registry.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/problems/problem.hpp"
+
+namespace rigidbench {
+
+/// Registers the schemes S... (each must satisfy the Integrator contract; their names must be new),
+/// calls `setup` (where a program registers its problems: register_problem), and runs the command
+/// line. Exit codes as `rigidbench` (cli/cli.hpp); a scheme or problem that cannot be registered
+/// (name taken or malformed) is reported and exits 2.
+template <Integrator... S>
+int main(int argc, char** argv, const std::function<void()>& setup = {}) {
+  try {
+    (register_scheme<S>(), ...);
+    if (setup) setup();
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "rigidbench: error: %s\n", e.what());
+    return 2;
+  }
+  return run_cli(argc, argv);
+}
+
+}  // namespace rigidbench

@@ -1,0 +1,158 @@
+// The open registries: a program's own schemes and problems join the built-in ones and are run,
+// benchmarked and reported exactly like them (docs/extending.md).
+#include <algorithm>
+
+#include "rigidbench/benchmarks/step_benchmarks.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/reports/report.hpp"
+#include "rigidbench/verification/suite.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+
+namespace {
+
+/// A scheme defined outside the built-in list: Lie-Euler's update under a name of its own (a working
+/// scheme, so that a registration leaking into other cases of this process is harmless).
+template <class Name>
+class EulerNamed final {
+ public:
+  static const SchemeInfo& info() {
+    static const SchemeInfo i{.name = Name::value,
+                              .title = "Lie-Euler registered from a test",
+                              .source = "tests/test_registry.cpp",
+                              .representation = "R, W",
+                              .order = 1,
+                              .kind = SchemeKind::explicit_,
+                              .applies = {.families = {"rigid_body"}},
+                              .claims = {.constraint = Claim::exact},
+                              .notes = ""};
+    return i;
+  }
+  explicit EulerNamed(const Problem& p) : s_(p) {}
+  void reset(const State& x0, double t0) { s_.reset(x0, t0); }
+  StepStatus step(double t, double h) { return s_.step(t, h); }
+  void read(State& x) const { s_.read(x); }
+  Counters counters() const { return s_.counters(); }
+
+ private:
+  LieEuler s_;
+};
+struct OutsideName {
+  static constexpr std::string_view value = "test_outside_euler";
+};
+struct BadNameValue {
+  static constexpr std::string_view value = "Bad Name";
+};
+struct TakenNameValue {
+  static constexpr std::string_view value = "terze";
+};
+struct UnregisteredName {
+  static constexpr std::string_view value = "test_never_registered";
+};
+using OutsideEuler = EulerNamed<OutsideName>;
+using BadName = EulerNamed<BadNameValue>;
+using TakenName = EulerNamed<TakenNameValue>;
+
+const SchemeEntry& outside_entry() {
+  static const SchemeEntry& e = register_scheme<OutsideEuler>();
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("registry: an outside scheme joins the built-ins; bad and taken names are refused", "[registry]") {
+  const SchemeEntry& e = outside_entry();
+  CHECK_FALSE(e.builtin);
+  CHECK(&find_scheme("test_outside_euler") == &e);
+  const auto all = select_schemes({"all"});
+  CHECK(std::find(all.begin(), all.end(), &e) != all.end());
+  const auto globbed = select_schemes({"test_outside_*"});
+  REQUIRE(globbed.size() == 1);
+  CHECK(globbed.front() == &e);
+  CHECK(find_scheme("terze").builtin);
+  CHECK_THROWS_WITH(register_scheme<OutsideEuler>(), Catch::Contains("taken by another registered scheme"));
+  CHECK_THROWS_WITH(register_scheme<TakenName>(), Catch::Contains("taken by a built-in scheme"));
+  CHECK_THROWS_WITH(register_scheme<BadName>(), Catch::Contains("a-z, 0-9 and _"));
+  CHECK(baseline_scheme().builtin);
+}
+
+TEST_CASE("registry: an outside scheme is verified, reported and benchmarked like a built-in", "[registry]") {
+  const SchemeEntry& e = outside_entry();
+  SuiteRequest req;
+  req.integrators = {"test_outside_euler"};
+  req.problems = {"free_body"};
+  req.ladder.levels = 4;
+  req.progress = false;
+  req.measure_cost = false;
+  req.jobs = 1;
+  const SuiteResult s = run_suite(req);
+  REQUIRE(s.results.size() == 1);
+  const PairResult& r = s.results.front();
+  CHECK(r.status == "ok");
+  CHECK(r.info == e.info);
+  // Lie-Euler's update: first order, on SO(3) to round-off.
+  CHECK(r.convergence.at("attitude_error_final").verdict == Verdict::pass);
+  const auto j = suite_report(s, {}, iso8601_now());
+  const auto& jr = j["results"][0];
+  CHECK(jr["integrator"] == "test_outside_euler");
+  CHECK(jr["scheme"]["title"] == "Lie-Euler registered from a test");
+  CHECK(jr["scheme"]["builtin"] == false);
+  CHECK(jr["invariants"]["orthogonality"]["verdict"] == "pass");
+
+  // The benchmark pairs include it beside the baseline; its fixed-work run steps the same object.
+  std::vector<Problem> problems{catalogue_problem("free_body")};
+  const auto pairs = bench_pairs({&e}, problems);
+  REQUIRE(pairs.size() == 2);
+  CHECK(pairs[0].scheme == &baseline_scheme());
+  CHECK(pairs[1].scheme == &e);
+  CHECK(cpu_seconds_of_run(e, problems[0], 0.01, 100) > 0);
+}
+
+TEST_CASE("registry: a pair verified with an unregistered entry still gets a report", "[registry]") {
+  using Unregistered = EulerNamed<UnregisteredName>;
+  const SchemeEntry e = scheme_entry<Unregistered>();
+  const Problem p = catalogue_problem("free_body");
+  const Ladder L = make_ladder(p, 1, {.levels = 3});
+  const ReferenceSolution ref = compute_reference(p, L.obs_times(), {.cache_dir = ""});
+  const PairResult r = verify_pair(p, e, L, ref);
+  const auto j = pair_to_json(r, &p);
+  CHECK(j["integrator"] == "test_never_registered");
+  CHECK(j["scheme"]["builtin"] == false);
+  CHECK(j["convergence"].contains("attitude_error_final"));
+}
+
+TEST_CASE("registry: an outside problem joins the catalogue", "[registry]") {
+  static const bool once = [] {
+    register_problem("test_outside_top", [] {
+      Problem p = catalogue_problem("heavy_top");
+      p.name = "test_outside_top";
+      p.initial.body().W = Vec3(0, 0, 40.0);
+      return p;
+    }, false);
+    return true;
+  }();
+  CHECK(once);
+  const auto names = catalogue_names();
+  CHECK(std::find(names.begin(), names.end(), "test_outside_top") != names.end());
+  const auto quick = quick_problem_names();
+  CHECK(std::find(quick.begin(), quick.end(), "test_outside_top") == quick.end());
+  CHECK_FALSE(builtin_problem("test_outside_top"));
+  CHECK(builtin_problem("heavy_top"));
+  const Problem p = catalogue_problem("test_outside_top");
+  CHECK(p.initial.body().W.z() == 40.0);
+  CHECK(p.invariants().size() == catalogue_problem("heavy_top").invariants().size());
+  CHECK_THROWS_WITH(register_problem("heavy_top", [] { return Problem{}; }), Catch::Contains("taken by a built-in"));
+  CHECK_THROWS_WITH(register_problem("Heavy", [] { return Problem{}; }), Catch::Contains("a-z, 0-9 and _"));
+  // Refused where they are registered, and not added: a problem named otherwise, an invalid one.
+  CHECK_THROWS_WITH(register_problem("test_misnamed", [] { return catalogue_problem("free_body"); }),
+                    Catch::Contains("must agree"));
+  CHECK_THROWS_WITH(register_problem("test_not_spd", [] {
+                      Problem p = catalogue_problem("free_body");
+                      p.name = "test_not_spd";
+                      p.bodies[0].inertia(2, 2) = -1.0;
+                      return p;
+                    }),
+                    Catch::Contains("not positive definite"));
+  CHECK_THROWS_WITH(catalogue_problem("test_misnamed"), Catch::Contains("unknown problem"));
+}
