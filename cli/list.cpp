@@ -54,7 +54,7 @@ int run_list(bool json) {
       nlohmann::ordered_json inv = nlohmann::ordered_json::array();
       for (const auto& d : p.invariants()) inv.push_back(d.name);
       j["problems"].push_back({{"name", p.name}, {"title", p.title}, {"source", p.source},
-                               {"family", to_string(p.family)}, {"invariants", inv}});
+                               {"family", p.family->name()}, {"invariants", inv}});
     }
     j["suites"] = suite_names();
     std::cout << j.dump(2) << "\n";
@@ -78,7 +78,7 @@ int run_list(bool json) {
     std::string inv;
     for (const auto& d : p.invariants()) inv += cat(inv.empty() ? "" : ", ", d.name);
     std::printf("  %-14s %s\n      family %s; t in [%g, %g]; invariants: %s\n", p.name.c_str(), p.title.c_str(),
-                to_string(p.family), p.t0, p.t_end, inv.c_str());
+                std::string(p.family->name()).c_str(), p.t0, p.t_end, inv.c_str());
   }
   std::string suites;
   for (const auto& s : suite_names()) suites += cat(suites.empty() ? "" : ", ", s);

@@ -17,7 +17,7 @@ class OdeintRk4Quaternion final {
  public:
   static const SchemeInfo& info();
   explicit OdeintRk4Quaternion(const Problem& p)
-      : p_(&p), system_(p.family == ModelFamily::body_system), sys_(&p, &c_.load_evaluations) {}
+      : p_(&p), system_(p.translating()), sys_(&p, &c_.load_evaluations) {}
 
   void reset(const State& x0, double) {
     if (system_) ys_ = formulations::BodySystemQuaternion::from_state(x0);
@@ -38,7 +38,7 @@ class OdeintRk4Quaternion final {
 
  private:
   const Problem* p_;
-  bool system_;
+  bool system_;  // a body_system (of the families the scheme integrates, the one that translates)
   Counters c_;
   formulations::KirchhoffQuaternion::state_type y_{};
   boost::numeric::odeint::runge_kutta4<formulations::KirchhoffQuaternion::state_type> stepper_;

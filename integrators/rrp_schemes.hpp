@@ -43,7 +43,7 @@ inline void campello_system(const Problem& p, double J, double phi, double h, do
 class RrpChart {
  public:
   explicit RrpChart(const Problem& p)
-      : p_(&p), n_(p.bodies.size()), system_(p.family == ModelFamily::body_system), loaded_(!p.torque_free()) {
+      : p_(&p), n_(p.bodies.size()), system_(p.translating()), loaded_(!p.torque_free()) {
     for (std::size_t b = 0; b < n_; ++b) {
       J_.push_back(p.inertia(b)(0, 0));
       m_.push_back(p.bodies[b].mass);
@@ -130,7 +130,7 @@ class RrpChart {
 
   const Problem* p_;
   std::size_t n_;
-  bool system_, loaded_;
+  bool system_, loaded_;  // system_: a body_system (of its families, the one that translates)
   std::vector<double> J_, m_;
   std::vector<Vec3> alpha_;
   std::vector<Mat3> R_;

@@ -96,7 +96,7 @@ Problem kirchhoff_body() {
   p.name = "kirchhoff_body";
   p.title = "Body in an ideal fluid (Kirchhoff), M = diag(2, 3, 4), I = diag(1, 2, 3)";
   p.source = "paper 003; PROBLEMS.md P6";
-  p.family = ModelFamily::kirchhoff_body;
+  p.family = &find_family("kirchhoff_body");
   BodyModel b;
   b.inertia = Vec3(1, 2, 3).asDiagonal();
   b.added_mass = Vec3(2, 3, 4).asDiagonal();
@@ -116,7 +116,7 @@ Problem kirchhoff_body() {
 // variants use 1/20, docs/findings.md "Paper 000 Tables 3-6").
 Problem non_twisting(int which, double scale) {
   Problem p;
-  p.family = ModelFamily::non_twisting;
+  p.family = &find_family("non_twisting");
   p.name = cat("non_twisting_case", std::to_string(which), scale == 1.0 ? "" : "_tables");
   const char* what[] = {"", "nonzero initial velocity, no load", "vanishing follower load from rest",
                         "nonzero initial velocity and a vanishing follower load"};
@@ -153,7 +153,7 @@ Problem torus(bool impact) {
   constexpr double Dt = 3.0, r = Dt / 2, Km = 10, Ka = 200, Ks = 200, Kpp = 2100, v0 = 1.0;
   const double Dp = Dt * std::sin(pi / double(N));
   Problem p;
-  p.family = ModelFamily::body_system;
+  p.family = &find_family("body_system");
   p.name = impact ? "torus_impact" : "torus_free";
   p.title = impact ? "Particle-binder torus (80 particles) impacting a rigid wall"
                    : "Free particle-binder torus (80 particles), spinning, one bond pair stretched 1 %";

@@ -9,24 +9,14 @@
 #include <utility>
 #include <string>
 #include <variant>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "rigidbench/core/state.hpp"
 #include "rigidbench/core/types.hpp"
+#include "rigidbench/problems/family.hpp"
 
 namespace rigidbench {
-
-/// Which equations of motion a problem poses; integrators declare which families they support.
-enum class ModelFamily {
-  rigid_body,    // one body rotating about a fixed point or its centre of mass: (R, W) in SO(3) x R^3
-  body_system,   // n bodies in SE(3)^n with interaction potentials (paper 001 section 4)
-  non_twisting,  // the nonholonomic non-twisting model of paper 000 section 6 (w . d3 = 0)
-  /// One body in an ideal fluid (paper 003; PROBLEMS.md P6): SE(3) with the coupled kinetic energy
-  /// T = 1/2 u.M u + 1/2 W.J W (u = R^T v the body velocity, M the added-mass tensor), no loads.
-  kirchhoff_body,
-};
-const char* to_string(ModelFamily f);
-std::optional<ModelFamily> model_family_from_string(const std::string& s);
 
 /// Uniform force field m*a acting at the body-fixed point p_B (relative to the pivot/reference
 /// point). Potential U = -m a . (R p_B); spatial moment t = (R p_B) x (m a).
@@ -145,30 +135,16 @@ struct VerificationSettings {
   bool operator==(const VerificationSettings&) const = default;
 };
 
-/// nonholonomic: the non-twist condition w . d3 = W3 = 0 of the non_twisting family (paper 000 eq. 72),
-/// evaluated from the canonical state's W.
-enum class InvariantKind { energy, momentum, casimir, axial, constraint, nonholonomic };
-const char* to_string(InvariantKind k);
-
-struct InvariantDef {
-  std::string name;
-  InvariantKind kind;
-  std::string description;
-  double natural_scale;  // S_I when |I_0| is near zero (METRICS.md, Invariants)
-  /// A component of a vector invariant (pi_x...): its round-off is relative to the vector's norm,
-  /// so S_I is always the natural scale |pi_0|, never the possibly tiny |I_0|.
-  bool component = false;
-  /// Conserved from this time on (the loads vanish there, e.g. paper 000 cases 2 and 3 from t = 1);
-  /// drift is measured against the value at the first step at or after it. -inf: from t0.
-  double from_time = -std::numeric_limits<double>::infinity();
-};
-
 class Problem {
  public:
   std::string name;
   std::string title;
   std::string source;
-  ModelFamily family = ModelFamily::rigid_body;
+  /// The equations the problem poses (problems/family.hpp); the built-in rigid_body by default.
+  const Family* family = &find_family("rigid_body");
+  /// Parameters of the family that have no field here (an outside family's, the gyrostat's rotor),
+  /// as its problem-file section holds them; the family derives what it needs in validate().
+  nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
   std::vector<BodyModel> bodies{BodyModel{}};
   std::vector<Load> loads;
   Interactions interactions;  // body_system only
@@ -184,6 +160,7 @@ class Problem {
   bool operator==(const Problem& o) const;
 
   // ---- structure (valid after finalize) ----
+  bool of_family(std::string_view name) const { return family->name() == name; }
   bool torque_free() const { return loads.empty() && interactions.empty(); }
   /// Some load has a potential (a uniform field); follower moments have none. Valid after finalize.
   bool has_potential() const { return !fields_.empty(); }
@@ -192,7 +169,7 @@ class Problem {
   /// The time from which every follower moment vanishes (t0 if there are none; +inf if never).
   double quiet_from() const;
   bool spherical(std::size_t body = 0) const;
-  bool translating() const { return family == ModelFamily::body_system || family == ModelFamily::kirchhoff_body; }
+  bool translating() const { return family->translating(); }
   int observables() const { return int(bodies.size()) * observables_per_body(translating()); }
   /// Observables that form the configuration (R entries, plus x): the Q_II norm of paper 000.
   std::vector<int> configuration_observables() const;
@@ -211,7 +188,15 @@ class Problem {
   Mat3 spatial_moment_jacobian(double t, const Mat3& R) const;
   /// Potential of the uniform fields (follower moments have none).
   double potential(const Mat3& R) const;
-  double energy(const State& s) const;
+  /// The family's energy of s.
+  double energy(const State& s) const { return family->energy(*this, s); }
+  /// The loads by type (valid after finalize): the moment evaluations loop over these.
+  const std::vector<UniformField>& fields() const { return fields_; }
+  const std::vector<FollowerMoment>& followers() const { return followers_; }
+  /// Internal angular momentum h_B carried by the body, constant in the body frame, so that the body
+  /// momentum is Pi = J W + h_B (zero unless the family sets it: the gyrostat's rotor).
+  const Vec3& internal_momentum() const { return internal_momentum_; }
+  void set_internal_momentum(const Vec3& h) { internal_momentum_ = h; }
 
   // ---- body_system (valid after finalize) ----
   /// Spatial forces F_b = -dU/dx_b and spatial moments m_b = -dU/d(delta_b) of the interactions at the
@@ -219,10 +204,13 @@ class Problem {
   void system_loads(const Mat3* R, const Vec3* x, Vec3* force, Vec3* moment) const;
   SystemEnergy system_energy(const State& s) const;
 
-  // ---- invariants ----
+  // ---- invariants (the family's, problems/family.hpp) ----
   const std::vector<InvariantDef>& invariants() const { return invariants_; }
   /// Evaluates every invariant of invariants() at s into out (size invariants().size()).
   void evaluate_invariants(const State& s, double* out) const;
+
+  /// For families' validate(): the inverse of the added-mass tensor of body 0 (kirchhoff_body).
+  void set_added_mass_inverse(const Mat3& M) { added_mass_inv_ = M; }
 
  private:
   std::vector<Mat3> inertia_inv_;
@@ -230,14 +218,9 @@ class Problem {
   std::vector<UniformField> fields_;
   std::vector<FollowerMoment> followers_;
   Mat3 added_mass_inv_ = Mat3::Zero();
-  std::vector<InvariantDef> invariants_;
-  Vec3 field_dir_ = Vec3::Zero();  // unit direction of the (common) field, when momentum along it is conserved
-  Vec3 axis_B_ = Vec3::Zero();     // unit body axis of symmetry through the load point, when axial momentum is conserved
-  bool has_energy_ = true;
-  bool has_free_momentum_ = false;
-  bool has_nonholonomic_momenta_ = false;
-  bool has_field_momentum_ = false;
-  bool has_axial_momentum_ = false;
+  Vec3 internal_momentum_ = Vec3::Zero();
+  std::vector<InvariantGroup> invariant_groups_;
+  std::vector<InvariantDef> invariants_;  // the groups' definitions, in order
 };
 
 }  // namespace rigidbench

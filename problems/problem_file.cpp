@@ -9,67 +9,60 @@
 #include "rigidbench/core/rrp.hpp"
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/problems/file_reader.hpp"
 
 namespace rigidbench {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-namespace {
-
-constexpr int kFormatVersion = 1;
-
-ordered_json vec(const Vec3& v) { return ordered_json::array({v[0], v[1], v[2]}); }
-ordered_json mat(const Mat3& m) {
+ordered_json json_vec(const Vec3& v) { return ordered_json::array({v[0], v[1], v[2]}); }
+ordered_json json_mat(const Mat3& m) {
   ordered_json a = ordered_json::array();
   for (int i = 0; i < 3; ++i) a.push_back(ordered_json::array({m(i, 0), m(i, 1), m(i, 2)}));
   return a;
 }
 
-/// Reader that knows where it is, so every error names the JSON path.
-struct Reader {
-  const std::string& origin;
+void ProblemFileReader::fail(const std::string& path, const std::string& what) const {
+  throw InputError(origin + ": " + (path.empty() ? "/" : path) + ": " + what);
+}
+const json& ProblemFileReader::field(const json& obj, const std::string& path, const char* key) const {
+  if (!obj.contains(key)) fail(path, std::string("missing required field '") + key + "'");
+  return obj.at(key);
+}
+void ProblemFileReader::only(const json& obj, const std::string& path, const std::vector<const char*>& keys) const {
+  if (!obj.is_object()) fail(path, "expected an object, got " + std::string(obj.type_name()));
+  std::set<std::string> allowed(keys.begin(), keys.end());
+  for (auto it = obj.begin(); it != obj.end(); ++it)
+    if (!allowed.count(it.key())) {
+      std::string list;
+      for (const auto& k : allowed) list += (list.empty() ? "" : ", ") + k;
+      fail(path, "unknown field '" + it.key() + "' (allowed: " + list + ")");
+    }
+}
+double ProblemFileReader::number(const json& j, const std::string& path) const {
+  if (!j.is_number()) fail(path, "expected a number, got " + std::string(j.type_name()) + " " + j.dump());
+  const double x = j.get<double>();
+  if (!std::isfinite(x)) fail(path, "expected a finite number");
+  return x;
+}
+std::string ProblemFileReader::text(const json& j, const std::string& path) const {
+  if (!j.is_string()) fail(path, "expected a string, got " + std::string(j.type_name()));
+  return j.get<std::string>();
+}
+Vec3 ProblemFileReader::vec3(const json& j, const std::string& path) const {
+  if (!j.is_array() || j.size() != 3) fail(path, "expected an array of 3 numbers, got " + j.dump());
+  return Vec3(number(j[0], path + "/0"), number(j[1], path + "/1"), number(j[2], path + "/2"));
+}
+Mat3 ProblemFileReader::mat3(const json& j, const std::string& path) const {
+  if (!j.is_array() || j.size() != 3) fail(path, "expected a 3x3 array (3 rows of 3 numbers), got " + j.dump());
+  Mat3 m;
+  for (int i = 0; i < 3; ++i) m.row(i) = vec3(j[i], path + "/" + std::to_string(i)).transpose();
+  return m;
+}
 
-  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-    throw InputError(origin + ": " + (path.empty() ? "/" : path) + ": " + what);
-  }
-  const json& field(const json& obj, const std::string& path, const char* key) const {
-    if (!obj.contains(key)) fail(path, std::string("missing required field '") + key + "'");
-    return obj.at(key);
-  }
-  void only(const json& obj, const std::string& path, std::initializer_list<const char*> keys) const {
-    if (!obj.is_object()) fail(path, "expected an object, got " + std::string(obj.type_name()));
-    std::set<std::string> allowed(keys.begin(), keys.end());
-    for (auto it = obj.begin(); it != obj.end(); ++it)
-      if (!allowed.count(it.key())) {
-        std::string list;
-        for (const auto& k : allowed) list += (list.empty() ? "" : ", ") + k;
-        fail(path, "unknown field '" + it.key() + "' (allowed: " + list + ")");
-      }
-  }
-  double number(const json& j, const std::string& path) const {
-    if (!j.is_number()) fail(path, "expected a number, got " + std::string(j.type_name()) + " " + j.dump());
-    const double x = j.get<double>();
-    if (!std::isfinite(x)) fail(path, "expected a finite number");
-    return x;
-  }
-  std::string text(const json& j, const std::string& path) const {
-    if (!j.is_string()) fail(path, "expected a string, got " + std::string(j.type_name()));
-    return j.get<std::string>();
-  }
-  Vec3 vec3(const json& j, const std::string& path) const {
-    if (!j.is_array() || j.size() != 3) fail(path, "expected an array of 3 numbers, got " + j.dump());
-    return Vec3(number(j[0], path + "/0"), number(j[1], path + "/1"), number(j[2], path + "/2"));
-  }
-  Mat3 mat3(const json& j, const std::string& path) const {
-    if (!j.is_array() || j.size() != 3) fail(path, "expected a 3x3 array (3 rows of 3 numbers), got " + j.dump());
-    Mat3 m;
-    for (int i = 0; i < 3; ++i) m.row(i) = vec3(j[i], path + "/" + std::to_string(i)).transpose();
-    return m;
-  }
-};
+constexpr int kFormatVersion = 1;
 
-}  // namespace
 
 ordered_json problem_to_json(const Problem& p) {
   ordered_json j;
@@ -77,43 +70,33 @@ ordered_json problem_to_json(const Problem& p) {
   j["name"] = p.name;
   j["title"] = p.title;
   j["source"] = p.source;
-  j["family"] = to_string(p.family);
+  j["family"] = p.family->name();
   j["bodies"] = ordered_json::array();
-  for (const BodyModel& b : p.bodies) {
-    ordered_json bj = {{"inertia", mat(b.inertia)}, {"mass", b.mass}};
-    if (p.family == ModelFamily::kirchhoff_body) bj["added_mass"] = mat(b.added_mass);
-    if (p.family == ModelFamily::body_system) bj["diameter"] = b.diameter;
+  for (std::size_t i = 0; i < p.bodies.size(); ++i) {
+    ordered_json bj = {{"inertia", json_mat(p.bodies[i].inertia)}, {"mass", p.bodies[i].mass}};
+    p.family->write_body(p, i, bj);
     j["bodies"].push_back(bj);
   }
   j["loads"] = ordered_json::array();
   for (const Load& l : p.loads)
     j["loads"].push_back(std::visit(
         overloaded{[](const UniformField& f) -> ordered_json {
-                     return {{"type", "uniform_field"}, {"mass", f.mass}, {"acceleration", vec(f.acceleration)},
-                             {"point", vec(f.point)}};
+                     return {{"type", "uniform_field"}, {"mass", f.mass}, {"acceleration", json_vec(f.acceleration)},
+                             {"point", json_vec(f.point)}};
                    },
                    [](const FollowerMoment& m) -> ordered_json {
                      ordered_json knots = ordered_json::array();
                      for (const auto& [t, v] : m.profile.knots) knots.push_back(ordered_json::array({t, v}));
-                     return {{"type", "follower_moment"}, {"body", vec(m.body)}, {"profile", knots}};
+                     return {{"type", "follower_moment"}, {"body", json_vec(m.body)}, {"profile", knots}};
                    }},
         l));
-  if (p.family == ModelFamily::body_system) {
-    const Interactions& in = p.interactions;
-    ordered_json bonds = ordered_json::array();
-    for (const Bond& b : in.bonds)
-      bonds.push_back({{"bodies", ordered_json::array({b.i, b.j})}, {"bending", b.bending}, {"axial", b.axial},
-                       {"shear", b.shear}, {"rest", vec(b.rest)}});
-    ordered_json walls = ordered_json::array();
-    for (const Wall& w : in.walls) walls.push_back({{"normal", vec(w.normal)}, {"offset", w.offset}, {"stiffness", w.stiffness}});
-    j["interactions"] = {{"bonds", bonds}, {"contact_stiffness", in.contact_stiffness}, {"walls", walls}};
-  }
+  p.family->write(p, j);  // the family's own section (docs/problem-files.md)
   j["initial"] = ordered_json::array();
   for (const BodyState& s : p.initial.bodies) {
-    ordered_json b = {{"attitude", {{"matrix", mat(s.R)}}}, {"angular_velocity", {{"body", vec(s.W)}}}};
+    ordered_json b = {{"attitude", {{"matrix", json_mat(s.R)}}}, {"angular_velocity", {{"body", json_vec(s.W)}}}};
     if (p.translating()) {
-      b["position"] = vec(s.x);
-      b["velocity"] = vec(s.v);
+      b["position"] = json_vec(s.x);
+      b["velocity"] = json_vec(s.v);
     }
     j["initial"].push_back(b);
   }
@@ -129,9 +112,22 @@ ordered_json problem_to_json(const Problem& p) {
 }
 
 Problem problem_from_json(const json& j, const std::string& origin) {
-  Reader r{origin};
-  r.only(j, "", {"rigidbench_problem", "name", "title", "source", "family", "bodies", "loads", "interactions", "initial",
-                 "time", "verification"});
+  ProblemFileReader r{origin};
+  if (!j.is_object()) r.fail("", "expected an object, got " + std::string(j.type_name()));
+  // The family first: it says which further keys the file may hold (its section).
+  const std::string fam = r.text(r.field(j, "", "family"), "/family");
+  const Family* family = nullptr;
+  try {
+    family = &find_family(fam);
+  } catch (const InputError& e) {
+    r.fail("/family", e.what());
+  }
+  std::vector<const char*> keys{"rigidbench_problem", "name", "title", "source", "family", "bodies", "loads",
+                                "initial", "time", "verification"};
+  for (const char* k : family->file_keys()) keys.push_back(k);
+  std::vector<const char*> body_keys{"inertia", "mass"};
+  for (const char* k : family->body_file_keys()) body_keys.push_back(k);
+  r.only(j, "", keys);
   const json& ver = r.field(j, "", "rigidbench_problem");
   if (!ver.is_number_integer() || ver.get<int>() != kFormatVersion)
     r.fail("/rigidbench_problem", "unsupported problem-file version " + ver.dump() + " (this build reads " +
@@ -140,23 +136,17 @@ Problem problem_from_json(const json& j, const std::string& origin) {
   p.name = r.text(r.field(j, "", "name"), "/name");
   if (j.contains("title")) p.title = r.text(j["title"], "/title");
   if (j.contains("source")) p.source = r.text(j["source"], "/source");
-  const std::string fam = r.text(r.field(j, "", "family"), "/family");
-  const auto f = model_family_from_string(fam);
-  if (!f) r.fail("/family", "unknown model family '" + fam + "' (known: rigid_body, body_system, non_twisting, kirchhoff_body)");
-  p.family = *f;
+  p.family = family;
 
   const json& bodies = r.field(j, "", "bodies");
   if (!bodies.is_array() || bodies.empty()) r.fail("/bodies", "expected a non-empty array of bodies");
   p.bodies.clear();
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const std::string bp = "/bodies/" + std::to_string(i);
-    r.only(bodies[i], bp, {"inertia", "mass", "added_mass", "diameter"});
+    r.only(bodies[i], bp, body_keys);
     BodyModel b;
     b.inertia = r.mat3(r.field(bodies[i], bp, "inertia"), bp + "/inertia");
     b.mass = bodies[i].contains("mass") ? r.number(bodies[i]["mass"], bp + "/mass") : 1.0;
-    if (bodies[i].contains("added_mass")) b.added_mass = r.mat3(bodies[i]["added_mass"], bp + "/added_mass");
-    else if (p.family == ModelFamily::kirchhoff_body) r.fail(bp, "a kirchhoff_body needs added_mass (3x3, SPD)");
-    if (bodies[i].contains("diameter")) b.diameter = r.number(bodies[i]["diameter"], bp + "/diameter");
     p.bodies.push_back(b);
   }
 
@@ -192,44 +182,7 @@ Problem problem_from_json(const json& j, const std::string& origin) {
     }
   }
 
-  if (j.contains("interactions")) {
-    // {"bonds": [{"bodies": [i, j], "bending": Km, "axial": Ka, "shear": Ks, "rest": [..]}],
-    //  "contact_stiffness": Kpp, "walls": [{"normal": [..], "offset": c, "stiffness": K}]}
-    const json& in = j["interactions"];
-    r.only(in, "/interactions", {"bonds", "contact_stiffness", "walls"});
-    if (in.contains("bonds")) {
-      if (!in["bonds"].is_array()) r.fail("/interactions/bonds", "expected an array");
-      for (std::size_t k = 0; k < in["bonds"].size(); ++k) {
-        const json& b = in["bonds"][k];
-        const std::string bp = "/interactions/bonds/" + std::to_string(k);
-        r.only(b, bp, {"bodies", "bending", "axial", "shear", "rest"});
-        const json& ij = r.field(b, bp, "bodies");
-        if (!ij.is_array() || ij.size() != 2 || !ij[0].is_number_unsigned() || !ij[1].is_number_unsigned())
-          r.fail(bp + "/bodies", "expected [i, j], two body indices, got " + ij.dump());
-        Bond bd;
-        bd.i = ij[0].get<std::size_t>();
-        bd.j = ij[1].get<std::size_t>();
-        if (b.contains("bending")) bd.bending = r.number(b["bending"], bp + "/bending");
-        if (b.contains("axial")) bd.axial = r.number(b["axial"], bp + "/axial");
-        if (b.contains("shear")) bd.shear = r.number(b["shear"], bp + "/shear");
-        bd.rest = r.vec3(r.field(b, bp, "rest"), bp + "/rest");
-        p.interactions.bonds.push_back(bd);
-      }
-    }
-    if (in.contains("contact_stiffness"))
-      p.interactions.contact_stiffness = r.number(in["contact_stiffness"], "/interactions/contact_stiffness");
-    if (in.contains("walls")) {
-      if (!in["walls"].is_array()) r.fail("/interactions/walls", "expected an array");
-      for (std::size_t k = 0; k < in["walls"].size(); ++k) {
-        const json& w = in["walls"][k];
-        const std::string wp = "/interactions/walls/" + std::to_string(k);
-        r.only(w, wp, {"normal", "offset", "stiffness"});
-        p.interactions.walls.push_back(Wall{.normal = r.vec3(r.field(w, wp, "normal"), wp + "/normal"),
-                                            .offset = w.contains("offset") ? r.number(w["offset"], wp + "/offset") : 0.0,
-                                            .stiffness = r.number(r.field(w, wp, "stiffness"), wp + "/stiffness")});
-      }
-    }
-  }
+  family->read(j, p, r);  // the family's own section
 
   const json& init = r.field(j, "", "initial");
   if (!init.is_array() || init.size() != p.bodies.size())

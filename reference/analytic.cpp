@@ -227,7 +227,7 @@ struct Solver {
 }  // namespace
 
 std::string analytic_not_applicable(const Problem& p) {
-  if (p.family != ModelFamily::rigid_body || p.bodies.size() != 1) return "not a single rigid body";
+  if (!p.of_family("rigid_body") || p.bodies.size() != 1) return "not a single rigid body";
   if (!p.torque_free()) return "the body is loaded (the closed form is for the torque-free body)";
   Mat3 Q;
   Vec3 Jd;

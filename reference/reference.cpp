@@ -191,7 +191,7 @@ Run run_once(const Problem& p, const std::vector<double>& times, double tol, con
              Formulation f) {
   Run r;
   const bool q = s.precision == Precision::quad;
-  if (p.family == ModelFamily::body_system) {
+  if (p.of_family("body_system")) {
     using F = formulations::BodySystemQuaternion;
     // RKF78, not Bulirsch-Stoer: the Hertz contact forces (eq. 57) are only C^1 in the positions,
     // and the extrapolation (which assumes a smooth right-hand side) then crawls at tiny steps.
@@ -200,13 +200,13 @@ Run run_once(const Problem& p, const std::vector<double>& times, double tol, con
     for (std::size_t i = 0; i < raw.size(); ++i) F::to_state(raw[i], r.states[i]);
     return r;
   }
-  if (p.family == ModelFamily::non_twisting) {
+  if (p.of_family("non_twisting")) {
     r.states = run_system(formulations::NonTwistingKirchhoff{&p}, p, times, tol, s.stepper, r.steps);
     const auto k = p.load_kinks();
     if (!k.empty()) r.notes = cat("integration restarted at the load's ", std::to_string(k.size()), " kink(s)");
     return r;
   }
-  if (p.family == ModelFamily::kirchhoff_body) {
+  if (p.of_family("kirchhoff_body")) {
     if (f == Formulation::kirchhoff)
       r.states = run_system(formulations::KirchhoffBody{&p}, p, times, tol, s.stepper, r.steps);
     else if (f == Formulation::newton_euler)
@@ -257,7 +257,7 @@ nlohmann::json cache_key(const Problem& p, const std::vector<double>& times, con
   return {{"code_version", kReferenceCodeVersion},
           {"problem", nlohmann::json::parse(problem_to_json(p).dump())},
           {"formulation", to_string(f)},
-          {"stepper", f == Formulation::analytic ? "analytic" : s.stepper == ReferenceStepper::bulirsch_stoer && p.family != ModelFamily::body_system ? "bs" : "rkf78"},
+          {"stepper", f == Formulation::analytic ? "analytic" : s.stepper == ReferenceStepper::bulirsch_stoer && !p.of_family("body_system") ? "bs" : "rkf78"},
           {"tolerance", f == Formulation::analytic ? 0.0 : s.tolerance},
           {"tighten", f == Formulation::analytic ? 0.0 : s.tighten},
           {"precision", to_string(s.precision)},
@@ -399,20 +399,23 @@ std::optional<Formulation> formulation_from_string(const std::string& s) {
 const char* to_string(Precision p) { return p == Precision::quad ? "quad (cpp_bin_float_quad, 113-bit)" : "binary64"; }
 
 std::vector<Formulation> applicable_formulations(const Problem& p) {
-  std::vector<Formulation> f;
-  if (p.family == ModelFamily::kirchhoff_body) return {Formulation::kirchhoff, Formulation::newton_euler, Formulation::hybrid};
-  if (p.family == ModelFamily::non_twisting) return {Formulation::non_twisting};
-  if (p.family == ModelFamily::body_system) return {Formulation::body_system};
-  if (p.family != ModelFamily::rigid_body || p.bodies.size() != 1) return f;
-  f = {Formulation::kirchhoff, Formulation::newton_euler, Formulation::euler_angles};
-  if (analytic_not_applicable(p).empty()) f.push_back(Formulation::analytic);
-  return f;
+  // The family declares the formulations that solve it, the default first (problems/family.hpp); the
+  // analytic one applies only where its closed form does.
+  std::vector<Formulation> out;
+  for (const std::string& name : p.family->formulations(p)) {
+    const auto f = formulation_from_string(name);
+    if (!f || (*f == Formulation::analytic && !analytic_not_applicable(p).empty())) continue;
+    out.push_back(*f);
+  }
+  return out;
 }
 
 Formulation default_formulation(const Problem& p) {
-  if (p.family == ModelFamily::non_twisting) return Formulation::non_twisting;
-  if (p.family == ModelFamily::body_system) return Formulation::body_system;
-  return analytic_not_applicable(p).empty() ? Formulation::analytic : Formulation::kirchhoff;
+  const auto f = applicable_formulations(p);
+  if (f.empty())
+    throw InputError(cat("reference: no formulation solves problem '", p.name, "' of the ", std::string(p.family->name()),
+                         " family"));
+  return f.front();
 }
 
 std::string default_cache_dir() {
@@ -434,7 +437,7 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
     if (!(times[i] > times[i - 1])) throw InputError("reference: the time grid must be increasing");
   if (f != Formulation::analytic && (!(settings.tolerance > 0) || !(settings.tolerance < 1) || !(settings.tighten > 1)))
     throw InputError("reference: tolerance must be in (0, 1) and the tightening factor > 1");
-  if (settings.precision == Precision::quad && (f == Formulation::euler_angles || p.family != ModelFamily::rigid_body))
+  if (settings.precision == Precision::quad && (f == Formulation::euler_angles || !p.of_family("rigid_body")))
     throw InputError("reference: quad precision is available for the rigid-body kirchhoff, newton_euler and analytic references");
 
   std::string cache_path;
@@ -484,14 +487,14 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
       throw InputError(cat("reference: odeint made no progress: ", e.what()));
     }
     r.kind = "odeint";
-    const bool fluid = p.family == ModelFamily::kirchhoff_body;
+    const bool fluid = p.of_family("kirchhoff_body");
     r.formulation = f == Formulation::kirchhoff      ? (fluid ? "kirchhoff_body_quaternion" : "kirchhoff_quaternion")
                     : f == Formulation::newton_euler ? (fluid ? "newton_euler_spatial_impulses" : "newton_euler_quaternion")
                     : f == Formulation::hybrid       ? "hybrid_spatial_velocity_body_omega"
                     : f == Formulation::non_twisting ? "non_twisting_kirchhoff_multiplier"
                     : f == Formulation::body_system  ? "body_system_kirchhoff_quaternions"
                                                      : "euler_angles_zyx_zyz";
-    r.stepper = settings.stepper == ReferenceStepper::bulirsch_stoer && p.family != ModelFamily::body_system
+    r.stepper = settings.stepper == ReferenceStepper::bulirsch_stoer && !p.of_family("body_system")
                     ? "bulirsch_stoer_dense_out (odeint, interpolation error controlled)"
                     : "runge_kutta_fehlberg78, controlled (odeint integrate_times, exact landing on the grid)";
     r.tolerance = tol;

@@ -134,9 +134,9 @@ TEST_CASE("compare: invariant columns use the exact-claim test at every level", 
                               {"drift_by_level", {0.0, 1e-15, 0.0, 2e-15, 0.0}}};
   const auto c = compare_reports(synthetic_report({r}), nullptr, {});
   const auto& inv = c["problems"][0]["rows"][0]["invariants"];
-  CHECK(inv["claimed_and_held"] == json::array({"momentum"}));
-  CHECK(inv["claimed_and_failed"] == json::array({"casimir"}));
-  CHECK(inv["unclaimed_exact_at_every_level"] == json::array({"axial"}));
+  CHECK(inv["claimed_and_held"] == nlohmann::ordered_json::array({"momentum"}));
+  CHECK(inv["claimed_and_failed"] == nlohmann::ordered_json::array({"casimir"}));
+  CHECK(inv["unclaimed_exact_at_every_level"] == nlohmann::ordered_json::array({"axial"}));
   const std::string md = compare_markdown(c);
   CHECK(md.find("FAILED: casimir") != std::string::npos);
 }

@@ -84,7 +84,7 @@ TEMPLATE_LIST_TEST_CASE("every scheme reaches its declared order and keeps its e
     p.finalize();
     const SchemeEntry& e = find_scheme(std::string(TestType::info().name));
     const Ladder L = make_ladder(p, TestType::info().order, {.h0 = 0.025, .levels = 5});
-    const ReferenceSolution ref = compute_reference(p, L.obs_times(), {.formulation = p.family == ModelFamily::non_twisting
+    const ReferenceSolution ref = compute_reference(p, L.obs_times(), {.formulation = p.of_family("non_twisting")
                                                                                         ? Formulation::non_twisting
                                                                                         : Formulation::kirchhoff});
     const PairResult r = verify_pair(p, e, L, ref);

@@ -156,3 +156,30 @@ TEST_CASE("registry: an outside problem joins the catalogue", "[registry]") {
                     Catch::Contains("not positive definite"));
   CHECK_THROWS_WITH(catalogue_problem("test_misnamed"), Catch::Contains("unknown problem"));
 }
+
+TEST_CASE("registry: model families are looked up by name; names are unique", "[registry]") {
+  CHECK(find_family("rigid_body").name() == "rigid_body");
+  CHECK_THROWS_WITH(find_family("fluid"), Catch::Contains("unknown model family 'fluid'") && Catch::Contains("body_system"));
+  struct Dummy final : Family {
+    std::string_view name() const override { return "rigid_body"; }
+    std::string_view title() const override { return "a second rigid_body"; }
+    void validate(Problem&) const override {}
+    std::vector<InvariantGroup> invariants(const Problem&) const override { return {}; }
+    double energy(const Problem&, const State&) const override { return 0; }
+    std::vector<std::string> formulations(const Problem&) const override { return {}; }
+  };
+  CHECK_THROWS_WITH(register_family(std::make_unique<Dummy>()), Catch::Contains("the name is taken"));
+  std::size_t n = 0;
+  for (const Family* f : all_families()) n += f->name() == "rigid_body";
+  CHECK(n == 1);
+  // Every catalogue problem's invariants come from its family, one definition per evaluated value.
+  for (const auto& name : catalogue_names()) {
+    const Problem p = catalogue_problem(name);
+    std::vector<double> v(p.invariants().size(), std::nan(""));
+    p.evaluate_invariants(p.initial, v.data());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      INFO(name << ": " << p.invariants()[i].name);
+      CHECK(std::isfinite(v[i]));
+    }
+  }
+}

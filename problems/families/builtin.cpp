@@ -1,0 +1,26 @@
+// The built-in model families, one file each under problems/families/. Adding one is its file plus
+// one line here.
+#include <memory>
+#include <vector>
+
+#include "rigidbench/problems/family.hpp"
+
+namespace rigidbench {
+
+namespace families {
+std::unique_ptr<Family> rigid_body();
+std::unique_ptr<Family> non_twisting();
+std::unique_ptr<Family> body_system();
+std::unique_ptr<Family> kirchhoff_body();
+}  // namespace families
+
+std::vector<std::unique_ptr<Family>> builtin_families() {
+  std::vector<std::unique_ptr<Family>> f;
+  f.push_back(families::rigid_body());
+  f.push_back(families::non_twisting());
+  f.push_back(families::body_system());
+  f.push_back(families::kirchhoff_body());
+  return f;
+}
+
+}  // namespace rigidbench

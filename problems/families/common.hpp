@@ -1,0 +1,28 @@
+#pragma once
+// Helpers the built-in families share (problems/families/*.cpp); not part of the family contract.
+#include <string>
+
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/problems/problem.hpp"
+
+namespace rigidbench::families {
+
+inline std::string num(double x) { return format_number(x, 17); }
+inline void require(bool ok, const std::string& what) {
+  if (!ok) throw InputError(what);
+}
+inline std::string where(const Problem& p) { return "problem '" + p.name + "': "; }
+
+/// max over bodies of |R^T R - I|_F: the representation stays on SO(3) (a constraint, scale 1).
+inline InvariantGroup orthogonality(std::string description = "|R^T R - I|_F") {
+  return {{{"orthogonality", InvariantKind::constraint, std::move(description), 1.0}},
+          [](const Problem&, const State& s, double* out) {
+            double orth = 0;
+            for (const BodyState& b : s.bodies) orth = std::max(orth, so3::orthogonality_residual(b.R));
+            *out = orth;
+          }};
+}
+
+inline const char* axis_name(int i) { return i == 0 ? "x" : i == 1 ? "y" : "z"; }
+
+}  // namespace rigidbench::families
