@@ -14,7 +14,7 @@ const SchemeInfo& AkwMidpoint::info() {
       .representation = "rotation matrix and body angular velocity; Newton on Omega_{n+1/2} (3 unknowns)",
       .order = 2,
       .kind = SchemeKind::implicit,
-      .applies = {.families = {"rigid_body"}},
+      .applies = {.families = {"rigid_body"}, .features = {"internal_momentum"}},
       // The midpoint rule on (Pi, Gamma) keeps every quadratic first integral of the Euler-Poisson
       // equations: K + U (U linear in Gamma), |Pi|, Pi . Gamma = a . pi, the axial Pi . E of a symmetric
       // body; R stays orthogonal (Cayley).

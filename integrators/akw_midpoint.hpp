@@ -1,21 +1,23 @@
 #pragma once
 // Implicit midpoint rule on SO(3) (Austin, Krishnaprasad & Wang, J. Comput. Phys. 107 (1993) 105):
 // the midpoint rule applied to the Lie-Poisson (Euler-Poisson) form of the equations,
-//   Pi' = Pi x Omega + T(Gamma, t),   Gamma' = Gamma x Omega,   Omega = J^-1 Pi,
+//   Pi' = Pi x Omega + T(Gamma, t),   Gamma' = Gamma x Omega,   Omega = J^-1 (Pi - h),
 // Gamma = R^T a the body components of any fixed spatial vector (the direction of a uniform field),
+// h the body's internal momentum (zero but for the gyrostat; Omega is affine in Pi either way),
 // with the attitude reconstructed by the Cayley map
-//   R_{n+1} = R_n cay(h Omega_m),   Omega_m = J^-1 (Pi_n + Pi_{n+1}) / 2.
+//   R_{n+1} = R_n cay(h Omega_m),   Omega_m = J^-1 ((Pi_n + Pi_{n+1}) / 2 - h).
 // Why Cayley (docs/decisions.md, "AKW midpoint"): the midpoint rule for Gamma,
 //   Gamma_{n+1} - Gamma_n = h Gamma_m x Omega_m  <=>  (I + h/2 hat Omega_m) Gamma_{n+1} = (I - h/2 hat Omega_m) Gamma_n,
 // is Gamma_{n+1} = cay(h Omega_m)^T Gamma_n for every spatial vector at once, i.e. R_{n+1} = R_n cay(h Omega_m).
 // So the update of (Pi, R) is the midpoint rule on (Pi, Gamma), which keeps every quadratic first
-// integral: K + U under uniform fields (U is linear in Gamma), |Pi| torque-free, Pi . Gamma (= a . pi),
+// integral: K + U under uniform fields (U is linear in Gamma; K = 1/2 (Pi - h).J^-1 (Pi - h) is quadratic
+// in Pi), |Pi| torque-free, Pi . Gamma (= a . pi),
 // the axial momentum of the symmetric top; and R stays orthogonal (Cayley).
 // The body moment of every catalogue load is affine in Gamma at fixed t (a field: T = p x m Gamma; a
 // follower moment: f(t) B), so the midpoint moment T(Gamma_m, t_m) is, exactly,
 //   T_m = [T(t_m, R_n) + T(t_m, R_{n+1})] / 2.
-// Unknown w = Omega_m (3); Pi_{n+1} = 2 J w - Pi_n, i.e. W_{n+1} = 2 w - W_n:
-//   r(w) = 2 (J w - J W_n) - h (J w) x w - h/2 [T(t_m, R_n) + T(t_m, R_n cay(h w))].
+// Unknown w = Omega_m (3); Pi_m = J w + h_B, Pi_{n+1} = 2 Pi_m - Pi_n, i.e. W_{n+1} = 2 w - W_n:
+//   r(w) = 2 (J w - J W_n) - h (J w + h_B) x w - h/2 [T(t_m, R_n) + T(t_m, R_n cay(h w))].
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/integrators/integrator.hpp"
@@ -23,15 +25,17 @@
 namespace rigidbench {
 
 /// Residual and Jacobian of one AKW step (tested against finite differences). T0 = T(t_m, R_n).
-///   dr/dw = 2J - h (hat(Jw) - hat(w) J) - h/2 [hat(T_1) + R_1^T K R_1] h dcay_r(h w),
+///   dr/dw = 2J - h (hat(Jw + h_B) - hat(w) J) - h/2 [hat(T_1) + R_1^T K R_1] h dcay_r(h w),
 /// K = d t / d(spatial rotation) (Problem::spatial_moment_jacobian) and dcay_r(a) = (I - hat(a)/2)/(1 + |a|^2/4)
 /// the right-trivialised derivative of the Cayley map (cay(a + d) = cay(a) cay(dcay_r(a) d) + O(d^2)).
 inline void akw_system(const Problem& p, double h, double t_mid, const Mat3& Rn, const Vec3& Wn, const Vec3& T0,
                        const Vec3& w, Vec3& r, Mat3& Jac) {
   const Mat3& J = p.inertia();
   const Vec3 Jw = J * w;
-  r = 2.0 * (Jw - J * Wn) - h * Jw.cross(w);
-  Jac = 2.0 * J - h * (so3::hat(Jw) - so3::hat(w) * J);
+  Vec3 Pi_m = Jw;  // J w + h_B
+  if (p.has_internal_momentum()) Pi_m += p.internal_momentum();
+  r = 2.0 * (Jw - J * Wn) - h * Pi_m.cross(w);
+  Jac = 2.0 * J - h * (so3::hat(Pi_m) - so3::hat(w) * J);
   if (p.torque_free()) return;
   const Mat3 R1 = Rn * so3::cayley(h * w);
   const Vec3 T1 = p.body_moment(t_mid, R1);

@@ -22,13 +22,13 @@ const char* to_string(Claim c) {
 
 std::string not_applicable(const SchemeInfo& info, const Problem& p) {
   const Applicability& a = info.applies;
-  const std::string_view family = p.family->name();
+  const std::string_view family = p.family->equations();
   if (!a.families.contains(family))
     return cat("the scheme does not integrate the ", std::string(family), " family (it integrates: ",
                join(a.families), ")");
   for (std::string_view f : p.family->required_features())
     if (!a.features.contains(f))
-      return cat("the ", std::string(family), " family needs a scheme that handles ", std::string(f),
+      return cat("the ", std::string(p.family->name()), " family needs a scheme that handles ", std::string(f),
                  " (the scheme handles: ", join(a.features), ")");
   if (a.spherical_only)
     for (std::size_t b = 0; b < p.bodies.size(); ++b)

@@ -4,8 +4,9 @@
 
 namespace rigidbench {
 
-/// Explicit Lie-Euler: R_{n+1} = R_n exp(h W_n), W_{n+1} = W_n + h J^{-1}(T_n - W_n x J W_n),
-/// T_n = R_n^T t(t_n, R_n). The first-order baseline (Iserles et al., Acta Numerica 2000, sec. 3).
+/// Explicit Lie-Euler: R_{n+1} = R_n exp(h W_n), W_{n+1} = W_n + h J^{-1}(Pi_n x W_n + T_n),
+/// Pi_n = J W_n + h_B (the body's internal momentum, zero but for the gyrostat), T_n = R_n^T t(t_n, R_n).
+/// The first-order baseline (Iserles et al., Acta Numerica 2000, sec. 3).
 class LieEuler final {
  public:
   static const SchemeInfo& info();
@@ -18,7 +19,9 @@ class LieEuler final {
   }
   StepStatus step(double t, double h) {
     const Mat3& J = p_->inertia();
-    Vec3 rhs = (J * W_).cross(W_);
+    Vec3 Pi = J * W_;
+    if (p_->has_internal_momentum()) Pi += p_->internal_momentum();
+    Vec3 rhs = Pi.cross(W_);
     if (!p_->torque_free()) {
       rhs += p_->body_moment(t, R_);
       ++c_.load_evaluations;

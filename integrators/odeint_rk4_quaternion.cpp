@@ -12,7 +12,7 @@ const SchemeInfo& OdeintRk4Quaternion::info() {
       .representation = "unit quaternion q (not renormalised) and body angular velocity W",
       .order = 4,
       .kind = SchemeKind::explicit_,
-      .applies = {.families = {"rigid_body", "body_system"}},
+      .applies = {.families = {"rigid_body", "body_system"}, .features = {"internal_momentum"}},
       .claims = {.constraint = Claim::exact},
       .notes = "Canonical attitude R(q/|q|), orthogonal by construction; |q| itself drifts at O(h^4)."};
   return i;

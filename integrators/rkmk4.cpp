@@ -13,7 +13,7 @@ const SchemeInfo& Rkmk4::info() {
                             .representation = "rotation matrix and body angular velocity",
                             .order = 4,
                             .kind = SchemeKind::explicit_,
-                            .applies = {.families = {"rigid_body"}},
+                            .applies = {.families = {"rigid_body"}, .features = {"internal_momentum"}},
                             .claims = {.constraint = Claim::exact},
                             .notes = "Exact dexp_r^{-1}; four moment evaluations per step."};
   return i;

@@ -19,7 +19,9 @@ class Rkmk4 final {
   }
   StepStatus step(double t, double h) {
     auto accel = [&](double ts, const Mat3& R, const Vec3& W) {
-      Vec3 rhs = (p_->inertia() * W).cross(W);
+      Vec3 Pi = p_->inertia() * W;  // + h_B, the internal momentum (gyrostat)
+      if (p_->has_internal_momentum()) Pi += p_->internal_momentum();
+      Vec3 rhs = Pi.cross(W);
       if (!p_->torque_free()) {
         rhs += p_->body_moment(ts, R);
         ++c_.load_evaluations;

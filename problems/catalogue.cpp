@@ -204,6 +204,7 @@ struct Entry {
   bool builtin;
 };
 
+std::size_t builtin_entries_count();
 std::vector<Entry> builtin_entries() {
   // The torus (P5) is not in the quick suite: its high-accuracy reference alone takes over a minute
   // on 2 cores (quick <= 60 s). `verify --problem torus_free torus_impact` runs it.
@@ -220,11 +221,23 @@ std::vector<Entry> builtin_entries() {
           {"torus_impact", [] { return torus(true); }, false, true},
           {"torus_free", [] { return torus(false); }, false, true}};
 }
+std::size_t builtin_entries_count() {
+  static const std::size_t n = builtin_entries().size();
+  return n;
+}
 
 /// Built-in problems, then the ones the program registered, in order. Registration happens before
 /// any command runs; the mutex only guards registrations against each other.
-std::vector<Entry>& entries() {
+std::vector<Entry>& registered() {
   static std::vector<Entry> e = builtin_entries();
+  return e;
+}
+/// The built-in problems, those the families declare (Family::catalogue), then the registered ones.
+std::vector<Entry> entries() {
+  std::vector<Entry> e(registered().begin(), registered().begin() + std::ptrdiff_t(builtin_entries_count()));
+  for (const Family* f : all_families())
+    for (CatalogueEntry& c : f->catalogue()) e.push_back({std::move(c.name), std::move(c.make), c.quick, true});
+  e.insert(e.end(), registered().begin() + std::ptrdiff_t(builtin_entries_count()), registered().end());
   return e;
 }
 std::mutex& entries_mutex() {
@@ -269,7 +282,7 @@ void register_problem(const std::string& name, std::function<Problem()> make, bo
   if (p.name != name)
     throw InputError(cat("cannot register problem '", name, "': it is made with the name '", p.name, "' (they must agree)"));
   p.finalize();
-  entries().push_back({name, std::move(make), quick, false});
+  registered().push_back({name, std::move(make), quick, false});
 }
 
 Problem catalogue_problem(const std::string& name) {

@@ -5,6 +5,8 @@
 // | member                     | what it declares                                                          |
 // |----------------------------|---------------------------------------------------------------------------|
 // | name(), title()            | the name problems and schemes use (Applicability::families), a title      |
+// | equations()                | the family whose equations schemes integrate: its own name, or the name   |
+// |                            | of the family it builds on (the gyrostat: rigid_body + required_features) |
 // | translating()              | the canonical state carries x, v: observables per body 18, else 12        |
 // | many_bodies()              | more than one body is allowed (SE(3)^n)                                   |
 // | required_features()        | terms a scheme must handle beyond its family's equations (Applicability)  |
@@ -14,6 +16,7 @@
 // | energy(p, s)               | the energy of the canonical state (paper 001's E-error, plots)             |
 // | formulations(p)            | the reference formulations that solve it, by name, the default first      |
 // | read(...), write(...)      | its problem-file section (docs/problem-files.md)                           |
+// | catalogue()                | catalogue problems of the family (optional)                               |
 //
 // Nothing outside a family's file switches on families: schemes say which families they integrate
 // (by name), references are looked up by (family, formulation), and the problem model asks its
@@ -62,11 +65,21 @@ struct InvariantGroup {
   std::function<void(const Problem&, const State&, double* out)> evaluate;
 };
 
+/// A catalogue problem a family declares (docs/problems.md): made on demand, named `name`.
+struct CatalogueEntry {
+  std::string name;
+  std::function<Problem()> make;
+  bool quick = true;  // part of the quick suite
+};
+
 class Family {
  public:
   virtual ~Family() = default;
   virtual std::string_view name() const = 0;
   virtual std::string_view title() const = 0;
+  /// Schemes that integrate these equations (Applicability::families) and handle every required
+  /// feature apply to the family.
+  virtual std::string_view equations() const { return name(); }
   virtual bool translating() const { return false; }
   virtual bool many_bodies() const { return false; }
   virtual NameList required_features() const { return {}; }
@@ -79,6 +92,9 @@ class Family {
   virtual double energy(const Problem& p, const State& s) const = 0;
   /// Names of the reference formulations that solve p (reference/reference.hpp), the default first.
   virtual std::vector<std::string> formulations(const Problem& p) const = 0;
+
+  /// Catalogue problems of this family that the catalogue lists after the built-in ones (catalogue.hpp).
+  virtual std::vector<CatalogueEntry> catalogue() const { return {}; }
 
   /// Problem-file section: the top-level keys and per-body keys the family reads beyond the common
   /// ones (name, title, source, family, bodies[inertia, mass], loads, initial, time, verification).

@@ -131,7 +131,7 @@ void Problem::finalize() {
   require(std::isfinite(v.exact_threshold) && v.exact_threshold > 0,
           where + "verification.exact_threshold must be positive");
 
-  internal_momentum_ = Vec3::Zero();
+  set_internal_momentum(Vec3::Zero());
   added_mass_inv_ = Mat3::Zero();
   family->validate(*this);
 

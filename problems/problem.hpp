@@ -196,7 +196,11 @@ class Problem {
   /// Internal angular momentum h_B carried by the body, constant in the body frame, so that the body
   /// momentum is Pi = J W + h_B (zero unless the family sets it: the gyrostat's rotor).
   const Vec3& internal_momentum() const { return internal_momentum_; }
-  void set_internal_momentum(const Vec3& h) { internal_momentum_ = h; }
+  bool has_internal_momentum() const { return has_internal_momentum_; }
+  void set_internal_momentum(const Vec3& h) {
+    internal_momentum_ = h;
+    has_internal_momentum_ = !h.isZero();
+  }
 
   // ---- body_system (valid after finalize) ----
   /// Spatial forces F_b = -dU/dx_b and spatial moments m_b = -dU/d(delta_b) of the interactions at the
@@ -219,6 +223,7 @@ class Problem {
   std::vector<FollowerMoment> followers_;
   Mat3 added_mass_inv_ = Mat3::Zero();
   Vec3 internal_momentum_ = Vec3::Zero();
+  bool has_internal_momentum_ = false;
   std::vector<InvariantGroup> invariant_groups_;
   std::vector<InvariantDef> invariants_;  // the groups' definitions, in order
 };

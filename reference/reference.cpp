@@ -437,7 +437,7 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
     if (!(times[i] > times[i - 1])) throw InputError("reference: the time grid must be increasing");
   if (f != Formulation::analytic && (!(settings.tolerance > 0) || !(settings.tolerance < 1) || !(settings.tighten > 1)))
     throw InputError("reference: tolerance must be in (0, 1) and the tightening factor > 1");
-  if (settings.precision == Precision::quad && (f == Formulation::euler_angles || !p.of_family("rigid_body")))
+  if (settings.precision == Precision::quad && (f == Formulation::euler_angles || p.family->equations() != "rigid_body"))
     throw InputError("reference: quad precision is available for the rigid-body kirchhoff, newton_euler and analytic references");
 
   std::string cache_path;

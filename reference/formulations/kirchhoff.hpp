@@ -2,7 +2,8 @@
 // Kirchhoff / left-invariant (body) formulation of rigid-body dynamics (paper 003; Euler's
 // equations in body components) with the attitude as a unit quaternion:
 //   q' = 1/2 q (x) (0, W)                    (Hamilton product; R(q) maps body -> space, R' = R hat(W))
-//   J W' = J W x W + T(t, R(q)),  T = R^T t  (body moment)
+//   J W' = Pi x W + T(t, R(q)),  Pi = J W + h,  T = R^T t  (body moment; h the body's internal
+//                                                         momentum, Problem::internal_momentum)
 // The exact flow keeps |q| = 1; the moment is evaluated at R(q / |q|) so that a numerical drift of
 // |q| does not scale the load. Used by the high-accuracy reference and by the Boost.Odeint RK4
 // baseline, so both integrate the very same right-hand side.
@@ -26,7 +27,9 @@ struct KirchhoffQuaternion {
     const Vec3 W(y[4], y[5], y[6]);
     const Vec4 dq = 0.5 * quat::multiply(q, Vec4(0.0, W.x(), W.y(), W.z()));
     const Mat3& J = problem->inertia();
-    Vec3 rhs = (J * W).cross(W);
+    Vec3 Pi = J * W;
+    if (problem->has_internal_momentum()) Pi += problem->internal_momentum();
+    Vec3 rhs = Pi.cross(W);
     if (!problem->torque_free()) {
       rhs += problem->body_moment(t, quat::to_matrix(q));
       if (load_evaluations) ++*load_evaluations;

@@ -97,6 +97,7 @@ std::array<T, 4> pure_times(const A3<T>& v, const T* a) {
 template <class T>
 struct RigidBodyData {
   A33<T> J, Jinv;
+  A3<T> h;  // internal momentum: Pi = J W + h (Problem::internal_momentum; zero but for the gyrostat)
   struct Field {
     A3<T> force, point;
   };
@@ -106,7 +107,7 @@ struct RigidBodyData {
     std::vector<std::pair<T, T>> knots;  // TimeProfile in T
   };
   std::vector<Follower> followers;
-  explicit RigidBodyData(const Problem& p) : J(cast33<T>(p.inertia())) {
+  explicit RigidBodyData(const Problem& p) : J(cast33<T>(p.inertia())), h(cast3<T>(p.internal_momentum())) {
     // J^-1 in T (not the double inverse cast up): by cofactors, exact to T's precision.
     const auto& a = J;
     const T det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
@@ -152,7 +153,9 @@ struct KirchhoffT {
   void operator()(const state_type& y, state_type& dy, const Time& t) const {
     const A3<T> W{y[4], y[5], y[6]};
     const auto dq = times_pure(y.data(), W);
-    A3<T> rhs = cross(mul(d->J, W), W);
+    A3<T> Pi = mul(d->J, W);
+    for (int i = 0; i < 3; ++i) Pi[i] += d->h[i];
+    A3<T> rhs = cross(Pi, W);
     if (d->loaded()) {
       const A3<T> m = d->body_moment(rotation(y.data()), T(t));
       for (int i = 0; i < 3; ++i) rhs[i] += m[i];
@@ -183,7 +186,9 @@ struct NewtonEulerT {
   void operator()(const state_type& y, state_type& dy, const Time& time) const {
     const A33<T> R = rotation(y.data());
     const A3<T> pi{y[4], y[5], y[6]};
-    const A3<T> w = mul(R, mul(d->Jinv, mul_transpose(R, pi)));  // spatial angular velocity
+    A3<T> Pi = mul_transpose(R, pi);  // body momentum J W + h
+    for (int i = 0; i < 3; ++i) Pi[i] -= d->h[i];
+    const A3<T> w = mul(R, mul(d->Jinv, Pi));  // spatial angular velocity
     const auto dq = pure_times(w, y.data());
     for (int i = 0; i < 4; ++i) dy[i] = dq[i] / 2;
     A3<T> t{T(0), T(0), T(0)};
@@ -193,13 +198,17 @@ struct NewtonEulerT {
   static state_type from_body(const BodyState& b, const RigidBodyData<T>& d) {
     const Vec4 q = quat::from_matrix(b.R);
     state_type y{T(q[0]), T(q[1]), T(q[2]), T(q[3]), T(0), T(0), T(0)};
-    const A3<T> pi = mul(rotation(y.data()), mul(d.J, cast3<T>(b.W)));
+    A3<T> Pi = mul(d.J, cast3<T>(b.W));
+    for (int i = 0; i < 3; ++i) Pi[i] += d.h[i];
+    const A3<T> pi = mul(rotation(y.data()), Pi);
     for (int i = 0; i < 3; ++i) y[4 + i] = pi[i];
     return y;
   }
   static void to_body(const state_type& y, BodyState& b, const RigidBodyData<T>& d) {
     const A33<T> R = rotation(y.data());
-    const A3<T> W = mul(d.Jinv, mul_transpose(R, A3<T>{y[4], y[5], y[6]}));
+    A3<T> Pi = mul_transpose(R, A3<T>{y[4], y[5], y[6]});
+    for (int i = 0; i < 3; ++i) Pi[i] -= d.h[i];
+    const A3<T> W = mul(d.Jinv, Pi);
     for (int i = 0; i < 3; ++i) {
       for (int j = 0; j < 3; ++j) b.R(i, j) = static_cast<double>(R[i][j]);
       b.W[i] = static_cast<double>(W[i]);
