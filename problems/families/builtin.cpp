@@ -12,6 +12,7 @@ std::unique_ptr<Family> rigid_body();
 std::unique_ptr<Family> non_twisting();
 std::unique_ptr<Family> body_system();
 std::unique_ptr<Family> kirchhoff_body();
+std::unique_ptr<Family> gyrostat();
 }  // namespace families
 
 std::vector<std::unique_ptr<Family>> builtin_families() {
@@ -20,6 +21,7 @@ std::vector<std::unique_ptr<Family>> builtin_families() {
   f.push_back(families::non_twisting());
   f.push_back(families::body_system());
   f.push_back(families::kirchhoff_body());
+  f.push_back(families::gyrostat());
   return f;
 }
 
