@@ -56,7 +56,7 @@ Drifts drifts(const Problem& p, double h, int n) {
 // ---- Newton Jacobians ----
 
 TEST_CASE("implicit SO(3) schemes: Newton Jacobians match finite differences", "[schemes][newton][implicit_so3]") {
-  for (const char* name : {"free_body", "heavy_top", "pendulum3d"}) {
+  for (const char* name : {"free_body", "heavy_top", "pendulum3d", "gyrostat"}) {
     const Problem p = catalogue_problem(name);
     INFO(name);
     for (int i = 0; i < 30; ++i) {
