@@ -1,6 +1,6 @@
 #pragma once
 // `rigidbench bench`: wall-clock microbenchmarks with in-run baseline ratios, deterministic
-// instruction counts (callgrind), and work-precision sweeps with Pareto fronts (METRICS.md, Cost).
+// instruction counts (callgrind), and work-precision sweeps with Pareto fronts (docs/metrics.md, Cost).
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
 // Numbers in report JSON: a value that could not be computed (NaN, inf) is written as null
-// (SPEC.md report contract), and read back as NaN. One definition for every writer and reader.
+// (reports/schema/report-1.0.schema.json), and read back as NaN. One definition for every writer and reader.
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>

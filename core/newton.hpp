@@ -1,6 +1,6 @@
 #pragma once
 // Newton-Raphson on small fixed-size systems with an analytic Jacobian and dense LU (Eigen).
-// Convergence is judged on the increment of the unknown, |dx| <= tol |x| + abs_tol (issue 4: the
+// Convergence is judged on the increment of the unknown, |dx| <= tol |x| + abs_tol (the
 // increment, not a residual of multipliers that can be large and stall at small h).
 #include <Eigen/LU>
 #include <cmath>
@@ -13,7 +13,7 @@ struct NewtonSettings {
   int max_iterations = 50;
   /// Number of leading unknowns the increment test looks at (-1: all). Constrained schemes put the
   /// configuration first and judge on it alone: their multipliers are large and, at small h, their
-  /// relative increments stall above any tolerance near round-off (issue 4).
+  /// relative increments stall above any tolerance near round-off.
   int judged = -1;
 };
 

@@ -26,7 +26,7 @@ inline Mat3 to_matrix(const Vec3& alpha) { return so3::cayley(alpha); }
 
 /// Eq. (5); empty when the result is a half-turn (outside the chart): the denominator is within a
 /// few ulps of its terms, i.e. |result| would exceed ~1e15 and carry no digits. Large but
-/// meaningful |alpha| (1e4-1e5 near the pendulum's half-turn passages, PROBLEMS.md P3) pass.
+/// meaningful |alpha| (1e4-1e5 near the pendulum's half-turn passages, docs/problems.md P3) pass.
 inline std::optional<Vec3> compose(const Vec3& a1, const Vec3& a2) {
   const double den = 4.0 - a1.dot(a2);
   if (std::abs(den) <= 8 * std::numeric_limits<double>::epsilon() * (4.0 + a1.norm() * a2.norm())) return std::nullopt;

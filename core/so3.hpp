@@ -121,7 +121,7 @@ inline Mat3 dexp_right_inverse(const Vec3& w) {
   return Mat3::Identity() + 0.5 * S + d * S * S;
 }
 
-/// ||R^T R - I||_F: distance from orthogonality, the constraint residual of METRICS.md.
+/// ||R^T R - I||_F: distance from orthogonality, the constraint residual of docs/metrics.md.
 inline double orthogonality_residual(const Mat3& R) {
   return (R.transpose() * R - Mat3::Identity()).norm();
 }

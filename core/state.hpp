@@ -1,7 +1,7 @@
 #pragma once
-// The canonical state through which every integrator, reference and metric talks (PROBLEMS.md):
+// The canonical state through which every integrator, reference and metric talks (docs/problems.md):
 // per body, attitude R (body -> space), body angular velocity W, and for SE(3) the spatial
-// position x and velocity v. Observables (METRICS.md, xi) flatten it body by body as
+// position x and velocity v. Observables (docs/metrics.md, xi) flatten it body by body as
 // [R row-major (9), W (3)] and, for translating models, [x (3), v (3)].
 #include <cstddef>
 #include <vector>

@@ -93,7 +93,7 @@ struct SettingInfo {
   bool integer = false;
 };
 
-/// The Newton settings every implicit scheme declares (issue 4: tolerance a setting; 1e-14 by
+/// The Newton settings every implicit scheme declares (a setting; 1e-14 by
 /// default so that exact-invariant checks measure the scheme, paper 000 runs 1e-10).
 inline const SettingInfo kNewtonTolerance{"newton_tolerance", "relative increment |dx| <= tol |x| that ends Newton",
                                           1e-14, 1e-16, 1e-2};
@@ -134,7 +134,7 @@ struct StepStatus {
   static StepStatus breakdown(std::string why) { return {false, std::move(why)}; }
 };
 
-/// The breakdown of a step whose Newton solve did not converge (issue 4: the step's iterations,
+/// The breakdown of a step whose Newton solve did not converge (the step's iterations,
 /// last increment of `unknown` and residual, in one wording for every implicit scheme).
 inline StepStatus newton_breakdown(std::string_view scheme, std::string_view unknown, const NewtonResult& nr) {
   return StepStatus::breakdown(cat(std::string(scheme), ": Newton did not converge in ", std::to_string(nr.iterations),

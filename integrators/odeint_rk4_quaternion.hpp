@@ -10,7 +10,7 @@ namespace rigidbench {
 
 /// Boost.Odeint's classical `runge_kutta4` on the quaternion Kirchhoff form (reference/formulations/
 /// kirchhoff.hpp; for a body_system, every body in that form with the interactions,
-/// formulations/body_system.hpp) -- the in-run baseline of every cost ratio (METRICS.md, Cost). The
+/// formulations/body_system.hpp) -- the in-run baseline of every cost ratio (docs/metrics.md, Cost). The
 /// quaternions are not projected back to unit length during the run (plain RK4); the canonical
 /// attitude is R(q/|q|).
 class OdeintRk4Quaternion final {

@@ -26,7 +26,7 @@ Problem free_body_common(std::string name) {
 Problem free_body() {
   Problem p = free_body_common("free_body");
   p.title = "Torque-free asymmetric body (Euler-Poinsot), J = diag(1, 2, 3)";
-  p.source = "PROBLEMS.md P1";
+  p.source = "docs/problems.md P1";
   p.initial.body().W = Vec3(1.0, 0.5, -0.8);
   p.t_end = 10.0;
   // |W| ~ 1.4 rad/s: h0 = 0.05 is ~0.07 rad per step, inside every scheme's asymptotic range.
@@ -38,7 +38,7 @@ Problem free_body() {
 Problem dzhanibekov() {
   Problem p = free_body_common("dzhanibekov");
   p.title = "Free body near the intermediate axis (Dzhanibekov flips)";
-  p.source = "PROBLEMS.md P1b";
+  p.source = "docs/problems.md P1b";
   p.initial.body().W = Vec3(0.01, 5.0, 0.01);
   p.t_end = 20.0;
   // 5 rad/s spin; the flips amplify phase errors, so steps are small.
@@ -51,7 +51,7 @@ Problem heavy_top() {
   Problem p;
   p.name = "heavy_top";
   p.title = "Heavy symmetrical top (Simo & Wong 1991), J = diag(5, 5, 1), M = 20, g = l = 1";
-  p.source = "paper 002; PROBLEMS.md P2";
+  p.source = "paper 002; docs/problems.md P2";
   p.bodies = {BodyModel{Vec3(5, 5, 1).asDiagonal(), 20.0}};
   // t = -M g r x e3, r = l R E3: a field -g e3 acting at l E3.
   p.loads = {UniformField{.mass = 20.0, .acceleration = Vec3(0, 0, -1.0), .point = Vec3(0, 0, 1.0)}};
@@ -71,7 +71,7 @@ Problem pendulum3d() {
   Problem p;
   p.name = "pendulum3d";
   p.title = "Three-dimensional pendulum, spherical body (Baker & Gonzalez section 3)";
-  p.source = "paper 001 section 3; PROBLEMS.md P3";
+  p.source = "paper 001 section 3; docs/problems.md P3";
   p.bodies = {BodyModel{Mat3::Identity(), 1.0}};  // J = 1, m = 1 (not stated in the paper)
   // U(R) = -m g e3 . R rho0 exactly as printed (paper 001 section 3): a field +g e3 at rho0 = E3.
   // The printed moment (eq. 40) mixes frames; the moment used is the one derived from U
@@ -95,7 +95,7 @@ Problem kirchhoff_body() {
   Problem p;
   p.name = "kirchhoff_body";
   p.title = "Body in an ideal fluid (Kirchhoff), M = diag(2, 3, 4), I = diag(1, 2, 3)";
-  p.source = "paper 003; PROBLEMS.md P6";
+  p.source = "paper 003; docs/problems.md P6";
   p.family = &find_family("kirchhoff_body");
   BodyModel b;
   b.inertia = Vec3(1, 2, 3).asDiagonal();
@@ -122,7 +122,7 @@ Problem non_twisting(int which, double scale) {
                         "nonzero initial velocity and a vanishing follower load"};
   p.title = cat("Rigid body on a non-twisting frame, case ", std::to_string(which), ": ", what[which],
                 scale == 1.0 ? "" : " (load amplitudes / 20: the values behind Tables 3-6)");
-  p.source = cat("paper 000 section 6.", std::to_string(which), "; PROBLEMS.md P4");
+  p.source = cat("paper 000 section 6.", std::to_string(which), "; docs/problems.md P4");
   Mat3 J;
   J << 3, -1.0 / 7.0, 0, -1.0 / 7.0, 4, 0, 0, 0, 5;
   p.bodies = {BodyModel{J, 1.0}};
@@ -147,7 +147,7 @@ Problem non_twisting(int which, double scale) {
 // undeformed ring and R0 = I. `impact`: the wall x = 0 (normal e1), the closest surface 0.05 from it,
 // v(0) = (-1, 0, 0). Free: no wall, v(0) = (-1, 0, 0) plus a rigid spin 0.5 rad/s about e3 through
 // the ring's centre (W = R^T omega), and particle 0 moved radially out so that both its bonds are
-// 1 % longer than at rest (PROBLEMS.md P5: "a perturbation of the bond lengths of 1 % on particle 0").
+// 1 % longer than at rest (docs/problems.md P5: "a perturbation of the bond lengths of 1 % on particle 0").
 Problem torus(bool impact) {
   constexpr std::size_t N = 80;
   constexpr double Dt = 3.0, r = Dt / 2, Km = 10, Ka = 200, Ks = 200, Kpp = 2100, v0 = 1.0;
@@ -157,7 +157,7 @@ Problem torus(bool impact) {
   p.name = impact ? "torus_impact" : "torus_free";
   p.title = impact ? "Particle-binder torus (80 particles) impacting a rigid wall"
                    : "Free particle-binder torus (80 particles), spinning, one bond pair stretched 1 %";
-  p.source = "paper 001 section 4.1; PROBLEMS.md P5";
+  p.source = "paper 001 section 4.1; docs/problems.md P5";
   const Vec3 centre(impact ? 0.05 + Dp / 2 + r : 0.0, 0, 0);
   std::vector<Vec3> ring(N);
   for (std::size_t i = 0; i < N; ++i) {
@@ -187,7 +187,7 @@ Problem torus(bool impact) {
   }
   if (impact) p.interactions.walls.push_back(Wall{.normal = Vec3::UnitX(), .offset = 0.0, .stiffness = Kpp});
   p.t_end = impact ? 35.0 : 25.0;
-  // Convergence on [0, 10] (PROBLEMS.md P5). The stiffest mode, the bonds' axial one, has
+  // Convergence on [0, 10] (docs/problems.md P5). The stiffest mode, the bonds' axial one, has
   // omega_max ~ 2 sqrt(K^a / L0^2) = 240 rad/s (more under Hertz contact): explicit Verlet-type maps
   // are stable only for h < 2/omega_max = 8.3e-3, and the impact's contact stiffening makes h = 4e-3
   // blow up and h = 2e-3 drift (docs/findings.md). The ladders start where the maps are stable and

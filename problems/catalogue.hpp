@@ -1,5 +1,5 @@
 #pragma once
-// Built-in problems of PROBLEMS.md. Each is also expressible as a problem file (problem_file.hpp).
+// Built-in problems of docs/problems.md. Each is also expressible as a problem file (problem_file.hpp).
 #include <functional>
 #include <string>
 #include <vector>

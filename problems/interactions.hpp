@@ -1,5 +1,5 @@
 #pragma once
-// Interaction potentials of the body_system family (paper 001 section 4, PROBLEMS.md P5): binder
+// Interaction potentials of the body_system family (paper 001 section 4, docs/problems.md P5): binder
 // bonds between two particles (bending/torsion eq. 44, axial eq. 51, shear eq. 53 in a
 // frame-consistent form), particle-particle contact (eq. 56) and particle-wall contact (eq. 56 with
 // the wall as a particle of zero diameter). Each term returns its energy and, when given, adds its

@@ -1,5 +1,5 @@
 #pragma once
-// The problem model (PROBLEMS.md): bodies with inertia and mass, external loads, initial state,
+// The problem model (docs/problems.md): bodies with inertia and mass, external loads, initial state,
 // time span, and the invariants of the exact flow -- evaluated here, from the canonical state,
 // identically for every integrator (an integrator never reports its own invariants).
 //
@@ -21,7 +21,7 @@ namespace rigidbench {
 /// Uniform force field m*a acting at the body-fixed point p_B (relative to the pivot/reference
 /// point). Potential U = -m a . (R p_B); spatial moment t = (R p_B) x (m a).
 /// Heavy top: m = M, a = -g e3, p_B = l E3 gives U = M g e3 . r. 3-D pendulum of paper 001: a = +g e3
-/// gives U = -m g e3 . R rho0, exactly as printed there (PROBLEMS.md P3).
+/// gives U = -m g e3 . R rho0, exactly as printed there (docs/problems.md P3).
 struct UniformField {
   double mass = 0.0;
   Vec3 acceleration = Vec3::Zero();  // spatial
@@ -122,7 +122,7 @@ struct BodyModel {
   bool operator==(const BodyModel&) const = default;
 };
 
-/// Settings of the verification runs that belong to the problem (PROBLEMS.md gives some of them).
+/// Settings of the verification runs that belong to the problem (docs/problems.md gives some of them).
 struct VerificationSettings {
   double h0 = 0.0;                    // coarsest step of the ladder h0 * 2^-k
   int levels = 6;                     // k = 0 .. levels-1
@@ -131,7 +131,7 @@ struct VerificationSettings {
   /// End of the convergence study's span when it is shorter than the problem's (P5: [0, 10] of
   /// [0, 35]); empty: t_end. Sample times lie in (t0, this].
   std::optional<double> t_end = std::nullopt;
-  double exact_threshold = 1e-11;     // drift threshold of an "exact" invariant claim (METRICS.md default)
+  double exact_threshold = 1e-11;     // drift threshold of an "exact" invariant claim (docs/metrics.md default)
   bool operator==(const VerificationSettings&) const = default;
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// Closed-form solutions of the torque-free rigid body (PROBLEMS.md P1, P1b; SPEC.md, References).
+// Closed-form solutions of the torque-free rigid body (docs/problems.md P1, P1b).
 //
 // Inertia J = Q^T diag(J1 <= J2 <= J3) Q with Q a proper rotation (the exact axis permutation when J
 // is diagonal), W' = Q W, R' = R Q^T. With E = 1/2 W.JW, L = |JW|:

@@ -1,5 +1,5 @@
 #pragma once
-// High-accuracy reference solutions (SPEC.md, References; METRICS.md, Reference error).
+// High-accuracy reference solutions (docs/metrics.md, Reference error).
 // A reference is the canonical state on a given time grid, with its own error estimate: the same
 // run repeated at a 100x tighter tolerance (odeint), or the same closed form evaluated in quad
 // precision (analytic); the difference is the estimate, kept per output time.
@@ -43,8 +43,8 @@ enum class Precision { binary64, quad };  // double, or boost::multiprecision::c
 const char* to_string(Precision p);
 
 struct ReferenceSettings {
-  double tolerance = 1e-13;  // absolute and relative, per component (issue 2 default; 1e-25 for quad)
-  double tighten = 100.0;    // factor of the estimating rerun (METRICS.md)
+  double tolerance = 1e-13;  // absolute and relative, per component (default; 1e-25 for quad)
+  double tighten = 100.0;    // factor of the estimating rerun (docs/metrics.md)
   ReferenceStepper stepper = ReferenceStepper::bulirsch_stoer;
   /// Empty: the problem's default (analytic where it applies, else kirchhoff).
   std::optional<Formulation> formulation = std::nullopt;

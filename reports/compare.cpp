@@ -40,7 +40,7 @@ std::vector<std::size_t> usable_levels(const std::vector<double>& h, const std::
 }
 
 /// An unclaimed invariant counts as kept when it passes the test an exact claim would face: at every
-/// level max_n |I_n - I_0| / S_I <= max(tau, N_k eps) (METRICS.md; not just at the finest h, where a
+/// level max_n |I_n - I_0| / S_I <= max(tau, N_k eps) (docs/metrics.md; not just at the finest h, where a
 /// second-order energy error can fall below tau).
 bool exact_at_every_level(const json& inv, const json& result, double tau) {
   const auto d = numbers(inv.value("drift_by_level", json::array()));

@@ -1,5 +1,5 @@
 #pragma once
-// `rigidbench compare`: head-to-head tables per problem from report JSON alone (SPEC.md, users 4):
+// `rigidbench compare`: head-to-head tables per problem from report JSON alone (for a practitioner choosing a scheme):
 // observed order, Q_II, invariants kept, error at a fixed h, cost per step and cost to reach a
 // target accuracy, ranked by that cost. The HTML report renders the same JSON.
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-// The CI gate (SPEC.md, "The gate"): compares a snapshot of the current run with a blessed baseline.
+// The CI gate (docs/metrics.md, The gate): compares a snapshot of the current run with a blessed baseline.
 //   accuracy: a log10 error rising by > 0.1 (both at their floor: pass), a fitted order, Q_II or
 //             exact-invariant verdict turning from pass to fail -> fail; an error improving by
 //             > 0.3 in log10 -> "baseline stale - re-bless";

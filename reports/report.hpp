@@ -1,5 +1,5 @@
 #pragma once
-// Report writers (SPEC.md, Reports; schema in reports/schema/report-1.0.schema.json).
+// Report writers (schemas in reports/schema/; README, "Using it").
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -19,7 +19,7 @@ nlohmann::ordered_json tool_info();
 void add_benchmark_context();
 nlohmann::ordered_json machine_info();
 std::string iso8601_now();
-/// The envelope every report starts with (SPEC.md report contract): schema_version, tool, machine,
+/// The envelope every report starts with (reports/schema/report-1.0.schema.json): schema_version, tool, machine,
 /// started, duration_s, command.
 nlohmann::ordered_json report_envelope(double seconds, const std::vector<std::string>& command,
                                        const std::string& started);

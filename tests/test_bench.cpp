@@ -1,4 +1,4 @@
-// Benchmarks (issue 6): every registered pair is benchmarked, instruction counts are reproducible,
+// Benchmarks: every registered pair is benchmarked, instruction counts are reproducible,
 // Pareto fronts are right, and `bench` rejects bad input.
 #include <filesystem>
 #include <fstream>

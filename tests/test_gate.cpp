@@ -1,4 +1,4 @@
-// The gate (SPEC.md "The gate"): an identical run passes; doctored baselines fail or report stale as
+// The gate (docs/metrics.md, The gate): an identical run passes; doctored baselines fail or report stale as
 // specified; round-off-floor noise does not fail; missing data never passes.
 #include <nlohmann/json.hpp>
 

@@ -128,7 +128,7 @@ TEST_CASE("terze: pi_{n+1} = pi_n + h/2 (t_n + t_{n+1}) to round-off on the heav
 
 TEST_CASE("terze: energy drifts secularly at O(h^3) per unit time (so no energy claim)", "[integrators][terze]") {
   // Over T = 100 the bounded O(h^2) oscillation is dominated by a linear drift: the error over the
-  // second half is ~2x the first half's, and it falls by ~2^3 per halving of h (issue 3's statement).
+  // second half is ~2x the first half's, and it falls by ~2^3 per halving of h (docs/metrics.md, bounded claims).
   const Problem p = catalogue_problem("free_body");
   struct Run {
     double first_half = 0, all = 0;

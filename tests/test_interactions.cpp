@@ -1,4 +1,4 @@
-// The SE(3)^n model of paper 001 section 4 (PROBLEMS.md P5): every interaction term's forces and
+// The SE(3)^n model of paper 001 section 4 (docs/problems.md P5): every interaction term's forces and
 // moments against central differences of its energy (both particles of a bond; aligned and
 // near-half-turn cases), the symmetries that give the free torus its momenta, the catalogue
 // geometry, and the paper 001 maps on it: velocity-Verlet translation and exact momenta.
@@ -224,7 +224,7 @@ TEST_CASE("torus model: system loads are the gradient of the total energy and ba
     }
 }
 
-TEST_CASE("torus catalogue geometry (PROBLEMS.md P5)", "[interactions]") {
+TEST_CASE("torus catalogue geometry (docs/problems.md P5)", "[interactions]") {
   const Problem ti = catalogue_problem("torus_impact"), tf = catalogue_problem("torus_free");
   const double Dp = 3.0 * std::sin(std::numbers::pi / 80);
   REQUIRE(ti.bodies.size() == 80);

@@ -55,7 +55,7 @@ TEST_CASE("pendulum3d: initial conditions of paper 001 and the moment derived fr
     for (int k = 0; k < 3; ++k)
       fd[k] = -(p.potential(so3::exp(e * Vec3::Unit(k)) * R) - p.potential(so3::exp(-e * Vec3::Unit(k)) * R)) / (2 * e);
     CHECK(compare(p.spatial_moment(0, R), fd, 1e-9) == "");
-    // ... and equals m g (R rho0) x e3 (PROBLEMS.md P3)
+    // ... and equals m g (R rho0) x e3 (docs/problems.md P3)
     CHECK(compare(p.spatial_moment(0, R), Vec3(Vec3(R.col(2)).cross(Vec3::UnitZ())), 1e-15) == "");
   }
   // U as printed makes R rho0 = +e3 the stable position (minimum of U).

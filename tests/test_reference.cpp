@@ -61,7 +61,7 @@ TEST_CASE("the reference conserves the invariants of the exact flow on every cat
 }
 
 TEST_CASE("pendulum3d: the exact flow with the moment derived from U conserves E", "[reference]") {
-  // PROBLEMS.md P3: the printed eq. 40 mixes frames; the moment derived from U must make E constant.
+  // docs/problems.md P3: the printed eq. 40 mixes frames; the moment derived from U must make E constant.
   const Problem p = catalogue_problem("pendulum3d");
   const ReferenceSolution r = kirchhoff_reference(p, grid(p, 1000));
   const double E0 = p.energy(p.initial);

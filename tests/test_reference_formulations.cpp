@@ -1,4 +1,4 @@
-// References you can trust (issue 5): every formulation of paper 003 agrees with every other on
+// References you can trust: every formulation of paper 003 agrees with every other on
 // every catalogue problem it applies to; the analytic torque-free solution satisfies the equations
 // and agrees with the odeint references; quad precision shows that the double reference's error
 // estimate is honest; the on-disk cache is reused and detects corrupt or stale entries.

@@ -1,4 +1,4 @@
-// The acceptance of issue 2 on the heavy top, and properties of the suite runner.
+// Convergence verdicts on the heavy top, and properties of the suite runner.
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/verification/suite.hpp"
 #include "support.hpp"

@@ -138,7 +138,7 @@ QiiLevel second_quotient(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, con
     return std::sqrt(s);
   };
   // A numerator within a few ulps of zero means the quantity is reproduced exactly: Q_II is
-  // undefined there (METRICS.md), never a pass.
+  // undefined there (docs/metrics.md), never a pass.
   auto value = [&](Eigen::Index r) {
     const double num = diff(a, b, r), den = diff(b, c, r);
     if (!std::isfinite(num) || !std::isfinite(den) || num <= 64 * kEps * size(r) || den == 0) return kNaN;

@@ -1,5 +1,5 @@
 #pragma once
-// Metric definitions of METRICS.md as pure functions on numbers; the runner feeds them.
+// Metric definitions of docs/metrics.md as pure functions on numbers; the runner feeds them.
 #include <Eigen/Core>
 #include <limits>
 #include <string>
@@ -13,7 +13,7 @@ const char* to_string(Verdict v);
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
-/// Default verdict tolerances (METRICS.md).
+/// Default verdict tolerances (docs/metrics.md).
 constexpr double kSlopeTolerance = 0.15;  // |slope - expected| <= 0.15
 constexpr double kQiiTolerance = 0.02;    // |Q_II / 2^p - 1| <= 0.02
 constexpr double kRefFloorFactor = 100;   // errors below 100x the reference estimate are not used for rates
@@ -33,7 +33,7 @@ double median(std::vector<double> v);
 /// Trapezoid rule on a uniform grid of spacing dt.
 double trapezoid(const std::vector<double>& f, double dt);
 
-/// Observed order of one error metric over a step ladder (METRICS.md, Observed order).
+/// Observed order of one error metric over a step ladder (docs/metrics.md, Observed order).
 struct Convergence {
   std::vector<double> h, error;      // error NaN where a level broke down
   std::vector<double> floor;         // per level: below it a level is not in the asymptotic range

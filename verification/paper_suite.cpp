@@ -94,7 +94,7 @@ void paper002(PaperSuiteResult& out, bool progress) {
     if (progress) std::fprintf(stderr, "paper 002: %-18s %s\n", it.integrator.c_str(), it.finding.c_str());
     out.items.push_back(std::move(it));
   }
-  // The weakness PROBLEMS.md points out: gravity off passes the same test (the potential swing is
+  // The weakness docs/problems.md points out: gravity off passes the same test (the potential swing is
   // a few 1e-6 of H); the state error against the reference is what discriminates.
   Problem off = p;
   off.loads.clear();
@@ -186,7 +186,7 @@ std::string run_steps(const SchemeEntry& e, const Problem& p, double h, std::int
   return "";
 }
 
-/// Paper 001 section 4.1, Figs. 4-7, on the 80-particle torus (PROBLEMS.md P5).
+/// Paper 001 section 4.1, Figs. 4-7, on the 80-particle torus (docs/problems.md P5).
 void paper001_torus(PaperSuiteResult& out, bool progress) {
   const Problem impact = catalogue_problem("torus_impact"), free = catalogue_problem("torus_free");
   auto say = [&](const PaperItem& it) {
@@ -397,7 +397,7 @@ void paper000_tables(PaperSuiteResult& out, bool progress) {
           inv[k][2] = 0.5 * x.body().W.dot(p.inertia() * x.body().W);
         }
       }
-      const double tol = tab.which == 3 ? 1e-4 : 2e-5;  // issue 4 acceptance
+      const double tol = tab.which == 3 ? 1e-4 : 2e-5;  // the agreement asked of the tables (docs/findings.md)
       PaperItem it{"000", cat("Tables ", std::to_string(2 * tab.which - 1), "-", std::to_string(2 * tab.which),
                               ": case ", std::to_string(tab.which), variant ? " (variant: loads / 20)" : " (as printed)"),
                    "gr_nonholonomic", name,
@@ -439,7 +439,7 @@ void paper000_tables(PaperSuiteResult& out, bool progress) {
           it.finding += "; the printed load runs far outside the scheme's asymptotic range at h = 0.005 (|W| ~ 400 "
                         "rad/s after t = 1): the tables are not reproducible as printed, see the *_tables variant";
       }
-      // The printed problem of cases 2 and 3 cannot reproduce the tables (issue 4: shown, with its
+      // The printed problem of cases 2 and 3 cannot reproduce the tables (shown, with its
       // honest numbers, not failed); case 1 and the variants must.
       it.verdict = reproduced ? Verdict::pass : (!variant && tab.which != 1) ? Verdict::undefined : Verdict::fail;
       if (progress) std::fprintf(stderr, "paper 000: %-26s %s\n", name.c_str(), it.finding.c_str());

@@ -1,7 +1,7 @@
 #pragma once
 // The `paper` suite: reproductions of the source papers' figures and claims from the harness's own
-// runs (issue 3: paper 001 Fig. 1, paper 002 Hamiltonian plots). Each item states the paper's claim,
-// the measured data and a verdict; the data is what `report` plots (issue 7).
+// runs (paper 001 Figs. 1, 4-7, paper 002 Hamiltonian plots, paper 000 Tables 1-6). Each item states the paper's claim,
+// the measured data and a verdict; the data is what `report` plots.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>

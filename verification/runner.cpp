@@ -96,7 +96,7 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
   const auto start = Clock::now();
   const std::int64_t half = r.steps / 2;
   for (std::int64_t n = 0; n < r.steps; ++n) {
-    const double t = L.t0 + double(n) * r.h;  // never accumulated (issue 4)
+    const double t = L.t0 + double(n) * r.h;  // never accumulated (docs/metrics.md, The step ladder)
     StepStatus st = integ.step(t, r.h);
     if (!st.ok) {
       r.ok = false;
@@ -275,13 +275,13 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
     }
   }
 
-  // ---- errors against the reference, per level (METRICS.md, Errors against a reference) ----
+  // ---- errors against the reference, per level (docs/metrics.md, Errors against a reference) ----
   const std::size_t nl = std::size_t(L.levels), M = std::size_t(L.m);
   const double span = L.t_end() - L.t0, dt = L.obs_dt();
   const double E0 = p.energy(p.initial);
   std::vector<double> att_f(nl, kNaN), att_m(nl, kNaN), om_f(nl, kNaN), om_m(nl, kNaN), h1(nl, kNaN), qerr(nl, kNaN),
       eerr(nl, kNaN);
-  // Every body contributes (SE(3)^n: METRICS.md concatenates bodies): the errors are the worst
+  // Every body contributes (SE(3)^n: docs/metrics.md concatenates bodies): the errors are the worst
   // body's, the H1 integrands and paper 001's |q|^2 sum over bodies, with |x|^2 + |v|^2 for SE(3).
   const std::size_t nb = p.bodies.size();
   const bool tr = p.translating();
@@ -399,7 +399,7 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   R.q_ii = assess_qii(p, runs, L, order, p.configuration_observables(), {"R (9 director components)"});
   R.q_ii_full = assess_qii(p, runs, L, order, all_comps, {"R (9)", "W (3)"});
 
-  // ---- invariants (METRICS.md, Invariants) ----
+  // ---- invariants (docs/metrics.md, Invariants) ----
   const auto& defs = p.invariants();
   for (std::size_t i = 0; i < defs.size(); ++i) {
     InvariantResult ir;
@@ -423,7 +423,7 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
     }
     switch (ir.claim) {
       case Claim::exact: {
-        // Threshold per level: max(tau, N_k eps). tau is the problem's exact_threshold (METRICS.md
+        // Threshold per level: max(tau, N_k eps). tau is the problem's exact_threshold (docs/metrics.md
         // default 1e-11); N_k eps is the round-off a product of N_k rotations may carry (about one ulp
         // per step, docs/decisions.md "Round-off budget of exact claims"). It only exceeds tau beyond
         // ~45000 steps, i.e. on the long ladders of first-order schemes.

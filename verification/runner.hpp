@@ -1,7 +1,7 @@
 #pragma once
 // Drives an integrator through the contract on a problem: the step ladder of the convergence
 // study, single runs for `simulate`, and the assessment of one (scheme, problem) pair against a
-// reference, producing every metric of METRICS.md.
+// reference, producing every metric of docs/metrics.md.
 #include <Eigen/Core>
 #include <cstdint>
 #include <map>

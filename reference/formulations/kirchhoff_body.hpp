@@ -1,5 +1,5 @@
 #pragma once
-// A body in an ideal fluid (paper 003; PROBLEMS.md P6) in three formulations, each mapping to the
+// A body in an ideal fluid (paper 003; docs/problems.md P6) in three formulations, each mapping to the
 // canonical state (R, x, v = R u spatial velocity of the reference point, W body angular velocity).
 // P = M u, Pi = J W (M the added-mass tensor, J the inertia, body components):
 // - KirchhoffBody (left-invariant, body): P' = P x W, Pi' = Pi x W + P x u, x' = R u, R' = R hat(W).

@@ -9,7 +9,7 @@
 // - NewtonEulerT (right-invariant, spatial): q' = 1/2 (0, w) (x) q with w = R J^-1 R^T pi the
 //   spatial angular velocity, pi' = t (spatial moment). pi is constant for a torque-free body, so
 //   the right-hand side carries no gyroscopic term (paper 003, the Newton-Euler form).
-// Loads: the problem's uniform fields (PROBLEMS.md P2, P3), evaluated in T.
+// Loads: the problem's uniform fields (docs/problems.md P2, P3), evaluated in T.
 #include <array>
 #include <cmath>
 #include <utility>

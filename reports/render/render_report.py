@@ -3,7 +3,7 @@
 
 Usage: render_report.py --out DIR [--format png,svg,pdf] REPORT.json [REPORT.json ...]
 
-SPEC.md (Reports): plots and HTML come from the JSON files alone, never from in-memory state.
+Plots and HTML come from the JSON files alone, never from in-memory state.
 Every input is validated against its schema (reports/schema/) first; an input that is not valid
 JSON, not a rigidbench report or not valid against its schema is bad input: exit 2, nothing written.
 Accepted reports: `verify` (quick or any problem selection), `verify --suite paper`, `bench`,
