@@ -1,0 +1,27 @@
+#pragma once
+// The on-disk cache of reference solutions (docs/metrics.md, Reference error): one file per
+// reference, a JSON header line (the key that identifies the reference, its provenance and error
+// estimate, the payload's FNV-1a digest) followed by the states and per-time estimates as raw
+// doubles. Written atomically (a temporary renamed over the target); a corrupt, truncated or stale
+// entry is reported on stderr and recomputed, never trusted.
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "rigidbench/reference/reference.hpp"
+
+namespace rigidbench {
+
+/// FNV-1a over n bytes (the cache's checksums and file names).
+std::uint64_t fnv1a(const void* data, std::size_t n, std::uint64_t h = 1469598103934665603ull);
+/// 16 lower-case hex digits.
+std::string hex(std::uint64_t x);
+
+/// Reads the entry at `path` into r when its header carries exactly `key` and its payload is whole;
+/// false (with the reason on stderr when the file exists) otherwise.
+bool cache_load(const std::string& path, const nlohmann::json& key, std::size_t bodies, ReferenceSolution& r);
+/// Writes r under `key` to `path`; a failure only loses the cache entry.
+void cache_store(const std::string& path, const nlohmann::json& key, const ReferenceSolution& r);
+
+}  // namespace rigidbench
