@@ -23,6 +23,13 @@ inline InvariantGroup orthogonality(std::string description = "|R^T R - I|_F") {
           }};
 }
 
+/// The energy of the rigid-body equations: 1/2 W.J W + U(R) (a gyrostat's rotor adds a constant,
+/// left out). One definition for the energy invariant and Family::energy of every family on them.
+inline double rigid_body_energy(const Problem& p, const State& s) {
+  const BodyState& b = s.body();
+  return 0.5 * b.W.dot(p.inertia() * b.W) + p.potential(b.R);
+}
+
 inline const char* axis_name(int i) { return i == 0 ? "x" : i == 1 ? "y" : "z"; }
 
 }  // namespace rigidbench::families

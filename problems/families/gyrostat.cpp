@@ -57,10 +57,7 @@ class Gyrostat final : public Family {
     p.set_internal_momentum(Jr * rate * a);
   }
   std::vector<InvariantGroup> invariants(const Problem& p) const override { return rigid_body_invariants(p); }
-  double energy(const Problem& p, const State& s) const override {
-    const BodyState& b = s.body();
-    return 0.5 * b.W.dot(p.inertia() * b.W) + p.potential(b.R);
-  }
+  double energy(const Problem& p, const State& s) const override { return rigid_body_energy(p, s); }
   std::vector<std::string> formulations(const Problem&) const override { return {"kirchhoff", "newton_euler"}; }
 
   std::vector<const char*> file_keys() const override { return {"rotor"}; }

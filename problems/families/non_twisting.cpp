@@ -37,10 +37,7 @@ class NonTwisting final : public Family {
     if (std::isfinite(tq)) {
       g.push_back({{{"energy", InvariantKind::energy, "E = K + U, K = 1/2 W.JW (paper 000 eq. 74a)",
                      std::max(K0 + std::abs(p.potential(s0.R)), 1e-300), false, from}},
-                   [](const Problem& q, const State& s, double* out) {
-                     const BodyState& b = s.body();
-                     *out = 0.5 * b.W.dot(q.inertia() * b.W) + q.potential(b.R);
-                   }});
+                   [](const Problem& q, const State& s, double* out) { *out = rigid_body_energy(q, s); }});
       if (p.fields().empty()) {
         // Paper 000 eq. 74b-c: the nonholonomic momenta, the body components 1, 2 of Pi = J W.
         // Components of one vector: scaled by its norm, bounded by |Pi(0)| plus the impulse the loads
@@ -70,10 +67,7 @@ class NonTwisting final : public Family {
     g.push_back(orthogonality());
     return g;
   }
-  double energy(const Problem& p, const State& s) const override {
-    const BodyState& b = s.body();
-    return 0.5 * b.W.dot(p.inertia() * b.W) + p.potential(b.R);
-  }
+  double energy(const Problem& p, const State& s) const override { return rigid_body_energy(p, s); }
   std::vector<std::string> formulations(const Problem&) const override { return {"non_twisting"}; }
 };
 

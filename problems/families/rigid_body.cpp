@@ -26,10 +26,7 @@ std::vector<InvariantGroup> rigid_body_invariants(const Problem& p) {
     // E = 1/2 W.JW + U(R): the rotor's relative kinetic energy is constant and left out.
     g.push_back({{{"energy", InvariantKind::energy, "E = 1/2 W.JW + U(R)", std::max(K0 + std::abs(p.potential(s0.R)), 1e-300),
                    false, from}},
-                 [](const Problem& q, const State& s, double* out) {
-                   const BodyState& b = s.body();
-                   *out = 0.5 * b.W.dot(q.inertia() * b.W) + q.potential(b.R);
-                 }});
+                 [](const Problem& q, const State& s, double* out) { *out = rigid_body_energy(q, s); }});
     if (p.fields().empty()) {
       // Torque-free (once the followers vanish): the spatial momentum pi = R Pi and the Casimir |Pi|.
       InvariantGroup m{{}, [](const Problem& q, const State& s, double* out) {
@@ -102,10 +99,7 @@ class RigidBody final : public Family {
     require(p.interactions.empty(), where(p) + "interactions (bonds, contact, walls) belong to the body_system family");
   }
   std::vector<InvariantGroup> invariants(const Problem& p) const override { return rigid_body_invariants(p); }
-  double energy(const Problem& p, const State& s) const override {
-    const BodyState& b = s.body();
-    return 0.5 * b.W.dot(p.inertia() * b.W) + p.potential(b.R);
-  }
+  double energy(const Problem& p, const State& s) const override { return rigid_body_energy(p, s); }
   std::vector<std::string> formulations(const Problem&) const override {
     return {"analytic", "kirchhoff", "newton_euler", "euler_angles"};
   }
