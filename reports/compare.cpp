@@ -125,6 +125,16 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
     for (const json& b : (*bench)["results"])
       bench_of[{b.value("integrator", ""), b.value("problem", "")}] = &b;
 
+  // The metric must be an error metric of the table (its ladder is what the comparison reads).
+  const MetricDef* mp = find_metric(opt.metric);
+  if (mp == nullptr || !is_error_metric(*mp)) {
+    std::string have;
+    for (const MetricDef& m : metric_table())
+      if (is_error_metric(m)) have += cat(have.empty() ? "" : ", ", m.name);
+    throw InputError(cat("compare: '", opt.metric, "' is not an error metric (choose one of: ", have, ")"));
+  }
+  const MetricDef& metric = *mp;
+
   std::vector<std::string> order;
   for (const json& r : verify["results"]) {
     const std::string p = r.value("problem", "");
@@ -140,6 +150,7 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
                    {"verify_suite", verify.value("suite", "")},
                    {"bench", bench != nullptr}};
   out["metric"] = opt.metric;
+  out["metric_definition"] = {{"what", metric.what}, {"units", metric.units}, {"rule", to_string(metric.rule)}};
   out["target_error"] = opt.target;
   out["method"] =
       "error at h and the step reaching the target are read off the metric's ladder by log-log interpolation "
@@ -173,12 +184,10 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
         h_fixed = h0 / 4;
       }
       const double span = as_num(st["t_end"]) - as_num(st["t0"]);
-      const json& conv = r.at("convergence");
-      if (!conv.contains(opt.metric)) {
-        std::string have;
-        for (auto it = conv.begin(); it != conv.end(); ++it) have += cat(have.empty() ? "" : ", ", it.key());
-        throw InputError(cat("compare: metric '", opt.metric, "' is not in the report (have: ", have, ")"));
-      }
+      const json& conv = r.at(to_string(metric.section));
+      if (!conv.contains(opt.metric))
+        throw InputError(cat("compare: metric '", opt.metric, "' is not in the report's ", to_string(metric.section),
+                             " of ", name, " on ", pname, " (a report of another rigidbench version?)"));
       const json& c = conv[opt.metric];
       const auto h = numbers(c["h"]), e = numbers(c["error"]);
       std::vector<bool> asym;
@@ -270,8 +279,10 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
 std::string compare_markdown(const ordered_json& c) {
   std::ostringstream o;
   o << "# Head-to-head comparison\n\n";
-  o << "Metric `" << c.value("metric", "") << "`, target error " << fmt(as_num(c["target_error"]))
-    << ". " << c.value("method", "") << " `~` marks a value read outside the measured asymptotic range.\n";
+  o << "Metric `" << c.value("metric", "") << "`";
+  if (c.contains("metric_definition"))
+    o << " (" << c["metric_definition"].value("what", "") << ", " << c["metric_definition"].value("units", "") << ")";
+  o << ", target error " << fmt(as_num(c["target_error"])) << ". " << c.value("method", "") << " `~` marks a value read outside the measured asymptotic range.\n";
   for (const auto& P : c["problems"]) {
     o << "\n## " << P.value("problem", "");
     if (P.contains("title")) o << " — " << P["title"].get<std::string>();

@@ -8,6 +8,7 @@
 
 #include "rigidbench/core/json_numbers.hpp"
 #include "rigidbench/core/types.hpp"
+#include "rigidbench/verification/metric_table.hpp"
 
 namespace rigidbench {
 
@@ -52,14 +53,19 @@ ordered_json gate_snapshot(const json& verify, const json& bench) {
     const std::string key = cat(r.at("integrator").get<std::string>(), "/", r.at("problem").get<std::string>());
     ordered_json e = {{"status", r.at("status")}};
     if (r.at("status") != "skipped") {
+      // What the gate holds a run to: the gating metrics of the metric table.
       ordered_json conv = ordered_json::object();
-      for (auto it = r.at("convergence").begin(); it != r.at("convergence").end(); ++it)
-        conv[it.key()] = {{"h", it.value().at("h")},
-                          {"error", it.value().at("error")},
-                          {"floor", it.value().at("floor")},
-                          {"verdict", it.value().at("verdict")}};
+      for (const MetricDef& m : metric_table()) {
+        if (!m.gating) continue;
+        const std::string name(m.name);
+        if (m.section == MetricSection::convergence) {
+          const json& c = r.at("convergence").at(name);
+          conv[name] = {{"h", c.at("h")}, {"error", c.at("error")}, {"floor", c.at("floor")}, {"verdict", c.at("verdict")}};
+        } else if (m.section == MetricSection::q_ii) {
+          e[name] = r.at(name).at("verdict");
+        }
+      }
       e["convergence"] = conv;
-      e["q_ii"] = r.at("q_ii").at("verdict");
       ordered_json inv = ordered_json::object();
       for (auto it = r.at("invariants").begin(); it != r.at("invariants").end(); ++it)
         if (it.value().at("claim") == "exact") inv[it.key()] = it.value().at("verdict");

@@ -107,6 +107,22 @@ ordered_json tool_info() {
           {"build_type", RIGIDBENCH_BUILD_TYPE}};
 }
 
+ordered_json metrics_json() {
+  ordered_json a = ordered_json::array();
+  for (const MetricDef& m : metric_table())
+    a.push_back({{"name", m.name},
+                 {"section", to_string(m.section)},
+                 {"label", m.label},
+                 {"what", m.what},
+                 {"units", m.units},
+                 {"rule", to_string(m.rule)},
+                 {"expected_slope", m.rule == VerdictRule::order || m.rule == VerdictRule::order_at_least
+                                        ? ordered_json(format_number(m.order_factor, 3) + " p")
+                                        : ordered_json(nullptr)},
+                 {"gating", m.gating}});
+  return a;
+}
+
 ordered_json report_envelope(double seconds, const std::vector<std::string>& command, const std::string& started) {
   ordered_json j;
   j["schema_version"] = kSchemaVersion;
@@ -115,6 +131,7 @@ ordered_json report_envelope(double seconds, const std::vector<std::string>& com
   j["started"] = started;
   j["duration_s"] = seconds;
   j["command"] = command;
+  j["metrics"] = metrics_json();
   return j;
 }
 
@@ -210,8 +227,15 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
                            {"steps", L.steps(int(k))},
                            {"status", r.level_status[k]},
                            {"seconds", r.level_seconds[k]}});
+  // Sections in the metric table's order (verification/metric_table.hpp).
   j["convergence"] = ordered_json::object();
-  for (const auto& [k, c] : r.convergence) j["convergence"][k] = convergence_json(c);
+  j["paper_measures"] = ordered_json::object();
+  for (const MetricDef& m : metric_table()) {
+    if (!is_error_metric(m)) continue;
+    const auto& from = m.section == MetricSection::convergence ? r.convergence : r.paper_measures;
+    if (const auto it = from.find(std::string(m.name)); it != from.end())
+      j[to_string(m.section)][std::string(m.name)] = convergence_json(it->second);
+  }
   j["q_ii"] = qii_json(r.q_ii);
   j["q_ii_full"] = qii_json(r.q_ii_full);
   j["invariants"] = ordered_json::object();
@@ -228,8 +252,6 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
                                {"threshold", num(i.threshold)},
                                {"verdict", to_string(i.verdict)},
                                {"note", i.note}};
-  j["paper_measures"] = ordered_json::object();
-  for (const auto& [k, c] : r.paper_measures) j["paper_measures"][k] = convergence_json(c);
   j["true_vs_printed_note"] =
       "paper 001's printed q-error compares squared H1 norms, so a scheme of order p shows slope p/2 in it; "
       "the true H1 distance (convergence.h1_distance) shows slope p.";

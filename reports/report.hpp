@@ -6,6 +6,7 @@
 
 #include "rigidbench/benchmarks/bench_suite.hpp"
 #include "rigidbench/verification/paper_suite.hpp"
+#include "rigidbench/verification/metric_table.hpp"
 #include "rigidbench/verification/runner.hpp"
 #include "rigidbench/verification/suite.hpp"
 #include "rigidbench/problems/problem_file.hpp"
@@ -21,6 +22,8 @@ nlohmann::ordered_json machine_info();
 std::string iso8601_now();
 /// The envelope every report starts with (reports/schema/report-1.0.schema.json): schema_version, tool, machine,
 /// started, duration_s, command.
+/// The metric table (verification/metric_table.hpp) as the "metrics" array every report carries.
+nlohmann::ordered_json metrics_json();
 nlohmann::ordered_json report_envelope(double seconds, const std::vector<std::string>& command,
                                        const std::string& started);
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/verification/metric_table.hpp"
 
 namespace rigidbench {
 namespace {
@@ -173,7 +174,10 @@ bool PairResult::failed() const {
   if (status == "breakdown" || status == "failed") return true;
   for (const auto& [k, c] : convergence)
     if (c.gating && c.verdict == Verdict::fail) return true;
-  if (q_ii.primary >= 0 && q_ii.levels[std::size_t(q_ii.primary)].verdict == Verdict::fail) return true;
+  for (const QiiResult* q : {&q_ii, &q_ii_full}) {
+    const MetricDef* m = find_metric(q == &q_ii ? "q_ii" : "q_ii_full");
+    if (m->gating && q->primary >= 0 && q->levels[std::size_t(q->primary)].verdict == Verdict::fail) return true;
+  }
   for (const auto& i : invariants)
     if (i.verdict == Verdict::fail) return true;
   return false;
@@ -240,6 +244,73 @@ QiiResult assess_qii(const Problem& p, const std::vector<LevelRun>& runs, const 
   }
   if (!missing.empty()) q.selection += cat("; sample time(s) ", missing, " not on the observation grid (skipped)");
   return q;
+}
+
+/// Per-level errors of one error metric and the floor below which a level is not used for its rate.
+struct ErrorSeries {
+  std::vector<double> error;
+  double floor = 0;
+};
+
+/// Rules order / order_at_least (docs/metrics.md, "Observed order").
+Convergence judge_order(const MetricDef& m, const std::vector<double>& h, const ErrorSeries& s, int order) {
+  Convergence c = assess_order(h, s.error, std::vector<double>(h.size(), s.floor), m.order_factor * order,
+                               kSlopeTolerance, m.rule == VerdictRule::order_at_least);
+  c.gating = m.gating;
+  if (!m.note.empty()) c.note = std::string(m.note) + (c.note.empty() ? "" : "; " + c.note);
+  return c;
+}
+
+/// Claim exact: max(tau, N_k eps) at every level. tau is the problem's exact_threshold
+/// (docs/metrics.md default 1e-11); N_k eps is the round-off a product of N_k rotations may carry
+/// (about one ulp per step, docs/decisions.md "Round-off budget of exact claims"). It only exceeds
+/// tau beyond ~45000 steps, i.e. on the long ladders of first-order schemes.
+void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L) {
+  const std::size_t nl = ir.drift_by_level.size();
+  double worst_ratio = -1;
+  for (std::size_t k = 0; k < nl; ++k) {
+    const double d = ir.drift_by_level[k];
+    if (!std::isfinite(d)) continue;
+    const double thr = std::max(p.verification.exact_threshold, double(L.steps(int(k))) * kEps);
+    if (d / thr > worst_ratio) worst_ratio = d / thr, ir.threshold = thr;
+  }
+  ir.verdict = worst_ratio < 0 ? Verdict::undefined : worst_ratio <= 1 ? Verdict::pass : Verdict::fail;
+  ir.note = "every level: max_n |I_n - I_0| / S_I <= max(exact_threshold, N_k eps); threshold shown is the "
+            "binding level's";
+  // The verdict stays; the note classifies a failure whose drift is a few ulps per step at every
+  // level (it grows with N, not with h): accumulated rounding of the step's linear algebra, not
+  // a secular error of the scheme (docs/decisions.md, "Round-off budget of exact claims").
+  if (ir.verdict != Verdict::fail) return;
+  double worst_ulps = 0;
+  for (std::size_t k = 0; k < nl; ++k)
+    if (std::isfinite(ir.drift_by_level[k]))
+      worst_ulps = std::max(worst_ulps, ir.drift_by_level[k] / (double(L.steps(int(k))) * kEps));
+  if (worst_ulps <= kRoundoffUlpsPerStep)
+    ir.note += cat("; FAILED AT ROUND-OFF: every level's drift is <= ", format_number(worst_ulps, 2),
+                   " ulps per step (<= ", format_number(kRoundoffUlpsPerStep, 1),
+                   ") -- accumulated rounding; an O(h^p) error would stand out at the coarsest level");
+}
+
+/// Claim bounded: no secular drift, the second half at most twice the first (at round-off: trivially
+/// bounded).
+void judge_bounded(InvariantResult& ir) {
+  const bool ran = std::isfinite(ir.drift);
+  const bool at_roundoff = ir.second_half <= kRoundoffUlps * kEps;
+  const bool no_drift = at_roundoff || ir.second_half <= 2.0 * ir.first_half;
+  ir.verdict = !ran ? Verdict::undefined : no_drift ? Verdict::pass : Verdict::fail;
+  ir.note = "bounded: max |I - I0| over the second half of the finest run <= 2x the first half";
+}
+
+/// Rule claim (docs/metrics.md, "Invariants"): the scheme's claim for the invariant's kind picks the rule.
+void judge_invariant(InvariantResult& ir, const Problem& p, const Ladder& L) {
+  switch (ir.claim) {
+    case Claim::exact: judge_exact(ir, p, L); return;
+    case Claim::bounded: judge_bounded(ir); return;
+    case Claim::none:
+      ir.verdict = Verdict::undefined;
+      ir.note = "no claim: reported only";
+      return;
+  }
 }
 
 }  // namespace
@@ -367,7 +438,6 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
     }
   }
   const double r_h1 = std::sqrt(trapezoid(r_h1i, dt));
-  auto floors = [&](double v) { return std::vector<double>(nl, v); };
   const double att_roundoff = kRoundoffUlps * kEps, om_roundoff = kRoundoffUlps * kEps * std::max(1.0, w_scale);
   const double f_att_final = std::max(kRefFloorFactor * ea[M], att_roundoff);
   const double f_att_max = std::max(kRefFloorFactor * ra_max, att_roundoff);
@@ -379,25 +449,33 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   const double f_q = std::max(std::sqrt(kRefFloorFactor * 2 * r_h1 / std::max(q_ref_norm, 1e-300)),
                               std::sqrt(kRoundoffUlps * kEps));
   const double f_e = kRoundoffUlps * kEps;
-  R.convergence["attitude_error_final"] = assess_order(R.h, att_f, floors(f_att_final), order);
-  R.convergence["attitude_error_max"] = assess_order(R.h, att_m, floors(f_att_max), order);
-  R.convergence["omega_error_final"] = assess_order(R.h, om_f, floors(f_om_final), order);
-  R.convergence["omega_error_max"] = assess_order(R.h, om_m, floors(f_om_max), order);
-  R.convergence["h1_distance"] = assess_order(R.h, h1, floors(f_h1), order);
-  auto& q = R.paper_measures["q_error"] = assess_order(R.h, qerr, floors(f_q), 0.5 * order);
-  q.gating = false;
-  q.note = std::string("paper 001 eq. 35-36 as printed (difference of squared H1 norms): expected slope p/2") +
-           (q.note.empty() ? "" : "; " + q.note);
-  auto& e = R.paper_measures["E_error"] = assess_order(R.h, eerr, floors(f_e), order, kSlopeTolerance, true);
-  e.gating = false;
-  e.note = std::string("paper 001 eq. 37-38 relative H0 energy error; order p is a lower bound (energy errors may "
-                       "superconverge); informational") + (e.note.empty() ? "" : "; " + e.note);
+  // Per-level errors and floors of every error metric, by the metric table's name.
+  const std::map<std::string_view, ErrorSeries> series{
+      {"attitude_error_final", {att_f, f_att_final}}, {"attitude_error_max", {att_m, f_att_max}},
+      {"omega_error_final", {om_f, f_om_final}},      {"omega_error_max", {om_m, f_om_max}},
+      {"h1_distance", {h1, f_h1}},                    {"q_error", {qerr, f_q}},
+      {"E_error", {eerr, f_e}}};
+  for (const MetricDef& m : metric_table()) {
+    if (!is_error_metric(m)) continue;
+    const auto it = series.find(m.name);
+    if (it == series.end()) throw std::logic_error(cat("verify_pair: the metric table declares '", m.name,
+                                                       "' but the runner does not compute it"));
+    (m.section == MetricSection::convergence ? R.convergence : R.paper_measures)[std::string(m.name)] =
+        judge_order(m, R.h, it->second, order);
+  }
 
   // ---- second quotient of precision ----
   std::vector<int> all_comps(std::size_t(p.observables()));
   for (int i = 0; i < p.observables(); ++i) all_comps[std::size_t(i)] = i;
-  R.q_ii = assess_qii(p, runs, L, order, p.configuration_observables(), {"R (9 director components)"});
-  R.q_ii_full = assess_qii(p, runs, L, order, all_comps, {"R (9)", "W (3)"});
+  for (const MetricDef& m : metric_table()) {
+    if (m.section != MetricSection::q_ii) continue;
+    if (m.name == "q_ii")  // the configuration norm of paper 000's tables
+      R.q_ii = assess_qii(p, runs, L, order, p.configuration_observables(), {"R (9 director components)"});
+    else if (m.name == "q_ii_full")
+      R.q_ii_full = assess_qii(p, runs, L, order, all_comps, {"R (9)", "W (3)"});
+    else
+      throw std::logic_error(cat("verify_pair: no observables declared for the Q_II metric '", m.name, "'"));
+  }
 
   // ---- invariants (docs/metrics.md, Invariants) ----
   const auto& defs = p.invariants();
@@ -421,50 +499,7 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
       ir.first_half = fr.inv_first_half[i] / ir.scale;
       ir.second_half = fr.inv_second_half[i] / ir.scale;
     }
-    switch (ir.claim) {
-      case Claim::exact: {
-        // Threshold per level: max(tau, N_k eps). tau is the problem's exact_threshold (docs/metrics.md
-        // default 1e-11); N_k eps is the round-off a product of N_k rotations may carry (about one ulp
-        // per step, docs/decisions.md "Round-off budget of exact claims"). It only exceeds tau beyond
-        // ~45000 steps, i.e. on the long ladders of first-order schemes.
-        double worst_ratio = -1;
-        for (std::size_t k = 0; k < nl; ++k) {
-          const double d = ir.drift_by_level[k];
-          if (!std::isfinite(d)) continue;
-          const double thr = std::max(p.verification.exact_threshold, double(L.steps(int(k))) * kEps);
-          if (d / thr > worst_ratio) worst_ratio = d / thr, ir.threshold = thr;
-        }
-        ir.verdict = worst_ratio < 0 ? Verdict::undefined : worst_ratio <= 1 ? Verdict::pass : Verdict::fail;
-        ir.note = "every level: max_n |I_n - I_0| / S_I <= max(exact_threshold, N_k eps); threshold shown is the "
-                  "binding level's";
-        // The verdict stays; the note classifies a failure whose drift is a few ulps per step at every
-        // level (it grows with N, not with h): accumulated rounding of the step's linear algebra, not
-        // a secular error of the scheme (docs/decisions.md, "Round-off budget of exact claims").
-        if (ir.verdict == Verdict::fail) {
-          double worst_ulps = 0;
-          for (std::size_t k = 0; k < nl; ++k)
-            if (std::isfinite(ir.drift_by_level[k]))
-              worst_ulps = std::max(worst_ulps, ir.drift_by_level[k] / (double(L.steps(int(k))) * kEps));
-          if (worst_ulps <= kRoundoffUlpsPerStep)
-            ir.note += cat("; FAILED AT ROUND-OFF: every level's drift is <= ", format_number(worst_ulps, 2),
-                           " ulps per step (<= ", format_number(kRoundoffUlpsPerStep, 1),
-                           ") -- accumulated rounding; an O(h^p) error would stand out at the coarsest level");
-        }
-        break;
-      }
-      case Claim::bounded: {
-        // No secular drift: second half at most twice the first (at round-off: trivially bounded).
-        const bool at_roundoff = ir.second_half <= kRoundoffUlps * kEps;
-        const bool no_drift = at_roundoff || ir.second_half <= 2.0 * ir.first_half;
-        ir.verdict = finest < 0 ? Verdict::undefined : no_drift ? Verdict::pass : Verdict::fail;
-        ir.note = "bounded: max |I - I0| over the second half of the finest run <= 2x the first half";
-        break;
-      }
-      case Claim::none:
-        ir.verdict = Verdict::undefined;
-        ir.note = "no claim: reported only";
-        break;
-    }
+    judge_invariant(ir, p, L);
     R.invariants.push_back(std::move(ir));
   }
 

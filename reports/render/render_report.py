@@ -196,6 +196,19 @@ def by_problem(results):
     return probs
 
 
+# The three convergence panels per problem; their titles and units come from the report's metric table.
+CONVERGENCE_PANELS = ("attitude_error_final", "h1_distance", "q_error")
+
+
+def metric_label(rep, name):
+    """(section, title, unit) of a metric from the report's "metrics" table (older reports: the name)."""
+    for m in rep.get("metrics") or []:
+        if m["name"] == name:
+            slope = f" (slope {m['expected_slope']})" if m.get("expected_slope") else ""
+            return m["section"], f"{m.get('label', name)}{slope}", m["units"]
+    return ("paper_measures" if name in ("q_error", "E_error") else "convergence"), name, ""
+
+
 def render_verify(figs, rep, tag, style):
     """Convergence, Q_II(t) and invariant histories per problem of one verify report."""
     plt = figs.plt
@@ -205,12 +218,11 @@ def render_verify(figs, rep, tag, style):
             continue
         # -- convergence: state error, true H1 distance, printed q-error (paper 001) side by side
         fig, axes = plt.subplots(1, 3, figsize=(17, 5.6), layout="constrained")
-        names = convergence_panel(axes[0], [(r["integrator"], r["convergence"]["attitude_error_final"]) for r in ran],
-                                  style, "attitude error at t_end (geodesic angle)", "error")
-        names += convergence_panel(axes[1], [(r["integrator"], r["convergence"]["h1_distance"]) for r in ran], style,
-                                   "true H1 distance (slope p)", "error")
-        names += convergence_panel(axes[2], [(r["integrator"], r["paper_measures"]["q_error"]) for r in ran], style,
-                                   "paper 001 q-error as printed (slope p/2)", "error")
+        names = []
+        for ax, key in zip(axes, CONVERGENCE_PANELS):
+            section, title, unit = metric_label(rep, key)
+            names += convergence_panel(ax, [(r["integrator"], r[section][key]) for r in ran if key in r.get(section, {})],
+                                       style, title, f"error [{unit}]" if unit else "error")
         fig.suptitle(f"{prob}: convergence (filled: asymptotic levels used for the fit; hollow: excluded)", fontsize=10)
         figs.save(fig, f"{tag}convergence_{prob}", f"{prob}: convergence", "convergence", prob, names,
                   "Fitted slope and expected order in the legend; triangles show slopes 1, 2, 4; the grey band is "
@@ -479,9 +491,9 @@ def verify_table(rep):
         q = r["q_ii"]
         ex = [k for k, v in r["invariants"].items() if v["claim"] == "exact"]
         exp_ = sum(1 for k in ex if r["invariants"][k]["verdict"] == "pass")
+        gating = {m["name"] for m in rep.get("metrics") or [] if m["gating"]} or {"q_ii"}
         failed = [f"{k} order" for k, v in r["convergence"].items() if v.get("gating", True) and v["verdict"] == "fail"]
-        if q["verdict"] == "fail":
-            failed.append("Q_II")
+        failed += [k for k in ("q_ii", "q_ii_full") if k in gating and r.get(k, {}).get("verdict") == "fail"]
         failed += [f"{k} ({v['claim']})" for k, v in r["invariants"].items() if v["verdict"] == "fail"]
         rows.append(f'<tr><td>{esc(r["integrator"])}</td><td>{esc(r["problem"])}</td><td>{esc(r["status"])}</td>'
                     f'<td>{fmtn(c["slope"])} / {fmtn(c["expected"])} {verdict(c["verdict"])}</td>'

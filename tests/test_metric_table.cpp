@@ -1,0 +1,108 @@
+// The metric table is the one declaration every layer reads: the runner computes and judges exactly
+// its metrics, the report carries it, compare and the gate select from it.
+#include <set>
+
+#include "rigidbench/reports/compare.hpp"
+#include "rigidbench/reports/gate.hpp"
+#include "rigidbench/reports/report.hpp"
+#include "rigidbench/verification/metric_table.hpp"
+#include "rigidbench/verification/suite.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+
+namespace {
+const SuiteResult& one_pair() {
+  static const SuiteResult s = [] {
+    SuiteRequest req;
+    req.problems = {"free_body"};
+    req.integrators = {"akw_midpoint"};
+    req.ladder.levels = 4;
+    req.progress = false;
+    req.measure_cost = false;
+    return run_suite(req);
+  }();
+  return s;
+}
+}  // namespace
+
+TEST_CASE("metric table: names are unique and every rule that needs an order factor has one", "[metrics]") {
+  std::set<std::string_view> seen;
+  for (const MetricDef& m : metric_table()) {
+    CHECK(seen.insert(m.name).second);
+    CHECK_FALSE(m.label.empty());
+    CHECK_FALSE(m.what.empty());
+    CHECK_FALSE(m.units.empty());
+    if (m.rule == VerdictRule::order || m.rule == VerdictRule::order_at_least) CHECK(m.order_factor > 0);
+    CHECK(find_metric(m.name) == &m);
+  }
+  CHECK(find_metric("no_such_metric") == nullptr);
+}
+
+TEST_CASE("metric table: the runner computes and judges exactly the table's error metrics", "[metrics]") {
+  const PairResult& r = one_pair().results.at(0);
+  REQUIRE(r.status == "ok");
+  std::size_t n_conv = 0, n_paper = 0;
+  for (const MetricDef& m : metric_table()) {
+    if (!is_error_metric(m)) continue;
+    const auto& sec = m.section == MetricSection::convergence ? r.convergence : r.paper_measures;
+    (m.section == MetricSection::convergence ? n_conv : n_paper)++;
+    INFO(m.name);
+    REQUIRE(sec.count(std::string(m.name)) == 1);
+    const Convergence& c = sec.at(std::string(m.name));
+    CHECK(c.gating == m.gating);
+    CHECK(c.expected == Approx(m.order_factor * 2));  // the implicit midpoint is of order 2
+    CHECK(c.at_least == (m.rule == VerdictRule::order_at_least));
+    CHECK(c.error.size() == r.h.size());
+  }
+  CHECK(r.convergence.size() == n_conv);
+  CHECK(r.paper_measures.size() == n_paper);
+}
+
+TEST_CASE("metric table: the report carries the table and its sections follow it", "[metrics]") {
+  const auto rep = suite_report(one_pair(), {"test"}, "2026-01-01T00:00:00Z");
+  REQUIRE(rep.contains("metrics"));
+  REQUIRE(rep["metrics"].size() == metric_table().size());
+  std::size_t i = 0;
+  for (const MetricDef& m : metric_table()) {
+    const auto& j = rep["metrics"][i++];
+    CHECK(j["name"] == std::string(m.name));
+    CHECK(j["rule"] == to_string(m.rule));
+    CHECK(j["gating"] == m.gating);
+    if (is_error_metric(m)) CHECK(rep["results"][0][to_string(m.section)].contains(std::string(m.name)));
+  }
+}
+
+TEST_CASE("metric table: a failed gating metric fails the pair, an informational one does not", "[metrics]") {
+  PairResult r = one_pair().results.at(0);
+  REQUIRE_FALSE(r.failed());
+  for (const MetricDef& m : metric_table()) {
+    if (!is_error_metric(m)) continue;
+    PairResult x = r;
+    (m.section == MetricSection::convergence ? x.convergence : x.paper_measures).at(std::string(m.name)).verdict =
+        Verdict::fail;
+    INFO(m.name);
+    CHECK(x.failed() == m.gating);
+  }
+  PairResult q = r;
+  REQUIRE(q.q_ii_full.primary >= 0);
+  q.q_ii_full.levels[std::size_t(q.q_ii_full.primary)].verdict = Verdict::fail;
+  CHECK(q.failed() == find_metric("q_ii_full")->gating);
+}
+
+TEST_CASE("metric table: compare accepts error metrics only; the gate snapshots the gating ones", "[metrics]") {
+  const auto rep = nlohmann::json::parse(suite_report(one_pair(), {"test"}, "2026-01-01T00:00:00Z").dump());
+  CompareOptions o;
+  o.metric = "ns_per_step";
+  CHECK_THROWS_WITH(compare_reports(rep, nullptr, o), Catch::Contains("not an error metric"));
+  o.metric = "h1_distance";
+  const auto c = compare_reports(rep, nullptr, o);
+  CHECK(c["metric_definition"]["units"] == "mixed");
+  const auto snap = gate_snapshot(rep, nlohmann::json());
+  const auto& e = snap["accuracy"]["akw_midpoint/free_body"];
+  for (const MetricDef& m : metric_table()) {
+    INFO(m.name);
+    if (m.section == MetricSection::convergence) CHECK(e["convergence"].contains(std::string(m.name)) == m.gating);
+    if (m.section == MetricSection::q_ii) CHECK(e.contains(std::string(m.name)) == m.gating);
+  }
+}
