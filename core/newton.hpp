@@ -4,6 +4,9 @@
 // increment, not a residual of multipliers that can be large and stall at small h).
 #include <Eigen/LU>
 #include <cmath>
+#include <functional>
+#include <string>
+#include <utility>
 
 namespace rigidbench {
 
@@ -52,6 +55,31 @@ NewtonResult newton_solve(F&& f, Eigen::Matrix<double, N, 1>& x, const NewtonSet
   res.iterations = s.max_iterations;
   res.last_residual = r.norm();
   return res;
+}
+
+/// An implicit scheme's Newton system for the step from its current state (t -> t + h), erased to
+/// dynamic size: the unknown's name, the scheme's own initial guess, and the residual with its
+/// Jacobian -- the very function object its Newton solve calls. Implicit schemes expose it as
+/// `NewtonSystem newton_system(double t, double h)` (concept HasNewtonSystem in
+/// integrators/integrator.hpp), so one shared test checks every implicit scheme's Jacobian against
+/// finite differences and its non-convergence breakdown (tests/test_newton_systems.cpp).
+struct NewtonSystem {
+  std::string unknown;
+  Eigen::VectorXd guess;
+  std::function<void(const Eigen::VectorXd& x, Eigen::VectorXd& r, Eigen::MatrixXd& J)> residual;
+};
+
+/// Wraps a fixed-size residual f(x, r, J) (copied into the result) as a NewtonSystem.
+template <int N, class F>
+NewtonSystem erase_newton_system(std::string unknown, const Eigen::Matrix<double, N, 1>& guess, F f) {
+  return {std::move(unknown), guess, [f = std::move(f)](const Eigen::VectorXd& x, Eigen::VectorXd& r, Eigen::MatrixXd& J) {
+            const Eigen::Matrix<double, N, 1> xf = x;
+            Eigen::Matrix<double, N, 1> rf;
+            Eigen::Matrix<double, N, N> Jf;
+            f(xf, rf, Jf);
+            r = rf;
+            J = Jf;
+          }};
 }
 
 }  // namespace rigidbench

@@ -20,7 +20,7 @@
 //   r(w) = 2 (J w - J W_n) - h (J w + h_B) x w - h/2 [T(t_m, R_n) + T(t_m, R_n cay(h w))].
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/integrator.hpp"
+#include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
 
@@ -45,28 +45,18 @@ inline void akw_system(const Problem& p, double h, double t_mid, const Mat3& Rn,
   Jac -= 0.5 * h * (so3::hat(T1) + R1.transpose() * p.spatial_moment_jacobian(t_mid, R1) * R1) * (h * dcay);
 }
 
-class AkwMidpoint final {
+class AkwMidpoint final : public So3VelocityScheme {
  public:
   static const SchemeInfo& info();
-  explicit AkwMidpoint(const Problem& p, NewtonSettings s = {}) : p_(&p), newton_(s) {}
+  explicit AkwMidpoint(const Problem& p, NewtonSettings s = {}) : So3VelocityScheme(p), newton_(s) {}
   AkwMidpoint(const Problem& p, const SchemeSettings& set) : AkwMidpoint(p, set.newton()) {}
 
-  void reset(const State& x0, double) {
-    R_ = x0.body().R;
-    W_ = x0.body().W;
-    c_ = {};
-  }
   StepStatus step(double t, double h) {
-    const double tm = t + 0.5 * h;
-    Vec3 T0 = Vec3::Zero();
-    if (!p_->torque_free()) {
-      T0 = p_->body_moment(tm, R_);
-      ++c_.load_evaluations;
-    }
+    const System sys = system(t, h);
     Vec3 w = W_;  // initial guess: Omega_m ~ Omega_n
     const NewtonResult nr = newton_solve<3>(
         [&](const Vec3& x, Vec3& r, Mat3& Jac) {
-          akw_system(*p_, h, tm, R_, W_, T0, x, r, Jac);
+          sys(x, r, Jac);
           if (!p_->torque_free()) ++c_.load_evaluations;
         },
         w, newton_);
@@ -77,18 +67,28 @@ class AkwMidpoint final {
     W_ = 2.0 * w - W_;
     return {};
   }
-  void read(State& x) const {
-    x.body().R = R_;
-    x.body().W = W_;
-  }
-  Counters counters() const { return c_; }
+  NewtonSystem newton_system(double t, double h) { return erase_newton_system<3>("Omega_m", W_, system(t, h)); }
 
  private:
-  const Problem* p_;
+  /// The residual of the step t -> t + h from the current state (akw_system), T_n evaluated once.
+  struct System {
+    const Problem* p;
+    double h, tm;
+    const Mat3& R;
+    const Vec3& W;
+    Vec3 T0;
+    void operator()(const Vec3& x, Vec3& r, Mat3& Jac) const { akw_system(*p, h, tm, R, W, T0, x, r, Jac); }
+  };
+  System system(double t, double h) {
+    const double tm = t + 0.5 * h;
+    Vec3 T0 = Vec3::Zero();
+    if (!p_->torque_free()) {
+      T0 = p_->body_moment(tm, R_);
+      ++c_.load_evaluations;
+    }
+    return {p_, h, tm, R_, W_, T0};
+  }
   NewtonSettings newton_;
-  Mat3 R_ = Mat3::Identity();
-  Vec3 W_ = Vec3::Zero();
-  Counters c_;
 };
 
 }  // namespace rigidbench

@@ -3,6 +3,7 @@
 // not copy or re-implement) the concrete scheme, so the update that is verified is the update
 // that is benchmarked.
 #include <memory>
+#include <optional>
 
 #include "rigidbench/integrators/integrator.hpp"
 
@@ -16,6 +17,8 @@ class AnyIntegrator {
   virtual StepStatus step(double t, double h) = 0;
   virtual void read(State& x) const = 0;
   virtual Counters counters() const = 0;
+  /// The Newton system of the step from the current state, for schemes that have one (HasNewtonSystem).
+  virtual std::optional<NewtonSystem> newton_system(double t, double h) = 0;
 };
 
 template <Integrator S>
@@ -27,6 +30,10 @@ class Erased final : public AnyIntegrator {
   StepStatus step(double t, double h) override { return s_.step(t, h); }
   void read(State& x) const override { s_.read(x); }
   Counters counters() const override { return s_.counters(); }
+  std::optional<NewtonSystem> newton_system([[maybe_unused]] double t, [[maybe_unused]] double h) override {
+    if constexpr (HasNewtonSystem<S>) return s_.newton_system(t, h);
+    else return std::nullopt;
+  }
 
  private:
   static S construct(const Problem& p, const SchemeSettings& set) {

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/integrator.hpp"
+#include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
 
@@ -15,10 +15,10 @@ namespace rigidbench {
 ///   kick   Pi += h/2 T(t_{n+1}, R_{n+1})
 /// Every sub-flow is the exact flow of a part of H that is invariant under spatial rotations, so pi
 /// (torque-free) and |Pi| are exact; a kick changes pi by h/2 t, orthogonal to a uniform field.
-class DlmSplitting final {
+class DlmSplitting final : public SchemeBase {  // state in the principal frame: Rp_ = R Q, Pp_ = Q^T Pi
  public:
   static const SchemeInfo& info();
-  explicit DlmSplitting(const Problem& p) : p_(&p) {
+  explicit DlmSplitting(const Problem& p) : SchemeBase(p) {
     Eigen::SelfAdjointEigenSolver<Mat3> es(p.inertia());
     Q_ = es.eigenvectors();
     if (Q_.determinant() < 0) Q_.col(2) *= -1.0;
@@ -55,7 +55,6 @@ class DlmSplitting final {
     x.body().R = Rp_ * Q_.transpose();
     x.body().W = Q_ * Pp_.cwiseQuotient(I_);
   }
-  Counters counters() const { return c_; }
 
  private:
   /// Exact flow of H_i = Pi_i^2 / (2 I_i) for time tau: rotation about principal axis i.
@@ -73,13 +72,11 @@ class DlmSplitting final {
     Rp_.col(k) = -s * cj + c * ck;
   }
 
-  const Problem* p_;
   Mat3 Q_ = Mat3::Identity();
   Vec3 I_ = Vec3::Ones();
   Mat3 Rp_ = Mat3::Identity();  // R Q: principal frame -> space
   Vec3 Pp_ = Vec3::Zero();      // body momentum in principal components
   MomentCache<Vec3> Tp_;  // principal-axes body moment at the end of the last step
-  Counters c_;
 };
 
 }  // namespace rigidbench

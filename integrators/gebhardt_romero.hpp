@@ -35,7 +35,7 @@
 
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/integrator.hpp"
+#include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
 
@@ -62,7 +62,7 @@ void gr_system(const GrStepData& d, const Eigen::Matrix<double, N, 1>& x, Eigen:
                Eigen::Matrix<double, N, N>& Jac);
 
 template <bool Nonholonomic>
-class GebhardtRomero final {
+class GebhardtRomero final : public SchemeBase {
  public:
   static constexpr int N = Nonholonomic ? 16 : 15;
   using VecN = Eigen::Matrix<double, N, 1>;
@@ -74,7 +74,7 @@ class GebhardtRomero final {
   static inline const SettingInfo kA{"a", "the parameter a of eq. 80 (nonholonomic; moves lambda_3 only)", 1.0, -1e6, 1e6};
   GebhardtRomero(const Problem& p, const SchemeSettings& set)
       : GebhardtRomero(p, Nonholonomic ? set.get(kA) : 1.0, set.newton()) {}
-  explicit GebhardtRomero(const Problem& p, double a = 1.0, NewtonSettings newton = {}) : p_(&p), newton_(newton) {
+  explicit GebhardtRomero(const Problem& p, double a = 1.0, NewtonSettings newton = {}) : SchemeBase(p), newton_(newton) {
     d_.problem = &p;
     d_.euler = euler_coefficients(p.inertia());
     d_.nonholonomic = Nonholonomic;
@@ -94,13 +94,7 @@ class GebhardtRomero final {
   }
 
   StepStatus step(double t, double h) {
-    d_.q0 = q_;
-    d_.v0 = v_;
-    d_.h = h;
-    d_.t_mid = t + 0.5 * h;
-    VecN x;
-    x.template head<9>() = q_ + h * v_;  // predictor: the previous velocity
-    x.template tail<N - 9>() = mult_;    // and the previous multipliers
+    VecN x = prepare(t, h);
     const NewtonResult nr = newton_solve<N>([&](const VecN& y, VecN& r, MatN& J) { gr_system<N>(d_, y, r, J); }, x, newton_);
     c_.newton_iterations += std::uint64_t(nr.iterations);
     if (!p_->torque_free()) c_.load_evaluations += std::uint64_t(nr.iterations);
@@ -126,19 +120,32 @@ class GebhardtRomero final {
     s.body().R = R;
     s.body().W = p_->inertia_inverse() * (R.transpose() * pi);
   }
-  Counters counters() const { return c_; }
+  NewtonSystem newton_system(double t, double h) {
+    const VecN x = prepare(t, h);
+    const GrStepData* d = &d_;
+    return erase_newton_system<N>("(q, multipliers)", x, [d](const VecN& y, VecN& r, MatN& J) { gr_system<N>(*d, y, r, J); });
+  }
 
   /// The director velocities (for the scheme's own tests: K = 1/2 qdot.M qdot).
   const Vec9& director_velocities() const { return v_; }
   const Vec9& directors() const { return q_; }
 
  private:
-  const Problem* p_;
+  /// The step's data (d_) for t -> t + h from the current state, and the initial guess.
+  VecN prepare(double t, double h) {
+    d_.q0 = q_;
+    d_.v0 = v_;
+    d_.h = h;
+    d_.t_mid = t + 0.5 * h;
+    VecN x;
+    x.template head<9>() = q_ + h * v_;  // predictor: the previous velocity
+    x.template tail<N - 9>() = mult_;    // and the previous multipliers
+    return x;
+  }
   NewtonSettings newton_;
   GrStepData d_;
   Vec9 q_ = Vec9::Zero(), v_ = Vec9::Zero();
   Eigen::Matrix<double, N - 9, 1> mult_ = Eigen::Matrix<double, N - 9, 1>::Zero();
-  Counters c_;
 };
 
 using GebhardtRomeroStandard = GebhardtRomero<false>;

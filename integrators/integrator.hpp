@@ -158,6 +158,13 @@ concept Integrator = requires(S s, const S cs, const State& x0, State& x, double
   { cs.counters() } -> std::same_as<Counters>;
 };
 
+/// An implicit scheme exposes the Newton system of its next step (core/newton.hpp). Calling it may
+/// evaluate loads (and count them) but leaves the scheme's state as it was.
+template <class S>
+concept HasNewtonSystem = requires(S s, double t, double h) {
+  { s.newton_system(t, h) } -> std::same_as<NewtonSystem>;
+};
+
 /// The "first same as last" moment of explicit schemes: the moment evaluated at the end of a step
 /// (t_{n+1}, R_{n+1}) is the next step's T_n. It is reused when the next step starts at that time,
 /// to round-off in t (the caller computes t_n = t0 + n h, which may differ from t + h by an ulp or

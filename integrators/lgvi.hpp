@@ -15,7 +15,7 @@
 // M_{k+1} is the next step's M_k (first same as last, MomentCache).
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/integrator.hpp"
+#include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
 
@@ -41,29 +41,17 @@ inline void lgvi_system(const Mat3& J, const Vec3& g, const Vec3& f, Vec3& r, Ma
   Jac = a * J + b * (so3::hat(f) * J - so3::hat(Jf)) + c1 * Jf * f.transpose() + c2 * fJf * f.transpose();
 }
 
-class Lgvi final {
+class Lgvi final : public So3MomentumScheme {
  public:
   static const SchemeInfo& info();
-  explicit Lgvi(const Problem& p, NewtonSettings s = {}) : p_(&p), newton_(s) {}
+  explicit Lgvi(const Problem& p, NewtonSettings s = {}) : So3MomentumScheme(p), newton_(s) {}
   Lgvi(const Problem& p, const SchemeSettings& set) : Lgvi(p, set.newton()) {}
 
-  void reset(const State& x0, double) {
-    R_ = x0.body().R;
-    Pi_ = p_->inertia() * x0.body().W;
-    M_.valid = false;
-    c_ = {};
-  }
   StepStatus step(double t, double h) {
-    const bool loaded = !p_->torque_free();
-    if (loaded && !M_.holds(t)) {
-      M_.store(t, p_->body_moment(t, R_));
-      ++c_.load_evaluations;
-    }
-    const Vec3 Mk = loaded ? M_.value : Vec3::Zero();
-    const Vec3 g = h * Pi_ + (0.5 * h * h) * Mk;
-    Vec3 f = p_->inertia_inverse() * g;
-    const NewtonResult nr = newton_solve<3>(
-        [&](const Vec3& x, Vec3& r, Mat3& Jac) { lgvi_system(p_->inertia(), g, x, r, Jac); }, f, newton_);
+    const System sys = system(t, h);
+    const Vec3 Mk = sys.Mk;
+    Vec3 f = p_->inertia_inverse() * sys.g;
+    const NewtonResult nr = newton_solve<3>(sys, f, newton_);
     c_.newton_iterations += std::uint64_t(nr.iterations);
     if (!nr.converged)
       return newton_breakdown("LGVI", "f", nr);
@@ -74,27 +62,37 @@ class Lgvi final {
     const Mat3 F = so3::exp(f);
     R_ = R_ * F;
     Pi_ = F.transpose() * (Pi_ + 0.5 * h * Mk);
-    if (loaded) {
-      M_.store(t + h, p_->body_moment(t + h, R_));
+    if (!p_->torque_free()) {
+      moment_.store(t + h, p_->body_moment(t + h, R_));
       ++c_.load_evaluations;
-      Pi_ += 0.5 * h * M_.value;
+      Pi_ += 0.5 * h * moment_.value;
     }
     return {};
   }
-  void read(State& x) const {
-    x.body().R = R_;
-    x.body().W = p_->inertia_inverse() * Pi_;
+  NewtonSystem newton_system(double t, double h) {
+    const System sys = system(t, h);
+    return erase_newton_system<3>("f", Vec3(p_->inertia_inverse() * sys.g), sys);
   }
-  Counters counters() const { return c_; }
 
  private:
   static constexpr double kPi = 3.14159265358979323846;
-  const Problem* p_;
+  /// The residual of the step t -> t + h (lgvi_system) with g = h Pi_k + h^2/2 M_k; M_k is the
+  /// moment kept from the end of the last step when it starts at t, else evaluated here.
+  struct System {
+    const Mat3& J;
+    Vec3 Mk, g;
+    void operator()(const Vec3& x, Vec3& r, Mat3& Jac) const { lgvi_system(J, g, x, r, Jac); }
+  };
+  System system(double t, double h) {
+    const bool loaded = !p_->torque_free();
+    if (loaded && !moment_.holds(t)) {
+      moment_.store(t, p_->body_moment(t, R_));
+      ++c_.load_evaluations;
+    }
+    const Vec3 Mk = loaded ? moment_.value : Vec3::Zero();
+    return {p_->inertia(), Mk, h * Pi_ + (0.5 * h * h) * Mk};
+  }
   NewtonSettings newton_;
-  Mat3 R_ = Mat3::Identity();
-  Vec3 Pi_ = Vec3::Zero();
-  MomentCache<Vec3> M_;
-  Counters c_;
 };
 
 }  // namespace rigidbench

@@ -2,7 +2,7 @@
 #include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
 #include <functional>
 
-#include "rigidbench/integrators/integrator.hpp"
+#include "rigidbench/integrators/scheme_base.hpp"
 #include "rigidbench/reference/formulations/body_system.hpp"
 #include "rigidbench/reference/formulations/kirchhoff.hpp"
 
@@ -13,11 +13,11 @@ namespace rigidbench {
 /// formulations/body_system.hpp) -- the in-run baseline of every cost ratio (docs/metrics.md, Cost). The
 /// quaternions are not projected back to unit length during the run (plain RK4); the canonical
 /// attitude is R(q/|q|).
-class OdeintRk4Quaternion final {
+class OdeintRk4Quaternion final : public SchemeBase {
  public:
   static const SchemeInfo& info();
   explicit OdeintRk4Quaternion(const Problem& p)
-      : p_(&p), system_(p.translating()), sys_(&p, &c_.load_evaluations) {}
+      : SchemeBase(p), system_(p.translating()), sys_(&p, &c_.load_evaluations) {}
 
   void reset(const State& x0, double) {
     if (system_) ys_ = formulations::BodySystemQuaternion::from_state(x0);
@@ -34,12 +34,9 @@ class OdeintRk4Quaternion final {
     if (system_) formulations::BodySystemQuaternion::to_state(ys_, x);
     else formulations::KirchhoffQuaternion::to_body(y_, x.body());
   }
-  Counters counters() const { return c_; }
 
  private:
-  const Problem* p_;
   bool system_;  // a body_system (of the families the scheme integrates, the one that translates)
-  Counters c_;
   formulations::KirchhoffQuaternion::state_type y_{};
   boost::numeric::odeint::runge_kutta4<formulations::KirchhoffQuaternion::state_type> stepper_;
   formulations::BodySystemQuaternion sys_;

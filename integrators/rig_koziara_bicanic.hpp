@@ -14,7 +14,7 @@
 //   Lambda_{n+1} J Omega_{n+1} = Lambda_n J Omega_n + h Lambda_{n+1/2} T_{n+1/2}   (tested to round-off).
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/integrator.hpp"
+#include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
 
@@ -31,65 +31,68 @@ inline void rig_imp_system(const Mat3& J, double h, const Vec3& c, const Vec3& w
 }
 
 template <RigVariant V>
-class RigKoziaraBicanic final {
+class RigKoziaraBicanic final : public So3VelocityScheme {  // R_ is the paper's Lambda
  public:
   static const SchemeInfo& info();
-  explicit RigKoziaraBicanic(const Problem& p) : p_(&p) {}
+  explicit RigKoziaraBicanic(const Problem& p) : So3VelocityScheme(p) {}
   RigKoziaraBicanic(const Problem& p, const SchemeSettings& set)
     requires(V == RigVariant::imp)
-      : p_(&p), newton_(set.newton()) {}
+      : So3VelocityScheme(p), newton_(set.newton()) {}
 
-  void reset(const State& x0, double) {
-    L_ = x0.body().R;
-    W_ = x0.body().W;
-    c_ = {};
-  }
   StepStatus step(double t, double h) {
     const Mat3& J = p_->inertia();
     const Mat3& Ji = p_->inertia_inverse();
-    const Mat3 L_half = L_ * so3::exp(0.5 * h * W_);
-    Vec3 T = Vec3::Zero();
-    if (!p_->torque_free()) {
-      T = p_->body_moment(t + 0.5 * h, L_half);
-      ++c_.load_evaluations;
-    }
-    const Vec3 b = so3::exp_apply(-0.5 * h * W_, J * W_);  // exp(-h/2 Omega_n) J Omega_n
+    const HalfStep s = half_step(t, h);
     Vec3 W1;
     if constexpr (V != RigVariant::imp) {
-      const Vec3 W_half = Ji * (b + 0.5 * h * T);
-      W1 = W_ + h * (Ji * (T - W_half.cross(J * W_half)));
+      const Vec3 W_half = Ji * (s.b + 0.5 * h * s.T);
+      W1 = W_ + h * (Ji * (s.T - W_half.cross(J * W_half)));
     }
     if constexpr (V == RigVariant::pos) {
-      L_ = L_half * so3::exp(0.5 * h * W1);
+      R_ = s.L_half * so3::exp(0.5 * h * W1);
       W_ = W1;
     } else if constexpr (V == RigVariant::neg) {
-      L_ = L_half * so3::exp(0.5 * h * W1);
-      W_ = Ji * so3::exp_apply(-0.5 * h * W1, b + h * T);
+      R_ = s.L_half * so3::exp(0.5 * h * W1);
+      W_ = Ji * so3::exp_apply(-0.5 * h * W1, s.b + h * s.T);
     } else {
-      const Vec3 c = b + h * T;
+      const Vec3 c = s.b + h * s.T;
       Vec3 W = W_;  // initial guess: the previous velocity
       const NewtonResult nr =
           newton_solve<3>([&](const Vec3& w, Vec3& r, Mat3& Jac) { rig_imp_system(J, h, c, w, r, Jac); }, W, newton_);
       c_.newton_iterations += std::uint64_t(nr.iterations);
       if (!nr.converged)
         return newton_breakdown("RIG_IMP", "Omega", nr);
-      L_ = L_half * so3::exp(0.5 * h * W);
+      R_ = s.L_half * so3::exp(0.5 * h * W);
       W_ = W;
     }
     return {};
   }
-  void read(State& x) const {
-    x.body().R = L_;
-    x.body().W = W_;
+  NewtonSystem newton_system(double t, double h)
+    requires(V == RigVariant::imp)
+  {
+    const HalfStep s = half_step(t, h);
+    const Mat3& J = p_->inertia();
+    const Vec3 c = s.b + h * s.T;
+    return erase_newton_system<3>("Omega", W_, [&J, h, c](const Vec3& w, Vec3& r, Mat3& Jac) {
+      rig_imp_system(J, h, c, w, r, Jac);
+    });
   }
-  Counters counters() const { return c_; }
 
  private:
-  const Problem* p_;
+  /// The common part: Lambda_{n+1/2}, T_{n+1/2} and b = exp(-h/2 Omega_n) J Omega_n.
+  struct HalfStep {
+    Mat3 L_half;
+    Vec3 T, b;
+  };
+  HalfStep half_step(double t, double h) {
+    HalfStep s{R_ * so3::exp(0.5 * h * W_), Vec3::Zero(), so3::exp_apply(-0.5 * h * W_, p_->inertia() * W_)};
+    if (!p_->torque_free()) {
+      s.T = p_->body_moment(t + 0.5 * h, s.L_half);
+      ++c_.load_evaluations;
+    }
+    return s;
+  }
   NewtonSettings newton_;
-  Mat3 L_ = Mat3::Identity();
-  Vec3 W_ = Vec3::Zero();
-  Counters c_;
 };
 
 using RigPos = RigKoziaraBicanic<RigVariant::pos>;

@@ -1,6 +1,6 @@
 #pragma once
 #include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/integrator.hpp"
+#include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
 
@@ -8,15 +8,10 @@ namespace rigidbench {
 /// Acta Numerica 2000, sec. 4): R(t) = R_n exp(u(t)) with u' = dexp_r(u)^{-1} W, and classical RK4
 /// on (u, W) from u = 0. The exact dexp inverse is used (its truncation at second commutators
 /// would already keep order 4).
-class Rkmk4 final {
+class Rkmk4 final : public So3VelocityScheme {
  public:
   static const SchemeInfo& info();
-  explicit Rkmk4(const Problem& p) : p_(&p) {}
-  void reset(const State& x0, double) {
-    R_ = x0.body().R;
-    W_ = x0.body().W;
-    c_ = {};
-  }
+  explicit Rkmk4(const Problem& p) : So3VelocityScheme(p) {}
   StepStatus step(double t, double h) {
     auto accel = [&](double ts, const Mat3& R, const Vec3& W) {
       Vec3 Pi = p_->inertia() * W;  // + h_B, the internal momentum (gyrostat)
@@ -40,17 +35,6 @@ class Rkmk4 final {
     W_ += (h / 6.0) * (dW1 + 2.0 * dW2 + 2.0 * dW3 + dW4);
     return {};
   }
-  void read(State& x) const {
-    x.body().R = R_;
-    x.body().W = W_;
-  }
-  Counters counters() const { return c_; }
-
- private:
-  const Problem* p_;
-  Mat3 R_ = Mat3::Identity();
-  Vec3 W_ = Vec3::Zero();
-  Counters c_;
 };
 
 }  // namespace rigidbench

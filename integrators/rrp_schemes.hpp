@@ -17,7 +17,7 @@
 
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/rrp.hpp"
-#include "rigidbench/integrators/integrator.hpp"
+#include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
 
@@ -40,10 +40,10 @@ inline void campello_system(const Problem& p, double J, double phi, double h, do
 /// chart alpha (and R(alpha)), the angular velocity (spatial or body, by the derived map), and for
 /// the body_system the position and velocity; the spatial forces and moments at the current
 /// configuration, reused by the next step ("first same as last").
-class RrpChart {
+class RrpChart : public SchemeBase {
  public:
   explicit RrpChart(const Problem& p)
-      : p_(&p), n_(p.bodies.size()), system_(p.translating()), loaded_(!p.torque_free()) {
+      : SchemeBase(p), n_(p.bodies.size()), system_(p.translating()), loaded_(!p.torque_free()) {
     for (std::size_t b = 0; b < n_; ++b) {
       J_.push_back(p.inertia(b)(0, 0));
       m_.push_back(p.bodies[b].mass);
@@ -128,14 +128,12 @@ class RrpChart {
     }
   }
 
-  const Problem* p_;
   std::size_t n_;
   bool system_, loaded_;  // system_: a body_system (of its families, the one that translates)
   std::vector<double> J_, m_;
   std::vector<Vec3> alpha_;
   std::vector<Mat3> R_;
   std::vector<Vec3> x_, v_;  // body_system only (zero otherwise)
-  Counters c_;
 
  private:
   void evaluate(double t, Loads& out) {
@@ -165,7 +163,6 @@ class RrpSpatialChart : public RrpChart {
     }
     read_translation(x);
   }
-  Counters counters() const { return c_; }
 
  protected:
   /// The second half of the Verlet-type maps (23c-d), (25c-d), (21c): v_{k+1} = v_k + h/(2m)(F_k + F_{k+1}),
@@ -248,7 +245,6 @@ class BakerGonzalezBody final : public RrpChart {
     }
     read_translation(x);
   }
-  Counters counters() const { return c_; }
 
  private:
   std::vector<Vec3> w_, u_;
@@ -289,12 +285,11 @@ class CampelloImplicit final : public RrpSpatialChart {
     const Vec3 tk = loads_now(t).moment[0];
     Vec3 W = Om_[0] + (h / J_[0]) * tk;  // the explicit (27) update as the initial guess
     if (loaded_ && phi_ != 1.0) {
-      const Mat3 Rk = R_[0];
-      const double th = t + h;
+      const System sys{p_, J_[0], phi_, h, t + h, R_[0], Om_[0], tk};
       const NewtonResult nr = newton_solve<3>(
           [&](const Vec3& w, Vec3& r, Mat3& Jac) {
             ++c_.load_evaluations;
-            campello_system(*p_, J_[0], phi_, h, th, Rk, Om_[0], tk, w, r, Jac);
+            sys(w, r, Jac);
           },
           W, newton_);
       c_.newton_iterations += std::uint64_t(nr.iterations);
@@ -309,8 +304,23 @@ class CampelloImplicit final : public RrpSpatialChart {
     return {};
   }
   double phi() const { return phi_; }
+  /// Eq. (26)'s Newton system; with phi = 1 (eq. 27) or no load the step is explicit and the
+  /// residual is linear (its Jacobian the identity), still a valid system to check.
+  NewtonSystem newton_system(double t, double h) {
+    const Vec3 tk = loads_now(t).moment[0];
+    return erase_newton_system<3>("Omega", Vec3(Om_[0] + (h / J_[0]) * tk),
+                                  System{p_, J_[0], phi_, h, t + h, R_[0], Om_[0], tk});
+  }
 
  private:
+  /// The residual of the step (campello_system); R_k, Omega_k and t_k copied: the step overwrites them.
+  struct System {
+    const Problem* p;
+    double J, phi, h, t_next;
+    Mat3 Rk;
+    Vec3 Om, tk;
+    void operator()(const Vec3& w, Vec3& r, Mat3& Jac) const { campello_system(*p, J, phi, h, t_next, Rk, Om, tk, w, r, Jac); }
+  };
   double phi_;
   NewtonSettings newton_;
 };

@@ -16,7 +16,7 @@
 //   r(Theta) = J (2 Theta / h - W_n) - exp(-hat Theta) [J W_n + h Lambda_n^T m(t_m, Lambda_n exp(hat Theta/2))].
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/integrator.hpp"
+#include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
 
@@ -38,23 +38,19 @@ inline void simo_wong_system(const Problem& p, double h, double t_mid, const Mat
   Jac = (2.0 / h) * J - Em * (so3::hat(v) * so3::dexp_right(-th) + dv);
 }
 
-class SimoWong final {
+class SimoWong final : public So3VelocityScheme {  // R_ is the paper's Lambda
  public:
   static const SchemeInfo& info();
-  explicit SimoWong(const Problem& p, NewtonSettings s = {}) : p_(&p), newton_(s) {}
+  explicit SimoWong(const Problem& p, NewtonSettings s = {}) : So3VelocityScheme(p), newton_(s) {}
   SimoWong(const Problem& p, const SchemeSettings& set) : SimoWong(p, set.newton()) {}
 
-  void reset(const State& x0, double) {
-    L_ = x0.body().R;
-    W_ = x0.body().W;
-    c_ = {};
-  }
   StepStatus step(double t, double h) {
     const double tm = t + 0.5 * h;
+    const System sys = system(t, h);
     Vec3 th = h * W_;
     const NewtonResult nr = newton_solve<3>(
         [&](const Vec3& x, Vec3& r, Mat3& Jac) {
-          simo_wong_system(*p_, h, tm, L_, W_, x, r, Jac);
+          sys(x, r, Jac);
           if (!p_->torque_free()) ++c_.load_evaluations;
         },
         th, newton_);
@@ -66,25 +62,26 @@ class SimoWong final {
     // and the energy error left by an inexact Theta is O(h^2) times the residual instead of O(1/h).
     Vec3 v = p_->inertia() * W_;
     if (!p_->torque_free()) {
-      v += h * (L_.transpose() * p_->spatial_moment(tm, L_ * so3::exp(0.5 * th)));
+      v += h * (R_.transpose() * p_->spatial_moment(tm, R_ * so3::exp(0.5 * th)));
       ++c_.load_evaluations;
     }
-    L_ = L_ * so3::exp(th);
+    R_ = R_ * so3::exp(th);
     W_ = p_->inertia_inverse() * so3::exp_apply(-th, v);
     return {};
   }
-  void read(State& x) const {
-    x.body().R = L_;
-    x.body().W = W_;
-  }
-  Counters counters() const { return c_; }
+  NewtonSystem newton_system(double t, double h) { return erase_newton_system<3>("Theta", Vec3(h * W_), system(t, h)); }
 
  private:
-  const Problem* p_;
+  /// The residual of the step t -> t + h from the current state (simo_wong_system).
+  struct System {
+    const Problem* p;
+    double h, tm;
+    const Mat3& L;
+    const Vec3& W;
+    void operator()(const Vec3& x, Vec3& r, Mat3& Jac) const { simo_wong_system(*p, h, tm, L, W, x, r, Jac); }
+  };
+  System system(double t, double h) const { return {p_, h, t + 0.5 * h, R_, W_}; }
   NewtonSettings newton_;
-  Mat3 L_ = Mat3::Identity();
-  Vec3 W_ = Vec3::Zero();
-  Counters c_;
 };
 
 }  // namespace rigidbench

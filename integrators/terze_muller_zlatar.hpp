@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/integrator.hpp"
+#include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
 
@@ -18,47 +18,29 @@ namespace rigidbench {
 /// a vertical field. "Explicit form": the half-step uses exp(-h/2 W_n) in place of the implicit
 /// exp(-h/2 W_{n+1/2}); this keeps second order (the difference is O(h^2) in Y_{n+1/2}).
 /// T_{n+1} depends on R_{n+1} only for the loads supported (no velocity-dependent moments).
-class TerzeMullerZlatar final {
+class TerzeMullerZlatar final : public So3MomentumScheme {  // Pi_ is the paper's Y, moment_ T_{n+1}
  public:
   static const SchemeInfo& info();
-  explicit TerzeMullerZlatar(const Problem& p) : p_(&p) {}
+  explicit TerzeMullerZlatar(const Problem& p) : So3MomentumScheme(p) {}
 
-  void reset(const State& x0, double) {
-    R_ = x0.body().R;
-    Y_ = p_->inertia() * x0.body().W;
-    T_.valid = false;
-    c_ = {};
-  }
   StepStatus step(double t, double h) {
     const bool loaded = !p_->torque_free();
-    if (loaded && !T_.holds(t)) {
-      T_.store(t, p_->body_moment(t, R_));
+    if (loaded && !moment_.holds(t)) {
+      moment_.store(t, p_->body_moment(t, R_));
       ++c_.load_evaluations;
     }
-    const Vec3 Yk = loaded ? Vec3(Y_ + 0.5 * h * T_.value) : Y_;
-    const Vec3 W_half = p_->inertia_inverse() * so3::exp_apply(-0.5 * h * (p_->inertia_inverse() * Y_), Yk);
+    const Vec3 Yk = loaded ? Vec3(Pi_ + 0.5 * h * moment_.value) : Pi_;
+    const Vec3 W_half = p_->inertia_inverse() * so3::exp_apply(-0.5 * h * (p_->inertia_inverse() * Pi_), Yk);
     const Mat3 X = so3::exp(h * W_half);
     R_ = R_ * X;
-    Y_ = X.transpose() * Yk;
+    Pi_ = X.transpose() * Yk;
     if (loaded) {
-      T_.store(t + h, p_->body_moment(t + h, R_));
+      moment_.store(t + h, p_->body_moment(t + h, R_));
       ++c_.load_evaluations;
-      Y_ += 0.5 * h * T_.value;
+      Pi_ += 0.5 * h * moment_.value;
     }
     return {};
   }
-  void read(State& x) const {
-    x.body().R = R_;
-    x.body().W = p_->inertia_inverse() * Y_;
-  }
-  Counters counters() const { return c_; }
-
- private:
-  const Problem* p_;
-  Mat3 R_ = Mat3::Identity();
-  Vec3 Y_ = Vec3::Zero();
-  MomentCache<Vec3> T_;  // body moment T_{n+1}, reused as the next step's T_n
-  Counters c_;
 };
 
 }  // namespace rigidbench

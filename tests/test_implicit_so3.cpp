@@ -1,8 +1,8 @@
 // What is specific to the implicit one-step schemes on SO(3): Simo-Wong, the AKW midpoint rule and the
 // Lee-Leok-McClamroch LGVI. Order, map-in/out and their exact claims on the free body run in the
-// shared suite (test_integrators.cpp) because they are registered; here: the Newton Jacobians against
-// finite differences, each scheme's defining equation checked from outside at large steps, the
-// claims that only show under a potential, and the breakdowns.
+// shared suite (test_integrators.cpp) and their Newton systems in test_newton_systems.cpp because they
+// are registered; here: LGVI's series branches, each scheme's defining equation checked from outside
+// at large steps, the claims that only show under a potential, and the breakdowns.
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/integrators/akw_midpoint.hpp"
 #include "rigidbench/integrators/lgvi.hpp"
@@ -55,38 +55,20 @@ Drifts drifts(const Problem& p, double h, int n) {
 
 // ---- Newton Jacobians ----
 
-TEST_CASE("implicit SO(3) schemes: Newton Jacobians match finite differences", "[schemes][newton][implicit_so3]") {
-  for (const char* name : {"free_body", "heavy_top", "pendulum3d", "gyrostat"}) {
-    const Problem p = catalogue_problem(name);
-    INFO(name);
-    for (int i = 0; i < 30; ++i) {
-      const Mat3 R = test::random_rotation();
-      const Vec3 W = test::uniform(0, 40) * test::random_unit();
-      const double h = test::uniform(1e-3, 2e-2), t = 0.3;
-      const Vec3 x = h * W + 0.1 * h * test::random_unit();  // near where Newton works
+TEST_CASE("lgvi: the Newton Jacobian on both sides of the series switch at |f| = 0.05 and up to |f| = 3",
+          "[schemes][newton][implicit_so3]") {
+  // Every implicit scheme's Jacobian is checked at its own steps in test_newton_systems.cpp; those
+  // steps keep |f| = h |W| small, so the branches of lgvi_system's series are covered here.
+  const Problem p = catalogue_problem("heavy_top");
+  for (int i = 0; i < 30; ++i)
+    for (double scale : {0.01, 0.049, 0.051, 0.5, 3.0}) {
+      const Vec3 f = scale * test::random_unit(), g = test::random_unit();
       Vec3 r;
       Mat3 Jac, dummy;
-      // AKW: unknown Omega_m.
-      const Vec3 T0 = p.torque_free() ? Vec3::Zero() : p.body_moment(t + 0.5 * h, R);
-      const Vec3 w = x / h;
-      akw_system(p, h, t + 0.5 * h, R, W, T0, w, r, Jac);
-      Mat3 Jfd = test::fd_jacobian([&](const Vec3& v, Vec3& out) { akw_system(p, h, t + 0.5 * h, R, W, T0, v, out, dummy); },
-                                   w, 1e-6 * (1 + w.norm()));
+      lgvi_system(p.inertia(), g, f, r, Jac);
+      const Mat3 Jfd = test::fd_jacobian([&](const Vec3& v, Vec3& out) { lgvi_system(p.inertia(), g, v, out, dummy); }, f, 1e-7);
       CHECK(compare(Jac, Jfd, 1e-7 * (1 + Jac.norm())) == "");
-      // Simo-Wong: unknown Theta.
-      simo_wong_system(p, h, t + 0.5 * h, R, W, x, r, Jac);
-      Jfd = test::fd_jacobian([&](const Vec3& v, Vec3& out) { simo_wong_system(p, h, t + 0.5 * h, R, W, v, out, dummy); },
-                              x, 1e-7);
-      CHECK(compare(Jac, Jfd, 1e-6 * (1 + Jac.norm())) == "");
-      // LGVI: unknown f, both sides of the series switch at |f| = 0.05 and up to |f| = 3.
-      for (double scale : {0.01, 0.049, 0.051, 0.5, 3.0}) {
-        const Vec3 f = scale * test::random_unit(), g = test::random_unit();
-        lgvi_system(p.inertia(), g, f, r, Jac);
-        Jfd = test::fd_jacobian([&](const Vec3& v, Vec3& out) { lgvi_system(p.inertia(), g, v, out, dummy); }, f, 1e-7);
-        CHECK(compare(Jac, Jfd, 1e-7 * (1 + Jac.norm())) == "");
-      }
     }
-  }
 }
 
 // ---- Lee-Leok-McClamroch LGVI ----
@@ -198,19 +180,3 @@ TEST_CASE("simo_wong: energy exact torque-free at large steps; under a potential
   }
 }
 
-TEST_CASE("implicit SO(3) schemes: Newton non-convergence is a breakdown naming the iterations", "[schemes][newton][implicit_so3]") {
-  const Problem p = catalogue_problem("heavy_top");
-  const NewtonSettings one{.max_iterations = 1};
-  const double h = 9e-3;
-  AkwMidpoint a(p, one);
-  SimoWong b(p, one);
-  Lgvi c(p, one);
-  a.reset(p.initial, p.t0);
-  b.reset(p.initial, p.t0);
-  c.reset(p.initial, p.t0);
-  for (const StepStatus& st : {a.step(0, h), b.step(0, h), c.step(0, h)}) {
-    CHECK_FALSE(st.ok);
-    CHECK(st.reason.find("did not converge in 1 iterations") != std::string::npos);
-  }
-  CHECK(a.counters().newton_iterations == 1);
-}

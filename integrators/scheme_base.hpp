@@ -1,0 +1,63 @@
+#pragma once
+// What the schemes share, written once. The contract (integrators/integrator.hpp) asks every scheme
+// for reset(), step(), read() and counters(); a scheme that steps one body on SO(3) in the canonical
+// variables takes reset/read/counters and its state from one of these bases and writes only its
+// step (and, if implicit, its Newton system). Schemes with another internal state (a quaternion,
+// directors, a rotation vector, a principal frame) derive from SchemeBase alone.
+#include "rigidbench/integrators/integrator.hpp"
+
+namespace rigidbench {
+
+/// The problem integrated and the cumulative counters (counters() of the contract).
+class SchemeBase {
+ public:
+  Counters counters() const { return c_; }
+
+ protected:
+  explicit SchemeBase(const Problem& p) : p_(&p) {}
+  const Problem* p_;
+  Counters c_;
+};
+
+/// One body stepped in (R, W), the body angular velocity: map-in and map-out are the identity.
+class So3VelocityScheme : public SchemeBase {
+ public:
+  void reset(const State& x0, double) {
+    R_ = x0.body().R;
+    W_ = x0.body().W;
+    c_ = {};
+  }
+  void read(State& x) const {
+    x.body().R = R_;
+    x.body().W = W_;
+  }
+
+ protected:
+  using SchemeBase::SchemeBase;
+  Mat3 R_ = Mat3::Identity();
+  Vec3 W_ = Vec3::Zero();
+};
+
+/// One body stepped in (R, Pi), Pi = J W the body momentum (without internal momentum), with the
+/// body moment at the end of the last step kept for the next (MomentCache: "first same as last").
+class So3MomentumScheme : public SchemeBase {
+ public:
+  void reset(const State& x0, double) {
+    R_ = x0.body().R;
+    Pi_ = p_->inertia() * x0.body().W;
+    moment_.valid = false;
+    c_ = {};
+  }
+  void read(State& x) const {
+    x.body().R = R_;
+    x.body().W = p_->inertia_inverse() * Pi_;
+  }
+
+ protected:
+  using SchemeBase::SchemeBase;
+  Mat3 R_ = Mat3::Identity();
+  Vec3 Pi_ = Vec3::Zero();
+  MomentCache<Vec3> moment_;
+};
+
+}  // namespace rigidbench

@@ -1,0 +1,122 @@
+// One check for every implicit scheme, through the hook they all expose (NewtonSystem, core/newton.hpp):
+// the Jacobian its Newton solve uses matches central finite differences of its residual, at its own
+// initial guess and around it, on every applicable catalogue problem (and a follower load); and a
+// solve cut to one iteration is a breakdown naming the iterations, never an accepted step.
+// A scheme registered later (built-in or outside) is covered without a line here.
+#include "rigidbench/integrators/registry.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+
+namespace {
+
+Eigen::MatrixXd fd_jacobian(const NewtonSystem& s, const Eigen::VectorXd& x) {
+  const Eigen::Index n = x.size();
+  Eigen::MatrixXd Jfd(n, n), dummy;
+  Eigen::VectorXd rp, rm;
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const double e = 1e-6 * (1 + std::abs(x[k]));
+    Eigen::VectorXd xp = x, xm = x;
+    xp[k] += e;
+    xm[k] -= e;
+    s.residual(xp, rp, dummy);
+    s.residual(xm, rm, dummy);
+    Jfd.col(k) = (rp - rm) / (2 * e);
+  }
+  return Jfd;
+}
+
+/// The catalogue, plus the free body under a follower moment (the standard model of GR eq. 68).
+std::vector<Problem> problems() {
+  std::vector<Problem> ps;
+  for (const std::string& n : catalogue_names()) ps.push_back(catalogue_problem(n));
+  Problem f = catalogue_problem("free_body");
+  f.name = "free_body_follower";
+  f.loads = {FollowerMoment{Vec3(3, -1, 2), TimeProfile{{{0.0, 0.0}, {0.5, 1.0}, {1.0, 0.0}}}}};
+  f.finalize();
+  ps.push_back(f);
+  return ps;
+}
+
+/// A scheme's first step size on p (the verification ladder's h0).
+double first_step(const SchemeEntry& e, const Problem& p) {
+  return e.info->order == 1 && p.verification.h0_order1 ? *p.verification.h0_order1 : p.verification.h0;
+}
+
+}  // namespace
+
+TEST_CASE("every implicit scheme: the Newton Jacobian matches finite differences of its residual", "[schemes][newton]") {
+  const std::vector<Problem> ps = problems();
+  int schemes_checked = 0;
+  for (const SchemeEntry& e : registry()) {
+    int checked = 0;
+    for (const Problem& p : ps) {
+      if (!not_applicable(*e.info, p).empty()) continue;
+      INFO(e.info->name << " on " << p.name);
+      auto s = e.make(p);
+      s->reset(p.initial, p.t0);
+      const double h = first_step(e, p);
+      // Three steps from the initial state (t on the load's profile moves), each checked before it is taken.
+      for (int n = 0; n < 3; ++n) {
+        const double t = p.t0 + n * h;
+        const auto sys = s->newton_system(t, h);
+        if (!sys) break;
+        REQUIRE(sys->guess.allFinite());
+        Eigen::VectorXd r;
+        Eigen::MatrixXd J;
+        for (double spread : {0.0, 1e-4, 1e-2}) {  // at the scheme's guess and around it
+          Eigen::VectorXd x = sys->guess;
+          for (Eigen::Index i = 0; i < x.size(); ++i) x[i] += spread * (1 + std::abs(x[i])) * test::uniform(-1, 1);
+          sys->residual(x, r, J);
+          REQUIRE(J.rows() == x.size());
+          REQUIRE(J.cols() == x.size());
+          const Eigen::MatrixXd Jfd = fd_jacobian(*sys, x);
+          INFO("unknown " << sys->unknown << ", step " << n << ", spread " << spread);
+          CHECK((J - Jfd).norm() <= 1e-6 * (1 + J.norm()));
+        }
+        ++checked;
+        REQUIRE(s->step(t, h).ok);
+      }
+    }
+    INFO(e.info->name);
+    if (e.info->kind == SchemeKind::implicit) CHECK(checked > 0);  // an implicit scheme exposes its system
+    schemes_checked += checked > 0;
+  }
+  CHECK(schemes_checked >= 7);  // AKW, Simo-Wong, LGVI, RIG_IMP, Campello (26), GR standard and nonholonomic
+}
+
+TEST_CASE("every implicit scheme: a Newton solve cut to one iteration is a breakdown naming it", "[schemes][newton]") {
+  const std::vector<Problem> ps = problems();
+  int schemes_checked = 0;
+  for (const SchemeEntry& e : registry()) {
+    bool declares = false;
+    for (const SettingInfo& si : e.info->settings) declares |= si.name == kNewtonMaxIterations.name;
+    if (!declares) continue;
+    // The first applicable problem on which the step really needs Newton (the guess is not the
+    // solution): a loaded one where there is one.
+    for (const Problem& p : ps) {
+      if (!not_applicable(*e.info, p).empty()) continue;
+      const auto cut = configure_schemes({&e}, {"newton_max_iterations=1"});
+      auto s = cut.at(0).make(p);
+      s->reset(p.initial, p.t0);
+      const double h = 4 * first_step(e, p);
+      const auto sys = s->newton_system(p.t0, h);
+      if (!sys) continue;
+      Eigen::VectorXd r;
+      Eigen::MatrixXd J;
+      sys->residual(sys->guess, r, J);
+      if (r.norm() == 0) continue;  // the guess solves it (a linear system at no load): nothing to cut
+      s->reset(p.initial, p.t0);
+      const StepStatus st = s->step(p.t0, h);
+      INFO(e.info->name << " on " << p.name);
+      CHECK_FALSE(st.ok);
+      CHECK(st.reason.find("did not converge in 1 iterations") != std::string::npos);
+      CHECK(st.reason.find("|r| =") != std::string::npos);
+      CHECK(s->counters().newton_iterations == 1);
+      ++schemes_checked;
+      break;
+    }
+  }
+  CHECK(schemes_checked >= 7);
+}
