@@ -10,6 +10,7 @@
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/file_reader.hpp"
+#include "rigidbench/problems/problem_schema.hpp"
 
 namespace rigidbench {
 
@@ -114,6 +115,9 @@ ordered_json problem_to_json(const Problem& p) {
 Problem problem_from_json(const json& j, const std::string& origin) {
   ProblemFileReader r{origin};
   if (!j.is_object()) r.fail("", "expected an object, got " + std::string(j.type_name()));
+  // The shape and types first, against the published schema (reports/schema/problem-1.schema.json);
+  // what follows checks what a schema cannot say, and the keys of the problem's own family.
+  validate_problem_document(j, origin);
   // The family first: it says which further keys the file may hold (its section).
   const std::string fam = r.text(r.field(j, "", "family"), "/family");
   const Family* family = nullptr;

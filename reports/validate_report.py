@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Validates rigidbench report files against reports/schema/report-1.0.schema.json.
+"""Validates rigidbench JSON files (reports, problem files) against a schema of reports/schema/.
 
-Usage: validate_report.py SCHEMA REPORT [REPORT ...]; exit 0 when all are valid, 1 otherwise.
+Usage: validate_report.py SCHEMA FILE [FILE ...]; exit 0 when all are valid, 1 otherwise. The
+schema's "$schema" picks the draft (reports: 2020-12; problem files: draft-07, what valijson reads).
 Needs python3-jsonschema (Debian)."""
 import json
 import sys
@@ -15,8 +16,9 @@ def main(argv):
         return 2
     with open(argv[1]) as f:
         schema = json.load(f)
-    jsonschema.Draft202012Validator.check_schema(schema)
-    validator = jsonschema.Draft202012Validator(schema)
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    cls.check_schema(schema)
+    validator = cls(schema)
     bad = 0
     for path in argv[2:]:
         with open(path) as f:
@@ -25,7 +27,7 @@ def main(argv):
         for e in errors[:20]:
             print(f"{path}: /{'/'.join(str(p) for p in e.path)}: {e.message}", file=sys.stderr)
         bad += bool(errors)
-        print(f"{path}: {'INVALID' if errors else 'valid'} ({len(report.get('results', []))} results)")
+        print(f"{path}: {'INVALID' if errors else 'valid'} ({len(report.get('results', [])) if isinstance(report, dict) else 0} results)")
     return 1 if bad else 0
 
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Installs every build and run dependency of rigidbench from Debian packages (the stack of
-# DEVELOPERS.md; nothing is vendored or downloaded at build time). Idempotent; needs root or sudo.
+# Installs every build and run dependency of rigidbench from Debian packages (README, "Set-up";
+# nothing is vendored or downloaded at build time). Idempotent; needs root or sudo.
 set -euo pipefail
 PKGS=(build-essential cmake ninja-build git
       libeigen3-dev libboost-dev libbenchmark-dev nlohmann-json3-dev catch2 libcli11-dev
-      python3 python3-matplotlib python3-jsonschema valgrind)
+      libvalijson-dev python3 python3-matplotlib python3-jsonschema valgrind)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

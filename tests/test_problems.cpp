@@ -84,6 +84,8 @@ TEST_CASE("problem files accept alternative attitude and velocity forms", "[prob
 }
 
 TEST_CASE("invalid problem files are rejected with the path and the offending value", "[problem-file]") {
+  // Shape and types: the schema (reports/schema/problem-1.schema.json, valijson); the model's own
+  // conditions (SPD, rotations, the ladder) and the family's keys: the reader.
   struct Case {
     std::function<void(json&)> edit;
     std::string expect;
@@ -92,19 +94,19 @@ TEST_CASE("invalid problem files are rejected with the path and the offending va
       {[](json& j) { j["bodies"][0]["inertia"] = {{1, 0, 0}, {0, -2, 0}, {0, 0, 3}}; }, "not positive definite"},
       {[](json& j) { j["bodies"][0]["inertia"] = {{1, 0.5, 0}, {0, 2, 0}, {0, 0, 3}}; }, "not symmetric"},
       {[](json& j) { j["bodies"][0]["inertia"] = {{1, 0, 0}, {0, 2, 0}}; }, "/bodies/0/inertia"},
-      {[](json& j) { j["bodies"][0]["inertia"][1][1] = "two"; }, "/bodies/0/inertia/1/1: expected a number"},
-      {[](json& j) { j["bodies"][0]["mass"] = -1; }, "mass must be positive"},
+      {[](json& j) { j["bodies"][0]["inertia"][1][1] = "two"; }, "/bodies/0/inertia/1/1: Value type not permitted by 'type' constraint. (got \"two\")"},
+      {[](json& j) { j["bodies"][0]["mass"] = -1; }, "/bodies/0/mass: Expected number greater than 0.000000 (got -1)"},
       {[](json& j) { j["time"]["t_end"] = -5; }, "t_end (-5) must be greater than t0"},
-      {[](json& j) { j["verification"]["h0"] = 0; }, "verification.h0 must be positive"},
-      {[](json& j) { j["verification"]["levels"] = 2; }, "levels must be in [3, 24] (got 2)"},
+      {[](json& j) { j["verification"]["h0"] = 0; }, "/verification/h0: Expected number greater than 0.000000 (got 0)"},
+      {[](json& j) { j["verification"]["levels"] = 2; }, "/verification/levels: Expected number greater than or equal to 3.000000 (got 2)"},
       {[](json& j) { j["initial"][0]["attitude"] = {{"matrix", {{1, 0, 0}, {0, 1, 0}, {0, 0, 2}}}}; },
        "initial attitude is not a rotation"},
       {[](json& j) { j["initial"][0]["attitude"] = {{"quaternion", {2, 0, 0, 0}}}; }, "not a unit quaternion"},
-      {[](json& j) { j["loads"][0]["type"] = "magnet"; }, "unknown load type 'magnet'"},
+      {[](json& j) { j["loads"][0]["type"] = "magnet"; }, "/loads/0/type: Failed to match expected value set by 'const' constraint. (got \"magnet\")"},
       {[](json& j) { j["typo_field"] = 1; }, "unknown field 'typo_field'"},
-      {[](json& j) { j.erase("initial"); }, "missing required field 'initial'"},
+      {[](json& j) { j.erase("initial"); }, "/: Missing required property 'initial'"},
       {[](json& j) { j["family"] = "soft_body"; }, "unknown model family 'soft_body'"},
-      {[](json& j) { j["rigidbench_problem"] = 7; }, "unsupported problem-file version 7"},
+      {[](json& j) { j["rigidbench_problem"] = 7; }, "/rigidbench_problem: Failed to match expected value set by 'const' constraint. (got 7)"},
       {[](json& j) { j["verification"]["sample_times"] = {3, 99}; }, "sample_times: 99 is outside"},
   };
   for (const auto& c : cases) {
