@@ -227,7 +227,8 @@ struct Solver {
 }  // namespace
 
 std::string analytic_not_applicable(const Problem& p) {
-  if (!p.of_family("rigid_body") || p.bodies.size() != 1) return "not a single rigid body";
+  if (p.family->equations() != "rigid_body" || p.bodies.size() != 1 || p.has_internal_momentum())
+    return "not a single rigid body without internal momentum (the closed form is Euler's torque-free top)";
   if (!p.torque_free()) return "the body is loaded (the closed form is for the torque-free body)";
   Mat3 Q;
   Vec3 Jd;

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <unistd.h>
 #include <algorithm>
+#include <deque>
 
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/problem_file.hpp"
@@ -183,72 +184,99 @@ std::vector<State> run_system(const Sys& sys, const Problem& p, const std::vecto
                      [&](const auto& y, BodyState& b) { sys.to_body(y, b); }, times, tol, which, steps, p.load_kinks());
 }
 
-struct Run {
-  std::vector<State> states;
-  std::size_t steps = 0;
-  std::string notes;
-};
-
-Run run_once(const Problem& p, const std::vector<double>& times, double tol, const ReferenceSettings& s,
-             Formulation f) {
-  Run r;
-  const bool q = s.precision == Precision::quad;
-  if (p.of_family("body_system")) {
-    using F = formulations::BodySystemQuaternion;
-    // RKF78, not Bulirsch-Stoer: the Hertz contact forces (eq. 57) are only C^1 in the positions,
-    // and the extrapolation (which assumes a smooth right-hand side) then crawls at tiny steps.
-    const auto raw = integrate_on_grid(F{&p}, F::from_state(p.initial), times, tol, ReferenceStepper::rkf78, r.steps, {});
-    r.states.resize(raw.size());
-    for (std::size_t i = 0; i < raw.size(); ++i) F::to_state(raw[i], r.states[i]);
-    return r;
-  }
-  if (p.of_family("non_twisting")) {
-    r.states = run_system(formulations::NonTwistingKirchhoff{&p}, p, times, tol, s.stepper, r.steps);
-    const auto k = p.load_kinks();
-    if (!k.empty()) r.notes = cat("integration restarted at the load's ", std::to_string(k.size()), " kink(s)");
-    return r;
-  }
-  if (p.of_family("kirchhoff_body")) {
-    if (f == Formulation::kirchhoff)
-      r.states = run_system(formulations::KirchhoffBody{&p}, p, times, tol, s.stepper, r.steps);
-    else if (f == Formulation::newton_euler)
-      r.states = run_system(formulations::NewtonEulerBody(p, p.initial.body()), p, times, tol, s.stepper, r.steps);
-    else
-      r.states = run_system(formulations::HybridBody{&p}, p, times, tol, s.stepper, r.steps);
-    return r;
-  }
-  switch (f) {
-    case Formulation::kirchhoff:
-      r.states = q ? run_formulation<formulations::KirchhoffT, quad>(p, times, tol, s.stepper, r.steps)
-                   : run_system(formulations::KirchhoffQuaternion{&p, nullptr}, p, times, tol, s.stepper, r.steps);
-      break;
-    case Formulation::newton_euler:
-      r.states = q ? run_formulation<formulations::NewtonEulerT, quad>(p, times, tol, s.stepper, r.steps)
-                   : run_formulation<formulations::NewtonEulerT, double>(p, times, tol, s.stepper, r.steps);
-      break;
-    case Formulation::euler_angles: {
-      int switches = 0;
-      r.states = run_euler_angles(p, times, tol, r.steps, switches);
-      r.notes = cat(std::to_string(switches), " chart switch(es) between ZYX and ZYZ (at |det B| < 1/2)");
-      break;
-    }
-    case Formulation::analytic:
-    case Formulation::hybrid:
-    case Formulation::non_twisting:
-    case Formulation::body_system:
-      break;
-  }
+template <class Sys>
+ReferenceRun system_run(const Sys& sys, const Problem& p, const std::vector<double>& times, double tol,
+                        const ReferenceSettings& s) {
+  ReferenceRun r;
+  r.states = run_system(sys, p, times, tol, s.stepper, r.steps);
   return r;
 }
 
+/// The built-in solvers (ReferenceSolver), one line each.
+std::vector<ReferenceSolver> builtin_solvers() {
+  using F = Formulation;
+  using Times = std::vector<double>;
+  using S = ReferenceSettings;
+  const bool rkf = true;
+  return {
+      // RKF78, not Bulirsch-Stoer: the Hertz contact forces (paper 001 eq. 57) are only C^1 in the
+      // positions, and the extrapolation (which assumes a smooth right-hand side) then crawls.
+      {"body_system", F::body_system, "body_system_kirchhoff_quaternions", rkf, false,
+       [](const Problem& p, const Times& t, double tol, const S&) {
+         using B = formulations::BodySystemQuaternion;
+         ReferenceRun r;
+         const auto raw = integrate_on_grid(B{&p}, B::from_state(p.initial), t, tol, ReferenceStepper::rkf78, r.steps, {});
+         r.states.resize(raw.size());
+         for (std::size_t i = 0; i < raw.size(); ++i) B::to_state(raw[i], r.states[i]);
+         return r;
+       }},
+      {"non_twisting", F::non_twisting, "non_twisting_kirchhoff_multiplier", false, false,
+       [](const Problem& p, const Times& t, double tol, const S& s) {
+         ReferenceRun r = system_run(formulations::NonTwistingKirchhoff{&p}, p, t, tol, s);
+         const auto k = p.load_kinks();
+         if (!k.empty()) r.notes = cat("integration restarted at the load's ", std::to_string(k.size()), " kink(s)");
+         return r;
+       }},
+      {"kirchhoff_body", F::kirchhoff, "kirchhoff_body_quaternion", false, false,
+       [](const Problem& p, const Times& t, double tol, const S& s) {
+         return system_run(formulations::KirchhoffBody{&p}, p, t, tol, s);
+       }},
+      {"kirchhoff_body", F::newton_euler, "newton_euler_spatial_impulses", false, false,
+       [](const Problem& p, const Times& t, double tol, const S& s) {
+         return system_run(formulations::NewtonEulerBody(p, p.initial.body()), p, t, tol, s);
+       }},
+      {"kirchhoff_body", F::hybrid, "hybrid_spatial_velocity_body_omega", false, false,
+       [](const Problem& p, const Times& t, double tol, const S& s) {
+         return system_run(formulations::HybridBody{&p}, p, t, tol, s);
+       }},
+      {"rigid_body", F::kirchhoff, "kirchhoff_quaternion", false, true,
+       [](const Problem& p, const Times& t, double tol, const S& s) {
+         ReferenceRun r;
+         r.states = s.precision == Precision::quad
+                        ? run_formulation<formulations::KirchhoffT, quad>(p, t, tol, s.stepper, r.steps)
+                        : run_system(formulations::KirchhoffQuaternion{&p, nullptr}, p, t, tol, s.stepper, r.steps);
+         return r;
+       }},
+      {"rigid_body", F::newton_euler, "newton_euler_quaternion", false, true,
+       [](const Problem& p, const Times& t, double tol, const S& s) {
+         ReferenceRun r;
+         r.states = s.precision == Precision::quad
+                        ? run_formulation<formulations::NewtonEulerT, quad>(p, t, tol, s.stepper, r.steps)
+                        : run_formulation<formulations::NewtonEulerT, double>(p, t, tol, s.stepper, r.steps);
+         return r;
+       }},
+      {"rigid_body", F::euler_angles, "euler_angles_zyx_zyz", false, false,
+       [](const Problem& p, const Times& t, double tol, const S&) {
+         ReferenceRun r;
+         int switches = 0;
+         r.states = run_euler_angles(p, t, tol, r.steps, switches);
+         r.notes = cat(std::to_string(switches), " chart switch(es) between ZYX and ZYZ (at |det B| < 1/2)");
+         return r;
+       }},
+  };
+}
+
+std::deque<ReferenceSolver>& solver_registry() {
+  static std::deque<ReferenceSolver> reg = [] {
+    const auto b = builtin_solvers();
+    return std::deque<ReferenceSolver>(b.begin(), b.end());
+  }();
+  return reg;
+}
+
 // ---- cache key: what identifies a reference (reference/cache.hpp stores it) ----
+
+bool uses_bs(const Problem& p, Formulation f, const ReferenceSettings& s) {
+  const ReferenceSolver* solver = find_reference_solver(p, f);
+  return s.stepper == ReferenceStepper::bulirsch_stoer && !(solver && solver->grid_bound);
+}
 
 nlohmann::json cache_key(const Problem& p, const std::vector<double>& times, const ReferenceSettings& s,
                          Formulation f) {
   return {{"code_version", kReferenceCodeVersion},
           {"problem", nlohmann::json::parse(problem_to_json(p).dump())},
           {"formulation", to_string(f)},
-          {"stepper", f == Formulation::analytic ? "analytic" : s.stepper == ReferenceStepper::bulirsch_stoer && !p.of_family("body_system") ? "bs" : "rkf78"},
+          {"stepper", f == Formulation::analytic ? "analytic" : uses_bs(p, f, s) ? "bs" : "rkf78"},
           {"tolerance", f == Formulation::analytic ? 0.0 : s.tolerance},
           {"tighten", f == Formulation::analytic ? 0.0 : s.tighten},
           {"precision", to_string(s.precision)},
@@ -281,13 +309,30 @@ std::optional<Formulation> formulation_from_string(const std::string& s) {
 
 const char* to_string(Precision p) { return p == Precision::quad ? "quad (cpp_bin_float_quad, 113-bit)" : "binary64"; }
 
+void register_reference_solver(ReferenceSolver s) {
+  if (!s.run) throw InputError(cat("register_reference_solver: '", s.name, "' has no run function"));
+  for (const ReferenceSolver& o : solver_registry())
+    if (o.equations == s.equations && o.formulation == s.formulation)
+      throw InputError(cat("register_reference_solver: ", s.equations, " / ", to_string(s.formulation),
+                           " is already solved by '", o.name, "'"));
+  solver_registry().push_back(std::move(s));
+}
+
+const ReferenceSolver* find_reference_solver(const Problem& p, Formulation f) {
+  for (const ReferenceSolver& s : solver_registry())
+    if (s.equations == p.family->equations() && s.formulation == f) return &s;
+  return nullptr;
+}
+
 std::vector<Formulation> applicable_formulations(const Problem& p) {
   // The family declares the formulations that solve it, the default first (problems/family.hpp); the
   // analytic one applies only where its closed form does.
   std::vector<Formulation> out;
   for (const std::string& name : p.family->formulations(p)) {
     const auto f = formulation_from_string(name);
-    if (!f || (*f == Formulation::analytic && !analytic_not_applicable(p).empty())) continue;
+    if (!f) continue;
+    if (*f == Formulation::analytic ? !analytic_not_applicable(p).empty() : find_reference_solver(p, *f) == nullptr)
+      continue;
     out.push_back(*f);
   }
   return out;
@@ -314,7 +359,8 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
     if (!(times[i] > times[i - 1])) throw InputError("reference: the time grid must be increasing");
   if (f != Formulation::analytic && (!(settings.tolerance > 0) || !(settings.tolerance < 1) || !(settings.tighten > 1)))
     throw InputError("reference: tolerance must be in (0, 1) and the tightening factor > 1");
-  if (settings.precision == Precision::quad && (f == Formulation::euler_angles || p.family->equations() != "rigid_body"))
+  const ReferenceSolver* solver = f == Formulation::analytic ? nullptr : find_reference_solver(p, f);
+  if (settings.precision == Precision::quad && f != Formulation::analytic && !solver->quad)
     throw InputError("reference: quad precision is available for the rigid-body kirchhoff, newton_euler and analytic references");
 
   std::string cache_path;
@@ -352,8 +398,8 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
   } else {
     const double tol = settings.tolerance;
     try {
-      Run main = run_once(p, times, tol, settings, f);
-      Run est = run_once(p, times, tol / settings.tighten, settings, f);
+      ReferenceRun main = solver->run(p, times, tol, settings);
+      ReferenceRun est = solver->run(p, times, tol / settings.tighten, settings);
       r.states = std::move(main.states);
       tight = std::move(est.states);
       r.steps = main.steps;
@@ -364,14 +410,8 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
       throw InputError(cat("reference: odeint made no progress: ", e.what()));
     }
     r.kind = "odeint";
-    const bool fluid = p.of_family("kirchhoff_body");
-    r.formulation = f == Formulation::kirchhoff      ? (fluid ? "kirchhoff_body_quaternion" : "kirchhoff_quaternion")
-                    : f == Formulation::newton_euler ? (fluid ? "newton_euler_spatial_impulses" : "newton_euler_quaternion")
-                    : f == Formulation::hybrid       ? "hybrid_spatial_velocity_body_omega"
-                    : f == Formulation::non_twisting ? "non_twisting_kirchhoff_multiplier"
-                    : f == Formulation::body_system  ? "body_system_kirchhoff_quaternions"
-                                                     : "euler_angles_zyx_zyz";
-    r.stepper = settings.stepper == ReferenceStepper::bulirsch_stoer && !p.of_family("body_system")
+    r.formulation = solver->name;
+    r.stepper = uses_bs(p, f, settings)
                     ? "bulirsch_stoer_dense_out (odeint, interpolation error controlled)"
                     : "runge_kutta_fehlberg78, controlled (odeint integrate_times, exact landing on the grid)";
     r.tolerance = tol;

@@ -13,6 +13,7 @@
 // Tests require every applicable formulation to agree within the tolerance on every catalogue
 // problem (tests/test_reference_formulations.cpp).
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,7 +81,37 @@ struct ReferenceSolution {
   std::string cache_key;  // hex digest, when cached
 };
 
-/// The formulations that apply to p (analytic: torque-free single body).
+/// One run of a reference solver: the canonical state at every grid time.
+struct ReferenceRun {
+  std::vector<State> states;
+  std::size_t steps = 0;  // accepted steps
+  std::string notes;      // e.g. restarts at load kinks, chart switches
+};
+
+/// How a (family equations, formulation) pair is solved: registered once, looked up by
+/// compute_reference, which runs it twice (tol and tol / tighten) for the error estimate and adds
+/// the cache and the report's fields around it. Built-in solvers cover rigid_body (kirchhoff,
+/// newton_euler, euler_angles), kirchhoff_body (kirchhoff, newton_euler, hybrid), non_twisting and
+/// body_system; a program that registers a family (problems/family.hpp) registers its solvers here
+/// (docs/extending.md). The closed form (`analytic`) is not a solver: it applies per problem.
+struct ReferenceSolver {
+  std::string equations;       // Family::equations() of the problems it solves
+  Formulation formulation;     // which formulation it implements (the family lists it by name)
+  std::string name;            // what the report's reference.formulation says, e.g. "kirchhoff_quaternion"
+  bool grid_bound = false;     // integrates with controlled RKF78 landing on the grid, whatever the settings
+  bool quad = false;           // can run in quad precision
+  /// The states on `times` at tolerance `tol`; throws InputError for what it cannot solve.
+  std::function<ReferenceRun(const Problem& p, const std::vector<double>& times, double tol,
+                             const ReferenceSettings& settings)>
+      run;
+};
+/// Adds a solver; throws InputError when (equations, formulation) is already registered.
+void register_reference_solver(ReferenceSolver s);
+/// The solver of (p.family->equations(), f), or nullptr.
+const ReferenceSolver* find_reference_solver(const Problem& p, Formulation f);
+
+/// The formulations that apply to p: those its family lists that have a solver (analytic: where
+/// the closed form applies).
 std::vector<Formulation> applicable_formulations(const Problem& p);
 /// analytic where it applies, else kirchhoff.
 Formulation default_formulation(const Problem& p);

@@ -80,7 +80,7 @@ TEST_CASE("bad input: exit code 2 - a message naming the value - no file left be
       {sim + "--h 1e-3 --out " + test::tmp_path("no/such/folder/OUT.csv"), "does not exist"},
       {"simulate --integrator terze --problem-file " + nonspd + " --h 1e-3 --out OUT.csv", "not positive definite"},
       {"simulate --integrator terze --problem-file " + nonsym + " --h 1e-3 --out OUT.csv", "not symmetric"},
-      {"simulate --integrator terze --problem-file " + unknown_field + " --h 1e-3 --out OUT.csv", "unknown field 'spin'"},
+      {"simulate --integrator terze --problem-file " + unknown_field + " --h 1e-3 --out OUT.csv", "/initial/0: Object contains a property that could not be validated using 'properties' or 'additionalProperties' constraints: 'spin'"},
       {"simulate --integrator terze --problem-file " + malformed + " --h 1e-3 --out OUT.csv", "not valid JSON"},
       {"simulate --integrator terze --problem heavy_top --problem-file " + malformed + " --h 1e-3 --out OUT.csv",
        "either --problem or --problem-file"},

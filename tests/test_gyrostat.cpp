@@ -110,11 +110,11 @@ TEST_CASE("gyrostat: problem file round trip and bad rotors", "[gyrostat][proble
     CHECK_THROWS_WITH(problem_from_json(b, "test"), Catch::Contains(msg));
   };
   bad([](nlohmann::json& b) { b.erase("rotor"); }, "a gyrostat needs \"rotor\"");
-  bad([](nlohmann::json& b) { b["rotor"]["inertia"] = -1.0; }, "rotor inertia must be positive");
+  bad([](nlohmann::json& b) { b["rotor"]["inertia"] = -1.0; }, "/rotor/inertia: Expected number greater than 0.000000 (got -1.0)");
   bad([](nlohmann::json& b) { b["rotor"]["axis"] = {0, 0, 0}; }, "/rotor/axis: the rotor axis must be non-zero");
   bad([](nlohmann::json& b) { b["rotor"]["inertia"] = 5.0; }, "exceeds the gyrostat's inertia about the rotor axis");
-  bad([](nlohmann::json& b) { b["rotor"]["spin"] = 1.0; }, "unknown field 'spin'");
-  bad([](nlohmann::json& b) { b["rotor"].erase("rate"); }, "missing required field 'rate'");
+  bad([](nlohmann::json& b) { b["rotor"]["spin"] = 1.0; }, "/rotor: Object contains a property that could not be validated using 'properties' or 'additionalProperties' constraints: 'spin'");
+  bad([](nlohmann::json& b) { b["rotor"].erase("rate"); }, "/rotor: Missing required property 'rate'");
   // The rotor section belongs to the gyrostat only.
   nlohmann::json rb = nlohmann::json::parse(problem_to_json(catalogue_problem("free_body")).dump());
   rb["rotor"] = j["rotor"];

@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "rigidbench/benchmarks/step_benchmarks.hpp"
+#include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/reference/reference.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/verification/suite.hpp"
 #include "support.hpp"
@@ -182,4 +184,63 @@ TEST_CASE("registry: model families are looked up by name; names are unique", "[
       CHECK(std::isfinite(v[i]));
     }
   }
+}
+
+TEST_CASE("registry: an outside family's equations get a reference through a registered solver", "[registry][reference]") {
+  // A family with equations of its own: a spherical body (J = j I) whose spin is constant, so the
+  // exact flow is R(t) = R0 exp((t - t0) W0). Its solver is registered for (its equations, kirchhoff).
+  struct UniformSpin final : Family {
+    std::string_view name() const override { return "test_uniform_spin"; }
+    std::string_view title() const override { return "torque-free sphere"; }
+    void validate(Problem& p) const override {
+      const Mat3& J = p.bodies[0].inertia;
+      if ((J - J(0, 0) * Mat3::Identity()).norm() > 1e-12 * J.norm())
+        throw InputError("test_uniform_spin: the inertia must be spherical");
+    }
+    std::vector<InvariantGroup> invariants(const Problem&) const override { return {}; }
+    double energy(const Problem& p, const State& s) const override {
+      return 0.5 * s.body().W.dot(p.bodies[0].inertia * s.body().W);
+    }
+    std::vector<std::string> formulations(const Problem&) const override { return {"kirchhoff"}; }
+  };
+  static const bool registered = [] {
+    register_family(std::make_unique<UniformSpin>());
+    return true;
+  }();
+  (void)registered;
+  Problem p = catalogue_problem("free_body");
+  p.name = "test_sphere";
+  p.family = &find_family("test_uniform_spin");
+  p.bodies[0].inertia = 2.0 * Mat3::Identity();
+  p.finalize();
+  const std::vector<double> grid{p.t0, p.t0 + 0.5, p.t0 + 1.0};
+  // No solver yet: the family lists kirchhoff but nothing solves its equations.
+  CHECK(applicable_formulations(p).empty());
+  CHECK_THROWS_WITH(compute_reference(p, grid), Catch::Contains("no formulation solves problem 'test_sphere'"));
+  int calls = 0;
+  register_reference_solver({"test_uniform_spin", Formulation::kirchhoff, "uniform_spin_closed_form", false, false,
+                             [&calls](const Problem& q, const std::vector<double>& t, double, const ReferenceSettings&) {
+                               ++calls;
+                               ReferenceRun r;
+                               for (double ti : t) {
+                                 State s = q.initial;
+                                 s.body().R = q.initial.body().R * so3::exp((ti - q.t0) * q.initial.body().W);
+                                 r.states.push_back(s);
+                               }
+                               return r;
+                             }});
+  CHECK_THROWS_WITH(register_reference_solver({"test_uniform_spin", Formulation::kirchhoff, "again", false, false,
+                                               [](const Problem&, const std::vector<double>&, double,
+                                                  const ReferenceSettings&) { return ReferenceRun{}; }}),
+                    Catch::Contains("already solved by 'uniform_spin_closed_form'"));
+  REQUIRE(applicable_formulations(p) == std::vector<Formulation>{Formulation::kirchhoff});
+  const ReferenceSolution r = compute_reference(p, grid);
+  CHECK(calls == 2);  // the run and the estimating rerun
+  CHECK(r.formulation == "uniform_spin_closed_form");
+  CHECK(r.error_estimate.max() == 0);
+  CHECK(so3::angle_between(r.states.back().body().R, p.initial.body().R * so3::exp(p.initial.body().W)) < 1e-15);
+  // Quad precision is refused for a solver that does not declare it.
+  ReferenceSettings q;
+  q.precision = Precision::quad;
+  CHECK_THROWS_WITH(compute_reference(p, grid, q), Catch::Contains("quad precision"));
 }
