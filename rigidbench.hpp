@@ -16,8 +16,11 @@
 #include "rigidbench/core/state.hpp"
 #include "rigidbench/integrators/integrator.hpp"
 #include "rigidbench/integrators/registry.hpp"
+#include "rigidbench/integrators/scheme_base.hpp"
 #include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/problems/family.hpp"
 #include "rigidbench/problems/problem.hpp"
+#include "rigidbench/reference/reference.hpp"
 
 namespace rigidbench {
 
