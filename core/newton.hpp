@@ -62,7 +62,8 @@ NewtonResult newton_solve(F&& f, Eigen::Matrix<double, N, 1>& x, const NewtonSet
 /// Jacobian -- the very function object its Newton solve calls. Implicit schemes expose it as
 /// `NewtonSystem newton_system(double t, double h)` (concept HasNewtonSystem in
 /// integrators/integrator.hpp), so one shared test checks every implicit scheme's Jacobian against
-/// finite differences and its non-convergence breakdown (tests/test_newton_systems.cpp).
+/// finite differences and its non-convergence breakdown (tests/test_newton_systems.cpp). The residual
+/// may refer to the scheme's current state: it is valid until the scheme's next step or reset.
 struct NewtonSystem {
   std::string unknown;
   Eigen::VectorXd guess;

@@ -192,16 +192,15 @@ ReferenceRun system_run(const Sys& sys, const Problem& p, const std::vector<doub
   return r;
 }
 
-/// The built-in solvers (ReferenceSolver), one line each.
+/// The built-in solvers (ReferenceSolver), one entry per (equations, formulation).
 std::vector<ReferenceSolver> builtin_solvers() {
   using F = Formulation;
   using Times = std::vector<double>;
   using S = ReferenceSettings;
-  const bool rkf = true;
   return {
       // RKF78, not Bulirsch-Stoer: the Hertz contact forces (paper 001 eq. 57) are only C^1 in the
       // positions, and the extrapolation (which assumes a smooth right-hand side) then crawls.
-      {"body_system", F::body_system, "body_system_kirchhoff_quaternions", rkf, false,
+      {"body_system", F::body_system, "body_system_kirchhoff_quaternions", /*grid_bound=*/true, false,
        [](const Problem& p, const Times& t, double tol, const S&) {
          using B = formulations::BodySystemQuaternion;
          ReferenceRun r;
