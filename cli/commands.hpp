@@ -31,6 +31,8 @@ Command add_gate(CLI::App& app);
 Command add_compare(CLI::App& app, const std::vector<std::string>& argv);
 Command add_report(CLI::App& app);
 Command add_bench_driver(CLI::App& app);
+Command add_ladder(CLI::App& app);
+Command add_score(CLI::App& app, const std::vector<std::string>& argv);
 
 // ---- shared by several commands (common.cpp) ----
 /// Throws InputError unless the folder that would hold `out` exists.
@@ -39,9 +41,5 @@ void require_out_folder(const std::string& out);
 std::string fmt(double x, const char* f = "%.3g");
 /// The verify summary table on stdout.
 void print_summary(const SuiteResult& s);
-/// Reference settings from the command line: formulation, precision (quad: default tolerance 1e-25),
-/// the cache folder (default on).
-ReferenceSettings reference_settings(const std::string& form, const std::string& prec, double tol, bool tol_given,
-                                     const std::string& cache_dir, bool no_cache);
 
 }  // namespace rigidbench::cli

@@ -46,23 +46,5 @@ void print_summary(const SuiteResult& s) {
   }
 }
 
-ReferenceSettings reference_settings(const std::string& form, const std::string& prec, double tol, bool tol_given,
-                                     const std::string& cache_dir, bool no_cache) {
-  ReferenceSettings s;
-  if (!form.empty()) {
-    s.formulation = formulation_from_string(form);
-    if (!s.formulation)
-      throw InputError(cat("unknown reference formulation '", form, "' (known: kirchhoff, newton_euler, euler_angles, analytic, hybrid)"));
-  }
-  if (prec == "quad") s.precision = Precision::quad;
-  else if (prec != "double") throw InputError(cat("--precision must be double or quad (got '", prec, "')"));
-  s.tolerance = tol_given ? tol : s.precision == Precision::quad ? 1e-25 : 1e-13;
-  if (!std::isfinite(s.tolerance) || s.tolerance <= 0 || s.tolerance >= 1)
-    throw InputError(cat("--tol must be in (0, 1) (got ", format_number(s.tolerance, 4), ")"));
-  if (s.precision == Precision::binary64 && s.tolerance < 1e-15)
-    throw InputError(cat("--tol ", format_number(s.tolerance, 4), " is below what double precision can meet; use --precision quad"));
-  s.cache_dir = no_cache ? std::string() : cache_dir.empty() ? default_cache_dir() : cache_dir;
-  return s;
-}
 
 }  // namespace rigidbench::cli

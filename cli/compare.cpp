@@ -14,7 +14,8 @@ namespace rigidbench::cli {
 Command add_compare(CLI::App& app, const std::vector<std::string>& argv) {
   struct Options {
     std::vector<std::string> integrators, problems;
-    std::string report, bench, out;
+    std::vector<std::string> reports;
+    std::string bench, out;
     CompareOptions copt;
     double h = NAN;
     bool quiet = false;
@@ -22,7 +23,9 @@ Command add_compare(CLI::App& app, const std::vector<std::string>& argv) {
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("compare", "Head-to-head tables per problem (order, Q_II, invariants, error, "
                                            "cost per step, cost to a target accuracy), Markdown and JSON");
-  sc->add_option("--report", o->report, "A verify report (JSON); without it the quick suite is run first");
+  sc->add_option("--report", o->reports,
+                 "Verify or score reports (JSON; repeatable: their pairs side by side); without it the quick suite is "
+                 "run first");
   sc->add_option("--bench", o->bench, "A bench report (JSON): CPU time and instructions per step");
   sc->add_option("--problem", o->problems, "Problems to compare (default: every problem)");
   sc->add_option("--integrator", o->integrators, "Names, globs or 'all' (only when running the suite)");
@@ -48,10 +51,12 @@ Command add_compare(CLI::App& app, const std::vector<std::string>& argv) {
               require_out_folder(md_path.empty() ? json_path : md_path);
             }
             nlohmann::json verify_json, bench_json;
-            if (!o->report.empty()) {
+            if (!o->reports.empty()) {
               if (!o->integrators.empty())
                 throw InputError("compare: --integrator selects schemes to run; with --report it does not apply");
-              verify_json = read_json_file(o->report, "verify report");
+              std::vector<nlohmann::json> reps;
+              for (const std::string& r : o->reports) reps.push_back(read_json_file(r, "verify report"));
+              verify_json = merge_verify_reports(reps, o->reports);
             } else {
               SuiteRequest sr;
               if (!o->integrators.empty()) sr.integrators = o->integrators;

@@ -19,6 +19,10 @@ class NameList {
     if (names.size() > kCapacity) throw std::logic_error("NameList: more than 8 names");
     for (std::string_view n : names) items_[size_++] = n;
   }
+  constexpr void push_back(std::string_view n) {
+    if (size_ == kCapacity) throw std::logic_error("NameList: more than 8 names");
+    items_[size_++] = n;
+  }
   constexpr const std::string_view* begin() const { return items_.data(); }
   constexpr const std::string_view* end() const { return items_.data() + size_; }
   constexpr std::size_t size() const { return size_; }

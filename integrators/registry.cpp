@@ -23,6 +23,16 @@ std::mutex& registry_mutex() {
 
 const std::deque<SchemeEntry>& registry() { return entries(); }
 
+const char* to_string(SchemeOrigin o) {
+  switch (o) {
+    case SchemeOrigin::builtin: return "builtin";
+    case SchemeOrigin::registered: return "registered";
+    case SchemeOrigin::python: return "python";
+    case SchemeOrigin::trajectories: return "trajectories";
+  }
+  return "?";
+}
+
 const SchemeEntry& register_scheme(SchemeEntry e) {
   if (e.info == nullptr || e.factory == nullptr) throw std::logic_error("register_scheme: entry without info or factory");
   const std::string name(e.info->name);
@@ -38,6 +48,8 @@ const SchemeEntry& register_scheme(SchemeEntry e) {
       throw InputError(cat("cannot register scheme '", name, "': the name is taken by ",
                            x.builtin ? "a built-in scheme" : "another registered scheme"));
   e.settings = {};
+  e.builtin = false;
+  if (e.origin == SchemeOrigin::builtin) e.origin = SchemeOrigin::registered;
   entries().push_back(std::move(e));
   return entries().back();
 }

@@ -5,6 +5,8 @@
 // rigidbench::main<S...>, rigidbench.hpp) before running a command, and from then on they stand
 // beside the built-ins in every command and report.
 #include <deque>
+#include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,11 +15,26 @@
 
 namespace rigidbench {
 
+/// Where a scheme's code lives (the report's `scheme.origin`): compiled into the library, registered
+/// by the C++ program that links it, a Python class (python/), or trajectories written by any
+/// program and scored from files (verification/scoring.hpp).
+enum class SchemeOrigin { builtin, registered, python, trajectories };
+const char* to_string(SchemeOrigin o);
+
 struct SchemeEntry {
   const SchemeInfo* info;
-  std::unique_ptr<AnyIntegrator> (*factory)(const Problem&, const SchemeSettings&);
+  /// Makes one integrator bound to a problem. A std::function so that entries built at run time (a
+  /// Python class, recorded trajectories) carry what they need.
+  std::function<std::unique_ptr<AnyIntegrator>(const Problem&, const SchemeSettings&)> factory;
   SchemeSettings settings;  // empty in the registry: every default
   bool builtin = true;      // false: registered by the program that links the library
+  SchemeOrigin origin = SchemeOrigin::builtin;
+  /// What the wall-clock cost includes beyond the core update (e.g. a Python call's overhead); empty
+  /// for compiled schemes.
+  std::string cost_note = {};
+  /// Measured time of an empty step through the same call path (a Python scheme's step() and read()
+  /// doing nothing), ns; NaN for compiled schemes. Reported beside the cost (cost.call_overhead_ns).
+  double call_overhead_ns = std::numeric_limits<double>::quiet_NaN();
   std::unique_ptr<AnyIntegrator> make(const Problem& p) const { return factory(p, settings); }
 };
 
@@ -29,7 +46,8 @@ SchemeEntry scheme_entry(bool builtin = false) {
             return std::make_unique<Erased<S>>(p, set);
           },
           {},
-          builtin};
+          builtin,
+          builtin ? SchemeOrigin::builtin : SchemeOrigin::registered};
 }
 
 /// Built-in schemes first, then the registered ones in registration order. Entries never move

@@ -126,6 +126,12 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
 ReferenceSolution kirchhoff_reference(const Problem& p, const std::vector<double>& times,
                                       const ReferenceSettings& settings = {});
 
+/// Reference settings as a user gives them (command line, Python): formulation name (empty: the
+/// problem's default), precision "double" or "quad" (default tolerance 1e-25 there, else 1e-13), the
+/// cache folder (empty: default_cache_dir(); no_cache: none). Throws InputError for a bad value.
+ReferenceSettings reference_settings(const std::string& form, const std::string& prec, double tol, bool tol_given,
+                                     const std::string& cache_dir, bool no_cache);
+
 /// The default cache folder: $RIGIDBENCH_CACHE_DIR, else $XDG_CACHE_HOME/rigidbench, else
 /// ~/.cache/rigidbench, else empty (no caching).
 std::string default_cache_dir();

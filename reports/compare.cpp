@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "rigidbench/core/json_numbers.hpp"
@@ -104,6 +105,27 @@ LadderValue error_at_step(const std::vector<double>& h, const std::vector<double
   if (h[n] == h_star) return {error[n], false};
   if (!(slope > 0)) return {kNan, true};
   return {error[n] * std::pow(h_star / h[n], slope), true};
+}
+
+json merge_verify_reports(const std::vector<json>& reports, const std::vector<std::string>& names) {
+  if (reports.empty()) throw std::logic_error("merge_verify_reports: no report");
+  json out = reports.front();
+  std::set<std::pair<std::string, std::string>> seen;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const json& r = reports[i];
+    if (!r.is_object() || !r.contains("results") || !r["results"].is_array())
+      throw InputError(cat("compare: '", names[i], "' is not a rigidbench verify report (no \"results\" array)"));
+    if (i > 0)
+      for (const json& x : r["results"]) out["results"].push_back(x);
+    for (const json& x : r["results"]) {
+      const auto key = std::make_pair(x.value("integrator", ""), x.value("problem", ""));
+      if (!seen.insert(key).second)
+        throw InputError(cat("compare: the pair (", key.first, ", ", key.second, ") is in two reports (", names[i],
+                             " and an earlier one); give each pair once"));
+    }
+  }
+  if (reports.size() > 1) out["merged_from"] = names;
+  return out;
 }
 
 ordered_json compare_reports(const json& verify, const json* bench, const CompareOptions& opt) {

@@ -34,6 +34,11 @@ LadderValue step_for_error(const std::vector<double>& h, const std::vector<doubl
 LadderValue error_at_step(const std::vector<double>& h, const std::vector<double>& error,
                           const std::vector<bool>& usable, double slope, double h_star);
 
+/// Several verify reports as one (a Python scheme's or scored trajectories' report beside the
+/// built-in schemes'): the first report's header, every report's results. Throws InputError when one
+/// is not a verify report or a (scheme, problem) pair appears in two of them.
+nlohmann::json merge_verify_reports(const std::vector<nlohmann::json>& reports, const std::vector<std::string>& names);
+
 /// Throws InputError when `verify` is not a verify report with pair results, or an option is bad.
 /// `bench` may be null (then cost per step is the verify report's wall clock).
 nlohmann::ordered_json compare_reports(const nlohmann::json& verify, const nlohmann::json* bench,

@@ -1,6 +1,7 @@
 #include "rigidbench/reports/report.hpp"
 
 #include "rigidbench/core/json_numbers.hpp"
+#include "rigidbench/verification/scoring.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -179,15 +180,6 @@ ordered_json machine_info() {
   return m;
 }
 
-namespace {
-/// Whether `name` is a built-in scheme (false: registered by the program, or not registered at all).
-bool find_builtin(const std::string& name) {
-  for (const SchemeEntry& e : registry())
-    if (e.info->name == name) return e.builtin;
-  return false;
-}
-}  // namespace
-
 ordered_json pair_to_json(const PairResult& r, const Problem* p) {
   ordered_json j;
   j["integrator"] = r.integrator;
@@ -203,7 +195,8 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
                  {"kind", to_string(info.kind)},
                  {"representation", info.representation},
                  {"notes", info.notes},
-                 {"builtin", find_builtin(r.integrator)}};
+                 {"builtin", r.origin == SchemeOrigin::builtin},
+                 {"origin", to_string(r.origin)}};
   const Ladder& L = r.ladder;
   ordered_json settings;
   settings["h0"] = L.h0;
@@ -276,10 +269,12 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
                {"baseline", baseline_scheme().info->name},
                {"load_evaluations_per_step", num(r.cost.load_evaluations_per_step)},
                {"newton_iterations_per_step", num(r.cost.newton_iterations_per_step)},
-               {"source", "wall clock, min of repetitions of a fixed-work run (informational)"},
+               {"source", r.cost.source.empty() ? std::string("wall clock, min of repetitions of a fixed-work run (informational)")
+                                                : r.cost.source},
                {"h", num(r.cost.h)},
                {"steps", r.cost.steps},
                {"repetitions", r.cost.repetitions}};
+  if (std::isfinite(r.cost.call_overhead_ns)) j["cost"]["call_overhead_ns"] = r.cost.call_overhead_ns;
   if (r.history.level >= 0) {
     const History& H = r.history;
     ordered_json inv = ordered_json::object();
@@ -397,18 +392,9 @@ void check_trajectory_path(const std::string& path) {
 void write_trajectory(const std::string& path, const Problem& p, const std::vector<double>& t,
                       const std::vector<State>& states, const ordered_json& meta) {
   check_trajectory_path(path);
-  std::vector<std::string> cols{"t"};
+  // The state columns `score` reads back (verification/scoring.hpp), then the problem's invariants.
+  std::vector<std::string> cols = trajectory_columns(p);
   const bool tr = p.translating();
-  for (std::size_t b = 0; b < p.bodies.size(); ++b) {
-    const std::string sfx = p.bodies.size() > 1 ? cat("_", std::to_string(b)) : std::string();
-    for (int i = 1; i <= 3; ++i)
-      for (int k = 1; k <= 3; ++k) cols.push_back(cat("R", std::to_string(i), std::to_string(k), sfx));
-    for (int i = 1; i <= 3; ++i) cols.push_back(cat("W", std::to_string(i), sfx));
-    if (tr) {
-      for (int i = 1; i <= 3; ++i) cols.push_back(cat("x", std::to_string(i), sfx));
-      for (int i = 1; i <= 3; ++i) cols.push_back(cat("v", std::to_string(i), sfx));
-    }
-  }
   for (const auto& d : p.invariants()) cols.push_back(d.name);
   const std::size_t nobs = std::size_t(p.observables()), ninv = p.invariants().size();
   std::vector<double> row(1 + nobs + ninv);

@@ -10,6 +10,7 @@ OUT="${1:-rigidbench-out}"
 bash scripts/install-deps.sh
 cmake --preset release
 cmake --build --preset release -j "$(nproc)"
+bash scripts/install-python.sh build/release   # `import rigidbench` (docs/python.md)
 B=./build/release/cli/rigidbench
 mkdir -p "$OUT"
 verdicts=0

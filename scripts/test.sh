@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake --preset release
 cmake --build --preset release -j "$(nproc)"
+bash scripts/install-python.sh build/release   # `import rigidbench` (docs/python.md)
 ctest --preset release -L fast "$@"

@@ -190,6 +190,7 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   R.integrator = std::string(s.info->name);
   R.info = s.info;
   R.scheme_settings = s.settings;
+  R.origin = s.origin;
   R.problem = p.name;
   R.ladder = L;
   R.reference = &ref;
@@ -409,6 +410,8 @@ CostResult measure_cost(const Problem& p, const SchemeEntry& s, double h, int st
   c.h = h;
   c.steps = steps;
   c.repetitions = repetitions;
+  c.source = s.cost_note;
+  c.call_overhead_ns = s.call_overhead_ns;
   if (!not_applicable(*s.info, p).empty()) return c;
   auto integ = s.make(p);
   double best = std::numeric_limits<double>::infinity();

@@ -97,6 +97,10 @@ struct CostResult {
   double newton_iterations_per_step = kNaN;
   double h = kNaN;
   int steps = 0, repetitions = 0;
+  /// What the figure is: empty for a compiled scheme's core update (the report says "wall clock ...");
+  /// otherwise SchemeEntry::cost_note, or why there is no figure (trajectories scored from files).
+  std::string source;
+  double call_overhead_ns = kNaN;  // SchemeEntry::call_overhead_ns (a Python scheme's empty step)
 };
 
 /// Time histories for the report's plots, on the observation grid thinned to at most ~256 points:
@@ -118,6 +122,7 @@ struct PairResult {
   /// so a pair verified through the library with an entry that is not registered reports alike.
   const SchemeInfo* info = nullptr;
   SchemeSettings scheme_settings;  // what --set changed (the report lists every setting's value)
+  SchemeOrigin origin = SchemeOrigin::builtin;
   std::string status = "ok";  // ok | skipped | breakdown | failed
   std::string reason;
   Ladder ladder;

@@ -58,7 +58,11 @@ SuiteResult run_suite(const SuiteRequest& req) {
   if (req.jobs < 0) throw InputError("--jobs must be >= 0");
   out.jobs = req.jobs > 0 ? req.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
 
-  if (!req.problem_file.empty()) {
+  if (!req.problem_models.empty()) {
+    if (!req.problems.empty() || !req.problem_file.empty())
+      throw std::logic_error("run_suite: problem models and problem names or a file given together");
+    out.problems = req.problem_models;
+  } else if (!req.problem_file.empty()) {
     if (!req.problems.empty()) throw InputError("give either --problem or --problem-file, not both");
     out.problems.push_back(load_problem_file(req.problem_file));
   } else {
@@ -75,7 +79,8 @@ SuiteResult run_suite(const SuiteRequest& req) {
       p.finalize();
     }
   }
-  const std::vector<SchemeEntry> configured = configure_schemes(select_schemes(req.integrators), req.scheme_settings);
+  const std::vector<SchemeEntry> configured =
+      req.schemes.empty() ? configure_schemes(select_schemes(req.integrators), req.scheme_settings) : req.schemes;
   std::vector<const SchemeEntry*> schemes;
   for (const SchemeEntry& e : configured) schemes.push_back(&e);
 
@@ -123,6 +128,7 @@ SuiteResult run_suite(const SuiteRequest& req) {
     if (!pr.skip.empty()) {
       r.integrator = std::string(pr.scheme->info->name);
       r.info = pr.scheme->info;
+      r.origin = pr.scheme->origin;
       r.problem = p.name;
       r.status = "skipped";
       r.reason = pr.skip;
@@ -149,6 +155,8 @@ SuiteResult run_suite(const SuiteRequest& req) {
       const CostResult b = measure_cost(p, base, h);
       out.results[i].cost.ratio_to_baseline = out.results[i].cost.ns_per_step / b.ns_per_step;
     }
+  } else {
+    for (std::size_t i = 0; i < pairs.size(); ++i) out.results[i].cost.source = req.no_cost_reason;
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -13,15 +13,21 @@ namespace rigidbench {
 struct SuiteRequest {
   std::string suite = "quick";
   std::vector<std::string> integrators{"all"};  // names, globs or "all"
+  /// Entries verified instead of the named ones when not empty (schemes built at run time: a Python
+  /// class, recorded trajectories); `integrators` and `scheme_settings` must then be left alone.
+  std::vector<SchemeEntry> schemes;
   std::vector<std::string> scheme_settings;     // "[scheme.]name=value" (configure_schemes)
   std::vector<std::string> problems;            // catalogue names; empty: the suite's own list
   std::string problem_file;                     // a user problem instead of catalogue names
+  std::vector<Problem> problem_models;          // problems given as models (the Python module, scoring)
   LadderRequest ladder;
   std::optional<double> t_end;
   int jobs = 0;                                 // 0: all hardware threads
   ReferenceSettings reference;
   bool progress = true;                         // one line per finished pair on stderr
   bool measure_cost = true;
+  /// Why no cost is measured when measure_cost is false (the report's cost.source).
+  std::string no_cost_reason = "not measured (verification without timing)";
 };
 
 struct SuiteResult {

@@ -81,7 +81,9 @@ rigidbench::Problem spinning_top() {
   p.initial.body().R = rigidbench::so3::exp(Vec3(0.3, 0.0, 0.0));
   p.initial.body().W = Vec3(0.0, 0.5, 6.0);
   p.t_end = 4.0;
-  p.verification = {.h0 = 0.02, .levels = 5, .sample_times = {1, 2, 3, 4}};
+  p.verification.h0 = 0.02;
+  p.verification.levels = 5;
+  p.verification.sample_times = {1, 2, 3, 4};
   return p;
 }
 

@@ -1,0 +1,157 @@
+// `rigidbench ladder` and `rigidbench score`: trajectories written by any program, judged like a
+// compiled scheme (verification/scoring.hpp, docs/trajectory-files.md).
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "rigidbench/cli/commands.hpp"
+#include "rigidbench/problems/problem_file.hpp"
+#include "rigidbench/reports/report.hpp"
+#include "rigidbench/verification/scoring.hpp"
+
+namespace rigidbench::cli {
+namespace {
+
+/// The ladder as "key value..." lines, one fact per line, numbers in %.17g: what a Fortran or C
+/// program reads with list-directed input without a JSON parser.
+std::string ladder_text(const nlohmann::ordered_json& j) {
+  std::ostringstream os;
+  os.precision(17);
+  os << "# rigidbench ladder (docs/trajectory-files.md): for every level write <file> with a row at every\n"
+        "# t = t0 + n h, n = 0..steps, columns as below; then: rigidbench score --trajectories DIR ...\n";
+  for (const char* k : {"problem", "family"}) os << k << ' ' << j[k].get<std::string>() << '\n';
+  os << "bodies " << j["bodies"].get<std::size_t>() << '\n';
+  os << "translating " << int(j["translating"].get<bool>()) << '\n';
+  os << "torque_free " << int(j["torque_free"].get<bool>()) << '\n';
+  os << "order " << j["order"].get<int>() << '\n';
+  os << "t0 " << j["t0"].get<double>() << '\n';
+  os << "t_end " << j["t_end"].get<double>() << '\n';
+  os << "levels " << j["levels"].size() << '\n';
+  for (const auto& b : j["initial"]) {
+    os << "body\n";
+    for (const char* k : {"inertia", "R"}) {
+      os << k;
+      for (const auto& row : b[k])
+        for (const auto& v : row) os << ' ' << v.get<double>();
+      os << '\n';
+    }
+    os << "mass " << b["mass"].get<double>() << '\n';
+    for (const char* k : {"W", "x", "v"}) {
+      if (!b.contains(k)) continue;
+      os << k;
+      for (const auto& v : b[k]) os << ' ' << v.get<double>();
+      os << '\n';
+    }
+  }
+  for (const auto& l : j["levels"])
+    os << "level " << l["level"].get<int>() << ' ' << l["h"].get<double>() << ' ' << l["steps"].get<std::int64_t>() << ' '
+       << l["file"].get<std::string>() << '\n';
+  os << "columns";
+  for (const auto& c : j["columns"]) os << (c == j["columns"][0] ? " " : ",") << c.get<std::string>();
+  os << '\n';
+  return os.str();
+}
+
+}  // namespace
+
+Command add_ladder(CLI::App& app) {
+  struct Options {
+    std::string problem, problem_file, out;
+    int order = 0, levels = 0;
+    double h = NAN;
+    bool json = false;
+  };
+  auto o = std::make_shared<Options>();
+  auto* sc = app.add_subcommand("ladder", "What an outside program must write for `score`: the initial state, the steps "
+                                          "h, the span, the output grid and the columns");
+  sc->add_option("--problem", o->problem, "Catalogue problem");
+  sc->add_option("--problem-file", o->problem_file, "Problem file (JSON)");
+  sc->add_option("--order", o->order, "The scheme's order p (first-order schemes may get a smaller h0)")->required();
+  auto* h = sc->add_option("--h", o->h, "Coarsest step h0 (default: the problem's)");
+  sc->add_option("--levels", o->levels, "Number of levels (default: the problem's)");
+  sc->add_flag("--json", o->json, "JSON (with the problem file) instead of key-value lines");
+  sc->add_option("--out", o->out, "Write to this file instead of stdout");
+  return {sc, [o, h] {
+            if (o->order < 1 || o->order > 12) throw InputError("--order must be an integer in [1, 12]");
+            const Problem p = resolve_problem(o->problem, o->problem_file);
+            LadderRequest lr;
+            if (h->count()) lr.h0 = o->h;
+            if (o->levels != 0) lr.levels = o->levels;
+            const auto j = ladder_description(p, make_ladder(p, o->order, lr), o->order);
+            const std::string text = o->json ? j.dump(1) + "\n" : ladder_text(j);
+            if (o->out.empty()) std::cout << text;
+            else {
+              require_out_folder(o->out);
+              write_atomic(o->out, text);
+            }
+            return kOk;
+          }};
+}
+
+Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
+  struct Options {
+    std::string problem, problem_file, dir, out, kind = "explicit", title, source, reference,
+        reference_precision = "double", cache_dir;
+    ScoreRequest req;
+    std::vector<std::string> claims;
+    double h = NAN, reference_tol = NAN;
+    int levels = 0;
+    bool quiet = false, no_cache = false;
+  };
+  auto o = std::make_shared<Options>();
+  auto* sc = app.add_subcommand("score", "Verify trajectories written by any program (one per step of the ladder): "
+                                         "orders, Q_II, invariants, errors, verdicts against declared claims");
+  sc->add_option("--problem", o->problem, "Catalogue problem");
+  sc->add_option("--problem-file", o->problem_file, "Problem file (JSON)");
+  sc->add_option("--trajectories", o->dir, "Folder with level<k>.csv|json or manifest.json")->required();
+  sc->add_option("--name", o->req.scheme.name, "The scheme's name in the report ([a-z0-9_]+)")->required();
+  sc->add_option("--order", o->req.scheme.order, "The order p it claims")->required();
+  sc->add_option("--claims", o->claims,
+                 "Invariant claims kind=none|bounded|exact, comma-separated or repeated (kinds: energy, momentum, "
+                 "casimir, axial, constraint, nonholonomic, energy_with_potential)");
+  sc->add_option("--kind", o->kind, "explicit (default), implicit or semi-implicit");
+  sc->add_option("--title", o->req.scheme.title, "A title for the report");
+  sc->add_option("--source", o->req.scheme.source, "Where the scheme comes from (paper, equations)");
+  auto* h = sc->add_option("--h", o->h, "Coarsest step h0 (as given to `ladder`)");
+  sc->add_option("--levels", o->levels, "Number of levels (as given to `ladder`)");
+  sc->add_option("--reference", o->reference, "Reference formulation (as for verify)");
+  sc->add_option("--reference-precision", o->reference_precision, "double (default) or quad");
+  sc->add_option("--reference-tol", o->reference_tol, "Reference tolerance (default 1e-13)");
+  sc->add_option("--cache-dir", o->cache_dir, "Reference cache folder");
+  sc->add_flag("--no-cache", o->no_cache, "Neither read nor write the reference cache");
+  sc->add_option("--out", o->out, "Report file (.json) or folder (report.json inside)");
+  sc->add_flag("--quiet", o->quiet, "No progress on stderr");
+  return {sc, [o, h, argv] {
+            std::string report_path;
+            if (!o->out.empty()) {
+              report_path = std::filesystem::path(o->out).extension() == ".json"
+                                ? o->out
+                                : (std::filesystem::path(o->out) / "report.json").string();
+            }
+            ScoreRequest req = o->req;
+            req.problem = resolve_problem(o->problem, o->problem_file);
+            req.trajectories = o->dir;
+            req.scheme.kind = scheme_kind_from_string(o->kind);
+            req.scheme.claims = parse_claims(o->claims);
+            if (h->count()) req.ladder.h0 = o->h;
+            if (o->levels != 0) req.ladder.levels = o->levels;
+            req.reference = reference_settings(o->reference, o->reference_precision, o->reference_tol,
+                                               std::isfinite(o->reference_tol), o->cache_dir, o->no_cache);
+            req.progress = !o->quiet;
+            const std::string started = iso8601_now();
+            const SuiteResult s = score_trajectories(req);  // every file is read and checked before output
+            print_summary(s);
+            if (!report_path.empty()) {
+              if (std::filesystem::path(o->out).extension() != ".json") std::filesystem::create_directories(o->out);
+              require_out_folder(report_path);
+              write_atomic(report_path, suite_report(s, argv, started).dump(1) + "\n");
+              std::printf("report: %s\n", report_path.c_str());
+            }
+            return s.any_failed() ? kVerdictFailed : kOk;
+          }};
+}
+
+}  // namespace rigidbench::cli

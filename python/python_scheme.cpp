@@ -1,0 +1,212 @@
+#include "python_scheme.hpp"
+
+#include <pybind11/eigen.h>
+#include <pybind11/stl.h>
+
+namespace rigidbench::python {
+namespace {
+
+/// The Python exception of a user's call, bounded (a breakdown reason is one line of a table).
+std::string python_message(const py::error_already_set& e) {
+  std::string m = e.what();
+  if (const auto nl = m.find('\n'); nl != std::string::npos) m.resize(nl);
+  if (m.size() > 400) m = m.substr(0, 400) + "...";
+  return m;
+}
+
+template <class M>
+M matrix_of(const py::handle& o, const char* what, int rows, int cols) {
+  py::array_t<double, py::array::c_style | py::array::forcecast> a;
+  try {
+    a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(o);
+  } catch (const py::error_already_set&) {
+  }
+  if (!a || (rows > 1 ? !(a.ndim() == 2 && a.shape(0) == rows && a.shape(1) == cols)
+                      : !(a.ndim() == 1 && a.shape(0) == cols)))
+    throw InputError(cat(what, " must be a ", rows > 1 ? cat(std::to_string(rows), "x", std::to_string(cols)) : std::to_string(cols),
+                         " array of numbers (got ", std::string(py::str(py::repr(o))).substr(0, 80), ")"));
+  M m;
+  const double* d = a.data();
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) m(rows > 1 ? i : j, rows > 1 ? j : 0) = d[i * cols + j];
+  return m;
+}
+
+void body_from_python(const py::handle& o, bool translating, BodyState& b) {
+  if (py::isinstance<BodyState>(o)) {
+    b = o.cast<BodyState>();
+    return;
+  }
+  if (py::isinstance<State>(o)) {
+    const State& s = o.cast<const State&>();
+    if (s.bodies.size() != 1) throw InputError("a State of several bodies where one body was expected");
+    b = s.bodies[0];
+    return;
+  }
+  py::object R, W, x, v;
+  if (py::isinstance<py::dict>(o)) {
+    const py::dict d = py::reinterpret_borrow<py::dict>(o);
+    if (!d.contains("R") || !d.contains("W")) throw InputError("read() returned a dict without 'R' and 'W'");
+    R = d["R"], W = d["W"];
+    if (translating) {
+      if (!d.contains("x") || !d.contains("v")) throw InputError("read() returned a dict without 'x' and 'v' (a translating family)");
+      x = d["x"], v = d["v"];
+    }
+  } else if (py::isinstance<py::tuple>(o) || py::isinstance<py::list>(o)) {
+    const py::sequence s = py::reinterpret_borrow<py::sequence>(o);
+    const std::size_t want = translating ? 4 : 2;
+    if (s.size() != want)
+      throw InputError(cat("read() returned a sequence of ", std::to_string(s.size()), " items; expected ",
+                           translating ? "(R, W, x, v)" : "(R, W)"));
+    R = s[0], W = s[1];
+    if (translating) x = s[2], v = s[3];
+  } else {
+    throw InputError(cat("read() must return (R, W)", translating ? " / (R, W, x, v)" : "",
+                         ", a dict or a rigidbench.State (got ", std::string(py::str(py::type::of(o).attr("__name__"))), ")"));
+  }
+  b.R = matrix_of<Mat3>(R, "R", 3, 3);
+  b.W = matrix_of<Vec3>(W, "W", 1, 3);
+  if (translating) {
+    b.x = matrix_of<Vec3>(x, "x", 1, 3);
+    b.v = matrix_of<Vec3>(v, "v", 1, 3);
+  }
+}
+
+/// One Python scheme object bound to one problem (constructed per ladder level, like a C++ one).
+class PythonScheme final : public AnyIntegrator {
+ public:
+  PythonScheme(const SchemeInfo& info, std::shared_ptr<PyHandle> cls, const Problem& p) : info_(&info), p_(&p) {
+    py::gil_scoped_acquire gil;
+    try {
+      obj_ = std::make_shared<PyHandle>(cls->obj(py::cast(&p, py::return_value_policy::reference)));
+    } catch (const py::error_already_set& e) {
+      pending_ = cat("python: constructing ", std::string(info.name), "(problem) raised ", python_message(e));
+    }
+    x_.bodies.resize(p.bodies.size());
+  }
+  const SchemeInfo& info() const override { return *info_; }
+  void reset(const State& x0, double) override {
+    x_ = x0;
+    if (!obj_) return;
+    py::gil_scoped_acquire gil;
+    try {
+      obj_->obj.attr("reset")(x0);
+      pending_.clear();
+    } catch (const py::error_already_set& e) {
+      pending_ = cat("python: reset raised ", python_message(e));
+    }
+  }
+  StepStatus step(double t, double h) override {
+    if (!pending_.empty()) return StepStatus::breakdown(pending_);
+    py::gil_scoped_acquire gil;
+    try {
+      const py::object r = obj_->obj.attr("step")(t, h);
+      if (py::isinstance<py::bool_>(r) && !r.cast<bool>()) return StepStatus::breakdown("python: step returned False");
+      if (py::isinstance<py::str>(r)) return StepStatus::breakdown(cat("python: ", r.cast<std::string>().substr(0, 400)));
+      state_from_python(obj_->obj.attr("read")(), *p_, x_);
+    } catch (const py::error_already_set& e) {
+      return StepStatus::breakdown(cat("python: ", python_message(e)));
+    } catch (const InputError& e) {
+      return StepStatus::breakdown(cat("python: ", e.what()));
+    }
+    return StepStatus::success();
+  }
+  void read(State& x) const override { x = x_; }
+  Counters counters() const override {
+    Counters c;
+    if (!obj_) return c;
+    py::gil_scoped_acquire gil;
+    try {  // optional: a counters() -> dict(load_evaluations=, newton_iterations=)
+      if (py::hasattr(obj_->obj, "counters")) {
+        const py::dict d = obj_->obj.attr("counters")();
+        if (d.contains("load_evaluations")) c.load_evaluations = d["load_evaluations"].cast<std::uint64_t>();
+        if (d.contains("newton_iterations")) c.newton_iterations = d["newton_iterations"].cast<std::uint64_t>();
+      }
+    } catch (const py::error_already_set&) {
+    } catch (const py::cast_error&) {
+    }
+    return c;
+  }
+  std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
+
+ private:
+  const SchemeInfo* info_;
+  const Problem* p_;
+  std::shared_ptr<PyHandle> obj_;
+  std::string pending_;  // an error of the constructor or reset, reported by the next step
+  State x_;
+};
+
+template <class T>
+T attr_or(const py::handle& cls, const char* name, T fallback) {
+  if (!py::hasattr(cls, name)) return fallback;
+  try {
+    return cls.attr(name).cast<T>();
+  } catch (const py::cast_error&) {
+    throw InputError(cat("the scheme class's '", name, "' has the wrong type"));
+  }
+}
+
+}  // namespace
+
+void state_from_python(const py::handle& o, const Problem& p, State& out) {
+  const bool tr = p.translating();
+  const std::size_t nb = p.bodies.size();
+  out.bodies.resize(nb);
+  if (py::isinstance<State>(o)) {
+    const State& s = o.cast<const State&>();
+    if (s.bodies.size() != nb)
+      throw InputError(cat("read() returned a State of ", std::to_string(s.bodies.size()), " bodies; the problem has ", std::to_string(nb)));
+    out = s;
+    return;
+  }
+  if (nb == 1) {
+    body_from_python(o, tr, out.bodies[0]);
+    return;
+  }
+  if (!py::isinstance<py::list>(o) && !py::isinstance<py::tuple>(o))
+    throw InputError(cat("read() must return a list of ", std::to_string(nb), " bodies (the problem has several)"));
+  const py::sequence s = py::reinterpret_borrow<py::sequence>(o);
+  if (s.size() != nb)
+    throw InputError(cat("read() returned ", std::to_string(s.size()), " bodies; the problem has ", std::to_string(nb)));
+  for (std::size_t b = 0; b < nb; ++b) body_from_python(s[b], tr, out.bodies[b]);
+}
+
+SchemeDeclaration declaration_of(const py::handle& cls) {
+  SchemeDeclaration d;
+  if (!py::hasattr(cls, "name") || !py::hasattr(cls, "order"))
+    throw InputError("a Python scheme class declares at least `name` (str) and `order` (int) as class attributes");
+  d.name = attr_or<std::string>(cls, "name", "");
+  d.order = attr_or<int>(cls, "order", 0);
+  d.title = attr_or<std::string>(cls, "title", "");
+  d.source = attr_or<std::string>(cls, "source", "");
+  d.representation = attr_or<std::string>(cls, "representation", "");
+  d.notes = attr_or<std::string>(cls, "notes", "");
+  d.kind = scheme_kind_from_string(attr_or<std::string>(cls, "kind", "explicit"));
+  d.families = attr_or<std::vector<std::string>>(cls, "families", {"rigid_body"});
+  d.features = attr_or<std::vector<std::string>>(cls, "features", {});
+  d.spherical_only = attr_or<bool>(cls, "spherical_only", false);
+  d.torque_free_only = attr_or<bool>(cls, "torque_free_only", false);
+  for (const auto& [k, v] : attr_or<std::map<std::string, std::string>>(cls, "claims", {}))
+    set_claim(d.claims, k, claim_from_string(v));
+  return d;
+}
+
+SchemeEntry python_scheme_entry(const py::object& cls, double overhead_ns) {
+  const SchemeInfo& info = declare_scheme(declaration_of(cls));
+  auto handle = std::make_shared<PyHandle>(cls);
+  SchemeEntry e{&info,
+                [&info, handle](const Problem& p, const SchemeSettings&) -> std::unique_ptr<AnyIntegrator> {
+                  return std::make_unique<PythonScheme>(info, handle, p);
+                },
+                {},
+                false,
+                SchemeOrigin::python};
+  e.call_overhead_ns = overhead_ns;
+  e.cost_note = "wall clock of a Python scheme, including the call overhead: every step calls step() and read() "
+                "through pybind11 and converts the state (cost.call_overhead_ns: an empty scheme's step on the "
+                "same path, measured in the same run)";
+  return e;
+}
+
+}  // namespace rigidbench::python

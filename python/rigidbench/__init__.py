@@ -1,0 +1,97 @@
+"""rigidbench: verification and benchmark harness for rigid-body time integrators.
+
+The library's own objects and runner behind pybind11 (docs/python.md): a scheme written in Python
+gets the verdicts a compiled one gets -- observed order, Q_II, exact invariants, errors against the
+reference -- and the same report JSON, which `rigidbench compare`, `gate` and `report` accept.
+
+    import rigidbench
+    p = rigidbench.problem("heavy_top")
+    ref = p.reference([0.0, 1.0, 2.0])              # dict of numpy arrays
+    run = rigidbench.simulate("terze", p, 0.01)      # a built-in scheme
+    report = rigidbench.verify(MyScheme, ["free_body", "heavy_top"], out="my-report.json")
+
+A Python scheme is a class with the contract of a C++ one (integrators/integrator.hpp):
+    class MyScheme:
+        name = "my_scheme"; order = 2; kind = "explicit"
+        families = ["rigid_body"]; claims = {"constraint": "exact"}
+        def __init__(self, problem): ...
+        def reset(self, state): ...          # state.R, state.W (body 0); state.bodies for several
+        def step(self, t, h): ...            # None/True: ok; False or a str: a breakdown
+        def read(self): return R, W          # (R, W, x, v) for translating families
+"""
+import os as _os
+import sys as _sys
+
+try:
+    import numpy as _np
+except ImportError:  # a python3 other than Debian's (pyenv, a venv) of the same version: use
+    # Debian's python3-numpy, which the set-up installs, without exposing the rest of its packages.
+    _debian = "/usr/lib/python3/dist-packages"
+    if not _os.path.isdir(_os.path.join(_debian, "numpy")):
+        raise
+    _sys.path.insert(0, _debian)
+    try:
+        import numpy as _np
+    finally:
+        _sys.path.remove(_debian)
+
+from ._rigidbench import (BodyState, InputError, Problem, State, ladder, load_problem, problem,  # noqa: F401
+                          problem_names, quick_problem_names, schemes, score, simulate)
+from . import _rigidbench
+
+__all__ = ["BodyState", "InputError", "Problem", "State", "ladder", "load_problem", "problem", "problem_names",
+           "quick_problem_names", "schemes", "score", "simulate", "verify", "call_overhead_ns"]
+
+
+class _EmptyStep:
+    """The call path of a Python scheme with no arithmetic: what every Python step pays on top of its
+    own work (step() and read() through pybind11, the state converted back)."""
+    name = "python_empty_step"
+    order = 1
+    families = ["rigid_body"]
+
+    def __init__(self, problem):
+        self._R = _np.eye(3)
+        self._W = _np.zeros(3)
+
+    def reset(self, state):
+        self._R = _np.array(state.R)
+        self._W = _np.array(state.W)
+
+    def step(self, t, h):
+        return None
+
+    def read(self):
+        return self._R, self._W
+
+
+def call_overhead_ns(problem_=None, steps=5000, repetitions=5):
+    """ns per step of an empty Python scheme through the runner's call path (min over repetitions)."""
+    p = problem_ if problem_ is not None else problem("free_body")
+    return _rigidbench._time_steps(_EmptyStep, p, 1e-3, steps, repetitions)
+
+
+def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, jobs=None, reference="",
+           reference_precision="double", reference_tol=None, cache_dir="", cache=True, measure_cost=True,
+           progress=False, settings=()):
+    """Verify one or more schemes -- Python classes, registered schemes' names or globs -- on catalogue
+    problems (names) or Problem objects (default: the quick suite), exactly as `rigidbench verify`.
+
+    Returns the report as a dict; with `out` (a .json file or a folder) also writes the same JSON as
+    the command line. A Python scheme's cost includes its call overhead, measured here on an empty
+    scheme and reported as cost.call_overhead_ns.
+
+    `jobs`: worker threads (0: all cores). The default is all cores for compiled schemes and one when
+    a Python class is verified: its calls hold the GIL, and two threads contending for it took the
+    example of examples/python 4.5x longer than one."""
+    overhead = float("nan")
+    items = scheme if isinstance(scheme, (list, tuple)) else [scheme]
+    if jobs is None:
+        jobs = 1 if any(isinstance(s, type) for s in items) else 0
+    if measure_cost and any(isinstance(s, type) for s in items):
+        overhead = call_overhead_ns()
+    command = [_sys.executable, "rigidbench.verify(%s)" % ", ".join(
+        [repr(getattr(s, "name", s)) for s in items] + ["problems=%r" % (problems,)])]
+    return _rigidbench._verify(scheme, problems, h, levels, t_end, out or "", jobs, reference, reference_precision,
+                               reference_tol, cache_dir, cache, measure_cost, progress, list(settings), overhead,
+                               command)

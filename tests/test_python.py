@@ -1,0 +1,154 @@
+"""The Python module's API (docs/python.md): catalogue and problem files, references, built-in
+schemes, verification of Python classes with their errors as breakdowns, and the same report JSON
+as the command line."""
+import json
+import math
+import os
+import tempfile
+import unittest
+
+import numpy as np
+import rigidbench
+
+
+class Broken:
+    """Raises in step after a few steps: a breakdown with the Python message, not a crash."""
+    name = "py_broken"
+    order = 1
+    families = ["rigid_body"]
+
+    def __init__(self, problem):
+        self.n = 0
+
+    def reset(self, state):
+        self.R, self.W = np.array(state.R), np.array(state.W)
+
+    def step(self, t, h):
+        self.n += 1
+        if self.n == 3:
+            raise ZeroDivisionError("my scheme divided by zero")
+
+    def read(self):
+        return self.R, self.W
+
+
+class BadShape(Broken):
+    name = "py_bad_shape"
+
+    def step(self, t, h):
+        pass
+
+    def read(self):
+        return self.R, self.W[:2]
+
+
+class LieEuler:
+    """Lie-Euler (R_{n+1} = R_n exp(h W_n), W_{n+1} = W_n + h a(W_n)) on the torque-free body."""
+    name = "py_lie_euler"
+    order = 1
+    families = ["rigid_body"]
+    torque_free_only = True
+    claims = {"constraint": "exact"}
+
+    def __init__(self, problem):
+        self.J, self.Jinv = problem.inertia(), problem.inertia_inverse()
+
+    def reset(self, state):
+        self.R, self.W = np.array(state.R), np.array(state.W)
+
+    def step(self, t, h):
+        u = h * self.W
+        th = np.linalg.norm(u)
+        K = np.array([[0, -u[2], u[1]], [u[2], 0, -u[0]], [-u[1], u[0], 0]])
+        E = np.eye(3) + (math.sin(th) / th if th else 1.0) * K + ((1 - math.cos(th)) / th**2 if th else 0.5) * K @ K
+        self.W = self.W + h * self.Jinv @ np.cross(self.J @ self.W, self.W)
+        self.R = self.R @ E
+
+    def read(self):
+        return {"R": self.R, "W": self.W}
+
+
+class ModuleTest(unittest.TestCase):
+    def test_catalogue_and_problem_files(self):
+        p = rigidbench.problem("heavy_top")
+        self.assertEqual(p.name, "heavy_top")
+        self.assertEqual(p.inertia().shape, (3, 3))
+        self.assertFalse(p.torque_free)
+        self.assertIn("free_body", rigidbench.problem_names())
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "top.json")
+            with open(path, "w") as f:
+                json.dump(p.to_json(), f)
+            q = rigidbench.load_problem(path)
+        self.assertEqual(q.name, "heavy_top")
+        np.testing.assert_array_equal(q.inertia(), p.inertia())
+        with self.assertRaises(ValueError) as e:
+            rigidbench.problem("no_such_problem")
+        self.assertIn("no_such_problem", str(e.exception))
+
+    def test_reference_and_simulate(self):
+        p = rigidbench.problem("heavy_top")
+        ref = p.reference([0.0, 0.25, 0.5])
+        self.assertEqual(ref["R"].shape, (3, 3, 3))
+        np.testing.assert_allclose(ref["R"][0], p.initial.R, atol=1e-15)
+        self.assertLess(ref["error_estimate"], 1e-9)
+        run = rigidbench.simulate("terze", p, 0.001, t_end=0.5)
+        self.assertTrue(run["ok"])
+        self.assertEqual(run["t"].shape, (501,))
+        R = run["R"][-1]
+        np.testing.assert_allclose(R.T @ R, np.eye(3), atol=1e-12)
+        # second order at h = 1e-3 on a 50 rad/s top: the attitude is right to about 1e-2 rad
+        ang = math.acos(max(-1.0, min(1.0, (np.trace(ref["R"][-1].T @ R) - 1) / 2)))
+        self.assertLess(ang, 5e-2)
+        # invariants come from the problem, from the state
+        inv = p.invariants(p.initial)
+        self.assertIn("energy", inv)
+
+    def test_python_scheme_verified_like_a_compiled_one(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "r.json")
+            rep = rigidbench.verify([LieEuler, "lie_euler"], ["free_body"], h=0.02, levels=4, out=out,
+                                    measure_cost=False)
+            with open(out) as f:
+                self.assertEqual(json.load(f), rep)
+        by = {r["integrator"]: r for r in rep["results"]}
+        py, cxx = by["py_lie_euler"], by["lie_euler"]
+        self.assertEqual(py["scheme"]["origin"], "python")
+        self.assertEqual(cxx["scheme"]["origin"], "builtin")
+        for m in ("attitude_error_final", "h1_distance"):
+            self.assertAlmostEqual(py["convergence"][m]["slope"], cxx["convergence"][m]["slope"], delta=1e-6)
+        self.assertEqual(py["invariants"]["orthogonality"]["claim"], "exact")
+        self.assertEqual(py["invariants"]["orthogonality"]["verdict"], "pass")
+
+    def test_errors_in_user_code_are_breakdowns(self):
+        rep = rigidbench.verify([Broken, BadShape], ["free_body"], h=0.05, levels=3, measure_cost=False)
+        by = {r["integrator"]: r for r in rep["results"]}
+        self.assertEqual(by["py_broken"]["status"], "breakdown")
+        self.assertIn("ZeroDivisionError", by["py_broken"]["reason"])
+        self.assertIn("my scheme divided by zero", by["py_broken"]["reason"])
+        self.assertEqual(by["py_bad_shape"]["status"], "breakdown")
+        self.assertIn("W must be a 3 array", by["py_bad_shape"]["reason"])
+
+    def test_bad_declarations_are_errors(self):
+        class NoOrder:
+            name = "x"
+        with self.assertRaises(ValueError):
+            rigidbench.verify(NoOrder, ["free_body"])
+
+        class BadClaim(LieEuler):
+            name = "bad_claim"
+            claims = {"energy": "perfect"}
+        with self.assertRaises(ValueError) as e:
+            rigidbench.verify(BadClaim, ["free_body"])
+        self.assertIn("perfect", str(e.exception))
+
+    def test_call_overhead_and_ladder(self):
+        ns = rigidbench.call_overhead_ns(steps=500, repetitions=2)
+        self.assertTrue(math.isfinite(ns) and ns > 0)
+        lad = rigidbench.ladder(rigidbench.problem("free_body"), 2)
+        self.assertEqual(lad["columns"][:2], ["t", "R11"])
+        self.assertGreaterEqual(len(lad["levels"]), 3)
+
+
+if __name__ == "__main__":
+    unittest.main()

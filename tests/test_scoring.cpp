@@ -1,0 +1,205 @@
+// Trajectory scoring (verification/scoring.hpp): trajectories written to files and replayed through
+// the integrator contract get the verdicts the scheme gets when run directly; every kind of bad file
+// is an InputError naming the file and the row.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/reports/report.hpp"
+#include "rigidbench/verification/scoring.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// free_body over [0, 2] with a 3-level ladder from h0 = 0.05 (fast, still in the asymptotic range).
+Problem short_free_body() {
+  Problem p = catalogue_problem("free_body");
+  p.t_end = 2.0;
+  p.verification.t_end = std::nullopt;
+  std::erase_if(p.verification.sample_times, [&](double t) { return t > p.t_end; });
+  p.finalize();
+  return p;
+}
+const LadderRequest kLadder{0.05, 3};
+
+/// Writes scheme `name`'s trajectory of every level into a fresh folder, as `simulate` would.
+std::string write_levels(const Problem& p, const std::string& name, const std::string& tag, const char* ext0 = ".csv") {
+  const fs::path dir = fs::path(RIGIDBENCH_TEST_TMP) / cat("scoring-", tag);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const SchemeEntry& s = find_scheme(name);
+  const Ladder L = make_ladder(p, s.info->order, kLadder);
+  for (int k = 0; k < L.levels; ++k) {
+    auto integ = s.make(p);
+    const Trajectory tr = simulate(*integ, p, L.h(k), L.t_end());
+    REQUIRE(tr.ok);
+    write_trajectory((dir / cat("level", std::to_string(k), k == 0 ? ext0 : ".csv")).string(), p, tr.t, tr.states,
+                     {{"integrator", name}});
+  }
+  return dir.string();
+}
+
+ScoreRequest request(const Problem& p, const std::string& dir, const SchemeInfo& like) {
+  ScoreRequest r;
+  r.problem = p;
+  r.trajectories = dir;
+  r.scheme.name = "replayed";
+  r.scheme.order = like.order;
+  r.scheme.claims = like.claims;
+  r.ladder = kLadder;
+  r.reference.cache_dir = "";
+  r.progress = false;
+  return r;
+}
+
+std::string slurp(const std::string& f) {
+  std::ifstream in(f);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+void spit(const std::string& f, const std::string& text) { std::ofstream(f) << text; }
+
+/// Line `line` (1-based) of a CSV file with field `field` (0-based) replaced by `value`.
+void set_field(const std::string& f, int line, std::size_t field, const std::string& value) {
+  std::istringstream in(slurp(f));
+  std::string out, l;
+  for (int n = 1; std::getline(in, l); ++n) {
+    if (n == line) {
+      std::vector<std::string> parts;
+      std::stringstream ss(l);
+      for (std::string x; std::getline(ss, x, ',');) parts.push_back(x);
+      REQUIRE(field < parts.size());
+      parts[field] = value;
+      l.clear();
+      for (std::size_t i = 0; i < parts.size(); ++i) l += (i ? "," : "") + parts[i];
+    }
+    out += l + "\n";
+  }
+  spit(f, out);
+}
+
+}  // namespace
+
+TEST_CASE("scored trajectories get the verdicts of the scheme run directly", "[scoring]") {
+  const Problem p = short_free_body();
+  const std::string dir = write_levels(p, "terze", "replay", ".json");  // level 0 in JSON, the others CSV
+  const SchemeEntry& terze = find_scheme("terze");
+  const SuiteResult scored = score_trajectories(request(p, dir, *terze.info));
+
+  SuiteRequest direct;
+  direct.problem_models = {p};
+  direct.integrators = {"terze"};
+  direct.ladder = kLadder;
+  direct.reference.cache_dir = "";
+  direct.progress = false;
+  direct.measure_cost = false;
+  const SuiteResult run = run_suite(direct);
+
+  REQUIRE(scored.results.size() == 1);
+  REQUIRE(run.results.size() == 1);
+  const PairResult &a = scored.results[0], &b = run.results[0];
+  CHECK(a.status == "ok");
+  CHECK(a.origin == SchemeOrigin::trajectories);
+  CHECK(scored.suite == "score");
+  REQUIRE(a.convergence.size() == b.convergence.size());
+  for (const auto& [name, c] : b.convergence) {
+    INFO(name);
+    // simulate lands its last step on t_end with h = t_end - t: round-off apart, the same states.
+    CHECK(a.convergence.at(name).fit.slope == Approx(c.fit.slope).margin(1e-6));
+    CHECK(a.convergence.at(name).verdict == c.verdict);
+  }
+  REQUIRE(a.invariants.size() == b.invariants.size());
+  for (std::size_t i = 0; i < a.invariants.size(); ++i) {
+    INFO(a.invariants[i].name);
+    CHECK(a.invariants[i].claim == b.invariants[i].claim);
+    CHECK(a.invariants[i].verdict == b.invariants[i].verdict);
+    CHECK(a.invariants[i].drift == Approx(b.invariants[i].drift).margin(1e-12));
+  }
+  // The report marks the scheme as outside, scored from files, with no cost figure.
+  const auto j = pair_to_json(a, &p);
+  CHECK(j["scheme"]["origin"] == "trajectories");
+  CHECK(j["scheme"]["builtin"] == false);
+  CHECK(j["cost"]["source"].get<std::string>().find("trajectories scored from files") != std::string::npos);
+}
+
+TEST_CASE("a declared claim the trajectories do not keep fails", "[scoring]") {
+  const Problem p = short_free_body();
+  const std::string dir = write_levels(p, "lie_euler", "false-claim");
+  // Lie-Euler does not conserve energy; declaring it exact must fail that verdict, and order 2 too.
+  ScoreRequest r = request(p, dir, *find_scheme("lie_euler").info);
+  r.scheme.claims.energy = Claim::exact;
+  const SuiteResult s = score_trajectories(r);
+  REQUIRE(s.results.size() == 1);
+  bool energy_failed = false;
+  for (const auto& i : s.results[0].invariants)
+    if (i.kind == std::string("energy")) energy_failed = i.verdict == Verdict::fail;
+  CHECK(energy_failed);
+  CHECK(s.any_failed());
+}
+
+TEST_CASE("bad trajectory files are clear errors naming the file and the row", "[scoring]") {
+  const Problem p = short_free_body();
+  const SchemeInfo& terze = *find_scheme("terze").info;
+  auto fresh = [&](const std::string& tag) { return write_levels(p, "terze", tag); };
+
+  SECTION("a missing level") {
+    const std::string dir = fresh("missing");
+    fs::remove(fs::path(dir) / "level2.csv");
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains("no trajectory for level 2"));
+  }
+  SECTION("a grid that does not match the ladder") {
+    const std::string dir = fresh("grid");
+    const std::string f = (fs::path(dir) / "level1.csv").string();
+    set_field(f, 6, 0, "0.123");
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)),
+                      Contains("level1.csv: line 6") && Contains("does not match the ladder"));
+  }
+  SECTION("an R that is not a rotation") {
+    const std::string dir = fresh("rotation");
+    const std::string f = (fs::path(dir) / "level0.csv").string();
+    set_field(f, 5, 1, "1.01");  // R11
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)),
+                      Contains("level0.csv: line 5") && Contains("R is not a rotation"));
+  }
+  SECTION("NaN") {
+    const std::string dir = fresh("nan");
+    const std::string f = (fs::path(dir) / "level2.csv").string();
+    set_field(f, 10, 12, "nan");  // W3 (the invariant columns after it are ignored)
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)),
+                      Contains("level2.csv: line 10, column W3") && Contains("not a finite number"));
+  }
+  SECTION("a truncated file") {
+    const std::string dir = fresh("truncated");
+    const std::string f = (fs::path(dir) / "level1.csv").string();
+    const std::string text = slurp(f);
+    spit(f, text.substr(0, text.size() / 2));  // cut inside a row
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains("level1.csv: line") && Contains("truncated"));
+    spit(f, text.substr(0, text.rfind('\n', text.size() / 2) + 1));  // cut between rows
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains("level1.csv") && Contains("truncated"));
+  }
+  SECTION("a first row that is not the initial state") {
+    const std::string dir = fresh("initial");
+    const std::string f = (fs::path(dir) / "level0.csv").string();
+    set_field(f, 2, 10, "12.5");  // W1 of the initial row
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)),
+                      Contains("level0.csv: line 2") && Contains("not the problem's initial state"));
+  }
+  SECTION("a manifest naming an h off the ladder") {
+    const std::string dir = fresh("manifest");
+    spit((fs::path(dir) / "manifest.json").string(), R"({"levels": [{"h": 0.03, "file": "level0.csv"}]})");
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains("manifest.json: levels[0]") &&
+                                                                      Contains("not a step of the ladder"));
+  }
+  SECTION("a missing column") {
+    const std::string dir = fresh("column");
+    const std::string f = (fs::path(dir) / "level0.csv").string();
+    set_field(f, 1, 11, "Wy");  // the header's W2
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains("level0.csv: no column 'W2'"));
+  }
+}
