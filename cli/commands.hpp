@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rigidbench/reference/reference.hpp"
+#include "rigidbench/verification/expectations.hpp"
 #include "rigidbench/verification/suite.hpp"
 
 namespace rigidbench::cli {
@@ -41,5 +42,7 @@ void require_out_folder(const std::string& out);
 std::string fmt(double x, const char* f = "%.3g");
 /// The verify summary table on stdout.
 void print_summary(const SuiteResult& s);
+/// What an expected-findings list made of the run, on stdout (every outcome but the silent ones).
+void print_expectations(const ExpectationReport& e, const std::string& origin);
 
 }  // namespace rigidbench::cli

@@ -46,5 +46,19 @@ void print_summary(const SuiteResult& s) {
   }
 }
 
+void print_expectations(const ExpectationReport& e, const std::string& origin) {
+  std::printf("expected findings (%s): %d failed as expected, %d unexpected failure(s), %d unexpected pass(es), "
+              "%d unknown check(s)\n",
+              origin.c_str(), e.expected_failures, e.unexpected_failures, e.unexpected_passes, e.unknown_checks);
+  for (const auto& o : e.outcomes) {
+    if (o.outcome == "expected_failure" || o.outcome == "not_run") continue;
+    const char* what = o.outcome == "unexpected_failure" ? "UNEXPECTED FAILURE"
+                       : o.outcome == "unexpected_pass"  ? "UNEXPECTED PASS (remove it from the list)"
+                       : o.outcome == "nonstrict_pass"   ? "passed (listed non-strict: at round-off)"
+                                                         : "UNKNOWN CHECK (the pair ran without it)";
+    std::printf("  %-40s %s x %s: %s%s%s\n", what, o.integrator.c_str(), o.problem.c_str(), o.check.c_str(),
+                o.reason.empty() ? "" : " - listed because: ", o.reason.c_str());
+  }
+}
 
 }  // namespace rigidbench::cli

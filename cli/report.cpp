@@ -17,7 +17,8 @@
 namespace rigidbench::cli {
 namespace {
 
-int run_renderer(const std::vector<std::string>& inputs, const std::string& out_dir, const std::string& formats) {
+int run_renderer(const std::vector<std::string>& inputs, const std::string& out_dir, const std::string& formats,
+                 bool quiet) {
   for (const auto& f : inputs) {
     const nlohmann::json j = read_json_file(f, "report");
     if (!j.is_object() || !j.contains("schema_version"))
@@ -37,6 +38,7 @@ int run_renderer(const std::vector<std::string>& inputs, const std::string& out_
   std::filesystem::create_directories(out_dir);
   const std::string py = python_executable();
   std::vector<std::string> args{py, script, "--out", out_dir, "--format", formats};
+  if (quiet) args.push_back("--quiet");
   args.insert(args.end(), inputs.begin(), inputs.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -65,13 +67,15 @@ Command add_report(CLI::App& app) {
   struct Options {
     std::vector<std::string> in;
     std::string out, format = "png";
+    bool quiet = false;
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("report", "Plots (matplotlib) and one HTML page, from report JSON alone");
   sc->add_option("--in", o->in, "Report files: verify, paper, bench, compare (JSON)")->required();
   sc->add_option("--out", o->out, "Output folder (index.html, figures/)")->required();
   sc->add_option("--format", o->format, "Figure formats, comma-separated: png (default), svg, pdf");
-  return {sc, [o] { return run_renderer(o->in, o->out, o->format); }};
+  sc->add_flag("--quiet", o->quiet, "No progress on stderr (one line per figure otherwise)");
+  return {sc, [o] { return run_renderer(o->in, o->out, o->format, o->quiet); }};
 }
 
 }  // namespace rigidbench::cli

@@ -10,7 +10,7 @@
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/file_reader.hpp"
-#include "rigidbench/problems/problem_schema.hpp"
+#include "rigidbench/core/json_schema.hpp"
 
 namespace rigidbench {
 
@@ -117,7 +117,7 @@ Problem problem_from_json(const json& j, const std::string& origin) {
   if (!j.is_object()) r.fail("", "expected an object, got " + std::string(j.type_name()));
   // The shape and types first, against the published schema (reports/schema/problem-1.schema.json);
   // what follows checks what a schema cannot say, and the keys of the problem's own family.
-  validate_problem_document(j, origin);
+  validate_document(j, DocumentSchema::problem, origin);
   // The family first: it says which further keys the file may hold (its section).
   const std::string fam = r.text(r.field(j, "", "family"), "/family");
   const Family* family = nullptr;

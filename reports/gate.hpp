@@ -1,47 +1,71 @@
 #pragma once
-// The CI gate (docs/metrics.md, The gate): compares a snapshot of the current run with a blessed baseline.
-//   accuracy: a log10 error rising by > 0.1 (both at their floor: pass), a fitted order, Q_II or
-//             exact-invariant verdict turning from pass to fail -> fail; an error improving by
-//             > 0.3 in log10 -> "baseline stale - re-bless";
-//   speed:    instructions per step (callgrind) above +2 % -> fail; wall-clock ratios only warn;
-//   presence: an entry missing from the current run fails; new entries are listed;
-//   environment: compiler, flags, build type or valgrind version differ -> stale (own exit code),
-//             no verdicts.
+// The CI gate (docs/gate.md): compares a snapshot of the current run with a blessed baseline, and
+// fails closed - whatever cannot be compared is a failure, never a silent pass.
+//   accuracy: per level, an error above 10^0.1 x the baseline's plus both runs' reference floors
+//             fails; an order, Q_II or invariant verdict turning from pass to fail fails; a ladder
+//             (level count, h) that differs, a pair or check missing on either side, a pair that
+//             broke down: fail. The tolerances hold under floating-point reassociation, so a
+//             baseline blessed by one compiler and flag set gates a build by another.
+//   speed:    instructions per step above +2 % fail; they are bound to the toolchain that counted
+//             them: a baseline from another compiler, flag set or valgrind is stale; wall-clock
+//             ratios only warn.
+//   stale:    errors that improved by more than 0.3 decades, or speed counted by another
+//             toolchain: exit 4, a failure unless the caller passes allow_stale.
+//   expectations: with an expected-findings list, a current failing verdict that is not listed fails
+//             and a listed one that passes fails (strict); listed failures pass.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 namespace rigidbench {
 
+struct Expectations;
+
 struct GateRules {
-  double log10_rise = 0.1;
-  double log10_improvement_stale = 0.3;
+  double log10_rise = 0.1;               // an error may rise by 26 % (plus the floors) before failing
+  double log10_improvement_stale = 0.3;  // an error that fell by 2x (minus the floors): re-bless
   double instruction_rise = 0.02;
   double wallclock_rise_warn = 0.10;
 };
 
+struct GateOptions {
+  GateRules rules;
+  bool allow_stale = false;    // stale rows warn instead of failing (exit 0 when nothing else fails)
+  bool accuracy_only = false;  // do not compare speed (another toolchain, or no valgrind)
+  std::vector<std::string> integrators, problems;  // globs restricting both sides (empty: all)
+  const Expectations* expect = nullptr;
+};
+
 struct GateRow {
   std::string integrator, problem, metric;
-  std::string status;  // pass | fail | warn | stale | new | missing | skipped
+  /// pass | fail | missing | stale | warn | expected_failure | unexpected_pass
+  std::string status;
   std::string baseline, current, message;
+  double seconds = 0;  // the current run's time for this row's pair, shared among its rows
+  bool failing = false;  // counts as a failure of the gate
 };
 
 struct GateResult {
   std::vector<GateRow> rows;
-  bool environment_stale = false;
-  std::string environment_message;
-  int failures = 0, warnings = 0, stale = 0;
-  /// 0 pass, 1 a regression, 4 the baseline is stale (environment changed or results improved).
-  int exit_code() const { return environment_stale || (failures == 0 && stale > 0) ? 4 : failures > 0 ? 1 : 0; }
+  std::vector<std::string> notes;  // what was not compared and why (accuracy-only, environments)
+  int failures = 0, warnings = 0, stale = 0, expected = 0;
+  bool allow_stale = false;
+  /// 0 pass; 1 a regression, missing data or a broken expectation; 4 only stale rows (re-bless)
+  /// and allow_stale not given.
+  int exit_code() const { return failures > 0 ? 1 : stale > 0 && !allow_stale ? 4 : 0; }
 };
 
-/// The compact gate snapshot of a verify report (and optionally a bench report; null if none).
+/// The compact gate snapshot of a verify report (and of a bench report; null if none). Throws
+/// InputError (with the JSON path) when either does not follow its schema.
 nlohmann::ordered_json gate_snapshot(const nlohmann::json& verify_report, const nlohmann::json& bench_report);
 
-/// Compares two snapshots. Throws InputError when either is not a gate snapshot.
-GateResult gate_compare(const nlohmann::json& baseline, const nlohmann::json& current, const GateRules& rules = {});
+/// Compares two snapshots. Throws InputError (with the JSON path) when either is not a gate snapshot.
+GateResult gate_compare(const nlohmann::json& baseline, const nlohmann::json& current, const GateOptions& options = {});
 
 std::string gate_table(const GateResult& g);
-std::string gate_junit(const GateResult& g);
+/// JUnit XML following the Ant/Jenkins schema (reports/schema/junit.xsd): a testcase per row with
+/// classname, name and time; failures and errors carry a type and a message with the measured
+/// value, the threshold and how far past it.
+std::string gate_junit(const GateResult& g, const std::string& timestamp, const std::string& hostname);
 
 }  // namespace rigidbench

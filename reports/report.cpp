@@ -53,6 +53,7 @@ ordered_json convergence_json(const Convergence& c) {
   j["verdict"] = to_string(c.verdict);
   j["asymptotic"] = c.asymptotic;
   j["floor"] = nums(c.floor);
+  if (!c.rounding.empty()) j["rounding"] = nums(c.rounding);
   j["gating"] = c.gating;
   j["note"] = c.note;
   return j;
@@ -244,6 +245,7 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
                                {"second_half", num(i.second_half)},
                                {"threshold", num(i.threshold)},
                                {"verdict", to_string(i.verdict)},
+                               {"failed_at_roundoff", i.failed_at_roundoff},
                                {"note", i.note}};
   j["true_vs_printed_note"] =
       "paper 001's printed q-error compares squared H1 norms, so a scheme of order p shows slope p/2 in it; "
@@ -314,6 +316,18 @@ ordered_json suite_report(const SuiteResult& s, const std::vector<std::string>& 
                   {"breakdown", breakdown},
                   {"failed_verdicts", failed}};
   return j;
+}
+
+void add_expectations(ordered_json& j, const ExpectationReport& e, const std::string& origin) {
+  ordered_json out = ordered_json::array();
+  for (const auto& o : e.outcomes)
+    out.push_back({{"integrator", o.integrator}, {"problem", o.problem}, {"check", o.check}, {"outcome", o.outcome},
+                   {"reason", o.reason}});
+  j["expectations"] = {{"file", origin}, {"outcomes", out}};
+  j["summary"]["expected_failures"] = e.expected_failures;
+  j["summary"]["unexpected_failures"] = e.unexpected_failures;
+  j["summary"]["unexpected_passes"] = e.unexpected_passes;
+  j["summary"]["unknown_checks"] = e.unknown_checks;
 }
 
 ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& command, const std::string& started) {

@@ -50,7 +50,7 @@ TEST_CASE("bench covers every registered (scheme - problem) pair in both outputs
   CHECK(gb["context"]["rigidbench_baseline"] == "odeint_rk4_quat");
 }
 
-TEST_CASE("instruction counts: two consecutive runs agree to 0.1% for every pair", "[bench]") {
+TEST_CASE("instruction counts: two consecutive runs agree to 0.1% for every pair", "[bench][ci]") {
   std::vector<Problem> problems;
   for (const auto& n : catalogue_names()) problems.push_back(catalogue_problem(n));
   const auto pairs = bench_pairs(select_schemes({"all"}), problems);

@@ -1,9 +1,13 @@
-// The gate (docs/metrics.md, The gate): an identical run passes; doctored baselines fail or report stale as
-// specified; round-off-floor noise does not fail; missing data never passes.
+// The gate (docs/gate.md): an identical run passes; doctored snapshots fail, or say stale, as
+// specified; nothing that cannot be compared ever passes (fail closed); differences of the size
+// floating-point reassociation makes do not fail; expectations are strict.
+#include <cmath>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "rigidbench/reports/gate.hpp"
 #include "rigidbench/reports/report.hpp"
+#include "rigidbench/verification/expectations.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;
@@ -20,10 +24,15 @@ json make_snapshot() {
     req.progress = false;
     req.measure_cost = false;
     const json verify = json::parse(suite_report(run_suite(req), {}, "2026-01-01T00:00:00Z").dump());
-    json bench = {{"instruction_counts", {{"tool", "valgrind-3.19.0"}}}, {"results", json::array()}};
+    json bench = {{"schema_version", "1.0"}, {"kind", "bench"},      {"tool", verify["tool"]},
+                  {"machine", verify["machine"]}, {"started", "x"}, {"duration_s", 1.0},
+                  {"baseline", "odeint_rk4_quat"}, {"instruction_counts", {{"tool", "valgrind-3.19.0"}, {"note", ""}}},
+                  {"results", json::array()},     {"work_precision", {{"error_metric", "attitude_error_final"}, {"series", json::array()}}}};
     for (const char* s : {"odeint_rk4_quat", "terze", "rig_neg"})
-      bench["results"].push_back({{"integrator", s}, {"problem", "heavy_top"}, {"instructions_per_step", 1000.0},
-                                  {"ratio_to_baseline", 0.5}});
+      bench["results"].push_back({{"integrator", s}, {"problem", "heavy_top"}, {"h", 0.01}, {"ns_per_step", 10.0},
+                                  {"ratio_to_baseline", 0.5}, {"instructions_per_step", 1000.0},
+                                  {"instruction_ratio_to_baseline", 1.0}, {"load_evaluations_per_step", 1.0},
+                                  {"newton_iterations_per_step", 0.0}});
     return json::parse(gate_snapshot(verify, bench).dump());
   }();
   return snap;
@@ -33,109 +42,297 @@ int count(const GateResult& g, const std::string& status) {
   for (const auto& r : g.rows) n += r.status == status;
   return n;
 }
+const GateRow* row(const GateResult& g, const std::string& integrator, const std::string& metric) {
+  for (const auto& r : g.rows)
+    if (r.integrator == integrator && r.metric == metric) return &r;
+  return nullptr;
+}
+json& ladder(json& s, const std::string& pair, const std::string& metric) {
+  return s["accuracy"][pair]["convergence"][metric];
+}
 }  // namespace
 
-TEST_CASE("gate: an identical run passes", "[gate]") {
+TEST_CASE("gate: an identical run passes, every check compared", "[gate]") {
   const json s = make_snapshot();
   const GateResult g = gate_compare(s, s);
   CHECK(g.exit_code() == 0);
   CHECK(g.failures == 0);
-  // 3 pairs x 5 convergence metrics + 3 Q_II + exact invariants (RK4 1, Terze 2, RIG_NEG 2)
-  // + 3 instruction counts + 3 wall-clock ratios: every check is made and passes.
-  CHECK(count(g, "pass") == 3 * 5 + 3 + 5 + 3 + 3);
-  CHECK(g.rows.size() == 29u);
-  CHECK_THAT(gate_junit(g), Catch::Contains("<testsuite name=\"rigidbench-gate\""));
+  CHECK(count(g, "pass") == int(g.rows.size()));
+  // Every convergence metric and every check of every pair has its row, plus the speed rows.
+  std::size_t expected = 0;
+  for (const auto& [k, e] : s["accuracy"].items()) expected += e["convergence"].size() + e["checks"].size();
+  CHECK(g.rows.size() == expected + 3);
+  CHECK(s["accuracy"]["terze/heavy_top"]["checks"].contains("invariant:momentum_along_field"));
+  CHECK(s["accuracy"]["terze/heavy_top"]["checks"]["status"] == "pass");
 }
 
-TEST_CASE("gate: a baseline with errors 10x smaller fails (the current error rose by a decade)", "[gate]") {
-  json base = make_snapshot();
-  for (auto& e : base["accuracy"]["terze/heavy_top"]["convergence"]["attitude_error_final"]["error"])
-    e = e.get<double>() / 10;
-  const GateResult g = gate_compare(base, make_snapshot());
-  CHECK(g.exit_code() == 1);
-  bool found = false;
-  for (const auto& r : g.rows)
-    if (r.integrator == "terze" && r.metric == "attitude_error_final") {
-      CHECK(r.status == "fail");
-      CHECK_THAT(r.message, Catch::Contains("rose by 1 decades"));
-      found = true;
-    }
-  CHECK(found);
-  CHECK_THAT(gate_junit(g), Catch::Contains("<failure"));
+TEST_CASE("gate: fail closed - what cannot be compared fails, naming what is missing", "[gate]") {
+  const json s = make_snapshot();
+  SECTION("a baseline with no accuracy entries") {
+    json base = s;
+    base["accuracy"] = json::object();
+    const GateResult g = gate_compare(base, s);
+    CHECK(g.exit_code() == 1);
+    CHECK_THAT(gate_table(g), Catch::Contains("the baseline has no accuracy entries"));
+  }
+  SECTION("a pair of the current run that the baseline lacks") {
+    json base = s;
+    base["accuracy"].erase("rig_neg/heavy_top");
+    const GateResult g = gate_compare(base, s);
+    CHECK(g.exit_code() == 1);
+    REQUIRE(row(g, "rig_neg", "*") != nullptr);
+    CHECK_THAT(row(g, "rig_neg", "*")->message, Catch::Contains("not in the baseline"));
+  }
+  SECTION("a pair of the baseline that the current run lacks") {
+    json cur = s;
+    cur["accuracy"].erase("terze/heavy_top");
+    const GateResult g = gate_compare(s, cur);
+    CHECK(g.exit_code() == 1);
+    CHECK_THAT(row(g, "terze", "*")->message, Catch::Contains("missing from the current run"));
+  }
+  SECTION("current error arrays all empty") {
+    json cur = s;
+    for (auto& [k, e] : cur["accuracy"].items())
+      for (auto& [m, c] : e["convergence"].items()) c["error"] = json::array(), c["floor"] = json::array(), c["h"] = json::array();
+    const GateResult g = gate_compare(s, cur);
+    CHECK(g.exit_code() == 1);
+    CHECK(count(g, "missing") == 15);  // 3 pairs x 5 metrics, none compared
+    CHECK_THAT(row(g, "terze", "attitude_error_final")->message, Catch::Contains("ladders differ"));
+  }
+  SECTION("one level fewer, or another h") {
+    json cur = s;
+    auto& c = ladder(cur, "terze/heavy_top", "h1_distance");
+    c["error"].erase(3), c["floor"].erase(3), c["h"].erase(3);
+    ladder(cur, "rig_neg/heavy_top", "h1_distance")["h"][1] = 0.004;
+    const GateResult g = gate_compare(s, cur);
+    CHECK(g.exit_code() == 1);
+    CHECK(row(g, "terze", "h1_distance")->status == "missing");
+    CHECK(row(g, "rig_neg", "h1_distance")->status == "missing");
+  }
+  SECTION("a check missing on either side") {
+    json cur = s;
+    cur["accuracy"]["terze/heavy_top"]["checks"].erase("q_ii");
+    cur["accuracy"]["rig_neg/heavy_top"]["checks"]["invariant:made_up"] = "pass";
+    const GateResult g = gate_compare(s, cur);
+    CHECK(g.exit_code() == 1);
+    CHECK(row(g, "terze", "q_ii")->status == "missing");
+    CHECK(row(g, "rig_neg", "invariant:made_up")->status == "missing");
+  }
+  SECTION("filters that select nothing") {
+    GateOptions o;
+    o.integrators = {"no_such_scheme*"};
+    const GateResult g = gate_compare(s, s, o);
+    CHECK(g.exit_code() == 1);
+    CHECK_THAT(gate_table(g), Catch::Contains("no baseline entry matches"));
+  }
+  SECTION("no instruction counts in the current run unless accuracy alone is asked for") {
+    json cur = s;
+    cur["environment"]["valgrind"] = "";
+    cur["speed"] = json::object();
+    CHECK(gate_compare(s, cur).exit_code() == 1);
+    GateOptions o;
+    o.accuracy_only = true;
+    const GateResult g = gate_compare(s, cur, o);
+    CHECK(g.exit_code() == 0);
+    CHECK_THAT(gate_table(g), Catch::Contains("speed not compared (--accuracy-only)"));
+  }
 }
 
-TEST_CASE("gate: an error that improved by more than 0.3 decades says stale - re-bless", "[gate]") {
-  json base = make_snapshot();
-  for (auto& e : base["accuracy"]["rig_neg/heavy_top"]["convergence"]["h1_distance"]["error"]) e = e.get<double>() * 3;
-  const GateResult g = gate_compare(base, make_snapshot());
+TEST_CASE("gate: the ladder tolerance - a real rise fails, reassociation noise passes", "[gate]") {
+  const json s = make_snapshot();
+  SECTION("errors 10x larger than the baseline's fail, with the numbers in the message") {
+    json base = s;
+    for (auto& e : ladder(base, "terze/heavy_top", "attitude_error_final")["error"]) e = e.get<double>() / 10;
+    const GateResult g = gate_compare(base, s);
+    CHECK(g.exit_code() == 1);
+    const GateRow* r = row(g, "terze", "attitude_error_final");
+    CHECK(r->status == "fail");
+    CHECK_THAT(r->message, Catch::Contains("rose from") && Catch::Contains("(1 decades; allowed 0.1 decades"));
+    CHECK_THAT(gate_junit(g, "2026-01-01T00:00:00Z", "host"), Catch::Contains("<failure type=\"regression\""));
+  }
+  SECTION("a rise of 0.2 decades fails; of 0.05 decades passes") {
+    json cur = s;
+    for (auto& e : ladder(cur, "terze/heavy_top", "omega_error_final")["error"]) e = e.get<double>() * std::pow(10, 0.2);
+    for (auto& e : ladder(cur, "rig_neg/heavy_top", "omega_error_final")["error"]) e = e.get<double>() * std::pow(10, 0.05);
+    const GateResult g = gate_compare(s, cur);
+    CHECK(row(g, "terze", "omega_error_final")->status == "fail");
+    CHECK(row(g, "rig_neg", "omega_error_final")->status == "pass");
+  }
+  SECTION("relative changes of 1e-9 everywhere (another compiler's rounding) pass both ways") {
+    json cur = s;
+    int sign = 1;
+    for (auto& [k, e] : cur["accuracy"].items())
+      for (auto& [m, c] : e["convergence"].items())
+        for (auto& x : c["error"])
+          if (x.is_number()) x = x.get<double>() * (1 + (sign = -sign) * 1e-9);
+    CHECK(gate_compare(s, cur).exit_code() == 0);
+    CHECK(gate_compare(cur, s).exit_code() == 0);
+  }
+  SECTION("differences within the two runs' reference floors pass") {
+    json base = s, cur = s;
+    auto& bm = ladder(base, "terze/heavy_top", "attitude_error_final");
+    auto& cm = ladder(cur, "terze/heavy_top", "attitude_error_final");
+    const double f = bm["floor"][3].get<double>();
+    bm["error"][3] = f / 2;
+    cm["error"][3] = 2 * f;  // 0.6 decades up, but within floor_b + floor_c of the baseline
+    CHECK(gate_compare(base, cur).exit_code() == 0);
+    CHECK(gate_compare(cur, base).exit_code() == 0);
+    cm["error"][3] = 5 * f;  // beyond them: fails
+    CHECK(gate_compare(base, cur).exit_code() == 1);
+  }
+  SECTION("a level that breaks down fails") {
+    json cur = s;
+    ladder(cur, "rig_neg/heavy_top", "h1_distance")["error"][2] = nullptr;
+    const GateResult g = gate_compare(s, cur);
+    CHECK_THAT(row(g, "rig_neg", "h1_distance")->message, Catch::Contains("broke down"));
+  }
+}
+
+TEST_CASE("gate: stale - improved errors and speed from another toolchain fail unless allowed", "[gate]") {
+  const json s = make_snapshot();
+  json base = s;
+  for (auto& e : ladder(base, "rig_neg/heavy_top", "h1_distance")["error"]) e = e.get<double>() * 3;
+  GateResult g = gate_compare(base, s);
   CHECK(g.failures == 0);
   CHECK(g.stale == 1);
   CHECK(g.exit_code() == 4);
-}
+  GateOptions allow;
+  allow.allow_stale = true;
+  g = gate_compare(base, s, allow);
+  CHECK(g.exit_code() == 0);
+  CHECK(g.warnings == 1);
 
-TEST_CASE("gate: verdict flips from pass to fail fail the gate", "[gate]") {
-  json cur = make_snapshot();
-  cur["accuracy"]["terze/heavy_top"]["exact_invariants"]["momentum_along_field"] = "fail";
-  cur["accuracy"]["rig_neg/heavy_top"]["q_ii"] = "fail";
-  cur["accuracy"]["odeint_rk4_quat/heavy_top"]["convergence"]["omega_error_max"]["verdict"] = "fail";
-  const GateResult g = gate_compare(make_snapshot(), cur);
-  CHECK(g.exit_code() == 1);
-  CHECK(g.failures == 3);
-}
-
-TEST_CASE("gate: an entry missing from the current run fails; a new one is only listed", "[gate]") {
-  json cur = make_snapshot();
-  cur["accuracy"].erase("rig_neg/heavy_top");
-  cur["accuracy"]["brand_new/heavy_top"] = {{"status", "ok"}};
-  const GateResult g = gate_compare(make_snapshot(), cur);
-  CHECK(g.exit_code() == 1);
-  CHECK(count(g, "missing") == 1);
-  CHECK(count(g, "new") == 1);
-}
-
-TEST_CASE("gate: a different compiler or flags makes the baseline stale with its own exit code", "[gate]") {
-  json base = make_snapshot();
-  base["environment"]["compiler"] = "GNU 11.4.0";
-  const GateResult g = gate_compare(base, make_snapshot());
-  CHECK(g.environment_stale);
+  // Another compiler: accuracy is still compared (and passes); the speed rows are stale.
+  json other = s;
+  other["environment"]["compiler"] = "Clang 14.0.6";
+  other["environment"]["flags"] = "-march=native -O3 -DNDEBUG";
+  g = gate_compare(s, other);
+  CHECK(g.failures == 0);
+  CHECK(g.stale == 3);
   CHECK(g.exit_code() == 4);
-  CHECK(g.rows.empty());  // no verdicts on a stale baseline
-  CHECK_THAT(gate_table(g), Catch::Contains("baseline stale"));
-  json b2 = make_snapshot();
-  b2["environment"]["valgrind"] = "valgrind-3.22.0";
-  CHECK(gate_compare(b2, make_snapshot()).exit_code() == 4);
+  CHECK_THAT(row(g, "terze", "instructions_per_step")->message, Catch::Contains("compiler: baseline"));
+  GateOptions acc;
+  acc.accuracy_only = true;
+  CHECK(gate_compare(s, other, acc).exit_code() == 0);
 }
 
-TEST_CASE("gate: noise at the round-off floor does not fail", "[gate]") {
-  json base = make_snapshot(), cur = make_snapshot();
-  auto& bm = base["accuracy"]["terze/heavy_top"]["convergence"]["attitude_error_final"];
-  auto& cm = cur["accuracy"]["terze/heavy_top"]["convergence"]["attitude_error_final"];
-  // Put the finest level at its floor in both, with a 10x difference between them.
-  const double f = bm["floor"][3].get<double>();
-  bm["error"][3] = f / 2;
-  cm["error"][3] = f / 20;
-  CHECK(gate_compare(base, cur).exit_code() == 0);
-  CHECK(gate_compare(cur, base).exit_code() == 0);
+TEST_CASE("gate: verdicts turning from pass to fail fail the gate; fail to fail does not", "[gate]") {
+  const json s = make_snapshot();
+  json cur = s;
+  cur["accuracy"]["terze/heavy_top"]["checks"]["invariant:momentum_along_field"] = "fail";
+  cur["accuracy"]["rig_neg/heavy_top"]["checks"]["q_ii"] = "fail";
+  ladder(cur, "odeint_rk4_quat/heavy_top", "omega_error_max")["verdict"] = "fail";
+  cur["accuracy"]["terze/heavy_top"]["checks"]["status"] = "fail";
+  GateResult g = gate_compare(s, cur);
+  CHECK(g.exit_code() == 1);
+  CHECK(g.failures == 4);
+  g = gate_compare(cur, cur);
+  CHECK(g.exit_code() == 0);
 }
 
-TEST_CASE("gate: instructions +3% fail, +1% pass; wall-clock only warns; no valgrind skips speed", "[gate]") {
+TEST_CASE("gate: instructions +3% fail, +1% pass, the wall-clock ratio only warns", "[gate]") {
   json cur = make_snapshot();
   cur["speed"]["terze/heavy_top"]["instructions_per_step"] = 1030.0;
   cur["speed"]["rig_neg/heavy_top"]["instructions_per_step"] = 1010.0;
   cur["speed"]["odeint_rk4_quat/heavy_top"]["ratio_to_baseline"] = 0.9;
-  GateResult g = gate_compare(make_snapshot(), cur);
+  const GateResult g = gate_compare(make_snapshot(), cur);
   CHECK(g.failures == 1);
   CHECK(g.warnings == 1);
   CHECK(g.exit_code() == 1);
-  cur["environment"]["valgrind"] = "";
-  g = gate_compare(make_snapshot(), cur);
-  CHECK(g.failures == 0);  // speed skipped, not failed, where valgrind is absent
-  CHECK(count(g, "skipped") == 3);
+  CHECK_THAT(row(g, "terze", "instructions_per_step")->message, Catch::Contains("rose by 3 %"));
 }
 
-TEST_CASE("gate: not a snapshot is bad input", "[gate]") {
-  CHECK_THROWS_AS(gate_compare(json::object(), make_snapshot()), InputError);
-  const auto r = test::run_cli("gate --baseline " + test::tmp_path("nope.json") + " --current " + test::tmp_path("nope.json"));
+TEST_CASE("gate: expected findings are strict", "[gate]") {
+  const json s = make_snapshot();
+  json cur = s;
+  cur["accuracy"]["terze/heavy_top"]["checks"]["q_ii"] = "fail";
+  Expectations e;
+  e.origin = "expect.json";
+  e.items.push_back({"terze", "heavy_top", "q_ii", "a reason long enough"});
+  GateOptions o;
+  o.expect = &e;
+  // Listed and failing: passes, said as expected.
+  GateResult g = gate_compare(s, cur, o);
+  CHECK(g.exit_code() == 0);
+  CHECK(g.expected == 1);
+  // Listed and passing: fails (remove it from the list).
+  g = gate_compare(s, s, o);
+  CHECK(g.exit_code() == 1);
+  CHECK(row(g, "terze", "q_ii")->status == "unexpected_pass");
+  // Failing in both runs but not listed: with a list, every failure must be on it.
+  json both = cur;
+  both["accuracy"]["rig_neg/heavy_top"]["checks"]["q_ii"] = "fail";
+  g = gate_compare(both, both, o);
+  CHECK(g.exit_code() == 1);
+  CHECK(row(g, "rig_neg", "q_ii")->status == "fail");
+}
+
+TEST_CASE("gate: shapes are checked against the snapshot schema, with the JSON path", "[gate]") {
+  const json s = make_snapshot();
+  auto message = [&](const json& base) {
+    try {
+      gate_compare(base, s);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(message(json::array()), Catch::Contains("does not follow the gate snapshot schema"));
+  json b = s;
+  b.erase("environment");
+  CHECK_THAT(message(b), Catch::Contains("environment"));
+  b = s;
+  ladder(b, "terze/heavy_top", "h1_distance")["error"][0] = "big";
+  CHECK_THAT(message(b), Catch::Contains("/accuracy/terze~1heavy_top/convergence/h1_distance/error/0"));
+  // Through the command: exit 2, never 3.
+  const std::string path = test::tmp_path("gate-array.json");
+  std::ofstream(path) << "[1, 2, 3]";
+  const auto r = test::run_cli("gate --baseline " + path + " --current " + path);
   CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("does not follow"));
+  const auto r2 = test::run_cli("gate --baseline " + test::tmp_path("nope.json") + " --current " + test::tmp_path("nope.json"));
+  CHECK(r2.exit_code == 2);
   CHECK(test::run_cli("gate --baseline x.json").exit_code == 2);  // neither --run nor --current
+}
+
+TEST_CASE("verify --expect: listed failures pass; an unlisted failure, a listed pass or an unknown check fail", "[gate][cli]") {
+  const std::string project = std::string(RIGIDBENCH_SOURCE_DIR) + "/reports/baselines/expected-findings.json";
+  const std::string pair = "verify --integrator rig_pos --problem dzhanibekov --quiet --expect ";
+  // rig_pos on dzhanibekov fails attitude_error_final and q_ii, both listed in the project's file.
+  auto r = test::run_cli(pair + project + " --out " + test::tmp_path("expect-report.json"));
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("2 failed as expected, 0 unexpected failure(s)"));
+  std::ifstream in(test::tmp_path("expect-report.json"));
+  const json rep = json::parse(in);
+  CHECK(rep["summary"]["expected_failures"] == 2);
+  CHECK(rep["expectations"]["outcomes"].size() >= 2u);
+
+  auto write = [](const std::string& name, const json& items) {
+    const std::string path = test::tmp_path(name);
+    std::ofstream(path) << json{{"kind", "rigidbench-expectations"}, {"schema_version", "1.0"}, {"expected_failures", items}}.dump();
+    return path;
+  };
+  const std::string why = "a reason of some length";
+  // Only one of the two failures listed: the other fails the run.
+  r = test::run_cli(pair + write("expect-partial.json", json::array({{{"integrator", "rig_pos"}, {"problem", "dzhanibekov"},
+                                                                       {"checks", {"attitude_error_final"}}, {"reason", why}}})));
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("UNEXPECTED FAILURE") && Catch::Contains("q_ii"));
+  // A check listed that passes: strict.
+  r = test::run_cli(pair + write("expect-xpass.json",
+                                 json::array({{{"integrator", "rig_pos"}, {"problem", "dzhanibekov"},
+                                               {"checks", {"attitude_error_final", "q_ii", "attitude_error_max"}}, {"reason", why}}})));
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("UNEXPECTED PASS") && Catch::Contains("attitude_error_max"));
+  // A misspelt check of a pair that ran.
+  r = test::run_cli(pair + write("expect-typo.json",
+                                 json::array({{{"integrator", "rig_pos"}, {"problem", "dzhanibekov"},
+                                               {"checks", {"attitude_error_final", "q_ii", "attitude_eror_max"}}, {"reason", why}}})));
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("UNKNOWN CHECK"));
+  // A wrong shape: exit 2 with the path.
+  r = test::run_cli(pair + write("expect-shape.json", json::array({{{"integrator", "rig_pos"}, {"problem", "dzhanibekov"},
+                                                                     {"checks", "q_ii"}, {"reason", why}}})));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("/expected_failures/0/checks"));
 }

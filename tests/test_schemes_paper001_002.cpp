@@ -236,7 +236,7 @@ TEST_CASE("DLM splitting: bounded energy error without drift over T = 100 and pi
 
 // ---- the paper suite: the papers' own claims, reproduced ----
 
-TEST_CASE("paper suite: paper 002's drift directions and 0.1% claim, paper 001 Fig. 1 slopes", "[schemes][paper]") {
+TEST_CASE("paper suite: paper 002's drift directions and 0.1% claim, paper 001 Fig. 1 slopes", "[schemes][paper][ci]") {
   const PaperSuiteResult s = run_paper_suite(false);
   CHECK_FALSE(s.any_failed());
   auto find = [&](const std::string& paper, const std::string& integ) -> const PaperItem& {

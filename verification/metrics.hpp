@@ -45,6 +45,7 @@ struct Convergence {
   Verdict verdict = Verdict::undefined;
   std::string note;
   bool gating = true;                // false: informational (paper measures), does not fail `verify`
+  std::vector<double> rounding;      // per level: accumulated-rounding allowance (ErrorSeries::rounding)
 };
 /// `at_least`: the expected order is a lower bound (pass when slope >= expected - tolerance), as for
 /// the energy error of a non-conserving scheme, which may superconverge.

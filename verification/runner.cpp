@@ -171,16 +171,25 @@ Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_e
   return tr;
 }
 
-bool PairResult::failed() const {
-  if (status == "breakdown" || status == "failed") return true;
+std::vector<PairResult::Check> PairResult::checks() const {
+  std::vector<Check> out;
+  if (status == "skipped") return out;
+  out.push_back({"status", status == "breakdown" || status == "failed"});
   for (const auto& [k, c] : convergence)
-    if (c.gating && c.verdict == Verdict::fail) return true;
+    if (c.gating) out.push_back({k, c.verdict == Verdict::fail});
   for (const QiiResult* q : {&q_ii, &q_ii_full}) {
-    const MetricDef* m = find_metric(q == &q_ii ? "q_ii" : "q_ii_full");
-    if (m->gating && q->primary >= 0 && q->levels[std::size_t(q->primary)].verdict == Verdict::fail) return true;
+    const char* name = q == &q_ii ? "q_ii" : "q_ii_full";
+    if (find_metric(name)->gating && q->primary >= 0)
+      out.push_back({name, q->levels[std::size_t(q->primary)].verdict == Verdict::fail});
   }
   for (const auto& i : invariants)
-    if (i.verdict == Verdict::fail) return true;
+    if (i.claim != Claim::none) out.push_back({"invariant:" + i.name, i.verdict == Verdict::fail});
+  return out;
+}
+
+bool PairResult::failed() const {
+  for (const Check& c : checks())
+    if (c.failed) return true;
   return false;
 }
 
@@ -319,12 +328,21 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   const double f_q = std::max(std::sqrt(kRefFloorFactor * 2 * r_h1 / std::max(q_ref_norm, 1e-300)),
                               std::sqrt(kRoundoffUlps * kEps));
   const double f_e = kRoundoffUlps * kEps;
+  // Accumulated rounding per level: kRoundoffUlpsPerStep ulps of the quantity's scale per step
+  // (angles: 1 rad; W: its largest norm; H1: both, integrated over the span).
+  auto rounding = [&](double scale) {
+    std::vector<double> r(R.h.size());
+    for (std::size_t k = 0; k < r.size(); ++k) r[k] = kRoundoffUlpsPerStep * kEps * double(L.steps(int(k))) * scale;
+    return r;
+  };
+  const auto r_att = rounding(1.0), r_om = rounding(std::max(1.0, w_scale)),
+             r_h1norm = rounding(std::sqrt(span) * (1 + w_scale)), r_one = rounding(1.0);
   // Per-level errors and floors of every error metric, by the metric table's name.
   const std::map<std::string_view, ErrorSeries> series{
-      {"attitude_error_final", {att_f, f_att_final}}, {"attitude_error_max", {att_m, f_att_max}},
-      {"omega_error_final", {om_f, f_om_final}},      {"omega_error_max", {om_m, f_om_max}},
-      {"h1_distance", {h1, f_h1}},                    {"q_error", {qerr, f_q}},
-      {"E_error", {eerr, f_e}}};
+      {"attitude_error_final", {att_f, f_att_final, r_att}}, {"attitude_error_max", {att_m, f_att_max, r_att}},
+      {"omega_error_final", {om_f, f_om_final, r_om}},      {"omega_error_max", {om_m, f_om_max, r_om}},
+      {"h1_distance", {h1, f_h1, r_h1norm}},                    {"q_error", {qerr, f_q, r_one}},
+      {"E_error", {eerr, f_e, r_one}}};
   for (const MetricDef& m : metric_table()) {
     if (!is_error_metric(m)) continue;
     const auto it = series.find(m.name);

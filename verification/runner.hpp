@@ -80,6 +80,9 @@ struct InvariantResult {
   double threshold = kNaN;
   Verdict verdict = Verdict::undefined;
   std::string note;
+  /// An exact claim that failed by a few ulps per step at every level (judge_exact): accumulated
+  /// rounding, whose size depends on the build - the gate does not call it a regression.
+  bool failed_at_roundoff = false;
 };
 
 struct QiiResult {
@@ -137,6 +140,14 @@ struct PairResult {
   CostResult cost;
   History history;
   double seconds = 0;
+  /// Every gating verdict of the pair by its check name - "status" (the pair ran to the end), each
+  /// gating convergence metric, "q_ii"/"q_ii_full", "invariant:<name>" - the names expectation files
+  /// and the gate use (docs/gate.md). Empty for a skipped pair.
+  struct Check {
+    std::string name;
+    bool failed = false;
+  };
+  std::vector<Check> checks() const;
   /// Any gating verdict failed, or the pair broke down (drives verify's exit code).
   bool failed() const;
 };

@@ -81,6 +81,7 @@ Convergence judge_order(const MetricDef& m, const std::vector<double>& h, const 
   Convergence c = assess_order(h, s.error, std::vector<double>(h.size(), s.floor), m.order_factor * order,
                                kSlopeTolerance, m.rule == VerdictRule::order_at_least);
   c.gating = m.gating;
+  c.rounding = s.rounding;
   if (!m.note.empty()) c.note = std::string(m.note) + (c.note.empty() ? "" : "; " + c.note);
   return c;
 }
@@ -109,7 +110,8 @@ void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L) {
   for (std::size_t k = 0; k < nl; ++k)
     if (std::isfinite(ir.drift_by_level[k]))
       worst_ulps = std::max(worst_ulps, ir.drift_by_level[k] / (double(L.steps(int(k))) * kEps));
-  if (worst_ulps <= kRoundoffUlpsPerStep)
+  ir.failed_at_roundoff = worst_ulps <= kRoundoffUlpsPerStep;
+  if (ir.failed_at_roundoff)
     ir.note += cat("; FAILED AT ROUND-OFF: every level's drift is <= ", format_number(worst_ulps, 2),
                    " ulps per step (<= ", format_number(kRoundoffUlpsPerStep, 1),
                    ") -- accumulated rounding; an O(h^p) error would stand out at the coarsest level");

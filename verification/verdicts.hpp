@@ -14,6 +14,10 @@ namespace rigidbench {
 struct ErrorSeries {
   std::vector<double> error;
   double floor = 0;
+  /// Per level: kRoundoffUlpsPerStep ulps per step of the quantity's scale, N_k eps S - the rounding a
+  /// run may accumulate, by which two builds of the same code may differ (the gate's allowance,
+  /// docs/gate.md "Tolerances"); not used by the verdicts.
+  std::vector<double> rounding;
 };
 
 /// Rules order / order_at_least (docs/metrics.md, "Observed order"), with the metric's gating and note.

@@ -20,6 +20,7 @@ import math
 import os
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA_DIR = os.path.join(os.path.dirname(HERE), "schema")
@@ -92,7 +93,9 @@ def finite(x):
 class Figures:
     """Saves figures in the requested formats and remembers what each shows (manifest)."""
 
-    def __init__(self, out_dir, formats):
+    def __init__(self, out_dir, formats, progress=False):
+        self.progress = progress
+        self.t0 = time.monotonic()
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
@@ -125,6 +128,8 @@ class Figures:
                     os.unlink(tmp)
             files[fmt] = os.path.relpath(path, os.path.dirname(self.dir))
         self.plt.close(fig)
+        if self.progress:
+            print(f"report: [{len(self.items) + 1}] {name} ({time.monotonic() - self.t0:.1f} s)", file=sys.stderr, flush=True)
         self.items.append({"name": name, "title": title, "section": section, "problem": problem,
                            "series": sorted(set(series)), "files": files, "caption": caption})
 
@@ -593,6 +598,7 @@ def main(argv):
     ap.add_argument("--out", required=True)
     ap.add_argument("--format", default="png")
     ap.add_argument("--link", action="store_true", help="reference figure files instead of inlining PNGs")
+    ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
     ap.add_argument("reports", nargs="+")
     a = ap.parse_args(argv)
     formats = [f for f in a.format.split(",") if f]
@@ -605,7 +611,9 @@ def main(argv):
         print(f"rigidbench report: error: {e}", file=sys.stderr)
         return BAD_INPUT
     os.makedirs(a.out, exist_ok=True)
-    figs = Figures(a.out, formats)
+    figs = Figures(a.out, formats, progress=not a.quiet)
+    if not a.quiet:
+        print(f"report: rendering {sum(len(v) for v in inputs.values())} input(s) into {a.out}", file=sys.stderr, flush=True)
     names = []
     for k in ("verify", "paper", "bench"):
         for _, j in inputs[k]:

@@ -1,4 +1,4 @@
-#include "rigidbench/problems/problem_schema.hpp"
+#include "rigidbench/core/json_schema.hpp"
 
 // GCC 12 reports a false -Wrestrict inside valijson's json_pointer.hpp (std::string::replace inlined
 // with an impossible size, the known GCC bug 105329); this file only includes and drives valijson.
@@ -16,6 +16,9 @@
 #include <valijson/validator.hpp>
 
 #include <algorithm>
+#include <array>
+#include <memory>
+#include <mutex>
 #include <set>
 
 #include "rigidbench/core/types.hpp"
@@ -23,16 +26,33 @@
 namespace rigidbench {
 namespace {
 
-const valijson::Schema& schema() {
-  static valijson::Schema s;  // not copyable: filled in place, once (thread-safe static init)
-  static const bool parsed = [] {
-    const nlohmann::json doc = nlohmann::json::parse(problem_schema_text());
+struct SchemaInfo {
+  std::string_view file, what;
+};
+constexpr std::array<SchemaInfo, 6> kSchemas{{
+    {"problem-1.schema.json", "the problem-file schema (docs/problem-files.md)"},
+    {"report-1.0.schema.json", "the report schema (reports/schema/report-1.0.schema.json)"},
+    {"bench-1.0.schema.json", "the bench report schema (reports/schema/bench-1.0.schema.json)"},
+    {"compare-1.0.schema.json", "the compare report schema (reports/schema/compare-1.0.schema.json)"},
+    {"gate-snapshot-1.0.schema.json", "the gate snapshot schema (docs/gate.md)"},
+    {"expectations-1.0.schema.json", "the expected-findings schema (docs/gate.md)"},
+}};
+
+/// Each schema parsed once, on first use (valijson::Schema is not copyable: filled in place).
+const valijson::Schema& parsed(DocumentSchema id) {
+  static std::array<std::unique_ptr<valijson::Schema>, kSchemas.size()> schemas;
+  static std::array<std::once_flag, kSchemas.size()> once;
+  const auto i = std::size_t(id);
+  std::call_once(once[i], [&] {
+    auto s = std::make_unique<valijson::Schema>();
+    const nlohmann::json doc = nlohmann::json::parse(schema_text(id));
+    // Draft 7 is what valijson 1.0 parses; the 2020-12 schemas use only keywords with the same
+    // meaning there ($defs is reached through JSON-pointer $refs).
     valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-    parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(doc), s);
-    return true;
-  }();
-  (void)parsed;
-  return s;
+    parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(doc), *s);
+    schemas[i] = std::move(s);
+  });
+  return *schemas[i];
 }
 
 /// valijson's context ["<root>", "[bodies]", "[0]", "[inertia]"] as the JSON pointer /bodies/0/inertia.
@@ -42,17 +62,24 @@ std::string pointer(const std::vector<std::string>& context) {
     if (c == "<root>") continue;
     const bool bracketed = c.size() >= 2 && c.front() == '[' && c.back() == ']';
     p.push_back('/');
-    p.append(c, bracketed ? 1 : 0, bracketed ? c.size() - 2 : c.size());
+    // RFC 6901 escapes: "~" as ~0, "/" as ~1 (keys such as "terze/heavy_top").
+    for (char ch : c.substr(bracketed ? 1 : 0, bracketed ? c.size() - 2 : c.size())) {
+      if (ch == '~') p += "~0";
+      else if (ch == '/') p += "~1";
+      else p.push_back(ch);
+    }
   }
   return p.empty() ? "/" : p;
 }
 
 }  // namespace
 
-void validate_problem_document(const nlohmann::json& j, const std::string& origin) {
+std::string_view schema_file_name(DocumentSchema s) { return kSchemas[std::size_t(s)].file; }
+
+void validate_document(const nlohmann::json& j, DocumentSchema s, const std::string& origin) {
   valijson::Validator validator;
   valijson::ValidationResults results;
-  if (validator.validate(schema(), valijson::adapters::NlohmannJsonAdapter(j), &results)) return;
+  if (validator.validate(parsed(s), valijson::adapters::NlohmannJsonAdapter(j), &results)) return;
   // valijson lists a failure along its whole path (an enclosing object fails because a member
   // does); the deepest entries say what is wrong: keep those, once each, with the offending value
   // (scalars only: a nested value from an untrusted file is named by its type, never dumped).
@@ -71,12 +98,14 @@ void validate_problem_document(const nlohmann::json& j, const std::string& origi
     std::string got;
     try {
       const nlohmann::json& v = j.at(nlohmann::json::json_pointer(path == "/" ? "" : path));
+      // A scalar is shown, bounded (a string value may be megabytes long); a nested value only by type.
       got = v.is_primitive() ? v.dump() : std::string("an ") + v.type_name();
+      if (got.size() > 80) got = got.substr(0, 77) + "...";
     } catch (const nlohmann::json::exception&) {
     }
     msg += cat(shown++ ? "; " : "", path, ": ", e.description, got.empty() ? "" : cat(" (got ", got, ")"));
   }
-  throw InputError(cat(origin, ": does not follow the problem-file schema (docs/problem-files.md): ", msg));
+  throw InputError(cat(origin, ": does not follow ", kSchemas[std::size_t(s)].what, ": ", msg));
 }
 
 }  // namespace rigidbench
