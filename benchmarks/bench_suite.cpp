@@ -161,7 +161,11 @@ BenchResult run_bench(const BenchRequest& req) {
   if (req.icount_steps < 1) throw InputError("--icount-steps must be >= 1");
   for (const auto& n : req.problems.empty() ? catalogue_names() : req.problems) out.problems.push_back(catalogue_problem(n));
   const auto schemes = select_schemes(req.integrators);
-  const auto pairs = bench_pairs(schemes, out.problems);
+  out.shard = req.shard;
+  auto pairs = bench_pairs(schemes, out.problems);
+  std::erase_if(pairs, [&](const BenchPair& bp) {
+    return bp.scheme != &baseline_scheme() && !req.shard.contains(shard_key(bp.scheme->info->name, bp.problem->name));
+  });
 
   // ---- wall clock: Google Benchmark, repetitions randomly interleaved across pairs ----
   register_step_benchmarks(pairs);
@@ -234,6 +238,7 @@ BenchResult run_bench(const BenchRequest& req) {
     SuiteRequest sr;
     sr.integrators = req.integrators;
     sr.problems = req.problems;
+    sr.shard = req.shard;
     sr.progress = false;
     sr.measure_cost = false;
     const SuiteResult s = run_suite(sr);

@@ -1,6 +1,7 @@
 #pragma once
 // `rigidbench bench`: wall-clock microbenchmarks with in-run baseline ratios, deterministic
 // instruction counts (callgrind), and work-precision sweeps with Pareto fronts (docs/metrics.md, Cost).
+#include "rigidbench/core/shard.hpp"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,6 +22,9 @@ struct BenchRequest {
   bool work_precision = true;
   std::string out_dir;                 // where benchmark.json (Google Benchmark's format) goes
   bool quiet = false;
+  /// Only this shard's pairs; the in-run baseline scheme runs in every shard (each shard's ratios
+  /// are to its own baseline run; merge keeps the owning shard's baseline entries).
+  Shard shard;
 };
 
 struct BenchEntry {
@@ -53,6 +57,7 @@ struct BenchResult {
   std::string icount_note;
   std::string gbench_json;   // path of Google Benchmark's JSON output ("" if none)
   double seconds = 0;
+  Shard shard;
 };
 
 BenchResult run_bench(const BenchRequest& req);

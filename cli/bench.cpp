@@ -15,7 +15,7 @@ Command add_bench(CLI::App& app, const std::vector<std::string>& argv) {
     BenchRequest req;
     std::vector<std::string> integrators, problems;
     bool no_icount = false, no_wp = false, quiet = false;
-    std::string out;
+    std::string out, shard;
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("bench", "Cost per step (ratio to the RK4 baseline), instruction counts, work-precision");
@@ -28,9 +28,11 @@ Command add_bench(CLI::App& app, const std::vector<std::string>& argv) {
   sc->add_flag("--require-icount", o->req.require_icount, "Fail (exit 2) when valgrind is missing");
   sc->add_flag("--no-work-precision", o->no_wp, "Skip the work-precision sweeps");
   sc->add_option("--out", o->out, "Output folder: bench.json (rigidbench) and benchmark.json (Google Benchmark)");
+  sc->add_option("--shard", o->shard, "Run shard k/N of the pairs (the baseline runs in every shard; docs/gate.md)");
   sc->add_flag("--quiet", o->quiet, "No console table or progress");
   return {sc, [o, argv] {
             BenchRequest& req = o->req;
+            if (!o->shard.empty()) req.shard = parse_shard(o->shard);
             if (!o->out.empty()) std::filesystem::create_directories(o->out);
             if (!o->integrators.empty()) req.integrators = o->integrators;
             req.problems = o->problems;

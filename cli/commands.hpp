@@ -34,6 +34,7 @@ Command add_report(CLI::App& app);
 Command add_bench_driver(CLI::App& app);
 Command add_ladder(CLI::App& app);
 Command add_score(CLI::App& app, const std::vector<std::string>& argv);
+Command add_merge(CLI::App& app);
 
 // ---- shared by several commands (common.cpp) ----
 /// Throws InputError unless the folder that would hold `out` exists.

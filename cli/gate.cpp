@@ -26,6 +26,7 @@ nlohmann::json read_json(const std::string& path, const std::string& what, const
 struct RunOptions {
   std::vector<std::string> integrators{"all"}, problems;
   int jobs = 0;
+  Shard shard;
   bool speed = true, quiet = false;
 };
 
@@ -41,6 +42,7 @@ nlohmann::json run_snapshot(const RunOptions& ro) {
   sr.integrators = ro.integrators;
   sr.problems = ro.problems;
   sr.jobs = ro.jobs;
+  sr.shard = ro.shard;
   sr.progress = !ro.quiet;
   sr.measure_cost = false;
   if (!ro.quiet) std::fprintf(stderr, "gate: [1/%d] the quick suite...\n", ro.speed ? 2 : 1);
@@ -52,6 +54,7 @@ nlohmann::json run_snapshot(const RunOptions& ro) {
     BenchRequest br;
     br.integrators = ro.integrators;
     br.problems = ro.problems;
+    br.shard = ro.shard;
     br.min_time = 0.01;
     br.repetitions = 3;
     br.work_precision = false;
@@ -71,7 +74,7 @@ nlohmann::json run_snapshot(const RunOptions& ro) {
 
 Command add_gate(CLI::App& app) {
   struct Options {
-    std::string baseline, current, junit, snapshot_out, expect;
+    std::string baseline, current, junit, snapshot_out, expect, shard;
     bool run = false, bless = false;
     GateOptions gate;
     RunOptions run_options;
@@ -91,6 +94,8 @@ Command add_gate(CLI::App& app) {
   sc->add_option("--integrator", o->gate.integrators, "Gate only these schemes (names or globs; both sides)");
   sc->add_option("--problem", o->gate.problems, "Gate only these problems (names or globs; both sides)");
   sc->add_option("--expect", o->expect, "Expected findings (JSON): listed failures pass, listed checks that pass fail");
+  sc->add_option("--shard", o->shard,
+                 "Gate shard k/N of the pairs (run and compared; the baseline is restricted to the same shard)");
   sc->add_option("--jobs", o->run_options.jobs, "Worker threads of --run's verification (default: all cores)");
   sc->add_flag("--quiet", o->run_options.quiet, "No progress on stderr");
   return {sc, [o] {
@@ -100,6 +105,11 @@ Command add_gate(CLI::App& app) {
             if (o->bless && o->gate.accuracy_only)
               throw InputError("gate: --bless writes a whole baseline (accuracy and speed): --accuracy-only does not apply");
             if (o->run_options.jobs < 0) throw InputError("gate: --jobs must be >= 0 (0: all cores)");
+            if (!o->shard.empty()) {
+              if (o->bless) throw InputError("gate: --bless writes a whole baseline: --shard does not apply");
+              o->gate.shard = parse_shard(o->shard);
+              o->run_options.shard = o->gate.shard;
+            }
             Expectations expect;
             if (!o->expect.empty()) {
               expect = load_expectations(o->expect);

@@ -18,7 +18,7 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
     double h = NAN, t_end = NAN, reference_tol = NAN;
     int levels = 0;
     bool quiet = false, no_cache = false;
-    std::string reference, reference_precision = "double", cache_dir, out, expect;
+    std::string reference, reference_precision = "double", cache_dir, out, expect, shard;
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("verify", "Convergence, Q_II, invariants and errors against the reference");
@@ -44,6 +44,8 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
   sc->add_option("--expect", o->expect,
                  "Expected findings (JSON, docs/gate.md): listed failures do not fail the run; a listed check that "
                  "passes, or a failure not listed, does");
+  sc->add_option("--shard", o->shard,
+                 "Run shard k/N of the pairs (a CI matrix; `rigidbench merge` joins the N reports; docs/gate.md)");
   sc->add_flag("--quiet", o->quiet, "No progress on stderr");
   return {sc, [o, h, tend, argv] {
             SuiteRequest& req = o->req;
@@ -57,6 +59,7 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
               }
               require_out_folder(report_path);
             }
+            if (!o->shard.empty()) req.shard = parse_shard(o->shard);
             Expectations expect;
             if (!o->expect.empty()) expect = load_expectations(o->expect);
             req.reference = reference_settings(o->reference, o->reference_precision, o->reference_tol,
@@ -70,6 +73,7 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
             req.progress = !o->quiet;
             const std::string started = iso8601_now();
             if (req.suite == "paper") {
+              if (!o->shard.empty()) throw InputError("--shard applies to the quick suite's pairs, not to the paper suite");
               if (!o->expect.empty())
                 throw InputError("--expect applies to the quick suite's checks; the paper suite's items carry their findings");
               if (!o->integrators.empty() || !o->problems.empty() || !req.problem_file.empty() || h->count() ||

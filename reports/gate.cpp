@@ -131,6 +131,10 @@ struct Gate {
   GateResult g;
   std::map<std::string, double> pair_seconds;  // the current run's seconds per pair
 
+  bool in_selection(const std::string& integ, const std::string& prob) const {
+    return selected(opt.integrators, integ) && selected(opt.problems, prob) && opt.shard.contains(shard_key(integ, prob));
+  }
+
   void add(GateRow r) {
     if (r.status == "stale" && opt.allow_stale) r.message += " (allowed: --allow-stale)";
     r.failing = r.status == "fail" || r.status == "missing" || r.status == "unexpected_pass" ||
@@ -255,7 +259,7 @@ struct Gate {
     for (auto it = BA.begin(); it != BA.end(); ++it) {
       std::string integ, prob;
       split_key(it.key(), integ, prob);
-      if (!selected(opt.integrators, integ) || !selected(opt.problems, prob)) continue;
+      if (!in_selection(integ, prob)) continue;
       ++compared;
       const json& b = it.value();
       if (!CA.contains(it.key())) {
@@ -307,13 +311,13 @@ struct Gate {
     for (auto it = CA.begin(); it != CA.end(); ++it) {
       std::string integ, prob;
       split_key(it.key(), integ, prob);
-      if (!selected(opt.integrators, integ) || !selected(opt.problems, prob) || BA.contains(it.key())) continue;
+      if (!in_selection(integ, prob) || BA.contains(it.key())) continue;
       add({integ, prob, "*", "missing", "", it.value().at("status"), "pair not in the baseline: bless to gate it"});
     }
     if (compared == 0)
       add({"*", "*", "accuracy", "missing", "", "",
            BA.empty() ? "the baseline has no accuracy entries: nothing to compare"
-                      : "no baseline entry matches the --integrator/--problem filters: nothing to compare"});
+                      : "no baseline entry matches the --integrator/--problem/--shard selection: nothing to compare"});
   }
 
   void speed(const json& base, const json& cur) {
@@ -341,7 +345,7 @@ struct Gate {
     for (auto it = BS.begin(); it != BS.end(); ++it) {
       std::string integ, prob;
       split_key(it.key(), integ, prob);
-      if (!selected(opt.integrators, integ) || !selected(opt.problems, prob)) continue;
+      if (!in_selection(integ, prob)) continue;
       if (!CS.contains(it.key())) {
         add({integ, prob, "instructions_per_step", "missing", "", "", "pair missing from the current bench run"});
         continue;
@@ -368,7 +372,7 @@ struct Gate {
     for (auto it = CS.begin(); it != CS.end(); ++it) {
       std::string integ, prob;
       split_key(it.key(), integ, prob);
-      if (selected(opt.integrators, integ) && selected(opt.problems, prob) && !BS.contains(it.key()))
+      if (in_selection(integ, prob) && !BS.contains(it.key()))
         add({integ, prob, "instructions_per_step", "missing", "", "", "pair not in the baseline's speed data: bless to gate it"});
     }
   }

@@ -14,6 +14,8 @@
 //   expectations: with an expected-findings list, a current failing verdict that is not listed fails
 //             and a listed one that passes fails (strict); listed failures pass.
 #include <nlohmann/json.hpp>
+
+#include "rigidbench/core/shard.hpp"
 #include <string>
 #include <vector>
 
@@ -33,6 +35,7 @@ struct GateOptions {
   bool allow_stale = false;    // stale rows warn instead of failing (exit 0 when nothing else fails)
   bool accuracy_only = false;  // do not compare speed (another toolchain, or no valgrind)
   std::vector<std::string> integrators, problems;  // globs restricting both sides (empty: all)
+  Shard shard;                                     // only this shard's pairs, both sides
   const Expectations* expect = nullptr;
 };
 

@@ -298,6 +298,8 @@ ordered_json suite_report(const SuiteResult& s, const std::vector<std::string>& 
   ordered_json j = report_envelope(s.seconds, command, started);
   j["suite"] = s.suite;
   j["settings"] = {{"jobs", s.jobs}};
+  if (!s.shard.all())
+    j["shard"] = {{"index", s.shard.index}, {"count", s.shard.count}, {"pairs_total", s.pairs_total}, {"ordinals", s.ordinals}};
   int ok = 0, skipped = 0, breakdown = 0, failed = 0;
   j["results"] = ordered_json::array();
   for (const auto& r : s.results) {
@@ -343,6 +345,7 @@ ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& 
   j["timing"] = {{"source", "Google Benchmark CPU time per step, min over interleaved repetitions"},
                  {"google_benchmark_json", b.gbench_json}};
   j["instruction_counts"] = {{"tool", b.icount_tool}, {"note", b.icount_note}};
+  if (!b.shard.all()) j["shard"] = {{"index", b.shard.index}, {"count", b.shard.count}};
   j["results"] = ordered_json::array();
   for (const BenchEntry& e : b.entries)
     j["results"].push_back({{"integrator", e.integrator},

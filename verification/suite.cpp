@@ -95,8 +95,12 @@ SuiteResult run_suite(const SuiteRequest& req) {
   std::vector<Pair> pairs;
   std::map<std::tuple<std::size_t, double, std::int64_t>, std::size_t> grid_index;
   std::vector<std::pair<std::size_t, Ladder>> grids;
+  out.shard = req.shard;
   for (std::size_t pi = 0; pi < out.problems.size(); ++pi)
     for (const SchemeEntry* s : schemes) {
+      const std::size_t ordinal = out.pairs_total++;
+      if (!req.shard.contains(shard_key(s->info->name, out.problems[pi].name))) continue;
+      out.ordinals.push_back(ordinal);
       Pair pr{pi, s, {}, not_applicable(*s->info, out.problems[pi])};
       if (pr.skip.empty()) {
         pr.ladder = make_ladder(out.problems[pi], s->info->order, req.ladder);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "rigidbench/core/shard.hpp"
 #include "rigidbench/verification/runner.hpp"
 
 namespace rigidbench {
@@ -24,6 +25,7 @@ struct SuiteRequest {
   std::optional<double> t_end;
   int jobs = 0;                                 // 0: all hardware threads
   ReferenceSettings reference;
+  Shard shard;                                  // only the pairs of this shard (core/shard.hpp)
   bool progress = true;                         // one line per finished pair on stderr
   bool measure_cost = true;
   /// Why no cost is measured when measure_cost is false (the report's cost.source).
@@ -37,6 +39,11 @@ struct SuiteResult {
   std::vector<PairResult> results;
   int jobs = 1;
   double seconds = 0;
+  Shard shard;
+  /// With a shard: the pairs of the whole sweep, and each result's position among them (merge
+  /// restores the unsharded order from it).
+  std::size_t pairs_total = 0;
+  std::vector<std::size_t> ordinals;
   bool any_failed() const;
 };
 
