@@ -1,10 +1,14 @@
 // `rigidbench gate`: accuracy and speed regressions against a blessed baseline (docs/gate.md).
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
 #include "rigidbench/benchmarks/bench_suite.hpp"
+#include "rigidbench/cli/against.hpp"
 #include "rigidbench/cli/commands.hpp"
 #include "rigidbench/reports/gate.hpp"
 #include "rigidbench/reports/report.hpp"
@@ -70,18 +74,54 @@ nlohmann::json run_snapshot(const RunOptions& ro) {
   return nlohmann::json::parse(gate_snapshot(verify_json, bench_json).dump());
 }
 
+/// gate --against: REV's build and this one benchmarked on this machine, interleaved (A B, then
+/// B A for timings), compared as two speed-only snapshots (docs/gate.md, "Speed on any runner").
+GateResult run_against(const AgainstRequest& ar, const GateOptions& options) {
+  namespace fs = std::filesystem;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string other = against_binary(ar);
+  const std::string self = fs::read_symlink("/proc/self/exe").string();
+  const fs::path tmp = fs::temp_directory_path() / cat("rigidbench-against-", std::to_string(getpid()));
+  fs::remove_all(tmp);
+  struct Cleanup {
+    fs::path p;
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(p, ec);
+    }
+  } cleanup{tmp};
+  auto read = [](const std::string& path) { return read_json(path, "the bench report ", ""); };
+  auto stage = [&](const char* what) {
+    if (!ar.quiet) std::fprintf(stderr, "gate: --against %s: %s (%.0f s so far)\n", ar.revision.c_str(), what, since(t0));
+  };
+  stage("[1/4] its benchmarks and instruction counts");
+  const auto b1 = read(run_bench_of(other, ar, (tmp / "base1").string(), false));
+  stage("[2/4] this build's benchmarks and instruction counts");
+  const auto c1 = read(run_bench_of(self, ar, (tmp / "cur1").string(), false));
+  stage("[3/4] this build's timings again");
+  const auto c2 = read(run_bench_of(self, ar, (tmp / "cur2").string(), true));
+  stage("[4/4] its timings again");
+  const auto b2 = read(run_bench_of(other, ar, (tmp / "base2").string(), true));
+  GateOptions opt = options;
+  opt.speed_only = true;
+  opt.accuracy_only = false;
+  return gate_compare(nlohmann::json::parse(gate_speed_snapshot({b1, b2}).dump()),
+                      nlohmann::json::parse(gate_speed_snapshot({c1, c2}).dump()), opt);
+}
+
 }  // namespace
 
 Command add_gate(CLI::App& app) {
   struct Options {
     std::string baseline, current, junit, snapshot_out, expect, shard;
+    AgainstRequest against;
     bool run = false, bless = false;
     GateOptions gate;
     RunOptions run_options;
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("gate", "Compare a run with a blessed baseline (accuracy and speed regressions)");
-  sc->add_option("--baseline", o->baseline, "Baseline snapshot (JSON); written only with --bless")->required();
+  sc->add_option("--baseline", o->baseline, "Baseline snapshot (JSON); written only with --bless");
   sc->add_option("--current", o->current, "Current snapshot or verify report (JSON)");
   sc->add_flag("--run", o->run, "Run the quick suite and the benchmarks to produce the current snapshot");
   sc->add_flag("--bless", o->bless, "Write the current snapshot as the new baseline (the only way to write one)");
@@ -96,9 +136,36 @@ Command add_gate(CLI::App& app) {
   sc->add_option("--expect", o->expect, "Expected findings (JSON): listed failures pass, listed checks that pass fail");
   sc->add_option("--shard", o->shard,
                  "Gate shard k/N of the pairs (run and compared; the baseline is restricted to the same shard)");
-  sc->add_option("--jobs", o->run_options.jobs, "Worker threads of --run's verification (default: all cores)");
+  sc->add_option("--jobs", o->run_options.jobs, "Worker threads of --run's verification, build jobs of --against (default: all cores)");
+  sc->add_option("--against", o->against.revision,
+                 "Speed against git revision REV instead of a baseline: REV built in a worktree with this build's "
+                 "compiler and flags (cached), both builds' benchmarks run here, instructions +2 % fail");
+  sc->add_option("--against-binary", o->against.binary, "Speed against this rigidbench command (an existing build of another revision)");
+  sc->add_option("--repository", o->against.repository, "The git repository --against builds from (default: the current folder's)");
+  sc->add_option("--build-cache", o->against.cache_dir, "Where --against keeps its builds (default: <reference cache>/against)");
   sc->add_flag("--quiet", o->run_options.quiet, "No progress on stderr");
   return {sc, [o] {
+            const bool against = !o->against.revision.empty() || !o->against.binary.empty();
+            if (against) {
+              if (o->run || !o->current.empty() || o->bless || !o->baseline.empty() || o->gate.accuracy_only)
+                throw InputError("gate: --against compares two builds' speed on this machine: --run, --current, --bless, "
+                                 "--baseline and --accuracy-only do not apply");
+              if (!o->against.revision.empty() && !o->against.binary.empty())
+                throw InputError("gate: give one of --against REV and --against-binary PATH");
+              if (o->against.revision.empty()) o->against.revision = o->against.binary;
+              AgainstRequest& ar = o->against;
+              if (!o->gate.integrators.empty()) ar.integrators = o->gate.integrators;
+              ar.problems = o->gate.problems;
+              if (!o->shard.empty()) o->gate.shard = ar.shard = parse_shard(o->shard);
+              ar.jobs = o->run_options.jobs;
+              ar.quiet = o->run_options.quiet;
+              const GateResult g = run_against(ar, o->gate);
+              std::fputs(gate_table(g).c_str(), stdout);
+              if (!o->junit.empty())
+                write_atomic(o->junit, gate_junit(g, iso8601_now(), machine_info().value("hostname", "unknown")));
+              return g.exit_code();
+            }
+            if (o->baseline.empty()) throw InputError("gate: --baseline FILE is required (or --against REV)");
             if (o->run == !o->current.empty()) throw InputError("gate: give exactly one of --run and --current FILE");
             if (o->bless && (!o->gate.integrators.empty() || !o->gate.problems.empty()))
               throw InputError("gate: --bless writes a whole baseline: --integrator and --problem do not apply");

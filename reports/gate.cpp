@@ -123,6 +123,37 @@ ordered_json gate_snapshot(const json& verify, const json& bench) {
   return s;
 }
 
+ordered_json gate_speed_snapshot(const std::vector<json>& benches) {
+  if (benches.empty()) throw std::logic_error("gate_speed_snapshot: no bench report");
+  for (const json& b : benches) validate_document(b, DocumentSchema::bench, "a bench report");
+  const json& first = benches.front();
+  ordered_json s;
+  s["kind"] = "rigidbench-gate-snapshot";
+  s["schema_version"] = "1.0";
+  const json& tool = first.at("tool");
+  s["environment"] = {{"compiler", tool.at("compiler")},
+                      {"flags", tool.at("flags")},
+                      {"build_type", tool.at("build_type")},
+                      {"valgrind", first.at("instruction_counts").at("tool")},
+                      {"machine", first.at("machine").value("cpu", "")}};
+  s["git_revision"] = tool.at("git_revision");
+  s["accuracy"] = ordered_json::object();
+  ordered_json speed = ordered_json::object();
+  for (const json& r : first.at("results")) {
+    const std::string key = cat(r.at("integrator").get<std::string>(), "/", r.at("problem").get<std::string>());
+    double ratio = as_num(r.at("ratio_to_baseline"));
+    for (const json& b : benches)
+      for (const json& q : b.at("results"))
+        if (q.at("integrator") == r.at("integrator") && q.at("problem") == r.at("problem") &&
+            std::isfinite(as_num(q.at("ratio_to_baseline"))))
+          ratio = std::isfinite(ratio) ? std::min(ratio, as_num(q.at("ratio_to_baseline"))) : as_num(q.at("ratio_to_baseline"));
+    speed[key] = {{"instructions_per_step", r.at("instructions_per_step")},
+                  {"ratio_to_baseline", std::isfinite(ratio) ? json(ratio) : json(nullptr)}};
+  }
+  s["speed"] = speed;
+  return s;
+}
+
 namespace {
 
 /// One comparison of the gate: collects rows and counts them.
@@ -385,7 +416,10 @@ GateResult gate_compare(const json& base, const json& cur, const GateOptions& op
   validate_document(cur, DocumentSchema::gate_snapshot, "the current snapshot");
   Gate gate{options, {}, {}};
   gate.g.allow_stale = options.allow_stale;
-  gate.accuracy(base.at("accuracy"), cur.at("accuracy"));
+  if (options.speed_only)
+    gate.g.notes.push_back("accuracy not compared (speed only: two builds' benchmarks)");
+  else
+    gate.accuracy(base.at("accuracy"), cur.at("accuracy"));
   gate.speed(base, cur);
   return gate.g;
 }

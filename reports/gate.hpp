@@ -34,6 +34,7 @@ struct GateOptions {
   GateRules rules;
   bool allow_stale = false;    // stale rows warn instead of failing (exit 0 when nothing else fails)
   bool accuracy_only = false;  // do not compare speed (another toolchain, or no valgrind)
+  bool speed_only = false;     // do not compare accuracy (gate --against: two builds' benchmarks)
   std::vector<std::string> integrators, problems;  // globs restricting both sides (empty: all)
   Shard shard;                                     // only this shard's pairs, both sides
   const Expectations* expect = nullptr;
@@ -61,6 +62,11 @@ struct GateResult {
 /// The compact gate snapshot of a verify report (and of a bench report; null if none). Throws
 /// InputError (with the JSON path) when either does not follow its schema.
 nlohmann::ordered_json gate_snapshot(const nlohmann::json& verify_report, const nlohmann::json& bench_report);
+
+/// A speed-only snapshot of bench reports of one build (gate --against): instruction counts of the
+/// first, and per pair the smallest wall-clock ratio to the in-run baseline scheme over all of them
+/// (the interleaved timing passes).
+nlohmann::ordered_json gate_speed_snapshot(const std::vector<nlohmann::json>& bench_reports);
 
 /// Compares two snapshots. Throws InputError (with the JSON path) when either is not a gate snapshot.
 GateResult gate_compare(const nlohmann::json& baseline, const nlohmann::json& current, const GateOptions& options = {});
