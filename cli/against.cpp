@@ -1,16 +1,11 @@
 #include "rigidbench/cli/against.hpp"
 
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 
+#include "rigidbench/core/process.hpp"
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/reference/reference.hpp"
 
@@ -18,34 +13,6 @@ namespace rigidbench::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// Runs args[0] (searched on PATH) with its output appended to `log`; returns its exit status
-/// (128 + signal when killed).
-int run_logged(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<std::string> a = args;
-  std::vector<char*> argv;
-  for (auto& s : a) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  std::fflush(stdout);
-  std::fflush(stderr);
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("gate --against: fork failed");
-  if (pid == 0) {
-    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-      close(fd);
-    }
-    execvp(argv[0], argv.data());
-    std::fprintf(stderr, "cannot run '%s': %s\n", argv[0], std::strerror(errno));
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw std::runtime_error("gate --against: waitpid failed");
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 std::string capture(const std::vector<std::string>& args) {
   std::string cmd;
@@ -90,8 +57,8 @@ std::string against_binary(const AgainstRequest& req) {
                  sha.substr(0, 12).c_str(), src.c_str(), log.c_str());
   if (!fs::exists(src / "CMakeLists.txt")) {
     fs::remove_all(src);
-    run_logged({"git", "-C", top, "worktree", "prune"}, log);
-    if (run_logged({"git", "-C", top, "worktree", "add", "--detach", src.string(), sha}, log) != 0)
+    run_process({"git", "-C", top, "worktree", "prune"}, log);
+    if (run_process({"git", "-C", top, "worktree", "add", "--detach", src.string(), sha}, log) != 0)
       throw InputError(cat("gate --against: git worktree add failed (see ", log, ")"));
   }
   // The same compiler and flags as this build, so that the two builds' counts are comparable.
@@ -102,8 +69,8 @@ std::string against_binary(const AgainstRequest& req) {
                                            "-DCMAKE_CXX_FLAGS=" RIGIDBENCH_CXX_FLAGS_BASE,
                                            "-DRIGIDBENCH_BUILD_TESTS=OFF", "-DRIGIDBENCH_BUILD_PYTHON=OFF",
                                            "-DRIGIDBENCH_BUILD_BENCHMARKS=OFF"};
-  if (run_logged(configure, log) != 0 ||
-      run_logged({"cmake", "--build", build.string(), "--target", "rigidbench_cli", "-j", std::to_string(jobs)}, log) != 0)
+  if (run_process(configure, log) != 0 ||
+      run_process({"cmake", "--build", build.string(), "--target", "rigidbench_cli", "-j", std::to_string(jobs)}, log) != 0)
     throw InputError(cat("gate --against: building ", req.revision, " failed (see ", log, ")"));
   std::ofstream(stamp) << sha << "\n";
   return exe.string();
@@ -118,7 +85,7 @@ std::string run_bench_of(const std::string& exe, const AgainstRequest& req, cons
   if (!req.shard.all()) args.insert(args.end(), {"--shard", req.shard.to_string()});
   fs::create_directories(out_dir);
   const std::string log = (fs::path(out_dir) / "bench.log").string();
-  const int rc = run_logged(args, log);
+  const int rc = run_process(args, log);
   if (rc != 0) throw InputError(cat("gate --against: `", exe, " bench` exited ", std::to_string(rc), " (see ", log, ")"));
   return (fs::path(out_dir) / "bench.json").string();
 }

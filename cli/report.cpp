@@ -1,10 +1,6 @@
 // `rigidbench report`: figures and one HTML page rendered by render/render_report.py (python3 with
 // matplotlib) from the JSON files alone. Inputs are checked here first so that bad input is exit 2
 // with the file named before Python starts; the renderer itself exits 2 for a report it cannot use.
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +8,7 @@
 
 #include "rigidbench/cli/commands.hpp"
 #include "rigidbench/core/data_files.hpp"
+#include "rigidbench/core/process.hpp"
 #include "rigidbench/reports/compare.hpp"
 
 namespace rigidbench::cli {
@@ -40,24 +37,12 @@ int run_renderer(const std::vector<std::string>& inputs, const std::string& out_
   std::vector<std::string> args{py, script, "--out", out_dir, "--format", formats};
   if (quiet) args.push_back("--quiet");
   args.insert(args.end(), inputs.begin(), inputs.end());
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::fflush(stdout);
-  std::fflush(stderr);
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("report: fork failed");
-  if (pid == 0) {
-    execv(py.c_str(), argv.data());
+  const int rc = run_process(args);
+  if (rc == 127) {
     std::fprintf(stderr, "rigidbench: error: report: cannot run '%s' (python3 with matplotlib is needed)\n", py.c_str());
-    _exit(kBadInput);
+    return kBadInput;
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw std::runtime_error("report: waitpid failed");
-  }
-  if (!WIFEXITED(status)) return kInternal;
-  const int rc = WEXITSTATUS(status);
+  if (rc > 128) return kInternal;  // killed by a signal
   return rc == 0 ? kOk : rc == kBadInput ? kBadInput : kInternal;
 }
 

@@ -60,6 +60,22 @@ double rounding_of(const json& m, std::size_t k) {
   return std::isfinite(r) ? r : 0.0;
 }
 
+/// A snapshot's kind, version, environment and revision, from a report's tool and machine and the
+/// valgrind that counted its instructions ("" without counts).
+ordered_json snapshot_head(const json& report, const json& valgrind) {
+  const json& tool = report.at("tool");
+  ordered_json s;
+  s["kind"] = "rigidbench-gate-snapshot";
+  s["schema_version"] = "1.0";
+  s["environment"] = {{"compiler", tool.at("compiler")},
+                      {"flags", tool.at("flags")},
+                      {"build_type", tool.at("build_type")},
+                      {"valgrind", valgrind},
+                      {"machine", report.at("machine").value("cpu", "")}};
+  s["git_revision"] = tool.at("git_revision");
+  return s;
+}
+
 /// Verdict strings of a report's convergence/q_ii objects, "undefined" where absent.
 std::string verdict_of(const json& j) { return j.is_object() ? j.value("verdict", "undefined") : "undefined"; }
 
@@ -68,16 +84,7 @@ std::string verdict_of(const json& j) { return j.is_object() ? j.value("verdict"
 ordered_json gate_snapshot(const json& verify, const json& bench) {
   validate_document(verify, DocumentSchema::report, "the verify report");
   if (!bench.is_null()) validate_document(bench, DocumentSchema::bench, "the bench report");
-  ordered_json s;
-  s["kind"] = "rigidbench-gate-snapshot";
-  s["schema_version"] = "1.0";
-  const json& tool = verify.at("tool");
-  s["environment"] = {{"compiler", tool.at("compiler")},
-                      {"flags", tool.at("flags")},
-                      {"build_type", tool.at("build_type")},
-                      {"valgrind", bench.is_object() ? bench.at("instruction_counts").at("tool") : json("")},
-                      {"machine", verify.at("machine").value("cpu", "")}};
-  s["git_revision"] = tool.at("git_revision");
+  ordered_json s = snapshot_head(verify, bench.is_object() ? bench.at("instruction_counts").at("tool") : json(""));
   ordered_json acc = ordered_json::object();
   for (const json& r : verify.at("results")) {
     const std::string key = cat(r.at("integrator").get<std::string>(), "/", r.at("problem").get<std::string>());
@@ -127,16 +134,7 @@ ordered_json gate_speed_snapshot(const std::vector<json>& benches) {
   if (benches.empty()) throw std::logic_error("gate_speed_snapshot: no bench report");
   for (const json& b : benches) validate_document(b, DocumentSchema::bench, "a bench report");
   const json& first = benches.front();
-  ordered_json s;
-  s["kind"] = "rigidbench-gate-snapshot";
-  s["schema_version"] = "1.0";
-  const json& tool = first.at("tool");
-  s["environment"] = {{"compiler", tool.at("compiler")},
-                      {"flags", tool.at("flags")},
-                      {"build_type", tool.at("build_type")},
-                      {"valgrind", first.at("instruction_counts").at("tool")},
-                      {"machine", first.at("machine").value("cpu", "")}};
-  s["git_revision"] = tool.at("git_revision");
+  ordered_json s = snapshot_head(first, first.at("instruction_counts").at("tool"));
   s["accuracy"] = ordered_json::object();
   ordered_json speed = ordered_json::object();
   for (const json& r : first.at("results")) {
