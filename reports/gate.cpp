@@ -158,7 +158,6 @@ namespace {
 struct Gate {
   const GateOptions& opt;
   GateResult g;
-  std::map<std::string, double> pair_seconds;  // the current run's seconds per pair
 
   bool in_selection(const std::string& integ, const std::string& prob) const {
     return selected(opt.integrators, integ) && selected(opt.problems, prob) && opt.shard.contains(shard_key(integ, prob));
@@ -412,7 +411,7 @@ struct Gate {
 GateResult gate_compare(const json& base, const json& cur, const GateOptions& options) {
   validate_document(base, DocumentSchema::gate_snapshot, "the baseline");
   validate_document(cur, DocumentSchema::gate_snapshot, "the current snapshot");
-  Gate gate{options, {}, {}};
+  Gate gate{options, {}};
   gate.g.allow_stale = options.allow_stale;
   if (options.speed_only)
     gate.g.notes.push_back("accuracy not compared (speed only: two builds' benchmarks)");

@@ -11,7 +11,6 @@
 namespace rigidbench {
 
 using json = nlohmann::ordered_json;  // the shards' key order is kept in the merged report
-using ordered_json = nlohmann::ordered_json;
 
 namespace {
 
@@ -19,7 +18,7 @@ std::string key_of(const json& r) { return shard_key(r.at("integrator").get<std:
 
 }  // namespace
 
-ordered_json merge_shard_reports(const std::vector<ordered_json>& reports, const std::vector<std::string>& names) {
+json merge_shard_reports(const std::vector<json>& reports, const std::vector<std::string>& names) {
   if (reports.empty()) throw InputError("merge: no reports given");
   const bool bench = reports.front().is_object() && reports.front().value("kind", "") == "bench";
   for (std::size_t i = 0; i < reports.size(); ++i) {
@@ -56,7 +55,7 @@ ordered_json merge_shard_reports(const std::vector<ordered_json>& reports, const
                              std::to_string(Shard::of(key_of(res), count)), "/", std::to_string(count)));
   }
 
-  ordered_json out = first;
+  json out = first;
   out.erase("shard");
   out["merged_from"] = names;
   std::string started = first.at("started");
@@ -69,7 +68,7 @@ ordered_json merge_shard_reports(const std::vector<ordered_json>& reports, const
   out["duration_s"] = duration;
 
   if (bench) {
-    ordered_json results = ordered_json::array(), series = ordered_json::array();
+    json results = json::array(), series = json::array();
     for (std::size_t i = 0; i < reports.size(); ++i) {
       const Shard shard{reports[i].at("shard").at("index").get<int>(), count};
       for (const json& res : reports[i].at("results"))
@@ -94,14 +93,14 @@ ordered_json merge_shard_reports(const std::vector<ordered_json>& reports, const
       slot[o] = &res[j];
     }
   }
-  ordered_json results = ordered_json::array();
+  json results = json::array();
   for (std::size_t o = 0; o < total; ++o) {
     if (!slot[o]) throw InputError(cat("merge: position ", std::to_string(o), " of the sweep is missing from every shard"));
     results.push_back(*slot[o]);
   }
   out["results"] = results;
   // Summaries add up (every count is over disjoint sets of pairs).
-  ordered_json summary = ordered_json::object();
+  json summary = json::object();
   for (const json& r : reports)
     for (auto it = r.at("summary").begin(); it != r.at("summary").end(); ++it)
       summary[it.key()] = summary.value(it.key(), 0) + it.value().get<int>();
@@ -109,7 +108,7 @@ ordered_json merge_shard_reports(const std::vector<ordered_json>& reports, const
   if (first.contains("expectations")) {
     // An expectation is "not_run" in every shard but the one holding its pair: it is not_run in the
     // sweep only when no shard ran it.
-    ordered_json outcomes = ordered_json::array();
+    json outcomes = json::array();
     std::map<std::string, int> not_run;
     std::set<std::string> ran;
     for (const json& r : reports)
@@ -123,7 +122,7 @@ ordered_json merge_shard_reports(const std::vector<ordered_json>& reports, const
             outcomes.push_back(o);
           }
         }
-    ordered_json kept = ordered_json::array();
+    json kept = json::array();
     for (const json& o : outcomes)
       if (o.at("outcome") != "not_run" || !ran.count(cat(key_of(o), "/", o.at("check").get<std::string>()))) kept.push_back(o);
     out["expectations"]["outcomes"] = kept;
