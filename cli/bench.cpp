@@ -16,6 +16,7 @@ Command add_bench(CLI::App& app, const std::vector<std::string>& argv) {
     std::vector<std::string> integrators, problems;
     bool no_icount = false, no_wp = false, quiet = false;
     std::string out, shard;
+    HistoryOptions history;
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("bench", "Cost per step (ratio to the RK4 baseline), instruction counts, work-precision");
@@ -29,6 +30,7 @@ Command add_bench(CLI::App& app, const std::vector<std::string>& argv) {
   sc->add_flag("--no-work-precision", o->no_wp, "Skip the work-precision sweeps");
   sc->add_option("--out", o->out, "Output folder: bench.json (rigidbench) and benchmark.json (Google Benchmark)");
   sc->add_option("--shard", o->shard, "Run shard k/N of the pairs (the baseline runs in every shard; docs/gate.md)");
+  o->history.add_to(sc);
   sc->add_flag("--quiet", o->quiet, "No console table or progress");
   return {sc, [o, argv] {
             BenchRequest& req = o->req;
@@ -40,6 +42,7 @@ Command add_bench(CLI::App& app, const std::vector<std::string>& argv) {
             req.work_precision = !o->no_wp;
             req.quiet = o->quiet;
             req.out_dir = o->out;
+            const std::unique_ptr<HistoryDb> history = o->history.open();
             const std::string started = iso8601_now();
             add_benchmark_context();
             const BenchResult b = run_bench(req);
@@ -48,10 +51,17 @@ Command add_bench(CLI::App& app, const std::vector<std::string>& argv) {
               std::printf("%-18s %-14s %10s %9s %14s %9s\n", e.integrator.c_str(), e.problem.c_str(),
                           fmt(e.ns_per_step, "%.1f").c_str(), fmt(e.ratio_to_baseline, "%.3f").c_str(),
                           fmt(e.instructions_per_step, "%.1f").c_str(), fmt(e.instruction_ratio_to_baseline, "%.3f").c_str());
+            const nlohmann::ordered_json report = bench_report(b, argv, started);
             if (!o->out.empty()) {
               const std::string path = (std::filesystem::path(o->out) / "bench.json").string();
-              write_atomic(path, bench_report(b, argv, started).dump(1) + "\n");
+              write_atomic(path, report.dump(1) + "\n");
               std::printf("report: %s\ngoogle benchmark: %s\n", path.c_str(), b.gbench_json.c_str());
+            }
+            if (history) {
+              HistoryRun run;
+              run.command = "bench";
+              run.bench = nlohmann::json::parse(report.dump());
+              record_run(history.get(), run);
             }
             return kOk;
           }};

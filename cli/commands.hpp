@@ -4,10 +4,12 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "rigidbench/reference/reference.hpp"
+#include "rigidbench/reports/history.hpp"
 #include "rigidbench/verification/expectations.hpp"
 #include "rigidbench/verification/suite.hpp"
 
@@ -35,6 +37,7 @@ Command add_bench_driver(CLI::App& app);
 Command add_ladder(CLI::App& app);
 Command add_score(CLI::App& app, const std::vector<std::string>& argv);
 Command add_merge(CLI::App& app);
+Command add_history(CLI::App& app);
 
 // ---- shared by several commands (common.cpp) ----
 /// Throws InputError unless the folder that would hold `out` exists.
@@ -45,5 +48,21 @@ std::string fmt(double x, const char* f = "%.3g");
 void print_summary(const SuiteResult& s);
 /// What an expected-findings list made of the run, on stdout (every outcome but the silent ones).
 void print_expectations(const ExpectationReport& e, const std::string& origin);
+
+/// Runs the report renderer (render/render_report.py) on report files into out_dir; the exit code.
+int render_reports(const std::vector<std::string>& inputs, const std::string& out_dir, const std::string& formats,
+                   bool quiet);
+
+/// --history FILE / --record of the commands that record their run (docs/history.md).
+struct HistoryOptions {
+  std::string path;
+  bool record = false;
+  void add_to(CLI::App* sc);
+  /// The history to record into, opened (created) now - before the run, so that a bad path fails at
+  /// once - or null when the run is not recorded.
+  std::unique_ptr<HistoryDb> open() const;
+};
+/// Records the run when db is not null, and says so.
+void record_run(HistoryDb* db, const HistoryRun& run);
 
 }  // namespace rigidbench::cli

@@ -1,8 +1,13 @@
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "rigidbench/cli/commands.hpp"
+#include "rigidbench/core/data_files.hpp"
+#include "rigidbench/core/process.hpp"
+#include "rigidbench/reports/compare.hpp"
+#include "rigidbench/reports/report.hpp"
 
 namespace rigidbench::cli {
 
@@ -59,6 +64,57 @@ void print_expectations(const ExpectationReport& e, const std::string& origin) {
     std::printf("  %-40s %s x %s: %s%s%s\n", what, o.integrator.c_str(), o.problem.c_str(), o.check.c_str(),
                 o.reason.empty() ? "" : " - listed because: ", o.reason.c_str());
   }
+}
+
+// Inputs are checked here first so that bad input is exit 2 with the file named before Python
+// starts; the renderer itself exits 2 for a report it cannot use.
+int render_reports(const std::vector<std::string>& inputs, const std::string& out_dir, const std::string& formats,
+                   bool quiet) {
+  for (const auto& f : inputs) {
+    const nlohmann::json j = read_json_file(f, "report");
+    if (!j.is_object() || !j.contains("schema_version"))
+      throw InputError(cat("report: '", f, "' is not a rigidbench report (no schema_version)"));
+  }
+  for (std::size_t a = 0, b; a <= formats.size(); a = b + 1) {
+    b = formats.find(',', a);
+    if (b == std::string::npos) b = formats.size();
+    const std::string f = formats.substr(a, b - a);
+    if (f != "png" && f != "svg" && f != "pdf")
+      throw InputError(cat("report: --format '", f, "' is not one of png, svg, pdf"));
+  }
+  // $RIGIDBENCH_RENDERER replaces the renderer (tests use it); else the installed or source-tree one.
+  const char* script_env = std::getenv("RIGIDBENCH_RENDERER");
+  const std::string script = script_env && *script_env ? script_env : data_file("render/render_report.py");
+  if (!std::filesystem::exists(script)) throw InputError(cat("report: the renderer '", script, "' is missing"));
+  std::filesystem::create_directories(out_dir);
+  const std::string py = python_executable();
+  std::vector<std::string> args{py, script, "--out", out_dir, "--format", formats};
+  if (quiet) args.push_back("--quiet");
+  args.insert(args.end(), inputs.begin(), inputs.end());
+  const int rc = run_process(args);
+  if (rc == 127) {
+    std::fprintf(stderr, "rigidbench: error: report: cannot run '%s' (python3 with matplotlib is needed)\n", py.c_str());
+    return kBadInput;
+  }
+  if (rc > 128) return kInternal;  // killed by a signal
+  return rc == 0 ? kOk : rc == kBadInput ? kBadInput : kInternal;
+}
+
+void HistoryOptions::add_to(CLI::App* sc) {
+  sc->add_option("--history", path,
+                 "Record this run in the history FILE (SQLite; created when absent; docs/history.md)");
+  sc->add_flag("--record", record, "Record this run in the default history ($RIGIDBENCH_HISTORY or ./rigidbench-history.sqlite)");
+}
+
+std::unique_ptr<HistoryDb> HistoryOptions::open() const {
+  if (path.empty() && !record) return nullptr;
+  return std::make_unique<HistoryDb>(path.empty() ? default_history_path() : path, HistoryDb::Mode::record);
+}
+
+void record_run(HistoryDb* db, const HistoryRun& run) {
+  if (db == nullptr) return;
+  const std::int64_t id = db->record(run);
+  std::printf("history: recorded as run %lld in %s\n", static_cast<long long>(id), db->path().c_str());
 }
 
 }  // namespace rigidbench::cli

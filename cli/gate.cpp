@@ -39,8 +39,8 @@ double since(std::chrono::steady_clock::time_point t0) {
 }
 
 /// The current snapshot: the quick suite (and the benchmarks, unless accuracy only) run now, with
-/// progress on stderr.
-nlohmann::json run_snapshot(const RunOptions& ro) {
+/// progress on stderr; the run's reports, for the history, in `record`.
+nlohmann::json run_snapshot(const RunOptions& ro, HistoryRun& record) {
   const auto t0 = std::chrono::steady_clock::now();
   SuiteRequest sr;
   sr.integrators = ro.integrators;
@@ -71,12 +71,15 @@ nlohmann::json run_snapshot(const RunOptions& ro) {
     bench_json = nlohmann::json::parse(bench_report(b, {}, started).dump());
   }
   if (!ro.quiet) std::fprintf(stderr, "gate: current run done in %.0f s\n", since(t0));
+  record.recorded_at = started;
+  record.verify = verify_json;
+  record.bench = bench_json;
   return nlohmann::json::parse(gate_snapshot(verify_json, bench_json).dump());
 }
 
 /// gate --against: REV's build and this one benchmarked on this machine, interleaved (A B, then
 /// B A for timings), compared as two speed-only snapshots (docs/gate.md, "Speed on any runner").
-GateResult run_against(const AgainstRequest& ar, const GateOptions& options) {
+GateResult run_against(const AgainstRequest& ar, const GateOptions& options, HistoryRun& record) {
   namespace fs = std::filesystem;
   const auto t0 = std::chrono::steady_clock::now();
   const std::string other = against_binary(ar);
@@ -102,6 +105,7 @@ GateResult run_against(const AgainstRequest& ar, const GateOptions& options) {
   const auto c2 = read(run_bench_of(self, ar, (tmp / "cur2").string(), true));
   stage("[4/4] its timings again");
   const auto b2 = read(run_bench_of(other, ar, (tmp / "base2").string(), true));
+  record.bench = c1;  // this build's counts and timings
   GateOptions opt = options;
   opt.speed_only = true;
   opt.accuracy_only = false;
@@ -115,6 +119,7 @@ Command add_gate(CLI::App& app) {
   struct Options {
     std::string baseline, current, junit, snapshot_out, expect, shard;
     AgainstRequest against;
+    HistoryOptions history;
     bool run = false, bless = false;
     GateOptions gate;
     RunOptions run_options;
@@ -143,8 +148,20 @@ Command add_gate(CLI::App& app) {
   sc->add_option("--against-binary", o->against.binary, "Speed against this rigidbench command (an existing build of another revision)");
   sc->add_option("--repository", o->against.repository, "The git repository --against builds from (default: the current folder's)");
   sc->add_option("--build-cache", o->against.cache_dir, "Where --against keeps its builds (default: <reference cache>/against)");
+  o->history.add_to(sc);
   sc->add_flag("--quiet", o->run_options.quiet, "No progress on stderr");
   return {sc, [o] {
+            HistoryRun record;
+            record.command = "gate";
+            // The outcome of the comparison is recorded with what was measured (docs/history.md).
+            auto finish = [&](const GateResult& g, HistoryDb* history) {
+              std::fputs(gate_table(g).c_str(), stdout);
+              if (!o->junit.empty())
+                write_atomic(o->junit, gate_junit(g, iso8601_now(), machine_info().value("hostname", "unknown")));
+              record.outcome = g.exit_code() == 0 ? "pass" : "fail";
+              record_run(history, record);
+              return g.exit_code();
+            };
             const bool against = !o->against.revision.empty() || !o->against.binary.empty();
             if (against) {
               if (o->run || !o->current.empty() || o->bless || !o->baseline.empty() || o->gate.accuracy_only)
@@ -159,11 +176,9 @@ Command add_gate(CLI::App& app) {
               if (!o->shard.empty()) o->gate.shard = ar.shard = parse_shard(o->shard);
               ar.jobs = o->run_options.jobs;
               ar.quiet = o->run_options.quiet;
-              const GateResult g = run_against(ar, o->gate);
-              std::fputs(gate_table(g).c_str(), stdout);
-              if (!o->junit.empty())
-                write_atomic(o->junit, gate_junit(g, iso8601_now(), machine_info().value("hostname", "unknown")));
-              return g.exit_code();
+              const std::unique_ptr<HistoryDb> history = o->history.open();
+              record.recorded_at = iso8601_now();
+              return finish(run_against(ar, o->gate, record), history.get());
             }
             if (o->baseline.empty()) throw InputError("gate: --baseline FILE is required (or --against REV)");
             if (o->run == !o->current.empty()) throw InputError("gate: give exactly one of --run and --current FILE");
@@ -182,21 +197,28 @@ Command add_gate(CLI::App& app) {
               expect = load_expectations(o->expect);
               o->gate.expect = &expect;
             }
-            // Read the baseline before minutes of work, so that a bad path fails at once.
+            // Read the baseline and open the history before minutes of work, so that a bad path fails at once.
             nlohmann::json baseline;
             if (!o->bless) baseline = read_json(o->baseline, "the baseline ", " (create one with --bless)");
+            if (o->bless && (o->history.record || !o->history.path.empty()))
+              throw InputError("gate: --bless writes a baseline and compares nothing: --history and --record do not apply");
+            const std::unique_ptr<HistoryDb> history = o->history.open();
             nlohmann::json current;
             if (o->run) {
               RunOptions ro = o->run_options;
               if (!o->gate.integrators.empty()) ro.integrators = o->gate.integrators;
               ro.problems = o->gate.problems;
               ro.speed = !o->gate.accuracy_only;
-              current = run_snapshot(ro);
+              current = run_snapshot(ro, record);
             } else {
               current = read_json(o->current, "", "");
               // A plain verify report is accepted too (no speed data).
-              if (!current.is_object() || current.value("kind", "") != "rigidbench-gate-snapshot")
+              if (!current.is_object() || current.value("kind", "") != "rigidbench-gate-snapshot") {
+                record.verify = current;
                 current = nlohmann::json::parse(gate_snapshot(current, nlohmann::json()).dump());
+              } else {
+                record.snapshot = current;
+              }
             }
             if (!o->snapshot_out.empty()) write_atomic(o->snapshot_out, current.dump(1) + "\n");
             if (o->bless) {
@@ -204,11 +226,7 @@ Command add_gate(CLI::App& app) {
               std::printf("gate: blessed %s as the baseline\n", o->baseline.c_str());
               return kOk;
             }
-            const GateResult g = gate_compare(baseline, current, o->gate);
-            std::fputs(gate_table(g).c_str(), stdout);
-            if (!o->junit.empty())
-              write_atomic(o->junit, gate_junit(g, iso8601_now(), machine_info().value("hostname", "unknown")));
-            return g.exit_code();
+            return finish(gate_compare(baseline, current, o->gate), history.get());
           }};
 }
 

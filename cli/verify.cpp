@@ -19,6 +19,7 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
     int levels = 0;
     bool quiet = false, no_cache = false;
     std::string reference, reference_precision = "double", cache_dir, out, expect, shard;
+    HistoryOptions history;
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("verify", "Convergence, Q_II, invariants and errors against the reference");
@@ -46,6 +47,7 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
                  "passes, or a failure not listed, does");
   sc->add_option("--shard", o->shard,
                  "Run shard k/N of the pairs (a CI matrix; `rigidbench merge` joins the N reports; docs/gate.md)");
+  o->history.add_to(sc);
   sc->add_flag("--quiet", o->quiet, "No progress on stderr");
   return {sc, [o, h, tend, argv] {
             SuiteRequest& req = o->req;
@@ -71,6 +73,9 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
             if (o->levels != 0) req.ladder.levels = o->levels;
             if (tend->count()) req.t_end = o->t_end;
             req.progress = !o->quiet;
+            if (req.suite == "paper" && (o->history.record || !o->history.path.empty()))
+              throw InputError("--history records the quick suite or a selection of pairs, not the paper suite's items");
+            const std::unique_ptr<HistoryDb> history = o->history.open();
             const std::string started = iso8601_now();
             if (req.suite == "paper") {
               if (!o->shard.empty()) throw InputError("--shard applies to the quick suite's pairs, not to the paper suite");
@@ -104,6 +109,13 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
             if (!report_path.empty()) {
               write_atomic(report_path, report.dump(1) + "\n");
               std::printf("report: %s\n", report_path.c_str());
+            }
+            if (history) {
+              HistoryRun run;
+              run.command = "verify";
+              run.outcome = failed ? "fail" : "pass";
+              run.verify = nlohmann::json::parse(report.dump());
+              record_run(history.get(), run);
             }
             return failed ? kVerdictFailed : kOk;
           }};

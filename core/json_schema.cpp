@@ -29,13 +29,14 @@ namespace {
 struct SchemaInfo {
   std::string_view file, what;
 };
-constexpr std::array<SchemaInfo, 6> kSchemas{{
+constexpr std::array<SchemaInfo, 7> kSchemas{{
     {"problem-1.schema.json", "the problem-file schema (docs/problem-files.md)"},
     {"report-1.0.schema.json", "the report schema (reports/schema/report-1.0.schema.json)"},
     {"bench-1.0.schema.json", "the bench report schema (reports/schema/bench-1.0.schema.json)"},
     {"compare-1.0.schema.json", "the compare report schema (reports/schema/compare-1.0.schema.json)"},
     {"gate-snapshot-1.0.schema.json", "the gate snapshot schema (docs/gate.md)"},
     {"expectations-1.0.schema.json", "the expected-findings schema (docs/gate.md)"},
+    {"history-1.0.schema.json", "the history trends schema (docs/history.md)"},
 }};
 
 /// Each schema parsed once, on first use (valijson::Schema is not copyable: filled in place).

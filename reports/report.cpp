@@ -93,6 +93,10 @@ ordered_json qii_json(const QiiResult& q) {
 
 }  // namespace
 
+namespace detail {
+const char* git_revision();  // generated at build time (cmake/git_revision.cmake)
+}
+
 std::string iso8601_now() {
   const std::time_t t = std::time(nullptr);
   char buf[32];
@@ -103,7 +107,7 @@ std::string iso8601_now() {
 ordered_json tool_info() {
   return {{"name", "rigidbench"},
           {"version", RIGIDBENCH_VERSION},
-          {"git_revision", RIGIDBENCH_GIT_REVISION},
+          {"git_revision", detail::git_revision()},
           {"compiler", std::string(RIGIDBENCH_COMPILER_ID) + " " + __VERSION__},
           {"flags", RIGIDBENCH_CXX_FLAGS},
           {"build_type", RIGIDBENCH_BUILD_TYPE}};

@@ -6,7 +6,8 @@ PKGS=(build-essential cmake ninja-build git
       libeigen3-dev libboost-dev libbenchmark-dev nlohmann-json3-dev catch2 libcli11-dev
       libvalijson-dev python3 python3-matplotlib python3-jsonschema valgrind
       pybind11-dev python3-dev python3-numpy gfortran
-      libxml2-utils clang)   # xmllint checks the gate's JUnit; clang builds the portability check (docs/gate.md)
+      libxml2-utils clang    # xmllint checks the gate's JUnit; clang builds the portability check (docs/gate.md)
+      libsqlite3-dev)        # the run history (docs/history.md)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

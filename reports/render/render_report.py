@@ -7,7 +7,7 @@ Plots and HTML come from the JSON files alone, never from in-memory state.
 Every input is validated against its schema (reports/schema/) first; an input that is not valid
 JSON, not a rigidbench report or not valid against its schema is bad input: exit 2, nothing written.
 Accepted reports: `verify` (quick or any problem selection), `verify --suite paper`, `bench`,
-`compare`. Output: DIR/index.html (PNG figures inlined), DIR/figures/*.{png,svg,pdf} and
+`compare`, and the trends of `rigidbench history` (docs/history.md). Output: DIR/index.html (PNG figures inlined), DIR/figures/*.{png,svg,pdf} and
 DIR/manifest.json (every figure with the schemes it shows, for tests and tooling). Files are
 written to a temporary name and renamed into place.
 Needs python3-matplotlib (and python3-jsonschema for validation), both Debian packages.
@@ -42,6 +42,8 @@ def report_kind(j):
         return "bench"
     if j.get("kind") == "compare":
         return "compare"
+    if j.get("kind") == "rigidbench-history":
+        return "history"
     if j.get("suite") == "paper" or j.get("paper_reproductions"):
         return "paper"
     if "results" in j:
@@ -50,7 +52,8 @@ def report_kind(j):
 
 
 SCHEMAS = {"verify": "report-1.0.schema.json", "paper": "report-1.0.schema.json",
-           "bench": "bench-1.0.schema.json", "compare": "compare-1.0.schema.json"}
+           "bench": "bench-1.0.schema.json", "compare": "compare-1.0.schema.json",
+           "history": "history-1.0.schema.json"}
 
 
 def load_inputs(paths):
@@ -58,7 +61,7 @@ def load_inputs(paths):
         import jsonschema
     except ImportError:  # validation is the test suite's job too; rendering can go on without it
         jsonschema = None
-    out = {"verify": [], "paper": [], "bench": [], "compare": []}
+    out = {"verify": [], "paper": [], "bench": [], "compare": [], "history": []}
     for p in paths:
         try:
             with open(p) as f:
@@ -69,7 +72,7 @@ def load_inputs(paths):
             raise BadInput(f"'{p}' is not valid JSON: {e}")
         kind = report_kind(j)
         if kind is None:
-            raise BadInput(f"'{p}' is not a rigidbench report (verify, paper, bench or compare)")
+            raise BadInput(f"'{p}' is not a rigidbench report (verify, paper, bench, compare or history)")
         if jsonschema is not None:
             with open(os.path.join(SCHEMA_DIR, SCHEMAS[kind])) as f:
                 schema = json.load(f)
@@ -79,6 +82,8 @@ def load_inputs(paths):
                 raise BadInput(f"'{p}' is not valid against {SCHEMAS[kind]}: "
                                f"/{'/'.join(str(x) for x in e.path)}: {e.message}")
         out[kind].append((p, j))
+    if len(out["history"]) > 1:
+        raise BadInput("one history document at a time (its figures are named by scheme and problem)")
     return out
 
 
@@ -341,6 +346,117 @@ def render_bench(figs, rep, style):
                   "(callgrind); the dashed line is the Pareto front over all schemes.")
 
 
+def history_changes(p):
+    """The change points and verdict changes of one pair of a history document."""
+    cps = list((p["error"] or {}).get("change_points", []))
+    for s in p["instructions"]:
+        cps += s["change_points"]
+    return cps, p["verdict_changes"]
+
+
+def render_history(figs, doc):
+    """Per scheme x problem: instructions per step (one line per toolchain) and the error at one h,
+    across revisions (oldest left), change points marked (docs/history.md)."""
+    plt = figs.plt
+    revs = [r["revision"] for r in doc["revisions"]]
+    step = max(1, math.ceil(len(revs) / 14))
+    ticks = list(range(0, len(revs), step))
+    if revs and ticks[-1] != len(revs) - 1:
+        ticks.append(len(revs) - 1)
+    pairs = sorted(doc["pairs"], key=lambda p: (-sum(len(x) for x in history_changes(p)), p["problem"], p["integrator"]))
+    for p in pairs:
+        fig, (a0, a1) = plt.subplots(1, 2, figsize=(11, 3.4), layout="constrained")
+        markers = "os^vD<>"
+        for k, s in enumerate(p["instructions"]):
+            pts = [(q["index"], q["value"]) for q in s["points"] if finite(q["value"])]
+            if pts:
+                a0.plot([x for x, _ in pts], [y for _, y in pts], "-" + markers[k % len(markers)], ms=4, lw=1,
+                        label=s["environment"])
+            for c in s["change_points"]:
+                a0.axvline(c["index"], color="C3" if c["direction"] == "worse" else "C2", ls="--", lw=1)
+                if finite(c["ratio"]):
+                    a0.annotate(f"x{c['ratio']:.3f}", (c["index"], c["after"]), fontsize=7, xytext=(3, 3),
+                                textcoords="offset points")
+        a0.set_ylabel("instructions per step")
+        a0.set_title("instructions per step (callgrind; one line per toolchain)", fontsize=9)
+        if p["instructions"]:
+            a0.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.3), frameon=False)
+        else:
+            a0.text(0.5, 0.5, "no bench runs recorded", ha="center", va="center", transform=a0.transAxes)
+        e = p["error"]
+        if e and any(finite(q["value"]) and q["value"] > 0 for q in e["points"]):
+            pts = [(q["index"], q["value"]) for q in e["points"] if finite(q["value"]) and q["value"] > 0]
+            a1.semilogy([x for x, _ in pts], [y for _, y in pts], "-o", ms=4, lw=1, color="C0", label="error (median of runs)")
+            al = [(q["index"], q["allowance"]) for q in e["points"] if finite(q["allowance"]) and q["allowance"] > 0]
+            if al:
+                a1.semilogy([x for x, _ in al], [y for _, y in al], ":", color="0.5", lw=1,
+                            label="reference floor + rounding allowance")
+            for c in e["change_points"]:
+                a1.axvline(c["index"], color="C3" if c["direction"] == "worse" else "C2", ls="--", lw=1)
+                if finite(c["ratio"]):
+                    a1.annotate(f"x{c['ratio']:.3g}", (c["index"], c["after"]), fontsize=7, xytext=(3, 3),
+                                textcoords="offset points")
+            a1.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.3), frameon=False, ncol=2)
+            h = e["h"]
+            a1.set_title(f"{e['metric']} at h = {h:g}" if finite(h) else e["metric"], fontsize=9)
+        else:
+            a1.text(0.5, 0.5, "no errors recorded", ha="center", va="center", transform=a1.transAxes)
+        for v in p["verdict_changes"]:
+            for ax in (a0, a1):
+                ax.axvline(v["index"], color="C1", ls=":", lw=1)
+        for ax in (a0, a1):
+            ax.set_xticks(ticks)
+            ax.set_xticklabels([revs[i] for i in ticks], rotation=35, ha="right", fontsize=6.5)
+            ax.set_xlim(-0.5, max(len(revs) - 0.5, 0.5))
+            ax.grid(True, lw=0.3)
+        fig.suptitle(f"{p['integrator']} x {p['problem']}: across revisions (oldest left)", fontsize=10)
+        cps, vcs = history_changes(p)
+        note = (f"{len(cps)} change point(s) (dashed: red worse, green better), {len(vcs)} verdict change(s) (dotted orange)."
+                if cps or vcs else "No change points.")
+        figs.save(fig, f"history_{p['integrator']}_{p['problem']}", f"{p['integrator']} x {p['problem']}: history",
+                  "history", None, [p["integrator"]],
+                  "Instructions per step (left) and the error at one step size (right) at each recorded revision; "
+                  "a change point is the first revision outside the gate's tolerance band around the value at the "
+                  "previous change point. " + note)
+
+
+def history_tables(doc):
+    s = doc["summary"]
+    revs = doc["revisions"]
+    out = [f'<p>{s["revisions"]} revision(s) ({esc(revs[0]["revision"]) if revs else "-"} to '
+           f'{esc(revs[-1]["revision"]) if revs else "-"}), {s["runs"]} run(s), {s["pairs"]} pair(s) from '
+           f'{esc(doc["database"])}. Tolerance bands: instructions x{doc["tolerances"]["instructions_factor"]:g}, '
+           f'errors x{doc["tolerances"]["error_factor"]:.4g} plus the reference floor and rounding allowance '
+           f'(the gate\'s rules). {s["change_points"]} change point(s), {s["verdict_changes"]} verdict change(s), '
+           f'{s["at_newest_revision"]} at the newest revision.</p>']
+    rows = []
+    for p in doc["pairs"]:
+        e = p["error"]
+        if e:
+            for c in e["change_points"]:
+                rows.append((p, f'{e["metric"]} at h = {fmtn(e["h"])}', c))
+        for sr in p["instructions"]:
+            for c in sr["change_points"]:
+                rows.append((p, f'instructions/step [{sr["environment"]}]', c))
+    if rows:
+        out.append("<table><tr><th>scheme</th><th>problem</th><th>quantity</th><th>revision</th><th>before</th>"
+                   "<th>after</th><th>ratio</th><th>direction</th></tr>")
+        for p, what, c in rows:
+            cls = "fail" if c["direction"] == "worse" else "pass"
+            out.append(f'<tr><td>{esc(p["integrator"])}</td><td>{esc(p["problem"])}</td><td>{esc(what)}</td>'
+                       f'<td>{esc(c["revision"])}</td><td>{fmtn(c["before"], 4)}</td><td>{fmtn(c["after"], 4)}</td>'
+                       f'<td>{fmtn(c["ratio"], 4)}</td><td><span class="{cls}">{esc(c["direction"])}</span></td></tr>')
+        out.append("</table>")
+    vcs = [(p, v) for p in doc["pairs"] for v in p["verdict_changes"]]
+    if vcs:
+        out.append("<table><tr><th>scheme</th><th>problem</th><th>check</th><th>revision</th><th>from</th><th>to</th></tr>")
+        for p, v in vcs:
+            out.append(f'<tr><td>{esc(p["integrator"])}</td><td>{esc(p["problem"])}</td><td>{esc(v["check"])}</td>'
+                       f'<td>{esc(v["revision"])}</td><td>{verdict(v["from"])}</td><td>{verdict(v["to"])}</td></tr>')
+        out.append("</table>")
+    return "\n".join(out)
+
+
 def render_paper(figs, rep, style):
     plt = figs.plt
     items = rep.get("paper_reproductions") or []
@@ -545,7 +661,7 @@ def write_atomic(path, text):
 
 
 def build_html(inputs, figs, out_dir, inline=True):
-    first = next(j for k in ("verify", "bench", "paper", "compare") for _, j in inputs[k])
+    first = next(j for k in ("verify", "bench", "paper", "compare", "history") for _, j in inputs[k])
     tool, machine = first.get("tool", {}), first.get("machine", {})
     parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>rigidbench report</title>"
              f"<style>{CSS}</style></head><body>",
@@ -558,7 +674,8 @@ def build_html(inputs, figs, out_dir, inline=True):
     nav = []
     for anchor, label, cond in (("summary", "Verdicts", inputs["verify"]), ("compare", "Head-to-head", inputs["compare"]),
                                 ("problems", "Per problem", inputs["verify"] or inputs["bench"]),
-                                ("papers", "Paper reproductions", inputs["paper"])):
+                                ("papers", "Paper reproductions", inputs["paper"]),
+                                ("history", "History", inputs["history"])):
         if cond:
             nav.append(f'<a href="#{anchor}">{label}</a>')
     parts.append("<nav>" + "".join(nav) + "</nav>")
@@ -588,6 +705,12 @@ def build_html(inputs, figs, out_dir, inline=True):
         parts.append(data_tables(rep))
         for it in figs.items:
             if it["section"] == "paper":
+                parts.append(figure_html(it, out_dir, inline))
+    for _, doc in inputs["history"]:
+        parts.append('<h2 id="history">History</h2>')
+        parts.append(history_tables(doc))
+        for it in figs.items:
+            if it["section"] == "history":
                 parts.append(figure_html(it, out_dir, inline))
     parts.append("</body></html>\n")
     return "\n".join(parts)
@@ -626,6 +749,8 @@ def main(argv):
         render_bench(figs, rep, style)
     for _, rep in inputs["paper"]:
         render_paper(figs, rep, style)
+    for _, doc in inputs["history"]:
+        render_history(figs, doc)
     page = build_html(inputs, figs, a.out, inline=not a.link)
     write_atomic(os.path.join(a.out, "index.html"), page)
     write_atomic(os.path.join(a.out, "manifest.json"),

@@ -1,0 +1,675 @@
+#include "rigidbench/reports/history.hpp"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+#include "rigidbench/core/json_numbers.hpp"
+#include "rigidbench/core/json_schema.hpp"
+#include "rigidbench/core/types.hpp"
+#include "rigidbench/integrators/registry.hpp"
+#include "rigidbench/reports/gate.hpp"
+#include "rigidbench/reports/report.hpp"
+#include "rigidbench/verification/metric_table.hpp"
+
+namespace rigidbench {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+using json_numbers::as_num;
+using json_numbers::num;
+
+namespace {
+
+// SQLite's header fields that say whose file this is: application_id 'RBH1', user_version = the
+// layout below (docs/history.md, "The file"). A newer layout is refused rather than misread.
+constexpr int kApplicationId = 0x52424831;
+constexpr int kLayoutVersion = 1;
+// Long enough for another process's whole recording transaction (milliseconds to a second) many
+// times over; a writer that waits longer reports "database is locked" rather than hanging.
+constexpr int kBusyTimeoutMs = 120000;
+
+constexpr const char* kLayout = R"sql(
+CREATE TABLE runs(
+  id          INTEGER PRIMARY KEY,
+  command     TEXT NOT NULL,   -- verify | bench | gate
+  revision    TEXT NOT NULL,   -- git revision built (-dirty: uncommitted changes)
+  recorded_at TEXT NOT NULL,   -- ISO 8601 UTC, the run's start
+  outcome     TEXT NOT NULL,   -- pass | fail | '' (not judged)
+  version     TEXT NOT NULL,
+  compiler    TEXT NOT NULL,
+  flags       TEXT NOT NULL,
+  build_type  TEXT NOT NULL,
+  valgrind    TEXT NOT NULL,   -- '' without instruction counts
+  cpu         TEXT NOT NULL,
+  hostname    TEXT NOT NULL,
+  suite       TEXT NOT NULL,
+  shard       TEXT NOT NULL    -- 'k/N' or ''
+);
+CREATE INDEX runs_by_time ON runs(recorded_at, id);
+CREATE TABLE errors(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  integrator TEXT NOT NULL, problem TEXT NOT NULL, metric TEXT NOT NULL, level INTEGER NOT NULL,
+  h REAL NOT NULL, error REAL, floor REAL, rounding REAL,
+  PRIMARY KEY(run_id, integrator, problem, metric, level)) WITHOUT ROWID;
+CREATE TABLE verdicts(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  integrator TEXT NOT NULL, problem TEXT NOT NULL, check_name TEXT NOT NULL, verdict TEXT NOT NULL,
+  PRIMARY KEY(run_id, integrator, problem, check_name)) WITHOUT ROWID;
+CREATE TABLE costs(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  integrator TEXT NOT NULL, problem TEXT NOT NULL, h REAL,
+  instructions_per_step REAL, ns_per_step REAL, ratio_to_baseline REAL, instruction_ratio_to_baseline REAL,
+  newton_iterations_per_step REAL, load_evaluations_per_step REAL,
+  PRIMARY KEY(run_id, integrator, problem)) WITHOUT ROWID;
+)sql";
+
+// ---- a minimal RAII layer over the SQLite C API ----------------------------------------------------
+
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql, const std::string& where) : db_(db), where_(where) {
+    if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK) fail();
+  }
+  ~Statement() { sqlite3_finalize(s_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int i, const std::string& v) {
+    check(sqlite3_bind_text(s_, i, v.c_str(), int(v.size()), SQLITE_TRANSIENT));
+    return *this;
+  }
+  Statement& bind(int i, std::int64_t v) {
+    check(sqlite3_bind_int64(s_, i, v));
+    return *this;
+  }
+  /// NaN and infinities are stored as NULL, as the reports write them.
+  Statement& bind_num(int i, double v) {
+    check(std::isfinite(v) ? sqlite3_bind_double(s_, i, v) : sqlite3_bind_null(s_, i));
+    return *this;
+  }
+  /// One step: true while rows come.
+  bool step() {
+    const int rc = sqlite3_step(s_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc != SQLITE_DONE) fail();
+    return false;
+  }
+  void run() {
+    step();
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+  }
+  std::int64_t i64(int c) const { return sqlite3_column_int64(s_, c); }
+  double real(int c) const {
+    return sqlite3_column_type(s_, c) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(s_, c);
+  }
+  std::string text(int c) const {
+    const auto* p = sqlite3_column_text(s_, c);
+    return p ? std::string(reinterpret_cast<const char*>(p)) : std::string();
+  }
+
+ private:
+  void check(int rc) {
+    if (rc != SQLITE_OK) fail();
+  }
+  [[noreturn]] void fail() const { throw InputError(cat(where_, ": ", sqlite3_errmsg(db_))); }
+  sqlite3* db_;
+  sqlite3_stmt* s_ = nullptr;
+  std::string where_;
+};
+
+double median_finite(std::vector<double> v) {
+  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }), v.end());
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+bool matches(const std::vector<std::string>& globs, const std::string& name) {
+  if (globs.empty()) return true;
+  for (const auto& g : globs)
+    if (g == "all" || glob_match(g, name)) return true;
+  return false;
+}
+
+bool same_h(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)); }
+
+std::string shard_text(const json& doc) {
+  if (!doc.contains("shard")) return "";
+  const json& s = doc.at("shard");
+  if (s.is_string()) return s.get<std::string>();
+  return cat(std::to_string(s.at("index").get<int>()), "/", std::to_string(s.at("count").get<int>()));
+}
+
+}  // namespace
+
+std::string default_history_path() {
+  const char* env = std::getenv("RIGIDBENCH_HISTORY");
+  return env && *env ? env : "rigidbench-history.sqlite";
+}
+
+std::vector<ChangePoint> change_points(const std::vector<double>& values, double factor,
+                                       const std::vector<double>& allowance) {
+  auto allow = [&](std::size_t i) {
+    return i < allowance.size() && std::isfinite(allowance[i]) ? allowance[i] : 0.0;
+  };
+  std::vector<ChangePoint> out;
+  std::size_t ref = values.size();  // the current segment's first finite point
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double v = values[i];
+    if (!std::isfinite(v)) continue;
+    if (ref == values.size()) {
+      ref = i;
+      continue;
+    }
+    const double r = values[ref], slack = allow(ref) + allow(i);
+    const bool worse = v > factor * r + slack, better = r > factor * v + slack;
+    if (worse || better) {
+      out.push_back({i, r, v, worse});
+      ref = i;
+    }
+  }
+  return out;
+}
+
+// ---- the database --------------------------------------------------------------------------------
+
+struct HistoryDb::Impl {
+  std::string path;
+  sqlite3* db = nullptr;
+
+  std::string where(const char* what) const { return cat("history '", path, "': ", what); }
+
+  void exec(const char* sql, const char* what) {
+    char* msg = nullptr;
+    if (sqlite3_exec(db, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
+      const std::string m = msg ? msg : sqlite3_errmsg(db);
+      sqlite3_free(msg);
+      throw InputError(cat(where(what), ": ", m));
+    }
+  }
+  int pragma_int(const char* sql) {
+    Statement s(db, sql, where("reading its header"));
+    return s.step() ? int(s.i64(0)) : 0;
+  }
+
+  /// A transaction that rolls back unless committed (an exception leaves the file as it was).
+  struct Transaction {
+    Impl& impl;
+    bool done = false;
+    explicit Transaction(Impl& i) : impl(i) { impl.exec("BEGIN IMMEDIATE", "starting a transaction (other writers are waited for)"); }
+    void commit() {
+      impl.exec("COMMIT", "committing");
+      done = true;
+    }
+    ~Transaction() {
+      if (!done) sqlite3_exec(impl.db, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+  };
+
+  /// Checks whose file this is and creates the layout in an empty one, under the write lock so that
+  /// two processes creating the same new file do not both lay it out.
+  void open_layout(bool create) {
+    if (create) {
+      Transaction t(*this);
+      check_header(true);
+      t.commit();
+    } else {
+      check_header(false);
+    }
+  }
+  void check_header(bool create) {
+    const int app = pragma_int("PRAGMA application_id"), layout = pragma_int("PRAGMA user_version");
+    if (app == kApplicationId) {
+      if (layout > kLayoutVersion)
+        throw InputError(cat(where("written by a newer rigidbench"), " (layout ", std::to_string(layout), "; this one reads ",
+                             std::to_string(kLayoutVersion), ")"));
+      return;
+    }
+    if (app != 0 || pragma_int("SELECT count(*) FROM sqlite_master") != 0)
+      throw InputError(where("is an SQLite database but not a rigidbench history"));
+    if (!create) throw InputError(where("holds no history yet (record one with verify/bench/gate --history)"));
+    exec(kLayout, "creating the tables");
+    exec(cat("PRAGMA application_id = ", std::to_string(kApplicationId), "; PRAGMA user_version = ",
+             std::to_string(kLayoutVersion))
+             .c_str(),
+         "writing its header");
+  }
+};
+
+HistoryDb::HistoryDb(const std::string& path, Mode mode) : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  if (path.empty()) throw InputError("history: the file name is empty");
+  const int flags = mode == Mode::record ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+  if (sqlite3_open_v2(path.c_str(), &impl_->db, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+    const std::string m = impl_->db ? sqlite3_errmsg(impl_->db) : "out of memory";
+    sqlite3_close(impl_->db);
+    impl_->db = nullptr;
+    throw InputError(cat(impl_->where(mode == Mode::record ? "cannot be opened or created" : "cannot be opened"), ": ", m,
+                         mode == Mode::read ? " (record a run first with verify/bench/gate --history)" : ""));
+  }
+  try {
+    sqlite3_busy_timeout(impl_->db, kBusyTimeoutMs);
+    // The rollback journal (not WAL) keeps the history one file between runs; foreign keys make
+    // a run's rows go with it.
+    impl_->exec("PRAGMA foreign_keys = ON", "configuring");
+    impl_->open_layout(mode == Mode::record);
+  } catch (...) {
+    sqlite3_close(impl_->db);
+    impl_->db = nullptr;
+    throw;
+  }
+}
+
+HistoryDb::~HistoryDb() {
+  if (impl_ && impl_->db) sqlite3_close(impl_->db);
+}
+
+const std::string& HistoryDb::path() const { return impl_->path; }
+
+std::int64_t HistoryDb::runs() const {
+  Statement s(impl_->db, "SELECT count(*) FROM runs", impl_->where("counting runs"));
+  return s.step() ? s.i64(0) : 0;
+}
+
+std::string HistoryDb::integrity_check() const {
+  Statement s(impl_->db, "PRAGMA integrity_check", impl_->where("checking"));
+  std::string out;
+  while (s.step()) out += (out.empty() ? "" : "; ") + s.text(0);
+  return out;
+}
+
+std::int64_t HistoryDb::record(const HistoryRun& run) {
+  if (run.command != "verify" && run.command != "bench" && run.command != "gate")
+    throw std::logic_error("HistoryDb::record: command must be verify, bench or gate");
+  const bool has_verify = run.verify.is_object(), has_bench = run.bench.is_object();
+  const bool has_snapshot = !has_verify && run.snapshot.is_object();
+  if (!has_verify && !has_bench && !has_snapshot) throw InputError("history: nothing to record (no report)");
+  // The verdicts by the gate's check names (PairResult::checks): the snapshot of the verify report,
+  // which validates it too.
+  json snapshot;
+  if (has_verify) {
+    validate_document(run.verify, DocumentSchema::report, "the verify report to record");
+    if (run.verify.value("suite", "") == "paper" || run.verify.contains("paper_reproductions"))
+      throw InputError("history records the quick suite or a selection of pairs; the paper suite's items are not ladders");
+    snapshot = json::parse(gate_snapshot(run.verify, json()).dump());
+  } else if (has_snapshot) {
+    validate_document(run.snapshot, DocumentSchema::gate_snapshot, "the gate snapshot to record");
+    snapshot = run.snapshot;
+  }
+  if (has_bench) validate_document(run.bench, DocumentSchema::bench, "the bench report to record");
+
+  // Provenance: from the report (tool, machine) or the snapshot (environment).
+  const json& head = has_verify ? run.verify : has_bench ? run.bench : json();
+  std::string revision, version, compiler, flags, build_type, cpu, hostname, suite, shard, started;
+  if (head.is_object()) {
+    const json& tool = head.at("tool");
+    revision = tool.at("git_revision");
+    version = tool.at("version");
+    compiler = tool.at("compiler");
+    flags = tool.at("flags");
+    build_type = tool.at("build_type");
+    cpu = head.at("machine").value("cpu", "");
+    hostname = head.at("machine").value("hostname", "");
+    started = head.value("started", "");
+    suite = has_verify ? run.verify.value("suite", "") : "";
+    shard = shard_text(head);
+  } else {
+    const json& env = snapshot.at("environment");
+    revision = snapshot.at("git_revision");
+    compiler = env.at("compiler");
+    flags = env.at("flags");
+    build_type = env.at("build_type");
+    cpu = env.value("machine", "");
+    shard = snapshot.contains("selection") ? snapshot.at("selection").value("shard", "") : "";
+    suite = "quick";
+  }
+  if (has_verify && has_bench && run.bench.at("tool").at("git_revision") != revision)
+    throw std::logic_error("HistoryDb::record: the verify and bench reports come from two builds");
+  std::string valgrind;
+  if (has_bench) valgrind = run.bench.at("instruction_counts").value("tool", "");
+  else if (has_snapshot) valgrind = snapshot.at("environment").at("valgrind");
+  const std::string when = !run.recorded_at.empty() ? run.recorded_at : !started.empty() ? started : iso8601_now();
+
+  Impl& d = *impl_;
+  Impl::Transaction t(d);
+  const std::string w = d.where("recording");
+  Statement ins_run(d.db,
+                    "INSERT INTO runs(command, revision, recorded_at, outcome, version, compiler, flags, build_type, "
+                    "valgrind, cpu, hostname, suite, shard) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    w);
+  ins_run.bind(1, run.command).bind(2, revision).bind(3, when).bind(4, run.outcome).bind(5, version).bind(6, compiler);
+  ins_run.bind(7, flags).bind(8, build_type).bind(9, valgrind).bind(10, cpu).bind(11, hostname).bind(12, suite).bind(13, shard);
+  ins_run.run();
+  const std::int64_t id = sqlite3_last_insert_rowid(d.db);
+
+  Statement ins_err(d.db, "INSERT INTO errors VALUES(?,?,?,?,?,?,?,?,?)", w);
+  auto errors_of = [&](const std::string& integ, const std::string& prob, const std::string& metric, const json& m) {
+    const json& hs = m.at("h");
+    const json& es = m.at("error");
+    for (std::size_t k = 0; k < hs.size(); ++k) {
+      auto at = [&](const char* f) { return m.contains(f) && k < m.at(f).size() ? as_num(m.at(f)[k]) : std::nan(""); };
+      ins_err.bind(1, id).bind(2, integ).bind(3, prob).bind(4, metric).bind(5, std::int64_t(k)).bind_num(6, as_num(hs[k]));
+      ins_err.bind_num(7, k < es.size() ? as_num(es[k]) : std::nan("")).bind_num(8, at("floor")).bind_num(9, at("rounding"));
+      ins_err.run();
+    }
+  };
+  if (has_verify) {
+    // Every ladder the report has: the convergence metrics and the papers' own measures.
+    for (const json& r : run.verify.at("results")) {
+      if (r.at("status") == "skipped") continue;
+      const std::string integ = r.at("integrator"), prob = r.at("problem");
+      for (const char* section : {"convergence", "paper_measures"}) {
+        if (!r.contains(section) || !r.at(section).is_object()) continue;
+        for (auto it = r.at(section).begin(); it != r.at(section).end(); ++it)
+          if (it.value().is_object() && it.value().contains("h") && it.value().contains("error"))
+            errors_of(integ, prob, it.key(), it.value());
+      }
+    }
+  } else if (has_snapshot) {
+    for (auto it = snapshot.at("accuracy").begin(); it != snapshot.at("accuracy").end(); ++it) {
+      if (!it.value().contains("convergence")) continue;
+      const auto slash = it.key().find('/');
+      for (auto m = it.value().at("convergence").begin(); m != it.value().at("convergence").end(); ++m)
+        errors_of(it.key().substr(0, slash), it.key().substr(slash + 1), m.key(), m.value());
+    }
+  }
+  if (snapshot.is_object()) {
+    Statement ins_v(d.db, "INSERT INTO verdicts VALUES(?,?,?,?,?)", w);
+    for (auto it = snapshot.at("accuracy").begin(); it != snapshot.at("accuracy").end(); ++it) {
+      const auto slash = it.key().find('/');
+      const std::string integ = it.key().substr(0, slash), prob = it.key().substr(slash + 1);
+      auto put = [&](const std::string& check, const std::string& v) {
+        ins_v.bind(1, id).bind(2, integ).bind(3, prob).bind(4, check).bind(5, v);
+        ins_v.run();
+      };
+      if (it.value().at("status") == "skipped") continue;
+      for (auto c = it.value().at("checks").begin(); c != it.value().at("checks").end(); ++c) put(c.key(), c.value());
+      for (auto m = it.value().at("convergence").begin(); m != it.value().at("convergence").end(); ++m)
+        put(m.key(), m.value().at("verdict"));
+    }
+  }
+  Statement ins_c(d.db, "INSERT INTO costs VALUES(?,?,?,?,?,?,?,?,?,?)", w);
+  if (has_bench) {
+    for (const json& r : run.bench.at("results")) {
+      ins_c.bind(1, id).bind(2, r.at("integrator").get<std::string>()).bind(3, r.at("problem").get<std::string>());
+      ins_c.bind_num(4, as_num(r.at("h"))).bind_num(5, as_num(r.at("instructions_per_step"))).bind_num(6, as_num(r.at("ns_per_step")));
+      ins_c.bind_num(7, as_num(r.at("ratio_to_baseline"))).bind_num(8, as_num(r.at("instruction_ratio_to_baseline")));
+      ins_c.bind_num(9, as_num(r.at("newton_iterations_per_step"))).bind_num(10, as_num(r.at("load_evaluations_per_step")));
+      ins_c.run();
+    }
+  } else if (has_snapshot) {
+    for (auto it = snapshot.at("speed").begin(); it != snapshot.at("speed").end(); ++it) {
+      const auto slash = it.key().find('/');
+      ins_c.bind(1, id).bind(2, it.key().substr(0, slash)).bind(3, it.key().substr(slash + 1)).bind_num(4, std::nan(""));
+      ins_c.bind_num(5, as_num(it.value().at("instructions_per_step"))).bind_num(6, std::nan(""));
+      ins_c.bind_num(7, as_num(it.value().at("ratio_to_baseline"))).bind_num(8, std::nan(""));
+      ins_c.bind_num(9, std::nan("")).bind_num(10, std::nan(""));
+      ins_c.run();
+    }
+  }
+  t.commit();
+  return id;
+}
+
+// ---- trends -------------------------------------------------------------------------------------
+
+namespace {
+
+struct ErrRow {
+  std::size_t rev;
+  std::int64_t run;
+  double h, error, allowance;
+};
+struct CostRow {
+  std::size_t rev;
+  double instructions, ns;
+};
+using PairKey = std::pair<std::string, std::string>;
+
+struct PairData {
+  std::map<std::string, std::vector<ErrRow>> errors;                     // by metric
+  std::map<std::string, std::vector<CostRow>> costs;                     // by environment
+  std::map<std::string, std::map<std::size_t, std::set<std::string>>> verdicts;  // check -> revision -> verdicts
+};
+
+ordered_json change_points_json(const std::vector<ChangePoint>& cps, const std::vector<std::size_t>& revs,
+                                const std::vector<std::string>& names) {
+  ordered_json a = ordered_json::array();
+  for (const ChangePoint& c : cps)
+    a.push_back({{"index", revs[c.index]},
+                 {"revision", names[revs[c.index]]},
+                 {"before", num(c.before)},
+                 {"after", num(c.after)},
+                 {"ratio", num(c.before > 0 ? c.after / c.before : std::nan(""))},
+                 {"direction", c.worse ? "worse" : "better"}});
+  return a;
+}
+
+}  // namespace
+
+ordered_json HistoryDb::trends(const HistoryQuery& q) const {
+  if (q.last < 1) throw InputError("history: --last must be >= 1");
+  if (!(q.h >= 0) || !std::isfinite(q.h)) throw InputError("history: --h must be a positive step (or 0: chosen per pair)");
+  Impl& d = *impl_;
+  const std::string w = d.where("reading");
+  // Revisions in the order they were first recorded; the newest q.last of them.
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<std::string, std::string>> span;  // first and last recorded_at
+  std::map<std::string, int> run_count;
+  std::map<std::string, std::set<std::string>> commands;
+  std::map<std::int64_t, std::string> run_revision;
+  {
+    Statement s(d.db, "SELECT id, revision, recorded_at, command FROM runs ORDER BY recorded_at, id", w);
+    while (s.step()) {
+      const std::string rev = s.text(1), at = s.text(2);
+      if (!span.count(rev)) {
+        order.push_back(rev);
+        span[rev] = {at, at};
+      }
+      span[rev].second = at;
+      run_count[rev]++;
+      commands[rev].insert(s.text(3));
+      run_revision[s.i64(0)] = rev;
+    }
+  }
+  if (order.size() > std::size_t(q.last)) order.erase(order.begin(), order.end() - q.last);
+  std::map<std::string, std::size_t> rev_index;
+  for (std::size_t i = 0; i < order.size(); ++i) rev_index[order[i]] = i;
+  auto window = [&](std::int64_t run, std::size_t& idx) {
+    const auto r = run_revision.find(run);
+    if (r == run_revision.end()) return false;
+    const auto i = rev_index.find(r->second);
+    if (i == rev_index.end()) return false;
+    idx = i->second;
+    return true;
+  };
+
+  std::map<PairKey, PairData> pairs;
+  auto selected = [&](const std::string& integ, const std::string& prob) {
+    return matches(q.integrators, integ) && matches(q.problems, prob);
+  };
+  {
+    Statement s(d.db, "SELECT run_id, integrator, problem, metric, h, error, floor, rounding FROM errors", w);
+    std::size_t idx;
+    while (s.step()) {
+      if (!window(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
+      const double fl = s.real(6), ro = s.real(7);
+      pairs[{s.text(1), s.text(2)}].errors[s.text(3)].push_back(
+          {idx, s.i64(0), s.real(4), s.real(5), (std::isfinite(fl) ? fl : 0.0) + (std::isfinite(ro) ? ro : 0.0)});
+    }
+  }
+  {
+    Statement s(d.db,
+                "SELECT c.run_id, c.integrator, c.problem, c.instructions_per_step, c.ns_per_step, r.compiler, r.flags, "
+                "r.valgrind FROM costs c JOIN runs r ON r.id = c.run_id",
+                w);
+    std::size_t idx;
+    while (s.step()) {
+      if (!window(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
+      // Instruction counts belong to a toolchain (docs/gate.md): one series per compiler, flags and valgrind.
+      const std::string env = cat(s.text(5), " |", s.text(6), " | ", s.text(7).empty() ? "no valgrind" : s.text(7));
+      pairs[{s.text(1), s.text(2)}].costs[env].push_back({idx, s.real(3), s.real(4)});
+    }
+  }
+  {
+    Statement s(d.db, "SELECT run_id, integrator, problem, check_name, verdict FROM verdicts", w);
+    std::size_t idx;
+    while (s.step()) {
+      if (!window(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
+      pairs[{s.text(1), s.text(2)}].verdicts[s.text(3)][idx].insert(s.text(4));
+    }
+  }
+
+  ordered_json doc;
+  doc["kind"] = "rigidbench-history";
+  doc["schema_version"] = "1.0";
+  doc["database"] = d.path;
+  doc["generated"] = iso8601_now();
+  doc["tool"] = tool_info();
+  doc["selection"] = {{"integrators", q.integrators}, {"problems", q.problems}, {"metric", q.metric},
+                      {"h", q.h > 0 ? ordered_json(q.h) : ordered_json(nullptr)}, {"last", q.last}};
+  doc["tolerances"] = {{"instructions_factor", 1.02}, {"error_factor", std::pow(10.0, 0.1)}};
+  ordered_json revs = ordered_json::array();
+  for (const auto& r : order)
+    revs.push_back({{"revision", r},
+                    {"first_recorded", span[r].first},
+                    {"last_recorded", span[r].second},
+                    {"runs", run_count[r]},
+                    {"commands", std::vector<std::string>(commands[r].begin(), commands[r].end())}});
+  doc["revisions"] = revs;
+
+  const double err_factor = std::pow(10.0, 0.1);
+  int n_cp = 0, n_vc = 0, n_latest = 0;
+  ordered_json out_pairs = ordered_json::array();
+  for (auto& [key, pd] : pairs) {
+    ordered_json p;
+    p["integrator"] = key.first;
+    p["problem"] = key.second;
+    int pair_changes = 0;
+    // The error at one h: the requested metric, else the first the metric table lists that the pair has.
+    std::string metric;
+    if (pd.errors.count(q.metric)) {
+      metric = q.metric;
+    } else {
+      for (const MetricDef& m : metric_table())
+        if (pd.errors.count(std::string(m.name))) {
+          metric = m.name;
+          break;
+        }
+    }
+    if (metric.empty()) {
+      p["error"] = nullptr;
+    } else {
+      const auto& rows = pd.errors.at(metric);
+      // The step: as asked, else the finest level whose error in the newest revision is clear of the
+      // round-off and reference allowance (10x), so that rounding does not pose as a change; else the
+      // coarsest.
+      double h = q.h;
+      if (!(h > 0)) {
+        std::size_t newest = 0;
+        for (const ErrRow& r : rows) newest = std::max(newest, r.rev);
+        std::map<double, std::pair<std::vector<double>, double>, std::greater<>> levels;  // coarse first
+        for (const ErrRow& r : rows)
+          if (r.rev == newest && std::isfinite(r.h)) {
+            auto& l = levels[r.h];
+            l.first.push_back(r.error);
+            l.second = std::max(l.second, r.allowance);
+          }
+        for (const auto& [lh, l] : levels) {
+          if (h == 0) h = lh;  // the coarsest, unless a finer level qualifies
+          const double e = median_finite(l.first);
+          if (std::isfinite(e) && e > 10 * l.second) h = lh;
+        }
+      }
+      std::vector<std::vector<double>> per_rev(order.size());
+      std::vector<double> allowance(order.size(), 0.0);
+      std::vector<int> runs(order.size(), 0);
+      for (const ErrRow& r : rows)
+        if (same_h(r.h, h)) {
+          per_rev[r.rev].push_back(r.error);
+          allowance[r.rev] = std::max(allowance[r.rev], r.allowance);
+          runs[r.rev]++;
+        }
+      std::vector<double> values;
+      std::vector<std::size_t> idx;
+      std::vector<double> allow;
+      ordered_json points = ordered_json::array();
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        if (runs[i] == 0) continue;
+        const double v = median_finite(per_rev[i]);
+        values.push_back(v);
+        idx.push_back(i);
+        allow.push_back(allowance[i]);
+        points.push_back({{"index", i}, {"revision", order[i]}, {"value", num(v)}, {"allowance", num(allowance[i])}, {"runs", runs[i]}});
+      }
+      const auto cps = change_points(values, err_factor, allow);
+      pair_changes += int(cps.size());
+      for (const auto& c : cps) n_latest += idx[c.index] + 1 == order.size();
+      p["error"] = {{"metric", metric}, {"h", h > 0 ? ordered_json(h) : ordered_json(nullptr)}, {"points", points},
+                    {"change_points", change_points_json(cps, idx, order)}};
+    }
+    ordered_json instr = ordered_json::array();
+    for (const auto& [env, rows] : pd.costs) {
+      std::vector<std::vector<double>> ins(order.size()), ns(order.size());
+      for (const CostRow& r : rows) {
+        ins[r.rev].push_back(r.instructions);
+        ns[r.rev].push_back(r.ns);
+      }
+      std::vector<double> values;
+      std::vector<std::size_t> idx;
+      ordered_json points = ordered_json::array();
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        if (ins[i].empty()) continue;
+        const double v = median_finite(ins[i]);
+        points.push_back({{"index", i}, {"revision", order[i]}, {"value", num(v)}, {"ns_per_step", num(median_finite(ns[i]))},
+                          {"runs", int(ins[i].size())}});
+        values.push_back(v);
+        idx.push_back(i);
+      }
+      const auto cps = change_points(values, 1.02);
+      pair_changes += int(cps.size());
+      for (const auto& c : cps) n_latest += idx[c.index] + 1 == order.size();
+      instr.push_back({{"environment", env}, {"points", points}, {"change_points", change_points_json(cps, idx, order)}});
+    }
+    p["instructions"] = instr;
+    // Verdict changes between consecutive revisions that have the check ("mixed": the runs of one
+    // revision disagree, e.g. two compilers at round-off).
+    ordered_json vc = ordered_json::array();
+    for (const auto& [check, by_rev] : pd.verdicts) {
+      std::string prev;
+      for (const auto& [i, vs] : by_rev) {
+        const std::string v = vs.size() == 1 ? *vs.begin() : "mixed";
+        if (!prev.empty() && v != prev) {
+          vc.push_back({{"check", check}, {"index", i}, {"revision", order[i]}, {"from", prev}, {"to", v}});
+          n_latest += i + 1 == order.size();
+        }
+        prev = v;
+      }
+    }
+    n_vc += int(vc.size());
+    p["verdict_changes"] = vc;
+    n_cp += pair_changes;
+    out_pairs.push_back(p);
+  }
+  doc["pairs"] = out_pairs;
+  doc["summary"] = {{"revisions", order.size()},
+                    {"runs", [&] {
+                       int n = 0;
+                       for (const auto& r : order) n += run_count[r];
+                       return n;
+                     }()},
+                    {"pairs", out_pairs.size()},
+                    {"change_points", n_cp},
+                    {"verdict_changes", n_vc},
+                    {"at_newest_revision", n_latest}};
+  return doc;
+}
+
+}  // namespace rigidbench

@@ -1,0 +1,73 @@
+// The change-point rule of the run history (reports/history.hpp; docs/history.md, "Change points")
+// and the history file's own checks. The end-to-end test through the command line (recording,
+// trends, concurrent writers) is tests/history.py.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "rigidbench/core/types.hpp"
+#include "rigidbench/reports/history.hpp"
+
+using namespace rigidbench;
+
+TEST_CASE("history change points: the gate's band around the value at the last change", "[history]") {
+  SECTION("constant and within-band series have none") {
+    CHECK(change_points({1000, 1000, 1000}, 1.02).empty());
+    CHECK(change_points({1000, 1019, 1001, 981}, 1.02).empty());
+  }
+  SECTION("a jump is flagged at the first point past the band, both ways") {
+    const auto c = change_points({1000, 1000, 1050, 1050, 1000}, 1.02);
+    REQUIRE(c.size() == 2);
+    CHECK(c[0].index == 2);
+    CHECK(c[0].worse);
+    CHECK(c[0].before == 1000);
+    CHECK(c[0].after == 1050);
+    CHECK(c[1].index == 4);
+    CHECK_FALSE(c[1].worse);
+  }
+  SECTION("a creep is flagged where it has left the band since the last change") {
+    // +1 % per point: 1.0201 after two steps leaves the 2 % band; the band moves there, and two
+    // more steps leave it again.
+    const auto c = change_points({100, 101, 102.01, 103.0301, 104.060401}, 1.02);
+    REQUIRE(c.size() == 2);
+    CHECK(c[0].index == 2);
+    CHECK(c[1].index == 4);
+    CHECK(c[1].before == 102.01);
+  }
+  SECTION("the absolute allowance (reference floor, rounding) absorbs changes below it") {
+    const std::vector<double> e{1e-14, 5e-14, 1e-14};
+    CHECK(change_points(e, std::pow(10.0, 0.1), {1e-13, 1e-13, 1e-13}).empty());
+    CHECK(change_points(e, std::pow(10.0, 0.1)).size() == 2);
+  }
+  SECTION("points without a value are skipped, not compared") {
+    const auto c = change_points({NAN, 1.0, NAN, 1.0, 3.0}, 1.02);
+    REQUIRE(c.size() == 1);
+    CHECK(c[0].index == 4);
+  }
+}
+
+TEST_CASE("history file: refused when it is not a rigidbench history", "[history]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(RIGIDBENCH_TEST_TMP) / "history-unit";
+  fs::create_directories(dir);
+  const std::string text = (dir / "text.sqlite").string();
+  std::ofstream(text) << std::string(2048, 'x');
+  CHECK_THROWS_AS(HistoryDb(text, HistoryDb::Mode::record), InputError);
+  CHECK_THROWS_WITH(HistoryDb(text, HistoryDb::Mode::read), Catch::Contains("not a database"));
+  CHECK_THROWS_WITH(HistoryDb((dir / "absent.sqlite").string(), HistoryDb::Mode::read), Catch::Contains("cannot be opened"));
+  const std::string fresh = (dir / "fresh.sqlite").string();
+  fs::remove(fresh);
+  {
+    HistoryDb db(fresh, HistoryDb::Mode::record);
+    CHECK(db.runs() == 0);
+    CHECK(db.integrity_check() == "ok");
+    CHECK_THROWS_WITH(db.record(HistoryRun{"verify", "", "", nullptr, nullptr, nullptr}), Catch::Contains("nothing to record"));
+    HistoryRun bad{"verify", "", "", nlohmann::json{{"results", nlohmann::json::array()}}, nullptr, nullptr};
+    CHECK_THROWS_WITH(db.record(bad), Catch::Contains("does not follow"));
+    CHECK(db.runs() == 0);
+  }
+  const HistoryDb again(fresh, HistoryDb::Mode::read);
+  CHECK(again.trends({}).at("summary").at("revisions") == 0);
+}
