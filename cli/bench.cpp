@@ -54,7 +54,7 @@ Command add_bench(CLI::App& app, const std::vector<std::string>& argv) {
             const nlohmann::ordered_json report = bench_report(b, argv, started);
             if (!o->out.empty()) {
               const std::string path = (std::filesystem::path(o->out) / "bench.json").string();
-              write_atomic(path, report.dump(1) + "\n");
+              write_report(path, report.dump(1) + "\n");
               std::printf("report: %s\ngoogle benchmark: %s\n", path.c_str(), b.gbench_json.c_str());
             }
             if (history) {

@@ -53,6 +53,9 @@ int run_cli(int argc, char** argv) {
   } catch (const InputError& e) {
     std::fprintf(stderr, "rigidbench: error: %s\n", e.what());
     return kBadInput;
+  } catch (const IoError& e) {
+    std::fprintf(stderr, "rigidbench: error: %s\n", e.what());
+    return kIoError;
   } catch (const std::filesystem::filesystem_error& e) {
     std::fprintf(stderr, "rigidbench: error: %s\n", e.what());
     return kBadInput;

@@ -6,7 +6,9 @@
 //
 // Exit codes: 0 ok; 1 a verdict failed (or a numerical breakdown; for `gate`, a regression); 2 bad
 // input (the message names the offending value; no output file is written); 3 internal error (a
-// bug: please report it); 4 (`gate`) the baseline is stale.
+// bug: please report it); 4 (`gate`) the baseline is stale; 5 the system refused a write (no space,
+// read-only, permission: the message has the system's reason; a long run's report is saved under
+// <cache dir>/unsaved/ instead).
 namespace rigidbench {
 
 int run_cli(int argc, char** argv);

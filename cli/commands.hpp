@@ -15,7 +15,7 @@
 
 namespace rigidbench::cli {
 
-constexpr int kOk = 0, kVerdictFailed = 1, kBadInput = 2, kInternal = 3;
+constexpr int kOk = 0, kVerdictFailed = 1, kBadInput = 2, kInternal = 3, kIoError = 5;  // 4: gate, stale
 
 /// A subcommand and its action (run when the subcommand was given; returns the exit code; throws
 /// InputError for bad input).
@@ -48,6 +48,11 @@ std::string fmt(double x, const char* f = "%.3g");
 void print_summary(const SuiteResult& s);
 /// What an expected-findings list made of the run, on stdout (every outcome but the silent ones).
 void print_expectations(const ExpectationReport& e, const std::string& origin);
+
+/// Writes a report that took long to compute (write_atomic). When the system refuses it (IoError:
+/// no space, read-only, a folder in the way) the report is saved under <cache dir>/unsaved/ instead,
+/// said on stderr, and the IoError is rethrown (exit 5): the computation is not lost.
+void write_report(const std::string& path, const std::string& content);
 
 /// Runs the report renderer (render/render_report.py) on report files into out_dir; the exit code.
 int render_reports(const std::vector<std::string>& inputs, const std::string& out_dir, const std::string& formats,

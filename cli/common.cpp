@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -7,6 +9,7 @@
 #include "rigidbench/core/data_files.hpp"
 #include "rigidbench/core/process.hpp"
 #include "rigidbench/reports/compare.hpp"
+#include "rigidbench/reference/cache.hpp"
 #include "rigidbench/reports/report.hpp"
 
 namespace rigidbench::cli {
@@ -98,6 +101,29 @@ int render_reports(const std::vector<std::string>& inputs, const std::string& ou
   }
   if (rc > 128) return kInternal;  // killed by a signal
   return rc == 0 ? kOk : rc == kBadInput ? kBadInput : kInternal;
+}
+
+void write_report(const std::string& path, const std::string& content) {
+  try {
+    write_report_file(path, content);
+  } catch (const IoError& e) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::path(default_cache_dir()) / "unsaved";
+    std::string stamp = iso8601_now();
+    for (char& c : stamp)
+      if (c == ':') c = '-';
+    const fs::path rescue = dir / cat(fs::path(path).stem().string(), "-", stamp, "-", std::to_string(::getpid()),
+                                      fs::path(path).extension().string());
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    try {
+      write_atomic(rescue.string(), content);
+      std::fprintf(stderr, "rigidbench: %s\nrigidbench: the report was saved to %s instead\n", e.what(), rescue.c_str());
+    } catch (const std::exception& e2) {
+      std::fprintf(stderr, "rigidbench: %s\nrigidbench: saving it to %s failed too: %s\n", e.what(), rescue.c_str(), e2.what());
+    }
+    throw;
+  }
 }
 
 void HistoryOptions::add_to(CLI::App* sc) {

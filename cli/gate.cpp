@@ -7,6 +7,7 @@
 #include <fstream>
 #include <memory>
 
+#include "rigidbench/core/json_input.hpp"
 #include "rigidbench/benchmarks/bench_suite.hpp"
 #include "rigidbench/cli/against.hpp"
 #include "rigidbench/cli/commands.hpp"
@@ -18,13 +19,9 @@ namespace rigidbench::cli {
 namespace {
 
 nlohmann::json read_json(const std::string& path, const std::string& what, const std::string& missing_hint) {
-  std::ifstream in(path);
-  if (!in) throw InputError(cat("gate: cannot open ", what, "'", path, "'", missing_hint));
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(cat("gate: ", what, "'", path, "' is not valid JSON: ", e.what()));
-  }
+  if (!missing_hint.empty() && !std::filesystem::exists(path))
+    throw InputError(cat("gate: cannot open ", what, "'", path, "'", missing_hint));
+  return read_json_input(path, cat("gate: ", what));
 }
 
 struct RunOptions {
@@ -220,9 +217,9 @@ Command add_gate(CLI::App& app) {
                 record.snapshot = current;
               }
             }
-            if (!o->snapshot_out.empty()) write_atomic(o->snapshot_out, current.dump(1) + "\n");
+            if (!o->snapshot_out.empty()) write_report(o->snapshot_out, current.dump(1) + "\n");
             if (o->bless) {
-              write_atomic(o->baseline, current.dump(1) + "\n");
+              write_report(o->baseline, current.dump(1) + "\n");
               std::printf("gate: blessed %s as the baseline\n", o->baseline.c_str());
               return kOk;
             }

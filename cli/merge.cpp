@@ -4,6 +4,7 @@
 #include <fstream>
 #include <memory>
 
+#include "rigidbench/core/json_input.hpp"
 #include "rigidbench/cli/commands.hpp"
 #include "rigidbench/reports/merge.hpp"
 #include "rigidbench/reports/report.hpp"
@@ -22,15 +23,8 @@ Command add_merge(CLI::App& app) {
   return {sc, [o] {
             require_out_folder(o->out);
             std::vector<nlohmann::ordered_json> reports;
-            for (const auto& f : o->in) {
-              std::ifstream in(f);
-              if (!in) throw InputError(cat("merge: cannot open '", f, "'"));
-              try {
-                reports.push_back(nlohmann::ordered_json::parse(in));
-              } catch (const nlohmann::json::exception& e) {
-                throw InputError(cat("merge: '", f, "' is not valid JSON: ", e.what()));
-              }
-            }
+            for (const auto& f : o->in)
+              reports.push_back(read_ordered_json_input(f, "merge:"));
             const nlohmann::ordered_json merged = merge_shard_reports(reports, o->in);
             write_atomic(o->out, merged.dump(1) + "\n");
             std::printf("merge: %zu shard(s) -> %s (%zu results)\n", o->in.size(), o->out.c_str(), merged.at("results").size());

@@ -71,15 +71,15 @@ Command add_ladder(CLI::App& app) {
   sc->add_option("--problem-file", o->problem_file, "Problem file (JSON)");
   sc->add_option("--order", o->order, "The scheme's order p (first-order schemes may get a smaller h0)")->required();
   auto* h = sc->add_option("--h", o->h, "Coarsest step h0 (default: the problem's)");
-  sc->add_option("--levels", o->levels, "Number of levels (default: the problem's)");
+  auto* levels = sc->add_option("--levels", o->levels, "Number of levels (default: the problem's)");
   sc->add_flag("--json", o->json, "JSON (with the problem file) instead of key-value lines");
   sc->add_option("--out", o->out, "Write to this file instead of stdout");
-  return {sc, [o, h] {
+  return {sc, [o, h, levels] {
             if (o->order < 1 || o->order > 12) throw InputError("--order must be an integer in [1, 12]");
             const Problem p = resolve_problem(o->problem, o->problem_file);
             LadderRequest lr;
             if (h->count()) lr.h0 = o->h;
-            if (o->levels != 0) lr.levels = o->levels;
+            if (levels->count()) lr.levels = o->levels;
             const auto j = ladder_description(p, make_ladder(p, o->order, lr), o->order);
             const std::string text = o->json ? j.dump(1) + "\n" : ladder_text(j);
             if (o->out.empty()) std::cout << text;
@@ -116,30 +116,25 @@ Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
   sc->add_option("--title", o->req.scheme.title, "A title for the report");
   sc->add_option("--source", o->req.scheme.source, "Where the scheme comes from (paper, equations)");
   auto* h = sc->add_option("--h", o->h, "Coarsest step h0 (as given to `ladder`)");
-  sc->add_option("--levels", o->levels, "Number of levels (as given to `ladder`)");
+  auto* levels = sc->add_option("--levels", o->levels, "Number of levels (as given to `ladder`)");
   sc->add_option("--reference", o->reference, "Reference formulation (as for verify)");
   sc->add_option("--reference-precision", o->reference_precision, "double (default) or quad");
-  sc->add_option("--reference-tol", o->reference_tol, "Reference tolerance (default 1e-13)");
+  auto* tol = sc->add_option("--reference-tol", o->reference_tol, "Reference tolerance (default 1e-13)");
   sc->add_option("--cache-dir", o->cache_dir, "Reference cache folder");
   sc->add_flag("--no-cache", o->no_cache, "Neither read nor write the reference cache");
   sc->add_option("--out", o->out, "Report file (.json) or folder (report.json inside)");
   sc->add_flag("--quiet", o->quiet, "No progress on stderr");
-  return {sc, [o, h, argv] {
-            std::string report_path;
-            if (!o->out.empty()) {
-              report_path = std::filesystem::path(o->out).extension() == ".json"
-                                ? o->out
-                                : (std::filesystem::path(o->out) / "report.json").string();
-            }
+  return {sc, [o, h, levels, tol, argv] {
+            const std::string report_path = o->out.empty() ? std::string() : report_file_for(o->out);
             ScoreRequest req = o->req;
             req.problem = resolve_problem(o->problem, o->problem_file);
             req.trajectories = o->dir;
             req.scheme.kind = scheme_kind_from_string(o->kind);
             req.scheme.claims = parse_claims(o->claims);
             if (h->count()) req.ladder.h0 = o->h;
-            if (o->levels != 0) req.ladder.levels = o->levels;
-            req.reference = reference_settings(o->reference, o->reference_precision, o->reference_tol,
-                                               std::isfinite(o->reference_tol), o->cache_dir, o->no_cache);
+            if (levels->count()) req.ladder.levels = o->levels;
+            req.reference = reference_settings(o->reference, o->reference_precision, o->reference_tol, tol->count() > 0,
+                                               o->cache_dir, o->no_cache);
             req.progress = !o->quiet;
             const std::string started = iso8601_now();
             const SuiteResult s = score_trajectories(req);  // every file is read and checked before output
@@ -147,7 +142,7 @@ Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
             if (!report_path.empty()) {
               if (std::filesystem::path(o->out).extension() != ".json") std::filesystem::create_directories(o->out);
               require_out_folder(report_path);
-              write_atomic(report_path, suite_report(s, argv, started).dump(1) + "\n");
+              write_report(report_path, suite_report(s, argv, started).dump(1) + "\n");
               std::printf("report: %s\n", report_path.c_str());
             }
             return s.any_failed() ? kVerdictFailed : kOk;

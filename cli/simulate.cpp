@@ -6,6 +6,7 @@
 #include "rigidbench/cli/commands.hpp"
 #include "rigidbench/problems/problem_file.hpp"
 #include "rigidbench/reports/report.hpp"
+#include "rigidbench/reports/trajectory_writer.hpp"
 #include "rigidbench/verification/runner.hpp"
 
 namespace rigidbench::cli {
@@ -36,14 +37,18 @@ Command add_simulate(CLI::App& app) {
               throw InputError(cat("integrator '", o->integrator, "' does not apply to problem '", p.name, "': ", why));
             const double te = tend->count() ? o->t_end : p.t_end;
             auto integ = s.make(p);
-            const Trajectory tr = simulate(*integ, p, o->h, te, o->every);
+            steps_to_cover(p.t0, te, o->h, 2e9);  // bad h or t_end: before the output file is opened
+            // Rows go to the output as they are produced (memory independent of the steps); the file
+            // appears only when the run has ended well.
+            TrajectoryWriter out(o->out, p,
+                                 {{"integrator", s.info->name}, {"scheme_settings", s.settings.values}, {"problem", p.name},
+                                  {"h", o->h}, {"t_end", te}, {"problem_file", problem_to_json(p)}});
+            const Trajectory tr = simulate(*integ, p, o->h, te, o->every, [&](double t, const State& x) { out.add(t, x); });
             if (!tr.ok) {
               std::fprintf(stderr, "rigidbench: breakdown: %s (no output written)\n", tr.reason.c_str());
               return kVerdictFailed;
             }
-            write_trajectory(o->out, p, tr.t, tr.states,
-                             {{"integrator", s.info->name}, {"scheme_settings", s.settings.values}, {"problem", p.name},
-                              {"h", o->h}, {"t_end", te}, {"problem_file", problem_to_json(p)}});
+            out.finish();
             return kOk;
           }};
 }

@@ -31,14 +31,14 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
   sc->add_option("--problem", o->problems, "Catalogue problems (default: the suite's)");
   sc->add_option("--problem-file", o->req.problem_file, "A problem file instead of catalogue problems");
   auto* h = sc->add_option("--h", o->h, "Coarsest step h0 of the ladder h0 2^-k (default: the problem's)");
-  sc->add_option("--levels", o->levels, "Number of ladder levels (default: the problem's)");
+  auto* levels = sc->add_option("--levels", o->levels, "Number of ladder levels (default: the problem's)");
   auto* tend = sc->add_option("--t-end", o->t_end, "Final time (default: the problem's)");
   sc->add_option("--jobs", o->req.jobs, "Worker threads (default: all cores)");
   sc->add_option("--reference", o->reference,
                  "Reference formulation: kirchhoff, newton_euler, euler_angles, analytic (default: analytic where "
                  "it applies, else kirchhoff)");
   sc->add_option("--reference-precision", o->reference_precision, "double (default) or quad: references beyond double precision");
-  sc->add_option("--reference-tol", o->reference_tol, "Reference tolerance (default 1e-13; 1e-25 in quad)");
+  auto* tol = sc->add_option("--reference-tol", o->reference_tol, "Reference tolerance (default 1e-13; 1e-25 in quad)");
   sc->add_option("--cache-dir", o->cache_dir, "Reference cache folder (default $RIGIDBENCH_CACHE_DIR or ~/.cache/rigidbench)");
   sc->add_flag("--no-cache", o->no_cache, "Neither read nor write the reference cache");
   sc->add_option("--out", o->out, "Report file (.json) or folder (report.json inside)");
@@ -49,28 +49,19 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
                  "Run shard k/N of the pairs (a CI matrix; `rigidbench merge` joins the N reports; docs/gate.md)");
   o->history.add_to(sc);
   sc->add_flag("--quiet", o->quiet, "No progress on stderr");
-  return {sc, [o, h, tend, argv] {
+  return {sc, [o, h, tend, levels, tol, argv] {
             SuiteRequest& req = o->req;
-            std::string report_path;
-            if (!o->out.empty()) {
-              if (std::filesystem::path(o->out).extension() == ".json") {
-                report_path = o->out;
-              } else {
-                std::filesystem::create_directories(o->out);
-                report_path = (std::filesystem::path(o->out) / "report.json").string();
-              }
-              require_out_folder(report_path);
-            }
+            const std::string report_path = o->out.empty() ? std::string() : report_file_for(o->out);
             if (!o->shard.empty()) req.shard = parse_shard(o->shard);
             Expectations expect;
             if (!o->expect.empty()) expect = load_expectations(o->expect);
-            req.reference = reference_settings(o->reference, o->reference_precision, o->reference_tol,
-                                               std::isfinite(o->reference_tol), o->cache_dir, o->no_cache);
+            req.reference = reference_settings(o->reference, o->reference_precision, o->reference_tol, tol->count() > 0,
+                                               o->cache_dir, o->no_cache);
             if (!o->integrators.empty()) req.integrators = o->integrators;
             req.scheme_settings = o->sets;
             req.problems = o->problems;
             if (h->count()) req.ladder.h0 = o->h;
-            if (o->levels != 0) req.ladder.levels = o->levels;
+            if (levels->count()) req.ladder.levels = o->levels;
             if (tend->count()) req.t_end = o->t_end;
             req.progress = !o->quiet;
             if (req.suite == "paper" && (o->history.record || !o->history.path.empty()))
@@ -82,7 +73,7 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
               if (!o->expect.empty())
                 throw InputError("--expect applies to the quick suite's checks; the paper suite's items carry their findings");
               if (!o->integrators.empty() || !o->problems.empty() || !req.problem_file.empty() || h->count() ||
-                  o->levels != 0 || tend->count() || !o->sets.empty())
+                  levels->count() || tend->count() || !o->sets.empty())
                 throw InputError("the paper suite runs the papers' own settings: --integrator, --problem, --problem-file, "
                                  "--h, --levels, --t-end and --set do not apply");
               const PaperSuiteResult ps = run_paper_suite(!o->quiet);
@@ -91,7 +82,7 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
                 std::printf("%-6s %-26s %-18s %-10s %s\n", i.paper.c_str(), i.integrator.c_str(), i.problem.c_str(),
                             to_string(i.verdict), i.finding.c_str());
               if (!report_path.empty()) {
-                write_atomic(report_path, paper_report(ps, argv, started).dump(1) + "\n");
+                write_report(report_path, paper_report(ps, argv, started).dump(1) + "\n");
                 std::printf("report: %s\n", report_path.c_str());
               }
               return ps.any_failed() ? kVerdictFailed : kOk;
@@ -107,7 +98,7 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
               failed = !e.ok();
             }
             if (!report_path.empty()) {
-              write_atomic(report_path, report.dump(1) + "\n");
+              write_report(report_path, report.dump(1) + "\n");
               std::printf("report: %s\n", report_path.c_str());
             }
             if (history) {

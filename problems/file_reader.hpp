@@ -19,6 +19,8 @@ struct ProblemFileReader {
   /// Fails unless obj is an object whose keys are all among `keys`.
   void only(const nlohmann::json& obj, const std::string& path, const std::vector<const char*>& keys) const;
   double number(const nlohmann::json& j, const std::string& path) const;  // finite
+  /// An integer in [lo, hi]: never narrowed or wrapped (2^32 + 5 is out of range, not 5).
+  long long integer(const nlohmann::json& j, const std::string& path, long long lo, long long hi) const;
   std::string text(const nlohmann::json& j, const std::string& path) const;
   Vec3 vec3(const nlohmann::json& j, const std::string& path) const;
   Mat3 mat3(const nlohmann::json& j, const std::string& path) const;  // 3 rows of 3 numbers

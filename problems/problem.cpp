@@ -72,6 +72,12 @@ void Problem::finalize() {
     require(ev.minCoeff() > 1e-12 * std::abs(ev.maxCoeff()) && ev.maxCoeff() > 0,
             bw + "inertia is not positive definite (eigenvalues " + num(ev[0]) + ", " + num(ev[1]) +
                 ", " + num(ev[2]) + ")");
+    // Principal moments of a mass distribution obey the triangle inequality (I1 + I2 >= I3, with
+    // equality for a flat lamina): an inertia without it describes no body, and a scheme's results
+    // on it would mean nothing.
+    require(ev[0] + ev[1] >= ev[2] * (1 - 1e-12),
+            bw + "inertia violates the triangle inequality: principal moments " + num(ev[0]) + ", " + num(ev[1]) + ", " +
+                num(ev[2]) + " (the two smaller must add up to at least the largest; no body has these)");
     require(std::isfinite(bodies[b].mass) && bodies[b].mass > 0,
             bw + "mass must be positive and finite (got " + num(bodies[b].mass) + ")");
     require(std::isfinite(bodies[b].diameter) && bodies[b].diameter >= 0,

@@ -1,10 +1,12 @@
 #include "rigidbench/problems/problem_file.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <set>
 #include <sstream>
 
+#include "rigidbench/core/json_input.hpp"
 #include "rigidbench/core/quaternion.hpp"
 #include "rigidbench/core/rrp.hpp"
 #include "rigidbench/core/so3.hpp"
@@ -42,21 +44,35 @@ void ProblemFileReader::only(const json& obj, const std::string& path, const std
     }
 }
 double ProblemFileReader::number(const json& j, const std::string& path) const {
-  if (!j.is_number()) fail(path, "expected a number, got " + std::string(j.type_name()) + " " + j.dump());
+  if (!j.is_number()) fail(path, "expected a number, got " + json_brief(j));
   const double x = j.get<double>();
   if (!std::isfinite(x)) fail(path, "expected a finite number");
   return x;
+}
+long long ProblemFileReader::integer(const json& j, const std::string& path, long long lo, long long hi) const {
+  if (!j.is_number_integer()) fail(path, "expected an integer, got " + json_brief(j));
+  // nlohmann keeps a non-negative integer as unsigned (up to 2^64 - 1): compare before converting.
+  bool ok;
+  if (j.is_number_unsigned()) {
+    const std::uint64_t u = j.get<std::uint64_t>();
+    ok = hi >= 0 && u <= std::uint64_t(hi) && (lo <= 0 || u >= std::uint64_t(lo));
+  } else {
+    const std::int64_t v = j.get<std::int64_t>();
+    ok = v >= lo && v <= hi;
+  }
+  if (!ok) fail(path, "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " + json_brief(j));
+  return j.get<std::int64_t>();
 }
 std::string ProblemFileReader::text(const json& j, const std::string& path) const {
   if (!j.is_string()) fail(path, "expected a string, got " + std::string(j.type_name()));
   return j.get<std::string>();
 }
 Vec3 ProblemFileReader::vec3(const json& j, const std::string& path) const {
-  if (!j.is_array() || j.size() != 3) fail(path, "expected an array of 3 numbers, got " + j.dump());
+  if (!j.is_array() || j.size() != 3) fail(path, "expected an array of 3 numbers, got " + json_brief(j));
   return Vec3(number(j[0], path + "/0"), number(j[1], path + "/1"), number(j[2], path + "/2"));
 }
 Mat3 ProblemFileReader::mat3(const json& j, const std::string& path) const {
-  if (!j.is_array() || j.size() != 3) fail(path, "expected a 3x3 array (3 rows of 3 numbers), got " + j.dump());
+  if (!j.is_array() || j.size() != 3) fail(path, "expected a 3x3 array (3 rows of 3 numbers), got " + json_brief(j));
   Mat3 m;
   for (int i = 0; i < 3; ++i) m.row(i) = vec3(j[i], path + "/" + std::to_string(i)).transpose();
   return m;
@@ -133,8 +149,9 @@ Problem problem_from_json(const json& j, const std::string& origin) {
   for (const char* k : family->body_file_keys()) body_keys.push_back(k);
   r.only(j, "", keys);
   const json& ver = r.field(j, "", "rigidbench_problem");
-  if (!ver.is_number_integer() || ver.get<int>() != kFormatVersion)
-    r.fail("/rigidbench_problem", "unsupported problem-file version " + ver.dump() + " (this build reads " +
+  if (!ver.is_number_integer() || !(ver.is_number_unsigned() ? ver.get<std::uint64_t>() == kFormatVersion
+                                                                 : ver.get<std::int64_t>() == kFormatVersion))
+    r.fail("/rigidbench_problem", "unsupported problem-file version " + json_brief(ver) + " (this build reads " +
                                       std::to_string(kFormatVersion) + ")");
   Problem p;
   p.name = r.text(r.field(j, "", "name"), "/name");
@@ -170,7 +187,7 @@ Problem problem_from_json(const json& j, const std::string& origin) {
           if (!pr.is_array()) r.fail(lp + "/profile", "expected an array of [t, value] pairs");
           for (std::size_t k = 0; k < pr.size(); ++k) {
             const std::string kp = lp + "/profile/" + std::to_string(k);
-            if (!pr[k].is_array() || pr[k].size() != 2) r.fail(kp, "expected [t, value], got " + pr[k].dump());
+            if (!pr[k].is_array() || pr[k].size() != 2) r.fail(kp, "expected [t, value], got " + json_brief(pr[k]));
             m.profile.knots.emplace_back(r.number(pr[k][0], kp + "/0"), r.number(pr[k][1], kp + "/1"));
           }
         }
@@ -234,8 +251,7 @@ Problem problem_from_json(const json& j, const std::string& origin) {
   auto& v = p.verification;
   v.h0 = r.number(r.field(vj, "/verification", "h0"), "/verification/h0");
   if (vj.contains("levels")) {
-    if (!vj["levels"].is_number_integer()) r.fail("/verification/levels", "expected an integer");
-    v.levels = vj["levels"].get<int>();
+    v.levels = int(r.integer(vj["levels"], "/verification/levels", 3, 24));  // the ladder's bounds (verification/runner.cpp)
   }
   if (vj.contains("h0_order1")) v.h0_order1 = r.number(vj["h0_order1"], "/verification/h0_order1");
   if (vj.contains("t_end")) v.t_end = r.number(vj["t_end"], "/verification/t_end");
@@ -255,15 +271,7 @@ Problem problem_from_json(const json& j, const std::string& origin) {
 }
 
 Problem load_problem_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot open problem file '" + path + "'");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError("problem file '" + path + "' is not valid JSON: " + e.what());
-  }
-  return problem_from_json(j, "problem file '" + path + "'");
+  return problem_from_json(read_json_input(path, "problem file"), "problem file '" + path + "'");
 }
 
 Problem resolve_problem(const std::string& name, const std::string& file) {

@@ -96,21 +96,10 @@ std::vector<Problem> problems_of(const py::object& problems) {
 }
 
 /// Report path rules of `verify --out`: a .json file, or a folder that gets report.json.
-std::string report_path_of(const std::string& out) {
-  if (out.empty()) return {};
-  namespace fs = std::filesystem;
-  if (fs::path(out).extension() == ".json") {
-    const fs::path parent = fs::path(out).parent_path();
-    if (!parent.empty() && !fs::is_directory(parent)) throw InputError(cat("the folder of '", out, "' does not exist"));
-    return out;
-  }
-  fs::create_directories(out);
-  return (fs::path(out) / "report.json").string();
-}
 
 py::object finish(const SuiteResult& s, const std::string& out, const std::vector<std::string>& command, const std::string& started) {
   const auto rep = suite_report(s, command, started);
-  if (!out.empty()) write_atomic(report_path_of(out), rep.dump(1) + "\n");
+  if (!out.empty()) write_report_file(report_file_for(out), rep.dump(1) + "\n");
   return to_python(rep);
 }
 
@@ -274,7 +263,7 @@ PYBIND11_MODULE(_rigidbench, m) {
         req.reference = ref_settings(formulation, precision, tol, cache_dir, cache);
         req.measure_cost = measure_cost;
         req.progress = progress;
-        report_path_of(out);  // a bad --out fails before any work
+        if (!out.empty()) report_file_for(out);  // a bad --out fails before any work
         SuiteResult s;
         {
           py::gil_scoped_release release;
@@ -306,7 +295,7 @@ PYBIND11_MODULE(_rigidbench, m) {
         req.ladder = {h, levels};
         req.reference = reference_settings("", "double", NAN, false, "", false);
         req.progress = progress;
-        report_path_of(out);
+        if (!out.empty()) report_file_for(out);
         SuiteResult s;
         {
           py::gil_scoped_release release;

@@ -1,18 +1,27 @@
 #include "rigidbench/reference/cache.hpp"
 
-#include <unistd.h>
-
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <vector>
 
+#include "rigidbench/core/atomic_file.hpp"
+#include "rigidbench/core/json_input.hpp"
+#include "rigidbench/core/types.hpp"
+
 namespace rigidbench {
 namespace {
 // Per grid time: per body R (9), W (3), x (3), v (3); then estimate attitude, estimate omega.
 constexpr std::size_t kPerBody = 18;
 std::size_t record_size(std::size_t bodies) { return bodies * kPerBody + 2; }
+
+/// The checksum of a whole entry: the header (every field but the checksum itself, in nlohmann's
+/// canonical sorted-key form) and then the payload bytes. An entry whose error estimate was edited,
+/// or whose header a disk flipped, is recomputed, never reported as fact. FNV-1a detects accidents,
+/// not forgery: the cache is the user's own folder.
+std::string entry_checksum(nlohmann::json header, const std::vector<double>& payload);
 }  // namespace
 
 std::uint64_t fnv1a(const void* data, std::size_t n, std::uint64_t h) {
@@ -27,16 +36,32 @@ std::string hex(std::uint64_t x) {
 }
 
 
+namespace {
+std::string entry_checksum(nlohmann::json header, const std::vector<double>& payload) {
+  header.erase("checksum");
+  const std::string text = header.dump();
+  return hex(fnv1a(payload.data(), payload.size() * sizeof(double), fnv1a(text.data(), text.size())));
+}
+}  // namespace
+
 bool cache_load(const std::string& path, const nlohmann::json& key, std::size_t bodies, ReferenceSolution& r) {
   const std::size_t kRecord = record_size(bodies);
+  // Not a regular file (a FIFO would block the open; a folder): not an entry.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) return false;
+  if (!std::filesystem::is_regular_file(status)) {
+    std::fprintf(stderr, "reference cache: %s is not a regular file; recomputing\n", path.c_str());
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::string line;
   if (!std::getline(in, line)) return false;
   nlohmann::json h;
   try {
-    h = nlohmann::json::parse(line);
-  } catch (const nlohmann::json::exception&) {
+    h = parse_json_input(line, path);
+  } catch (const InputError&) {
     std::fprintf(stderr, "reference cache: %s has a corrupt header; recomputing\n", path.c_str());
     return false;
   }
@@ -45,11 +70,14 @@ bool cache_load(const std::string& path, const nlohmann::json& key, std::size_t 
                  path.c_str());
     return false;
   }
+  if (!h.contains("checksum")) {
+    std::fprintf(stderr, "reference cache: %s has no whole-entry checksum (an older format); recomputing\n", path.c_str());
+    return false;
+  }
   const std::size_t n = key["grid"]["n"].get<std::size_t>();
   std::vector<double> payload(n * kRecord);
   in.read(reinterpret_cast<char*>(payload.data()), std::streamsize(payload.size() * sizeof(double)));
-  if (!in || in.peek() != std::char_traits<char>::eof() ||
-      hex(fnv1a(payload.data(), payload.size() * sizeof(double))) != h.value("payload_fnv1a", "")) {
+  if (!in || in.peek() != std::char_traits<char>::eof() || h["checksum"] != entry_checksum(h, payload)) {
     std::fprintf(stderr, "reference cache: %s is corrupt (size or checksum); recomputing\n", path.c_str());
     return false;
   }
@@ -63,7 +91,9 @@ bool cache_load(const std::string& path, const nlohmann::json& key, std::size_t 
     r.steps = h.at("steps");
     const auto& e = h.at("error_estimate");
     r.error_estimate = {e.at("attitude"), e.at("omega"), e.at("position"), e.at("velocity")};
-  } catch (const nlohmann::json::exception&) {
+    for (double x : {r.error_estimate.attitude, r.error_estimate.omega, r.error_estimate.position, r.error_estimate.velocity})
+      if (!(x >= 0) || !std::isfinite(x)) throw std::domain_error("error estimate");
+  } catch (const std::exception&) {
     std::fprintf(stderr, "reference cache: %s has an incomplete header; recomputing\n", path.c_str());
     return false;
   }
@@ -99,7 +129,7 @@ void cache_store(const std::string& path, const nlohmann::json& key, const Refer
     payload.push_back(r.estimate_attitude[i]);
     payload.push_back(r.estimate_omega[i]);
   }
-  const nlohmann::json h = {{"key", key},
+  nlohmann::json h = {{"key", key},
                             {"kind", r.kind},
                             {"formulation", r.formulation},
                             {"stepper", r.stepper},
@@ -110,25 +140,19 @@ void cache_store(const std::string& path, const nlohmann::json& key, const Refer
                             {"error_estimate", {{"attitude", r.error_estimate.attitude},
                                                 {"omega", r.error_estimate.omega},
                                                 {"position", r.error_estimate.position},
-                                                {"velocity", r.error_estimate.velocity}}},
-                            {"payload_fnv1a", hex(fnv1a(payload.data(), payload.size() * sizeof(double)))}};
-  // Atomic: a temporary beside the target, renamed over it. A failure only loses the cache entry.
+                                                {"velocity", r.error_estimate.velocity}}}};
+  h["checksum"] = entry_checksum(h, payload);
+  // A failure only loses the cache entry.
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return;
-    out << h.dump() << '\n';
-    out.write(reinterpret_cast<const char*>(payload.data()), std::streamsize(payload.size() * sizeof(double)));
-    if (!out) {
-      out.close();
-      std::filesystem::remove(tmp, ec);
-      return;
-    }
+  try {
+    AtomicFile out(path);
+    out.write(h.dump() + "\n");
+    out.write(std::string_view(reinterpret_cast<const char*>(payload.data()), payload.size() * sizeof(double)));
+    out.commit();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "reference cache: not stored (%s)\n", e.what());
   }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) std::filesystem::remove(tmp, ec);
 }
 
 std::string default_cache_dir() {

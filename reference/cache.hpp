@@ -1,9 +1,10 @@
 #pragma once
 // The on-disk cache of reference solutions (docs/metrics.md, Reference error): one file per
 // reference, a JSON header line (the key that identifies the reference, its provenance and error
-// estimate, the payload's FNV-1a digest) followed by the states and per-time estimates as raw
-// doubles. Written atomically (a temporary renamed over the target); a corrupt, truncated or stale
-// entry is reported on stderr and recomputed, never trusted.
+// estimate, an FNV-1a checksum of the whole entry: header and payload) followed by the states and
+// per-time estimates as raw doubles. Written atomically (core/atomic_file.hpp); a corrupt,
+// truncated, edited or stale entry - or anything but a regular file - is reported on stderr and
+// recomputed, never trusted.
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "rigidbench/core/json_input.hpp"
 #include "rigidbench/core/json_numbers.hpp"
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/reports/report.hpp"
@@ -56,15 +57,7 @@ bool exact_at_every_level(const json& inv, const json& result, double tau) {
 
 }  // namespace
 
-json read_json_file(const std::string& path, const std::string& what) {
-  std::ifstream in(path);
-  if (!in) throw InputError(cat("cannot open the ", what, " '", path, "'"));
-  try {
-    return json::parse(in);
-  } catch (const json::exception& e) {
-    throw InputError(cat("the ", what, " '", path, "' is not valid JSON: ", e.what()));
-  }
-}
+json read_json_file(const std::string& path, const std::string& what) { return read_json_input(path, "the " + what); }
 
 LadderValue step_for_error(const std::vector<double>& h, const std::vector<double>& error,
                            const std::vector<bool>& usable, double slope, double target) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -378,81 +379,35 @@ ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& 
   return j;
 }
 
-void write_atomic(const std::string& path, const std::string& content) {
+std::string report_file_for(const std::string& out) {
   namespace fs = std::filesystem;
-  static std::atomic<unsigned> counter{0};
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  if (out.empty()) throw InputError("--out: an empty path");
+  std::string ext = fs::path(out).extension().string();
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  const fs::path file = ext == ".json" ? fs::path(out) : fs::path(out) / "report.json";
+  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw InputError("cannot write '" + path + "': folder '" + dir.string() + "' does not exist");
-  const fs::path tmp = dir / cat(".", target.filename().string(), ".tmp.", std::to_string(::getpid()), ".",
-                                  std::to_string(counter++));
-  {
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw InputError("cannot write '" + path + "': cannot create a file in '" + dir.string() + "'");
-    const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() && std::fflush(f) == 0 &&
-                    ::fsync(::fileno(f)) == 0;
-    if (std::fclose(f) != 0 || !ok) {
-      fs::remove(tmp, ec);
-      throw InputError("cannot write '" + path + "': write failed");
-    }
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw InputError("cannot write '" + path + "': rename failed");
-  }
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) throw InputError(cat("--out '", out, "': '", dir.string(), "' is not a folder"));
+  const fs::path above = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec) && !fs::is_directory(above, ec))
+    throw InputError(cat("--out '", out, "': folder '", above.string(), "' does not exist"));
+  if (fs::is_directory(file, ec)) throw InputError(cat("--out '", out, "': '", file.string(), "' is a folder"));
+  return file.string();
+}
+
+void write_report_file(const std::string& path, const std::string& content) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec) && !fs::create_directory(dir, ec) && !fs::is_directory(dir))
+    throw IoError(cat("cannot write '", path, "': cannot create folder '", dir.string(), "': ", ec.message()));
+  write_atomic(path, content);
 }
 
 void check_trajectory_path(const std::string& path) {
   const auto ext = std::filesystem::path(path).extension().string();
   if (ext != ".csv" && ext != ".json")
     throw InputError("--out '" + path + "': the trajectory format is chosen by the extension, .csv or .json");
-}
-
-void write_trajectory(const std::string& path, const Problem& p, const std::vector<double>& t,
-                      const std::vector<State>& states, const ordered_json& meta) {
-  check_trajectory_path(path);
-  // The state columns `score` reads back (verification/scoring.hpp), then the problem's invariants.
-  std::vector<std::string> cols = trajectory_columns(p);
-  const bool tr = p.translating();
-  for (const auto& d : p.invariants()) cols.push_back(d.name);
-  const std::size_t nobs = std::size_t(p.observables()), ninv = p.invariants().size();
-  std::vector<double> row(1 + nobs + ninv);
-  auto fill = [&](std::size_t i) {
-    row[0] = t[i];
-    flatten(states[i], tr, row.data() + 1);
-    p.evaluate_invariants(states[i], row.data() + 1 + nobs);
-  };
-  std::string out;
-  if (std::filesystem::path(path).extension() == ".csv") {
-    std::ostringstream os;
-    os.precision(17);
-    for (std::size_t c = 0; c < cols.size(); ++c) os << (c ? "," : "") << cols[c];
-    os << '\n';
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      fill(i);
-      for (std::size_t c = 0; c < row.size(); ++c) os << (c ? "," : "") << row[c];
-      os << '\n';
-    }
-    out = os.str();
-  } else {
-    ordered_json j;
-    j["schema_version"] = kSchemaVersion;
-    j["tool"] = tool_info();
-    j["meta"] = meta;
-    j["columns"] = cols;
-    ordered_json data = ordered_json::object();
-    std::vector<std::vector<double>> colv(cols.size());
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      fill(i);
-      for (std::size_t c = 0; c < row.size(); ++c) colv[c].push_back(row[c]);
-    }
-    for (std::size_t c = 0; c < cols.size(); ++c) data[cols[c]] = nums(colv[c]);
-    j["data"] = data;
-    out = j.dump(1) + "\n";
-  }
-  write_atomic(path, out);
 }
 
 }  // namespace rigidbench

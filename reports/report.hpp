@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "rigidbench/benchmarks/bench_suite.hpp"
+#include "rigidbench/core/atomic_file.hpp"
 #include "rigidbench/verification/paper_suite.hpp"
 #include "rigidbench/verification/metric_table.hpp"
 #include "rigidbench/verification/runner.hpp"
@@ -42,10 +43,15 @@ nlohmann::ordered_json paper_report(const PaperSuiteResult& s, const std::vector
 nlohmann::ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& command,
                                     const std::string& started);
 
-/// Writes `content` to `path` atomically: a temporary file in the same folder, flushed and
-/// renamed over the target, so a reader never sees a partial file and a failure leaves none.
-/// Throws InputError when the folder cannot be written.
-void write_atomic(const std::string& path, const std::string& content);
+// write_atomic (core/atomic_file.hpp): every file below is written through it.
+
+/// The report file an `--out OUT` names (verify, score, the Python module): OUT itself when it ends
+/// in .json (in any case: x.JSON is a file, not a folder), else OUT/report.json. Checked at once -
+/// the folder that will hold the file must exist, or be creatable in an existing folder - but
+/// nothing is created until write_report_file: bad input never leaves a folder behind.
+std::string report_file_for(const std::string& out);
+/// Writes a report to the path report_file_for returned, creating its folder (one level) first.
+void write_report_file(const std::string& path, const std::string& content);
 
 /// `simulate` / `reference` output: CSV (t, R11..R33, W1..W3, [x, v per body], invariants) or
 /// the same columns as JSON arrays, chosen by the extension of `path` (.csv or .json).

@@ -1,9 +1,13 @@
 // The command line end to end: bad input gives a clear message naming the offending value, exit
 // code 2, and no output file (nor a temporary) left behind; good input gives the documented files.
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "rigidbench/cli/commands.hpp"
+#include "rigidbench/core/atomic_file.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/problem_file.hpp"
 #include "support.hpp"
@@ -49,6 +53,10 @@ std::vector<std::vector<double>> read_csv(const std::string& path, std::vector<s
 
 }  // namespace
 
+namespace {
+std::string data(const char* name) { return std::string(RIGIDBENCH_SOURCE_DIR) + "/tests/data/" + name; }
+}  // namespace
+
 TEST_CASE("bad input: exit code 2 - a message naming the value - no file left behind", "[cli]") {
   const std::string nonspd = write_problem("in-nonspd.json", [](json& j) {
     j["bodies"][0]["inertia"] = {{1, 0, 0}, {0, -2, 0}, {0, 0, 3}};
@@ -73,7 +81,7 @@ TEST_CASE("bad input: exit code 2 - a message naming the value - no file left be
       {sim + "--h inf --out OUT.csv", "inf"},
       {"simulate --integrator terze --problem heavy_top --h 1e-3 --t-end -1 --out OUT.csv", "t_end must be finite"},
       {"simulate --integrator terze --problem heavy_top --h 1e-3 --t-end nan --out OUT.csv", "t_end must be finite"},
-      {"reference --problem heavy_top --h 0.1 --t-end nan --out OUT.csv", "--t-end must be finite"},
+      {"reference --problem heavy_top --h 0.1 --t-end nan --out OUT.csv", "t_end must be finite"},
       {"verify --problem heavy_top --t-end nan --out OUT.json", "--t-end must be finite"},
       {"verify --problem heavy_top --h nan --out OUT.json", "got nan"},
       {sim + "--h 1e-3 --out OUT.txt", ".csv or .json"},
@@ -84,8 +92,8 @@ TEST_CASE("bad input: exit code 2 - a message naming the value - no file left be
       {"simulate --integrator terze --problem-file " + malformed + " --h 1e-3 --out OUT.csv", "not valid JSON"},
       {"simulate --integrator terze --problem heavy_top --problem-file " + malformed + " --h 1e-3 --out OUT.csv",
        "either --problem or --problem-file"},
-      {"reference --problem heavy_top --h 0 --out OUT.csv", "--h must be positive"},
-      {"reference --problem heavy_top --h 0.1 --tol -1 --out OUT.csv", "--tol"},
+      {"reference --problem heavy_top --h 0 --out OUT.csv", "step h must be positive and finite (got 0)"},
+      {"reference --problem heavy_top --h 0.1 --tol -1 --out OUT.csv", "reference tolerance must be in (0, 1) (got -1)"},
       {"reference --problem heavy_top --h 0.1 --formulation hamilton --out OUT.csv", "unknown reference formulation 'hamilton'"},
       {"reference --problem heavy_top --h 0.1 --formulation analytic --out OUT.csv", "does not apply to problem 'heavy_top'"},
       {"reference --problem heavy_top --h 0.1 --precision octuple --out OUT.csv", "--precision must be double or quad"},
@@ -109,6 +117,23 @@ TEST_CASE("bad input: exit code 2 - a message naming the value - no file left be
       {"verify --integrator lgvi --set newton_tolerance --out OUT.json", "expected name=value"},
       {"verify --suite paper --set phi=1 --out OUT.json", "--set do not apply"},
       {sim + "--h 1e-3 --set phi=1 --out OUT.csv", "no selected integrator declares a setting 'phi'"},
+      // Reliability (reproducers in tests/data/): nothing crashes, wraps or is silently replaced.
+      {"simulate --integrator terze --problem-file " + data("problem-deep-nesting.json") + " --h 1e-3 --out OUT.csv",
+       "nested deeper than 64 levels"},
+      {"simulate --integrator terze --problem-file " + data("problem-overflow-1e400.json") + " --h 1e-3 --out OUT.csv",
+       "number overflow parsing '1e400'"},
+      {"simulate --integrator terze --problem-file " + data("problem-levels-2pow32plus5.json") + " --h 1e-3 --out OUT.csv",
+       "/verification/levels"},
+      {"simulate --integrator terze --problem-file " + data("problem-version-2pow32plus1.json") + " --h 1e-3 --out OUT.csv",
+       "/rigidbench_problem"},
+      {"simulate --integrator terze --problem-file " + data("problem-inertia-triangle.json") + " --h 1e-3 --out OUT.csv",
+       "violates the triangle inequality"},
+      {sim + "--h 1e12 --out OUT.csv", "longer than the span"},
+      {"reference --problem heavy_top --h 1e12 --out OUT.csv", "longer than the span"},
+      {"verify --problem heavy_top --levels 0 --out OUT.json", "levels must be in [3, 24] (got 0)"},
+      {"verify --problem heavy_top --reference-tol nan --out OUT.json", "reference tolerance must be in (0, 1) (got nan)"},
+      {"verify --problem nope --out OUT", "unknown problem 'nope'"},  // a folder --out: not created
+      {"verify --problem nope --out OUT.JSON", "unknown problem 'nope'"},
   };
   int i = 0;
   for (const auto& c : cases) {
@@ -198,4 +223,30 @@ TEST_CASE("verify --set: the report lists every declared setting of the pair, gi
       CHECK_FALSE(res["settings"].contains("scheme"));  // terze has no settings
     }
   }
+}
+
+TEST_CASE("verify --out x.JSON names a file and a refused report is saved elsewhere with exit 5", "[cli]") {
+  const std::string upper = test::tmp_path("upper-case.JSON");
+  fs::remove_all(upper);
+  const auto r = test::run_cli("verify --integrator terze --problem free_body --levels 3 --quiet --out " + upper);
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(fs::is_regular_file(upper));
+
+  // A folder where the report should go, appearing during the run: rename fails (EISDIR).
+  const fs::path target = fs::path(test::tmp_path("rescue")) / "report.json";
+  const fs::path cache = test::tmp_path("rescue-cache");
+  fs::remove_all(target.parent_path());
+  fs::remove_all(cache);
+  fs::create_directories(target);
+  ::setenv("RIGIDBENCH_CACHE_DIR", cache.c_str(), 1);
+  CHECK_THROWS_AS(cli::write_report(target.string(), "{\"computed\": 42}\n"), IoError);
+  ::unsetenv("RIGIDBENCH_CACHE_DIR");
+  std::vector<fs::path> saved;
+  for (const auto& e : fs::directory_iterator(cache / "unsaved")) saved.push_back(e.path());
+  REQUIRE(saved.size() == 1);
+  CHECK(saved[0].filename().string().rfind("report-", 0) == 0);
+  std::ifstream in(saved[0]);
+  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "{\"computed\": 42}\n");
+  CHECK(fs::is_directory(target));  // untouched
 }

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <set>
 
+#include "rigidbench/core/json_input.hpp"
 #include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/core/types.hpp"
 
@@ -16,14 +17,7 @@ const ExpectedFailure* Expectations::find(const std::string& integrator, const s
 }
 
 Expectations load_expectations(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(cat("cannot open the expectations file '", path, "'"));
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(cat("'", path, "' is not valid JSON: ", e.what()));
-  }
+  const nlohmann::json j = read_json_input(path, "the expectations file");
   validate_document(j, DocumentSchema::expectations, path);
   Expectations out;
   out.origin = path;

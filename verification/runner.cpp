@@ -139,20 +139,42 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
   return r;
 }
 
-Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_end, std::int64_t every) {
+std::int64_t steps_to_cover(double t0, double t_end, double h, double max_steps) {
   if (!std::isfinite(h) || h <= 0) throw InputError("step h must be positive and finite (got " + num(h) + ")");
-  if (!std::isfinite(t_end) || t_end <= p.t0)
-    throw InputError("t_end must be finite and greater than t0 = " + num(p.t0) + " (got " + num(t_end) + ")");
+  if (!std::isfinite(t_end) || !std::isfinite(t0) || t_end <= t0)
+    throw InputError("t_end must be finite and greater than t0 = " + num(t0) + " (got " + num(t_end) + ")");
+  const double span = t_end - t0;
+  // A step longer than the span would be cut to the span: another h than the one asked for.
+  if (h > span * (1 + 1e-9))
+    throw InputError("step h = " + num(h) + " is longer than the span t_end - t0 = " + num(span) +
+                     " (no step of that size fits; give h <= " + num(span) + ")");
+  const double nd = std::ceil(span / h - 1e-9);
+  if (!(nd <= max_steps))
+    throw InputError("step h = " + num(h) + " needs " + num(nd) + " steps to cover [" + num(t0) + ", " + num(t_end) +
+                     "], more than the limit of " + num(max_steps));
+  return std::max<std::int64_t>(1, std::int64_t(nd));
+}
+
+Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_end, std::int64_t every) {
+  Trajectory kept;
+  Trajectory tr = simulate(integ, p, h, t_end, every, [&](double t, const State& s) {
+    kept.t.push_back(t);
+    kept.states.push_back(s);
+  });
+  tr.t = std::move(kept.t);
+  tr.states = std::move(kept.states);
+  return tr;
+}
+
+Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_end, std::int64_t every,
+                    const std::function<void(double, const State&)>& sink) {
   if (every < 1) throw InputError("--every must be >= 1");
-  const double nd = std::ceil((t_end - p.t0) / h - 1e-9);
-  if (!(nd <= 2e9)) throw InputError("step h = " + num(h) + " needs more than 2e9 steps to reach t_end");
-  const auto N = std::int64_t(nd);
+  const std::int64_t N = steps_to_cover(p.t0, t_end, h, 2e9);
   Trajectory tr;
   State x = p.initial;
   integ.reset(x, p.t0);
   integ.read(x);
-  tr.t.push_back(p.t0);
-  tr.states.push_back(x);
+  sink(p.t0, x);
   for (std::int64_t n = 0; n < N; ++n) {
     const double t = p.t0 + double(n) * h;
     const double hn = n + 1 == N ? t_end - t : h;  // the last step lands on t_end
@@ -163,10 +185,7 @@ Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_e
       tr.reason = "step " + std::to_string(n) + " (t = " + num(t) + "): " + (st.ok ? "non-finite state" : st.reason);
       break;
     }
-    if ((n + 1) % every == 0 || n + 1 == N) {
-      tr.t.push_back(n + 1 == N ? t_end : t + hn);
-      tr.states.push_back(x);
-    }
+    if ((n + 1) % every == 0 || n + 1 == N) sink(n + 1 == N ? t_end : t + hn, x);
   }
   return tr;
 }

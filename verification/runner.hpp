@@ -4,6 +4,7 @@
 // reference, producing every metric of docs/metrics.md.
 #include <Eigen/Core>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -69,6 +70,15 @@ struct Trajectory {
   std::string reason;
 };
 Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_end, std::int64_t every = 1);
+/// The same, handing each written state (t0, every k-th step, t_end) to `sink` as it is produced
+/// instead of keeping it: memory independent of the number of steps. The Trajectory returned holds
+/// only ok and reason.
+Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_end, std::int64_t every,
+                    const std::function<void(double, const State&)>& sink);
+/// The number N >= 1 of steps of size h that cover [t0, t_end], the last one landing on t_end
+/// (shortened by less than h). InputError for a non-finite or non-positive h, an empty span, a step
+/// longer than the span (it would not be the h asked for), or more than max_steps steps.
+std::int64_t steps_to_cover(double t0, double t_end, double h, double max_steps);
 
 struct InvariantResult {
   std::string name, kind, description;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "rigidbench/core/json_input.hpp"
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/problem_file.hpp"
 
@@ -81,7 +82,7 @@ void check_rotations(const RecordedTrajectory& r, std::size_t n, const Problem& 
   }
 }
 
-/// Bounded nesting for JSON trajectories (the file is untrusted; nlohmann's parser and dump recurse).
+/// Bounded nesting for JSON trajectories and manifests (untrusted; core/json_input.hpp): they need 2 levels.
 constexpr int kMaxJsonDepth = 16;
 
 RecordedTrajectory read_csv(const std::string& file, const Problem& p, std::size_t max_rows) {
@@ -126,18 +127,7 @@ RecordedTrajectory read_csv(const std::string& file, const Problem& p, std::size
 }
 
 RecordedTrajectory read_json(const std::string& file, const Problem& p, std::size_t max_rows) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(cat("cannot read trajectory file '", file, "'"));
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in, [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-      if (depth > kMaxJsonDepth)
-        throw InputError(cat(file, ": JSON nested deeper than ", std::to_string(kMaxJsonDepth), " levels"));
-      return true;
-    });
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(cat(file, ": not valid JSON (", e.what(), ")"));
-  }
+  const nlohmann::json j = read_json_input(file, "trajectory file", JsonLimits{kMaxJsonDepth});
   if (!j.is_object() || !j.contains("data") || !j["data"].is_object())
     throw InputError(cat(file, ": a JSON trajectory is an object with \"data\": {column: [values...]} (the `simulate` format)"));
   const auto& data = j["data"];
@@ -247,16 +237,7 @@ std::vector<std::string> trajectory_files(const std::string& dir, const Ladder& 
   std::vector<std::string> files(std::size_t(L.levels));
   const fs::path manifest = fs::path(dir) / "manifest.json";
   if (fs::exists(manifest)) {
-    std::ifstream in(manifest);
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(in, [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-        if (depth > kMaxJsonDepth) throw InputError(cat(manifest.string(), ": JSON nested too deeply"));
-        return true;
-      });
-    } catch (const nlohmann::json::exception& e) {
-      throw InputError(cat(manifest.string(), ": not valid JSON (", e.what(), ")"));
-    }
+    const nlohmann::json j = read_json_input(manifest.string(), "the trajectory manifest", JsonLimits{kMaxJsonDepth});
     if (!j.is_object() || !j.contains("levels") || !j["levels"].is_array())
       throw InputError(cat(manifest.string(), ": expected {\"levels\": [{\"h\": <step>, \"file\": <name>}, ...]}"));
     std::size_t i = 0;

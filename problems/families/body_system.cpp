@@ -3,6 +3,7 @@
 // walls. Interactions are problem data (problems/interactions.hpp); no external loads.
 #include <cmath>
 
+#include "rigidbench/core/json_input.hpp"
 #include "rigidbench/problems/families/common.hpp"
 #include "rigidbench/problems/file_reader.hpp"
 
@@ -109,7 +110,7 @@ class BodySystem final : public Family {
         r.only(b, bp, {"bodies", "bending", "axial", "shear", "rest"});
         const nlohmann::json& ij = r.field(b, bp, "bodies");
         if (!ij.is_array() || ij.size() != 2 || !ij[0].is_number_unsigned() || !ij[1].is_number_unsigned())
-          r.fail(bp + "/bodies", "expected [i, j], two body indices, got " + ij.dump());
+          r.fail(bp + "/bodies", "expected [i, j], two body indices, got " + json_brief(ij));
         Bond bd;
         bd.i = ij[0].get<std::size_t>();
         bd.j = ij[1].get<std::size_t>();

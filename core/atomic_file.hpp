@@ -1,0 +1,49 @@
+#pragma once
+// Files written so that a reader never sees half of one and a failure never loses the previous one
+// (docs/decisions.md, "Writing files"): every report, snapshot, trajectory and history page goes
+// through AtomicFile - a temporary beside the target, written, flushed to disk, renamed over the
+// target, and the folder flushed too.
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace rigidbench {
+
+/// The system refused a write (no space, read-only file system, permission, file too large): not
+/// the user's input. The CLI maps it to exit code 5; the message carries the errno text.
+struct IoError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// One file being written atomically. The temporary is ".<name>.tmp.<pid>.<n>" in the target's
+/// folder; temporaries left there by killed runs (their process gone) are removed when the next
+/// one is created; SIGINT and SIGTERM remove the temporary before the process ends (the handlers
+/// are installed only where the signal's disposition is the default, e.g. not inside Python).
+class AtomicFile {
+ public:
+  /// InputError when the folder does not exist; IoError when the temporary cannot be created.
+  explicit AtomicFile(const std::string& path);
+  ~AtomicFile();  // removes the temporary unless committed
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  /// IoError (with the errno text) when the system refuses the bytes.
+  void write(std::string_view bytes);
+  /// Flushes, syncs, renames over the target and syncs the folder; IoError on failure (the target
+  /// is then untouched).
+  void commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  [[noreturn]] void fail(const char* what, int err);
+  std::string path_, tmp_, dir_;
+  std::FILE* f_ = nullptr;
+  int slot_ = -1;
+  bool committed_ = false;
+};
+
+/// The whole content at once through AtomicFile.
+void write_atomic(const std::string& path, std::string_view content);
+
+}  // namespace rigidbench

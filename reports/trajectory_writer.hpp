@@ -1,0 +1,46 @@
+#pragma once
+// `simulate` and `reference` output (docs/trajectory-files.md) written as the rows are produced, so
+// that memory does not grow with the number of steps, and committed atomically at the end
+// (core/atomic_file.hpp): a run that breaks down or is interrupted leaves no file.
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "rigidbench/core/atomic_file.hpp"
+#include "rigidbench/core/state.hpp"
+#include "rigidbench/problems/problem.hpp"
+
+namespace rigidbench {
+
+class TrajectoryWriter {
+ public:
+  /// Opens the temporary now (a folder that cannot be written fails before any work). The format
+  /// is chosen by the extension, .csv or .json (InputError otherwise).
+  TrajectoryWriter(const std::string& path, const Problem& p, nlohmann::ordered_json meta);
+  ~TrajectoryWriter();
+  TrajectoryWriter(const TrajectoryWriter&) = delete;
+  TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
+
+  /// One row: t, the state columns `score` reads back, the problem's invariants.
+  void add(double t, const State& s);
+  /// Writes what remains and renames the file into place; without it nothing is left behind.
+  void finish();
+  std::size_t rows() const { return rows_; }
+
+ private:
+  void put(double x);
+  const Problem& p_;
+  nlohmann::ordered_json meta_;
+  std::vector<std::string> cols_;
+  std::vector<double> row_;
+  AtomicFile file_;
+  bool csv_;
+  // JSON is column-major: each column goes to its own unnamed scratch file until finish().
+  std::vector<std::FILE*> scratch_;
+  std::string buf_;
+  std::size_t rows_ = 0;
+};
+
+}  // namespace rigidbench
