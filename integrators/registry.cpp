@@ -62,6 +62,13 @@ std::string known_names() {
 }
 }  // namespace
 
+bool matches_any(const std::vector<std::string>& globs, const std::string& name) {
+  if (globs.empty()) return true;
+  for (const auto& g : globs)
+    if (g == "all" || glob_match(g, name)) return true;
+  return false;
+}
+
 bool glob_match(const std::string& pattern, const std::string& text) {
   // Iterative wildcard match with backtracking to the last '*'.
   std::size_t p = 0, t = 0, star = std::string::npos, mark = 0;

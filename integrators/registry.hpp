@@ -76,5 +76,8 @@ std::vector<const SchemeEntry*> select_schemes(const std::vector<std::string>& p
 std::vector<SchemeEntry> configure_schemes(const std::vector<const SchemeEntry*>& schemes,
                                            const std::vector<std::string>& assignments);
 bool glob_match(const std::string& pattern, const std::string& text);
+/// True when `name` matches one of the globs, or the list is empty or holds "all" (the
+/// --integrator / --problem filters of gate and history).
+bool matches_any(const std::vector<std::string>& globs, const std::string& name);
 
 }  // namespace rigidbench

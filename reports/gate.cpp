@@ -40,13 +40,6 @@ std::string xml_escape(const std::string& s) {
   return o;
 }
 
-bool selected(const std::vector<std::string>& globs, const std::string& name) {
-  if (globs.empty()) return true;
-  for (const auto& g : globs)
-    if (g == "all" || glob_match(g, name)) return true;
-  return false;
-}
-
 void split_key(const std::string& key, std::string& a, std::string& b) {
   const auto p = key.find('/');
   a = key.substr(0, p);
@@ -160,7 +153,7 @@ struct Gate {
   GateResult g;
 
   bool in_selection(const std::string& integ, const std::string& prob) const {
-    return selected(opt.integrators, integ) && selected(opt.problems, prob) && opt.shard.contains(shard_key(integ, prob));
+    return matches_any(opt.integrators, integ) && matches_any(opt.problems, prob) && opt.shard.contains(shard_key(integ, prob));
   }
 
   void add(GateRow r) {

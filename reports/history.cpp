@@ -131,13 +131,6 @@ double median_finite(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-bool matches(const std::vector<std::string>& globs, const std::string& name) {
-  if (globs.empty()) return true;
-  for (const auto& g : globs)
-    if (g == "all" || glob_match(g, name)) return true;
-  return false;
-}
-
 bool same_h(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)); }
 
 std::string shard_text(const json& doc) {
@@ -493,7 +486,7 @@ ordered_json HistoryDb::trends(const HistoryQuery& q) const {
 
   std::map<PairKey, PairData> pairs;
   auto selected = [&](const std::string& integ, const std::string& prob) {
-    return matches(q.integrators, integ) && matches(q.problems, prob);
+    return matches_any(q.integrators, integ) && matches_any(q.problems, prob);
   };
   {
     Statement s(d.db, "SELECT run_id, integrator, problem, metric, h, error, floor, rounding FROM errors", w);
