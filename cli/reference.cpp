@@ -34,8 +34,10 @@ Command add_reference(CLI::App& app) {
             const Problem p = resolve_problem(o->problem, o->problem_file);
             const double te = tend->count() ? o->t_end : p.t_end;
             const double h = o->h;
-            // Output points, not solver steps. The reference is held in memory (~200 B per body and
-            // point) before it is written: at most 10^7 body-points (docs/decisions.md, "Input limits").
+            // Output points, not solver steps. The reference is held in memory before it is written
+            // (two solves for its error estimate and the cache need the whole grid; measured 440 B per
+            // body and point, heavy_top at h = 1e-5: 438 MB peak): at most 10^7 body-points
+            // (docs/decisions.md, "Input limits").
             const std::int64_t n = steps_to_cover(p.t0, te, h, 1e7 / double(p.bodies.size()));
             const ReferenceSettings rs =
                 reference_settings(o->formulation, o->precision, o->tol, tol->count() > 0, o->cache_dir, o->no_cache);

@@ -9,6 +9,7 @@
 
 #include "rigidbench/core/json_input.hpp"
 #include "rigidbench/core/json_numbers.hpp"
+#include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/reports/report.hpp"
 
@@ -133,6 +134,10 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
     throw InputError(cat("compare: --h must be positive and finite (got ", format_number(*opt.h, 4), ")"));
   if (bench && (!bench->is_object() || !bench->contains("results") || bench->value("kind", "") != "bench"))
     throw InputError("compare: the --bench input is not a rigidbench bench report (kind \"bench\")");
+  // The fields read below are the schemas' (a bench report passed as --report has "results" but no
+  // "settings" per result: exit 3 before, found by fuzz/report.cpp).
+  validate_document(verify, DocumentSchema::report, "compare: the verify report");
+  if (bench) validate_document(*bench, DocumentSchema::bench, "compare: the --bench report");
 
   // Per-step cost from the bench report when given (CPU time, instructions), keyed (scheme, problem).
   std::map<std::pair<std::string, std::string>, const json*> bench_of;

@@ -7,6 +7,7 @@ PKGS=(build-essential cmake ninja-build git
       libvalijson-dev python3 python3-matplotlib python3-jsonschema valgrind
       pybind11-dev python3-dev python3-numpy gfortran
       libxml2-utils clang    # xmllint checks the gate's JUnit; clang builds the portability check (docs/gate.md)
+      libclang-rt-dev        # clang's ASan, UBSan and libFuzzer runtimes: the sanitize preset (docs/fuzzing.md)
       libsqlite3-dev)        # the run history (docs/history.md)
 missing=()
 for p in "${PKGS[@]}"; do

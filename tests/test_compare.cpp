@@ -31,14 +31,24 @@ json synthetic_result(const std::string& name, double C, int p, double ns, doubl
   r["status"] = "ok";
   r["reason"] = "";
   r["scheme"] = {{"kind", "explicit"}};
-  r["settings"] = {{"h0", h0}, {"t0", 0.0}, {"t_end", 10.0},
+  r["settings"] = {{"h0", h0}, {"levels", levels}, {"h", h}, {"t0", 0.0}, {"t_end", 10.0},
                    {"problem", {{"title", "toy"}, {"verification", {{"h0", h0}, {"exact_threshold", 1e-11}}}}}};
   r["levels"] = lv;
-  r["convergence"]["attitude_error_final"] = {{"h", h}, {"error", e}, {"slope", double(p)}, {"stderr", 0.0},
-                                              {"expected", double(p)}, {"verdict", "pass"}, {"asymptotic", a}};
-  r["q_ii"] = {{"h", h0}, {"median", std::pow(2.0, p)}, {"expected", std::pow(2.0, p)}, {"verdict", "pass"}};
+  r["convergence"]["attitude_error_final"] = {
+      {"h", h},           {"error", e},           {"slope", double(p)},
+      {"stderr", 0.0},    {"r2", 1.0},            {"local_slopes", json::array()},
+      {"expected", double(p)}, {"verdict", "pass"}, {"asymptotic", a},
+      {"floor", json(std::vector<double>(std::size_t(levels), 0.0))}, {"gating", true}};
+  r["paper_measures"] = {{"q_error", r["convergence"]["attitude_error_final"]},
+                         {"E_error", r["convergence"]["attitude_error_final"]}};
+  r["reference"] = {{"kind", "analytic"}, {"formulation", "analytic_torque_free"}, {"tolerance", 1e-15},
+                    {"error_estimate", 1e-15}};
+  const double q = std::pow(2.0, p);
+  r["q_ii"] = {{"h", h0},        {"samples", json::array()},      {"median", q},           {"min", q},
+               {"max", q},       {"verdict", "pass"}, {"expected", q},         {"components", {"attitude"}},
+               {"levels", json::array()}};
   r["invariants"] = json::object();
-  r["cost"] = {{"ns_per_step", ns}, {"ratio_to_baseline", 1.0}};
+  r["cost"] = {{"ns_per_step", ns}, {"instructions_per_step", nullptr}, {"ratio_to_baseline", 1.0}};
   return r;
 }
 
@@ -46,8 +56,14 @@ json synthetic_report(const std::vector<json>& results) {
   json j;
   j["schema_version"] = "1.0";
   j["suite"] = "quick";
-  j["tool"] = {{"git_revision", "test"}};
+  j["tool"] = {{"name", "rigidbench"}, {"version", "0"}, {"git_revision", "test"}, {"compiler", ""}, {"flags", ""},
+               {"build_type", ""}};
+  j["machine"] = {{"hostname", "test"}, {"hardware_threads", 1}};
+  j["started"] = "2026-01-01T00:00:00Z";
+  j["duration_s"] = 0.0;
   j["results"] = results;
+  j["summary"] = {{"pairs", results.size()}, {"ok", results.size()}, {"skipped", 0}, {"breakdown", 0},
+                  {"failed_verdicts", 0}};
   return j;
 }
 
@@ -109,12 +125,19 @@ TEST_CASE("compare ranks by the cost of reaching the target accuracy", "[compare
 
   // With a bench report giving instructions, the ranking switches to instructions: a scheme cheap
   // in time but expensive in instructions moves down.
-  json bench;
+  json bench = synthetic_report({});
+  bench.erase("suite");
+  bench.erase("summary");
+  bench["baseline"] = "A";
+  bench["instruction_counts"] = {{"tool", "callgrind"}, {"note", ""}};
+  bench["work_precision"] = {{"error_metric", "attitude_error_final"}, {"series", json::array()}};
   bench["kind"] = "bench";
   bench["results"] = {{{"integrator", "A"}, {"problem", "toy"}, {"ns_per_step", 1.0}, {"ratio_to_baseline", 1.0},
-                       {"instructions_per_step", 1.0}, {"instruction_ratio_to_baseline", 1.0}},
+                       {"instructions_per_step", 1.0}, {"instruction_ratio_to_baseline", 1.0}, {"h", 0.01},
+                       {"load_evaluations_per_step", 0.0}, {"newton_iterations_per_step", 0.0}},
                       {{"integrator", "B"}, {"problem", "toy"}, {"ns_per_step", 1.0}, {"ratio_to_baseline", 1.0},
-                       {"instructions_per_step", 1000.0}, {"instruction_ratio_to_baseline", 1000.0}}};
+                       {"instructions_per_step", 1000.0}, {"instruction_ratio_to_baseline", 1000.0}, {"h", 0.01},
+                       {"load_evaluations_per_step", 0.0}, {"newton_iterations_per_step", 0.0}}};
   const auto cb = compare_reports(rep, &bench, opt);
   const auto& rb = cb["problems"][0]["rows"];
   CHECK(rb[0]["integrator"] == "A");  // 1e5 x 1 < 1778 x 1000
@@ -124,13 +147,14 @@ TEST_CASE("compare ranks by the cost of reaching the target accuracy", "[compare
 
 TEST_CASE("compare: invariant columns use the exact-claim test at every level", "[compare]") {
   json r = synthetic_result("A", 1.0, 2, 100);  // levels of 1000 .. 16000 steps: N eps < 1e-11
-  r["invariants"]["momentum"] = {{"claim", "exact"}, {"verdict", "pass"}, {"drift", 1e-14},
+  r["invariants"]["momentum"] = {{"threshold", 1e-11}, {"claim", "exact"}, {"verdict", "pass"}, {"drift", 1e-14},
                                  {"drift_by_level", {1e-14, 1e-14, 1e-14, 1e-14, 1e-14}}};
-  r["invariants"]["casimir"] = {{"claim", "exact"}, {"verdict", "fail"}, {"drift", 1e-6},
+  r["invariants"]["casimir"] = {{"threshold", 1e-11}, {"claim", "exact"}, {"verdict", "fail"}, {"drift", 1e-6},
                                 {"drift_by_level", {1e-6, 1e-6, 1e-6, 1e-6, 1e-6}}};
-  r["invariants"]["energy_small_at_finest_only"] = {{"claim", "none"}, {"verdict", "undefined"}, {"drift", 1e-12},
+  r["invariants"]["energy_small_at_finest_only"] = {{"threshold", 1e-11}, {"claim", "none"},
+                                                    {"verdict", "undefined"}, {"drift", 1e-12},
                                                     {"drift_by_level", {1e-6, 1e-8, 1e-9, 1e-10, 1e-12}}};
-  r["invariants"]["axial"] = {{"claim", "none"}, {"verdict", "undefined"}, {"drift", 0.0},
+  r["invariants"]["axial"] = {{"threshold", 1e-11}, {"claim", "none"}, {"verdict", "undefined"}, {"drift", 0.0},
                               {"drift_by_level", {0.0, 1e-15, 0.0, 2e-15, 0.0}}};
   const auto c = compare_reports(synthetic_report({r}), nullptr, {});
   const auto& inv = c["problems"][0]["rows"][0]["invariants"];

@@ -73,6 +73,22 @@ TEST_CASE("every catalogue entry exports to a problem file that loads back ident
   }
 }
 
+TEST_CASE("a direction given not of unit length is normalised once: written and read back, the problem is the same",
+          "[problem-file]") {
+  // Found by fuzz/problem_file.cpp (fuzz/corpus/problem_file/regress-gyrostat-axis-not-unit.json): the
+  // rotor axis (0.577, 0.537, 0.577) normalised, written, read and normalised again differed in the
+  // last bit, so the re-read problem was another problem (another reference cache key).
+  json g = exported("gyrostat");
+  g["rotor"]["axis"] = {0.5773502691896258, 0.5373502691896258, 0.5773502691896258};
+  json b = exported("torus_impact");
+  b["interactions"]["walls"][0]["normal"] = {0.3, 0.7, 0.1};
+  for (const json& j : {g, b}) {
+    const Problem p = problem_from_json(j, "test");
+    const Problem q = problem_from_json(json::parse(problem_to_json(p).dump()), "round trip");
+    CHECK(p == q);
+  }
+}
+
 TEST_CASE("problem files accept alternative attitude and velocity forms", "[problem-file]") {
   json j = exported("heavy_top");
   j["initial"][0]["attitude"] = {{"rotation_vector", {0.05, 0, 0}}};

@@ -82,12 +82,9 @@ void check_rotations(const RecordedTrajectory& r, std::size_t n, const Problem& 
   }
 }
 
-/// Bounded nesting for JSON trajectories and manifests (untrusted; core/json_input.hpp): they need 2 levels.
-constexpr int kMaxJsonDepth = 16;
+}  // namespace
 
-RecordedTrajectory read_csv(const std::string& file, const Problem& p, std::size_t max_rows) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(cat("cannot read trajectory file '", file, "'"));
+RecordedTrajectory read_trajectory_csv(std::istream& in, const std::string& file, const Problem& p, std::size_t max_rows) {
   RecordedTrajectory r;
   r.file = file;
   r.csv = true;
@@ -126,8 +123,8 @@ RecordedTrajectory read_csv(const std::string& file, const Problem& p, std::size
   return r;
 }
 
-RecordedTrajectory read_json(const std::string& file, const Problem& p, std::size_t max_rows) {
-  const nlohmann::json j = read_json_input(file, "trajectory file", JsonLimits{kMaxJsonDepth});
+RecordedTrajectory trajectory_from_json(const nlohmann::json& j, const std::string& file, const Problem& p,
+                                        std::size_t max_rows) {
   if (!j.is_object() || !j.contains("data") || !j["data"].is_object())
     throw InputError(cat(file, ": a JSON trajectory is an object with \"data\": {column: [values...]} (the `simulate` format)"));
   const auto& data = j["data"];
@@ -166,6 +163,8 @@ RecordedTrajectory read_json(const std::string& file, const Problem& p, std::siz
   }
   return r;
 }
+
+namespace {
 
 /// Replays one level's recorded trajectory through the integrator contract: the level is told by
 /// the first step's h, every step advances one recorded row.
@@ -227,8 +226,13 @@ std::vector<std::string> trajectory_columns(const Problem& p) {
 
 RecordedTrajectory read_trajectory(const std::string& file, const Problem& p, std::size_t max_rows) {
   const std::string ext = fs::path(file).extension().string();
-  if (ext == ".csv") return read_csv(file, p, max_rows);
-  if (ext == ".json") return read_json(file, p, max_rows);
+  if (ext == ".csv") {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw InputError(cat("cannot read trajectory file '", file, "'"));
+    return read_trajectory_csv(in, file, p, max_rows);
+  }
+  if (ext == ".json")
+    return trajectory_from_json(read_json_input(file, "trajectory file", JsonLimits{kTrajectoryJsonDepth}), file, p, max_rows);
   throw InputError(cat("trajectory file '", file, "': the format is told by the extension, .csv or .json"));
 }
 
@@ -237,7 +241,7 @@ std::vector<std::string> trajectory_files(const std::string& dir, const Ladder& 
   std::vector<std::string> files(std::size_t(L.levels));
   const fs::path manifest = fs::path(dir) / "manifest.json";
   if (fs::exists(manifest)) {
-    const nlohmann::json j = read_json_input(manifest.string(), "the trajectory manifest", JsonLimits{kMaxJsonDepth});
+    const nlohmann::json j = read_json_input(manifest.string(), "the trajectory manifest", JsonLimits{kTrajectoryJsonDepth});
     if (!j.is_object() || !j.contains("levels") || !j["levels"].is_array())
       throw InputError(cat(manifest.string(), ": expected {\"levels\": [{\"h\": <step>, \"file\": <name>}, ...]}"));
     std::size_t i = 0;

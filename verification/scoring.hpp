@@ -5,6 +5,7 @@
 // contract and judges them with the same runner, metrics and verdicts as a compiled scheme. The
 // program's claims are declared, never inferred; invariants are evaluated by the problem from the
 // states read (never taken from the file's own invariant columns).
+#include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -34,7 +35,14 @@ std::vector<std::string> trajectory_columns(const Problem& p);
 /// file), an R that is not a rotation (|R^T R - I| > kRotationTolerance or det R < 0), or more than
 /// `max_rows` rows.
 RecordedTrajectory read_trajectory(const std::string& file, const Problem& p, std::size_t max_rows);
+/// The two readers behind read_trajectory, on a stream or a parsed document (`file` names it in
+/// messages); the fuzz target fuzz/trajectory.cpp drives them without a file system.
+RecordedTrajectory read_trajectory_csv(std::istream& in, const std::string& file, const Problem& p, std::size_t max_rows);
+RecordedTrajectory trajectory_from_json(const nlohmann::json& j, const std::string& file, const Problem& p,
+                                        std::size_t max_rows);
 inline constexpr double kRotationTolerance = 1e-6;
+/// Bounded nesting for JSON trajectories and manifests (untrusted; core/json_input.hpp): they need 2.
+inline constexpr int kTrajectoryJsonDepth = 16;
 
 /// Which file holds which level: `manifest.json` in the folder ({"levels": [{"h": h, "file":
 /// name}, ...]}, h matching a ladder step to 1e-9 relative), else level<k>.csv or level<k>.json.

@@ -3,6 +3,7 @@
 // walls. Interactions are problem data (problems/interactions.hpp); no external loads.
 #include <cmath>
 
+#include "rigidbench/core/directions.hpp"
 #include "rigidbench/core/json_input.hpp"
 #include "rigidbench/problems/families/common.hpp"
 #include "rigidbench/problems/file_reader.hpp"
@@ -42,7 +43,7 @@ class BodySystem final : public Family {
       require(wl.normal.allFinite() && wl.normal.norm() > 0, kw + "the normal must be finite and non-zero");
       require(std::isfinite(wl.offset) && std::isfinite(wl.stiffness) && wl.stiffness >= 0,
               kw + "offset must be finite and stiffness finite and >= 0");
-      wl.normal.normalize();
+      wl.normal = unit_direction(wl.normal);
     }
   }
 

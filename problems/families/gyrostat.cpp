@@ -14,6 +14,7 @@
 // "rate": sigma} (docs/problem-files.md).
 #include <cmath>
 
+#include "rigidbench/core/directions.hpp"
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/families/common.hpp"
 #include "rigidbench/problems/families/rigid_body.hpp"
@@ -50,7 +51,7 @@ class Gyrostat final : public Family {
     require(std::isfinite(rate), w + "rotor rate must be finite");
     // The rotor's axial inertia is part of J: J - J_r a a^T (the carrier with the rotor's transverse
     // inertia) must stay positive definite, or no body carries such a rotor.
-    const Vec3 a = axis.normalized();
+    const Vec3 a = unit_direction(axis);
     require(a.dot(p.inertia() * a) > Jr,
             w + "rotor inertia " + num(Jr) + " exceeds the gyrostat's inertia about the rotor axis (" +
                 num(a.dot(p.inertia() * a)) + ")");
@@ -96,7 +97,7 @@ class Gyrostat final : public Family {
   }
 
   static nlohmann::ordered_json rotor(const Vec3& axis, double inertia, double rate) {
-    const Vec3 a = axis.normalized();
+    const Vec3 a = unit_direction(axis);
     return {{"axis", json_vec(a)}, {"inertia", inertia}, {"rate", rate}};
   }
 };

@@ -1,0 +1,34 @@
+#pragma once
+// Shared by the libFuzzer targets (docs/fuzzing.md). The contract every reader of outside input
+// keeps: a bad input is an InputError naming what is wrong (the command's exit 2). Anything else -
+// another exception (the command's exit 3, "internal error"), a crash, a hang, a sanitizer report -
+// is a finding, so only InputError is caught here.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include "rigidbench/core/types.hpp"
+
+namespace rigidbench::fuzz {
+
+inline std::string_view text(const std::uint8_t* data, std::size_t size) {
+  return {reinterpret_cast<const char*>(data), size};
+}
+
+/// Runs `f`; a bad input (InputError) is the expected answer and is swallowed.
+template <class F>
+void reject_or_accept(F&& f) {
+  try {
+    f();
+  } catch (const InputError&) {
+  }
+}
+
+/// A property the reader promises broke: report it the way libFuzzer reports a crash.
+[[noreturn]] inline void finding(const char* what) {
+  std::fprintf(stderr, "rigidbench fuzz finding: %s\n", what);
+  std::abort();
+}
+
+}  // namespace rigidbench::fuzz

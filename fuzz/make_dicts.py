@@ -1,0 +1,57 @@
+"""Writes the libFuzzer dictionaries fuzz/dict/<target>.dict (docs/fuzzing.md): every property name and
+enumerated value of the schemas a target's reader follows (reports/schema), the trajectory columns of
+the two problems the trajectory target uses, and the tokens that probe a JSON or CSV reader's edges.
+Rerun after a schema changes: python3 fuzz/make_dicts.py"""
+import json
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCHEMAS = {
+    "problem_file": ["problem-1"],
+    "gate_snapshot": ["gate-snapshot-1.0", "report-1.0"],
+    "report": ["report-1.0", "bench-1.0"],
+}
+JSON_TOKENS = ['{', '}', '[', ']', ':', ',', '"', 'true', 'false', 'null', '-0', '0.0', '1e308', '1e400', '-1e400',
+               '1e-320', '4294967297', '9223372036854775808', '18446744073709551617', '\\u0000', '\\ud800', 'NaN',
+               'Infinity']
+CSV_TOKENS = [',', '\n', '\r\n', ' ', 'nan', 'inf', '-inf', '1e308', '1e400', '0x1p3', '+1', '-0', '1.', '.5']
+
+
+def names(schema, out):
+    if isinstance(schema, dict):
+        for k, v in schema.items():
+            if k == "properties" and isinstance(v, dict):
+                out.update(v.keys())
+            if k in ("enum", "const"):
+                out.update(x for x in (v if isinstance(v, list) else [v]) if isinstance(x, str))
+            if k == "required" and isinstance(v, list):
+                out.update(v)
+            names(v, out)
+    elif isinstance(schema, list):
+        for v in schema:
+            names(v, out)
+
+
+def quote(token):
+    # libFuzzer's escapes: \\, \" and \xHH.
+    return '"' + "".join("\\\\" if c == "\\" else '\\"' if c == '"' else c if 32 <= ord(c) < 127 else f"\\x{ord(c):02X}"
+                         for c in token) + '"'
+
+
+def write(target, entries):
+    path = os.path.join(ROOT, "fuzz", "dict", target + ".dict")
+    with open(path, "w") as f:
+        f.write(f"# libFuzzer dictionary for fuzz_{target}: written by fuzz/make_dicts.py, do not edit.\n")
+        for e in entries:
+            f.write(quote(e) + "\n")
+
+
+for target, schemas in SCHEMAS.items():
+    found = set()
+    for s in schemas:
+        names(json.load(open(os.path.join(ROOT, "reports", "schema", s + ".schema.json"))), found)
+    write(target, JSON_TOKENS + sorted(f'"{n}"' for n in found))
+
+columns = ["t"] + [f"R{i}{j}" for i in range(1, 4) for j in range(1, 4)] + ["W1", "W2", "W3"]
+bodies = [f"{c}_{b}" for b in range(3) for c in columns[1:] + ["x1", "x2", "x3", "v1", "v2", "v3"]]
+write("trajectory", ["0", "1", "2", "3"] + CSV_TOKENS + JSON_TOKENS + ['"data"'] + columns + bodies)

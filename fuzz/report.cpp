@@ -1,0 +1,23 @@
+// libFuzzer target: the readers of verify and bench reports (`compare`, `merge`, `gate --current`,
+// `gate --against`; reports/compare.hpp, reports/gate.hpp) on arbitrary bytes. Each reader gets the
+// same document; each may reject it (InputError) independently.
+#include "fuzz.hpp"
+#include "rigidbench/core/json_input.hpp"
+#include "rigidbench/reports/compare.hpp"
+#include "rigidbench/reports/gate.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace rigidbench;
+  nlohmann::json j;
+  try {
+    j = parse_json_input(fuzz::text(data, size), "fuzz input");
+  } catch (const InputError&) {
+    return 0;
+  }
+  fuzz::reject_or_accept([&] { (void)compare_markdown(compare_reports(j, nullptr, CompareOptions{})); });
+  fuzz::reject_or_accept([&] { (void)merge_verify_reports({j}, {"fuzz input"}); });
+  fuzz::reject_or_accept([&] { (void)gate_snapshot(j, nlohmann::json()); });
+  // As a bench report: beside the verify report it is compared with, and as gate --against reads it.
+  fuzz::reject_or_accept([&] { (void)gate_speed_snapshot({j}); });
+  return 0;
+}

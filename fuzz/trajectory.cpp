@@ -1,0 +1,41 @@
+// libFuzzer target: the trajectory readers of `score` (verification/scoring.hpp,
+// docs/trajectory-files.md) on arbitrary bytes. The first byte chooses the format (CSV or JSON) and
+// the problem whose columns are expected: free_body (one rotating body) or three bonded translating
+// bodies (fuzz/corpus/problem_file/body_system_3.json: suffixed columns, x and v); the rest is the
+// file. A trajectory read must hold finite times and rotations (the reader's promise).
+#include <cmath>
+#include <sstream>
+
+#include "fuzz.hpp"
+#include "rigidbench/core/json_input.hpp"
+#include "rigidbench/problems/problem_file.hpp"
+#include "rigidbench/verification/scoring.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace rigidbench;
+  static const Problem problems[] = {resolve_problem("free_body", ""), load_problem_file(RIGIDBENCH_FUZZ_BODIES)};
+  if (size == 0) return 0;
+  const Problem& p = problems[(data[0] >> 1) & 1];
+  const bool csv = (data[0] & 1) == 0;
+  const std::string_view body = fuzz::text(data + 1, size - 1);
+  constexpr std::size_t kMaxRows = 1000;
+  fuzz::reject_or_accept([&] {
+    RecordedTrajectory r;
+    if (csv) {
+      std::istringstream in{std::string(body)};
+      r = read_trajectory_csv(in, "fuzz input", p, kMaxRows);
+    } else {
+      r = trajectory_from_json(parse_json_input(body, "fuzz input", JsonLimits{kTrajectoryJsonDepth}), "fuzz input", p,
+                               kMaxRows);
+    }
+    if (r.t.size() != r.states.size() || r.t.size() > kMaxRows) fuzz::finding("rows and states disagree");
+    for (std::size_t n = 0; n < r.t.size(); ++n) {
+      if (!std::isfinite(r.t[n])) fuzz::finding("a non-finite time was accepted");
+      for (const BodyState& b : r.states[n].bodies)
+        if (!b.R.allFinite() || !b.W.allFinite() || !b.x.allFinite() || !b.v.allFinite() ||
+            std::abs(b.R.determinant() - 1) > 1e-3)
+          fuzz::finding("a state that is not a finite rotation was accepted");
+    }
+  });
+  return 0;
+}
