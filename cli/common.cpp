@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "rigidbench/cli/commands.hpp"
+#include "rigidbench/core/json_input.hpp"
 #include "rigidbench/core/data_files.hpp"
 #include "rigidbench/core/process.hpp"
 #include "rigidbench/reports/compare.hpp"
@@ -74,7 +75,7 @@ void print_expectations(const ExpectationReport& e, const std::string& origin) {
 int render_reports(const std::vector<std::string>& inputs, const std::string& out_dir, const std::string& formats,
                    bool quiet) {
   for (const auto& f : inputs) {
-    const nlohmann::json j = read_json_file(f, "report");
+    const nlohmann::json j = read_json_input(f, "the report");
     if (!j.is_object() || !j.contains("schema_version"))
       throw InputError(cat("report: '", f, "' is not a rigidbench report (no schema_version)"));
   }

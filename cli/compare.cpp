@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "rigidbench/cli/commands.hpp"
+#include "rigidbench/core/json_input.hpp"
 #include "rigidbench/reports/compare.hpp"
 #include "rigidbench/reports/report.hpp"
 
@@ -55,7 +56,7 @@ Command add_compare(CLI::App& app, const std::vector<std::string>& argv) {
               if (!o->integrators.empty())
                 throw InputError("compare: --integrator selects schemes to run; with --report it does not apply");
               std::vector<nlohmann::json> reps;
-              for (const std::string& r : o->reports) reps.push_back(read_json_file(r, "verify report"));
+              for (const std::string& r : o->reports) reps.push_back(read_json_input(r, "the verify report"));
               verify_json = merge_verify_reports(reps, o->reports);
             } else {
               SuiteRequest sr;
@@ -65,7 +66,7 @@ Command add_compare(CLI::App& app, const std::vector<std::string>& argv) {
               const std::string started = iso8601_now();
               verify_json = nlohmann::json::parse(suite_report(run_suite(sr), {}, started).dump());
             }
-            if (!o->bench.empty()) bench_json = read_json_file(o->bench, "bench report");
+            if (!o->bench.empty()) bench_json = read_json_input(o->bench, "the bench report");
             nlohmann::ordered_json c = compare_reports(verify_json, o->bench.empty() ? nullptr : &bench_json, copt);
             c["command"] = argv;
             const std::string md = compare_markdown(c);

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "rigidbench/cli/commands.hpp"
+#include "rigidbench/core/json_input.hpp"
 #include "rigidbench/reports/compare.hpp"
 #include "rigidbench/reports/report.hpp"
 
@@ -15,7 +16,7 @@ namespace {
 
 /// What a report file is, for recording: verify, bench or gate (a snapshot).
 HistoryRun run_of_file(const std::string& path) {
-  const nlohmann::json j = read_json_file(path, "report");
+  const nlohmann::json j = read_json_input(path, "the report");
   HistoryRun run;
   const std::string kind = j.is_object() ? j.value("kind", "") : "";
   if (kind == "rigidbench-gate-snapshot") {

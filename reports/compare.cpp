@@ -58,8 +58,6 @@ bool exact_at_every_level(const json& inv, const json& result, double tau) {
 
 }  // namespace
 
-json read_json_file(const std::string& path, const std::string& what) { return read_json_input(path, "the " + what); }
-
 LadderValue step_for_error(const std::vector<double>& h, const std::vector<double>& error,
                            const std::vector<bool>& usable, double slope, double target) {
   const auto idx = usable_levels(h, error, usable);
@@ -109,6 +107,9 @@ json merge_verify_reports(const std::vector<json>& reports, const std::vector<st
     const json& r = reports[i];
     if (!r.is_object() || !r.contains("results") || !r["results"].is_array())
       throw InputError(cat("compare: '", names[i], "' is not a rigidbench verify report (no \"results\" array)"));
+    // The pair key is read from every result: a result whose "integrator" is a number was exit 3
+    // (nlohmann type_error; found by fuzz/report.cpp), so each input is held to the schema first.
+    validate_document(r, DocumentSchema::report, cat("compare: '", names[i], "'"));
     if (i > 0)
       for (const json& x : r["results"]) out["results"].push_back(x);
     for (const json& x : r["results"]) {

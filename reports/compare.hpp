@@ -9,9 +9,6 @@
 
 namespace rigidbench {
 
-/// Reads and parses a JSON file; InputError naming the file when it is missing or malformed.
-nlohmann::json read_json_file(const std::string& path, const std::string& what);
-
 struct CompareOptions {
   std::string metric = "attitude_error_final";  // a key of every result's "convergence"
   double target = 1e-6;                         // error to reach for "cost at target accuracy"

@@ -1,7 +1,7 @@
 """Writing under faults (docs/decisions.md, "Writing files"): a refused write is exit 5 with the
 system's reason and leaves the previous report intact and no temporary; runs killed with SIGKILL at
-any moment leave the previous report or a complete new one, and their temporaries are removed by the
-next run (verify and gate --bless); simulate streams its rows in bounded memory and SIGTERM
+any moment (verify and gate --bless) leave the previous file or a complete new one, and their
+temporaries are removed by the next run; simulate streams its rows in bounded memory and SIGTERM
 removes its temporary.
 usage: io_faults.py RIGIDBENCH TMP_DIR [quick|long]
 "quick" (the fast label): the refused write, stale temporaries, SIGTERM; "long" (the ci label): the
@@ -70,7 +70,35 @@ def sigkill_loop():
         text = open(report).read()
         if text != OLD:
             json.loads(text)  # complete, or it would not parse
-    print(f"SIGKILL: {kills} runs killed at spread moments; the report was always the old or a complete one")
+    left = len(temporaries(out))  # what the killed runs left behind, removed by the next run
+    p = subprocess.run([B, *SEL, "--out", report], env=ENV, capture_output=True, text=True)
+    check(p.returncode == 0 and not temporaries(out), f"verify after the kills: {p.stderr} {temporaries(out)}")
+    print(f"SIGKILL verify: {kills} runs killed at spread moments; the report was always the old or a complete one; "
+          f"{left} temporaries of killed runs removed by the next run")
+
+    # The same for gate --bless, whose write is most of its run (a quick report read, a snapshot written).
+    base = os.path.join(out, "blessed.json")
+    bless = [B, "gate", "--bless", "--current", report, "--baseline", base]
+    t_run = time.monotonic()
+    subprocess.run(bless, env=ENV, capture_output=True)
+    t_run = time.monotonic() - t_run
+    kills = 0
+    for k in range(12):
+        open(base, "w").write(OLD)
+        proc = subprocess.Popen(bless, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(t_run * (0.3 + 0.07 * k))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.wait()
+        text = open(base).read()
+        if text != OLD:
+            check(json.loads(text)["kind"] == "rigidbench-gate-snapshot", "a complete snapshot")
+    left = len(temporaries(out))
+    p = subprocess.run(bless, env=ENV, capture_output=True, text=True)
+    check(p.returncode == 0 and not temporaries(out), f"gate --bless after the kills: {p.stderr} {temporaries(out)}")
+    print(f"SIGKILL gate --bless: {kills} runs killed; the baseline was always the old or a complete one; "
+          f"{left} temporaries of killed runs removed by the next run")
 
 
 def stale_temporaries():

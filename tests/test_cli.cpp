@@ -130,6 +130,10 @@ TEST_CASE("bad input: exit code 2 - a message naming the value - no file left be
        "violates the triangle inequality"},
       // Found by fuzz/report.cpp: a bench report given as the verify report was exit 3.
       {"compare --report " + data("report-bench-as-verify.json") + " --out OUT.json", "does not follow the report schema"},
+      // ... and a result whose "integrator" is a number, when reports are merged (was exit 3).
+      {"compare --report " + data("report-integrator-is-number.json") + " --report " + data("report-bench-as-verify.json") +
+           " --out OUT.json",
+       "/results/0/integrator"},
       {sim + "--h 1e12 --out OUT.csv", "longer than the span"},
       {"reference --problem heavy_top --h 1e12 --out OUT.csv", "longer than the span"},
       {"verify --problem heavy_top --levels 0 --out OUT.json", "levels must be in [3, 24] (got 0)"},

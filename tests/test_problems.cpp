@@ -89,6 +89,22 @@ TEST_CASE("a direction given not of unit length is normalised once: written and 
   }
 }
 
+TEST_CASE("a body_system body without a contact diameter is a point: written and read back, the problem is the same",
+          "[problem-file]") {
+  // Found by fuzz/problem_file.cpp (fuzz/corpus/problem_file/regress-diameter-omitted.json): an omitted
+  // diameter reads as 0 (a point particle, as the wall is in eq. 56), is written as 0, and the schema
+  // refused a written 0 (it required > 0), so the file did not read back.
+  json b = exported("torus_impact");
+  b["bodies"][2].erase("diameter");
+  const Problem p = problem_from_json(b, "test");
+  CHECK(p.bodies[2].diameter == 0.0);
+  const Problem q = problem_from_json(json::parse(problem_to_json(p).dump()), "round trip");
+  CHECK(p == q);
+  json neg = exported("torus_impact");
+  neg["bodies"][2]["diameter"] = -0.1;
+  CHECK_THROWS_WITH(problem_from_json(neg, "test"), Catch::Contains("/bodies/2/diameter"));
+}
+
 TEST_CASE("problem files accept alternative attitude and velocity forms", "[problem-file]") {
   json j = exported("heavy_top");
   j["initial"][0]["attitude"] = {{"rotation_vector", {0.05, 0, 0}}};
