@@ -52,51 +52,41 @@ def refused_write():
     print("refused write: exit 5, reason given, previous report intact, no temporary")
 
 
-def sigkill_loop():
-    # 2. SIGKILL at moments spread over whole runs: the report is the old one or a complete new one.
-    subprocess.run([B, *SEL, "--out", report], env=ENV, capture_output=True)  # warms the reference cache
+def kill_loop(cmd, target, complete):
+    """SIGKILLs 12 runs of cmd at moments spread over a whole run: target is always the old text or a
+    file `complete` accepts; the run after the kills exits 0 and leaves no temporary. Returns (killed,
+    temporaries the kills left)."""
     t_run = time.monotonic()
-    subprocess.run([B, *SEL, "--out", report], env=ENV, capture_output=True)
+    subprocess.run(cmd, env=ENV, capture_output=True)
     t_run = time.monotonic() - t_run
     kills = 0
     for k in range(12):
-        open(report, "w").write(OLD)
-        proc = subprocess.Popen([B, *SEL, "--out", report], env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        open(target, "w").write(OLD)
+        proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(t_run * (0.3 + 0.07 * k))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             kills += 1
         proc.wait()
-        text = open(report).read()
+        text = open(target).read()
         if text != OLD:
-            json.loads(text)  # complete, or it would not parse
-    left = len(temporaries(out))  # what the killed runs left behind, removed by the next run
-    p = subprocess.run([B, *SEL, "--out", report], env=ENV, capture_output=True, text=True)
-    check(p.returncode == 0 and not temporaries(out), f"verify after the kills: {p.stderr} {temporaries(out)}")
+            check(complete(json.loads(text)), f"{cmd[1]}: a complete file")  # or it would not parse
+    left = len(temporaries(out))
+    p = subprocess.run(cmd, env=ENV, capture_output=True, text=True)
+    check(p.returncode == 0 and not temporaries(out), f"{cmd[1]} after the kills: {p.stderr} {temporaries(out)}")
+    return kills, left
+
+
+def sigkill_loop():
+    # 2. SIGKILL at moments spread over whole runs: the file is the old one or a complete new one.
+    subprocess.run([B, *SEL, "--out", report], env=ENV, capture_output=True)  # warms the reference cache
+    kills, left = kill_loop([B, *SEL, "--out", report], report, lambda j: True)
     print(f"SIGKILL verify: {kills} runs killed at spread moments; the report was always the old or a complete one; "
           f"{left} temporaries of killed runs removed by the next run")
-
     # The same for gate --bless, whose write is most of its run (a quick report read, a snapshot written).
     base = os.path.join(out, "blessed.json")
-    bless = [B, "gate", "--bless", "--current", report, "--baseline", base]
-    t_run = time.monotonic()
-    subprocess.run(bless, env=ENV, capture_output=True)
-    t_run = time.monotonic() - t_run
-    kills = 0
-    for k in range(12):
-        open(base, "w").write(OLD)
-        proc = subprocess.Popen(bless, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(t_run * (0.3 + 0.07 * k))
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-            kills += 1
-        proc.wait()
-        text = open(base).read()
-        if text != OLD:
-            check(json.loads(text)["kind"] == "rigidbench-gate-snapshot", "a complete snapshot")
-    left = len(temporaries(out))
-    p = subprocess.run(bless, env=ENV, capture_output=True, text=True)
-    check(p.returncode == 0 and not temporaries(out), f"gate --bless after the kills: {p.stderr} {temporaries(out)}")
+    kills, left = kill_loop([B, "gate", "--bless", "--current", report, "--baseline", base], base,
+                            lambda j: j["kind"] == "rigidbench-gate-snapshot")
     print(f"SIGKILL gate --bless: {kills} runs killed; the baseline was always the old or a complete one; "
           f"{left} temporaries of killed runs removed by the next run")
 
