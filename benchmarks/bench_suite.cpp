@@ -164,7 +164,7 @@ BenchResult run_bench(const BenchRequest& req) {
   out.shard = req.shard;
   auto pairs = bench_pairs(schemes, out.problems);
   std::erase_if(pairs, [&](const BenchPair& bp) {
-    return bp.scheme != &baseline_scheme() && !req.shard.contains(shard_key(bp.scheme->info->name, bp.problem->name));
+    return bp.scheme != &baseline_scheme() && bp.scheme != &rk4_baseline_scheme() && !req.shard.contains(shard_key(bp.scheme->info->name, bp.problem->name));
   });
 
   // ---- wall clock: Google Benchmark, repetitions randomly interleaved across pairs ----
@@ -188,7 +188,7 @@ BenchResult run_bench(const BenchRequest& req) {
   benchmark::ClearRegisteredBenchmarks();
   if (!tmp_json.empty()) fs::rename(tmp_json, out.gbench_json);
 
-  std::map<std::string, double> base_ns;
+  std::map<std::string, double> base_ns, rk4_ns;
   for (const BenchPair& bp : pairs) {
     BenchEntry e;
     e.integrator = std::string(bp.scheme->info->name);
@@ -202,27 +202,35 @@ BenchResult run_bench(const BenchRequest& req) {
     }
     e.loads_per_step = rep.loads_.count(bp.name()) ? rep.loads_[bp.name()] : kNaN;
     e.newton_per_step = rep.newton_.count(bp.name()) ? rep.newton_[bp.name()] : kNaN;
-    if (bp.scheme->info->name == baseline_scheme().info->name) base_ns[e.problem] = e.ns_per_step;
+    if (bp.scheme == &baseline_scheme()) base_ns[e.problem] = e.ns_per_step;
+    if (bp.scheme == &rk4_baseline_scheme()) rk4_ns[e.problem] = e.ns_per_step;
     out.entries.push_back(e);
   }
-  // No ratio where the baseline does not apply (the non_twisting family): NaN (null in the report).
+  // No ratio where a baseline does not apply (the non_twisting family): NaN (null in the report).
   auto ratio = [](double x, const std::map<std::string, double>& base, const std::string& problem) {
     const auto it = base.find(problem);
     return it == base.end() ? kNaN : x / it->second;
   };
-  for (auto& e : out.entries) e.ratio_to_baseline = ratio(e.ns_per_step, base_ns, e.problem);
+  for (auto& e : out.entries) {
+    e.ratio_to_baseline = ratio(e.ns_per_step, base_ns, e.problem);
+    e.ratio_to_rk4 = ratio(e.ns_per_step, rk4_ns, e.problem);
+  }
 
   // ---- instruction counts (deterministic; what the speed gate uses) ----
   if (req.icount) {
     try {
       if (!req.quiet) std::fprintf(stderr, "bench: counting instructions under callgrind (%zu pairs)...\n", pairs.size());
       const auto ips = count_instructions(pairs, req.icount_steps, out.icount_tool);
-      std::map<std::string, double> base_i;
+      std::map<std::string, double> base_i, rk4_i;
       for (std::size_t i = 0; i < pairs.size(); ++i) {
         out.entries[i].instructions_per_step = ips[i];
-        if (pairs[i].scheme->info->name == baseline_scheme().info->name) base_i[pairs[i].problem->name] = ips[i];
+        if (pairs[i].scheme == &baseline_scheme()) base_i[pairs[i].problem->name] = ips[i];
+        if (pairs[i].scheme == &rk4_baseline_scheme()) rk4_i[pairs[i].problem->name] = ips[i];
       }
-      for (auto& e : out.entries) e.instruction_ratio_to_baseline = ratio(e.instructions_per_step, base_i, e.problem);
+      for (auto& e : out.entries) {
+        e.instruction_ratio_to_baseline = ratio(e.instructions_per_step, base_i, e.problem);
+        e.instruction_ratio_to_rk4 = ratio(e.instructions_per_step, rk4_i, e.problem);
+      }
       out.icount_note = cat("callgrind Ir per step = (Ir(2N) - Ir(N)) / N, N = ", std::to_string(req.icount_steps));
     } catch (const InputError& e) {
       if (req.require_icount) throw;

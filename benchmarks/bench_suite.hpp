@@ -22,7 +22,7 @@ struct BenchRequest {
   bool work_precision = true;
   std::string out_dir;                 // where benchmark.json (Google Benchmark's format) goes
   bool quiet = false;
-  /// Only this shard's pairs; the in-run baseline scheme runs in every shard (each shard's ratios
+  /// Only this shard's pairs; the in-run baseline schemes run in every shard (each shard's ratios
   /// are to its own baseline run; merge keeps the owning shard's baseline entries).
   Shard shard;
 };
@@ -35,6 +35,7 @@ struct BenchEntry {
   double ratio_to_baseline = kNaN;    // ns_per_step / baseline's, same problem, same run
   double instructions_per_step = kNaN;
   double instruction_ratio_to_baseline = kNaN;
+  double ratio_to_rk4 = kNaN, instruction_ratio_to_rk4 = kNaN;  // to the hand-written RK4 (rk4_quat)
   double loads_per_step = kNaN, newton_per_step = kNaN;
   int repetitions = 0;
 };

@@ -78,11 +78,11 @@ double thread_cpu_now() {
 std::string BenchPair::name() const { return cat("step/", scheme->info->name, "/", problem->name); }
 
 std::vector<BenchPair> bench_pairs(const std::vector<const SchemeEntry*>& schemes, const std::vector<Problem>& problems) {
-  const SchemeEntry& base = baseline_scheme();
+  const SchemeEntry &base = baseline_scheme(), &rk4 = rk4_baseline_scheme();
   std::vector<BenchPair> out;
   for (const Problem& p : problems)
     for (const SchemeEntry& e : registry()) {
-      const bool selected = &e == &base || std::find(schemes.begin(), schemes.end(), &e) != schemes.end();
+      const bool selected = &e == &base || &e == &rk4 || std::find(schemes.begin(), schemes.end(), &e) != schemes.end();
       if (!selected || !not_applicable(*e.info, p).empty()) continue;
       const Ladder L = make_ladder(p, e.info->order);
       out.push_back({&e, &p, L.h(std::min(2, L.levels - 1))});

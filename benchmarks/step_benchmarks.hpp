@@ -22,8 +22,8 @@ struct BenchPair {
   std::string name() const;  // "step/<scheme>/<problem>", the benchmark's name
 };
 
-/// Every applicable pair of the selected schemes and problems, plus the baseline scheme on each
-/// problem (always present: every ratio refers to it). Ordered by problem, then registry order.
+/// Every applicable pair of the selected schemes and problems, plus the two baseline schemes on each
+/// problem (always present: every ratio refers to them). Ordered by problem, then registry order.
 std::vector<BenchPair> bench_pairs(const std::vector<const SchemeEntry*>& schemes, const std::vector<Problem>& problems);
 
 /// Registers one Google Benchmark per pair (with a "min" statistic over repetitions).

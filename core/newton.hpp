@@ -27,16 +27,26 @@ struct NewtonResult {
   double last_residual = 0;   // |r| at the last evaluation, when not converged
 };
 
+/// The Newton step dx = -J^-1 r by dense LU with partial pivoting (the default linear solve).
+struct DenseLuSolve {
+  template <int N>
+  Eigen::Matrix<double, N, 1> operator()(const Eigen::Matrix<double, N, N>& J, const Eigen::Matrix<double, N, 1>& r) const {
+    return J.partialPivLu().solve(-r);
+  }
+};
+
 /// f(x, r, J) writes the residual r(x) and its Jacobian J = dr/dx. x holds the initial guess and,
-/// on return, the last iterate.
-template <int N, class F>
-NewtonResult newton_solve(F&& f, Eigen::Matrix<double, N, 1>& x, const NewtonSettings& s = {}) {
+/// on return, the last iterate. solve(J, r) returns the Newton step -J^-1 r: a scheme whose Jacobian
+/// has structure (a block elimination, a Schur complement) passes its own; the iteration and its
+/// stopping test are the same for every scheme.
+template <int N, class F, class Solve = DenseLuSolve>
+NewtonResult newton_solve(F&& f, Eigen::Matrix<double, N, 1>& x, const NewtonSettings& s = {}, Solve&& solve = {}) {
   NewtonResult res;
   Eigen::Matrix<double, N, 1> r = Eigen::Matrix<double, N, 1>::Zero();
   Eigen::Matrix<double, N, N> J;
   for (res.iterations = 1; res.iterations <= s.max_iterations; ++res.iterations) {
     f(x, r, J);
-    const Eigen::Matrix<double, N, 1> dx = J.partialPivLu().solve(-r);
+    const Eigen::Matrix<double, N, 1> dx = solve(J, r);
     if (!dx.allFinite()) {  // last_residual is set on the failure paths only (kept off the hot path)
       res.last_residual = r.norm();
       return res;

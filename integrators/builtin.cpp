@@ -13,4 +13,6 @@ std::deque<SchemeEntry> builtin_scheme_entries() {
 
 const SchemeEntry& baseline_scheme() { return find_scheme(std::string(BaselineScheme::info().name)); }
 
+const SchemeEntry& rk4_baseline_scheme() { return find_scheme(std::string(Rk4BaselineScheme::info().name)); }
+
 }  // namespace rigidbench

@@ -9,6 +9,7 @@
 #include "rigidbench/integrators/lie_euler.hpp"
 #include "rigidbench/integrators/odeint_rk4_quaternion.hpp"
 #include "rigidbench/integrators/rig_koziara_bicanic.hpp"
+#include "rigidbench/integrators/rk4_quaternion.hpp"
 #include "rigidbench/integrators/rkmk4.hpp"
 #include "rigidbench/integrators/rrp_schemes.hpp"
 #include "rigidbench/integrators/simo_wong.hpp"
@@ -23,16 +24,17 @@ struct SchemeList {
   static void for_each(F&& f) { (f.template operator()<S>(), ...); }
 };
 
-using Schemes = SchemeList<OdeintRk4Quaternion, LieEuler, TerzeMullerZlatar, RigPos, RigNeg, RigImp,
+using Schemes = SchemeList<OdeintRk4Quaternion, Rk4Quaternion, LieEuler, TerzeMullerZlatar, RigPos, RigNeg, RigImp,
                            BakerGonzalezBody, BakerGonzalezSpatial, BakerGonzalezNewmark, CampelloSymplecticEuler,
                            CampelloImplicit, DlmSplitting, Rkmk4, GebhardtRomeroStandard, GebhardtRomeroNonholonomic,
                            SimoWong, AkwMidpoint, Lgvi>;
 
 // Each scheme's type-erased wrapper (what verify, simulate and bench step) is instantiated once, in
 // the scheme's own .cpp: the compiler inlines the update into it there, in a translation unit of its
-// own size, rather than in one unit holding all eighteen (whose inlining budget would then decide
+// own size, rather than in one unit holding all nineteen (whose inlining budget would then decide
 // the instruction counts).
 extern template class Erased<OdeintRk4Quaternion>;
+extern template class Erased<Rk4Quaternion>;
 extern template class Erased<LieEuler>;
 extern template class Erased<TerzeMullerZlatar>;
 extern template class Erased<RigPos>;
@@ -53,5 +55,7 @@ extern template class Erased<Lgvi>;
 
 /// The in-run baseline every cost ratio refers to (registry.hpp, baseline_scheme()).
 using BaselineScheme = OdeintRk4Quaternion;
+/// The second in-run baseline: the same RK4 at the arithmetic limit (registry.hpp, rk4_baseline_scheme()).
+using Rk4BaselineScheme = Rk4Quaternion;
 
 }  // namespace rigidbench

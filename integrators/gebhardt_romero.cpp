@@ -102,6 +102,44 @@ void gr_system(const GrStepData& d, const Eigen::Matrix<double, N, 1>& x, Eigen:
   }
 }
 
+template <int N>
+Eigen::Matrix<double, N, 1> gr_block_solve(const Eigen::Matrix<double, N, N>& Jac, const Eigen::Matrix<double, N, 1>& r) {
+  constexpr int m = N - 9;
+  // Without a follower moment the configuration block is K (x) I3 (see gr_system: M = JJ (x) I3,
+  // eq. 88; the multipliers' Hessian term 1/2 C (x) I3; the nonholonomic mu terms, eq. 94, are
+  // multiples of I3 too), so its inverse is K^-1 (x) I3 and the 9 + m system reduces to the m x m
+  // Schur complement S = B (K^-1 (x) I3) G of the constraint blocks:
+  //   S dl = r_c - B z,  z = (K^-1 (x) I3) r_q,  dq = -(z + (K^-1 (x) I3) G dl).
+  // K = JJ + 1/2 C: JJ is positive semi-definite by the triangle inequality and singular for a lamina
+  // (J3 = J1 + J2, the catalogue's free body: JJ33 = int z^2 dm = 0), where only the constraints fix
+  // the third director and K is (near) singular. Then, or whenever K is far from well conditioned,
+  // the dense LU of the whole system.
+  Mat3 K;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) K(i, j) = Jac(3 * i, 3 * j);
+  const double scale = K.cwiseAbs().maxCoeff();
+  if (!(std::abs(K.determinant()) > 1e-6 * scale * scale * scale)) return Jac.partialPivLu().solve(-r);
+  const Mat3 Ki = K.inverse();  // closed form (cofactors)
+  Eigen::Matrix<double, 9, m> Y;
+  Vec9 z;
+  for (int i = 0; i < 3; ++i) {
+    Y.template block<3, m>(3 * i, 0) = Ki(i, 0) * Jac.template block<3, m>(0, 9) +
+                                       Ki(i, 1) * Jac.template block<3, m>(3, 9) + Ki(i, 2) * Jac.template block<3, m>(6, 9);
+    z.template segment<3>(3 * i) = Ki(i, 0) * r.template segment<3>(0) + Ki(i, 1) * r.template segment<3>(3) +
+                                   Ki(i, 2) * r.template segment<3>(6);
+  }
+  const Eigen::Matrix<double, m, 9> B = Jac.template block<m, 9>(9, 0);
+  const Eigen::Matrix<double, m, m> S = B * Y;
+  const Eigen::Matrix<double, m, 1> dl = S.partialPivLu().solve(r.template tail<m>() - B * z);
+  Eigen::Matrix<double, N, 1> dx;
+  dx.template head<9>() = -(z + Y * dl);
+  dx.template tail<m>() = dl;
+  return dx;
+}
+
+template Eigen::Matrix<double, 15, 1> gr_block_solve<15>(const Eigen::Matrix<double, 15, 15>&, const Eigen::Matrix<double, 15, 1>&);
+template Eigen::Matrix<double, 16, 1> gr_block_solve<16>(const Eigen::Matrix<double, 16, 16>&, const Eigen::Matrix<double, 16, 1>&);
+
 template void gr_system<15>(const GrStepData&, const Eigen::Matrix<double, 15, 1>&, Eigen::Matrix<double, 15, 1>&,
                             Eigen::Matrix<double, 15, 15>&);
 template void gr_system<16>(const GrStepData&, const Eigen::Matrix<double, 16, 1>&, Eigen::Matrix<double, 16, 1>&,

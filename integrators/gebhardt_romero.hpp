@@ -61,6 +61,13 @@ template <int N>
 void gr_system(const GrStepData& d, const Eigen::Matrix<double, N, 1>& x, Eigen::Matrix<double, N, 1>& r,
                Eigen::Matrix<double, N, N>& Jac);
 
+/// The Newton step -Jac^-1 r of gr_system by block elimination onto the (N - 9) x (N - 9) Schur
+/// complement of the constraints; valid when the configuration block is K (x) I3, i.e. when no
+/// follower moment acts (a follower moment's Jacobian is not of that form: dense LU then). Falls
+/// back to the dense LU itself where K is near singular (a lamina). Tested against the dense LU.
+template <int N>
+Eigen::Matrix<double, N, 1> gr_block_solve(const Eigen::Matrix<double, N, N>& Jac, const Eigen::Matrix<double, N, 1>& r);
+
 template <bool Nonholonomic>
 class GebhardtRomero final : public SchemeBase {
  public:
@@ -80,6 +87,7 @@ class GebhardtRomero final : public SchemeBase {
     d_.nonholonomic = Nonholonomic;
     d_.a = a;
     newton_.judged = 9;
+    for (const Load& l : p.loads) block_solve_ = block_solve_ && !std::holds_alternative<FollowerMoment>(l);
   }
 
   void reset(const State& x0, double) {
@@ -95,7 +103,9 @@ class GebhardtRomero final : public SchemeBase {
 
   StepStatus step(double t, double h) {
     VecN x = prepare(t, h);
-    const NewtonResult nr = newton_solve<N>([&](const VecN& y, VecN& r, MatN& J) { gr_system<N>(d_, y, r, J); }, x, newton_);
+    const auto system = [&](const VecN& y, VecN& r, MatN& J) { gr_system<N>(d_, y, r, J); };
+    const NewtonResult nr = block_solve_ ? newton_solve<N>(system, x, newton_, gr_block_solve<N>)
+                                         : newton_solve<N>(system, x, newton_);
     c_.newton_iterations += std::uint64_t(nr.iterations);
     if (!p_->torque_free()) c_.load_evaluations += std::uint64_t(nr.iterations);
     if (!nr.converged || !x.allFinite())
@@ -143,6 +153,7 @@ class GebhardtRomero final : public SchemeBase {
     return x;
   }
   NewtonSettings newton_;
+  bool block_solve_ = true;  // no follower moment: the Newton step by gr_block_solve
   GrStepData d_;
   Vec9 q_ = Vec9::Zero(), v_ = Vec9::Zero();
   Eigen::Matrix<double, N - 9, 1> mult_ = Eigen::Matrix<double, N - 9, 1>::Zero();
@@ -156,6 +167,10 @@ const SchemeInfo& GebhardtRomeroStandard::info();
 template <>
 const SchemeInfo& GebhardtRomeroNonholonomic::info();
 
+extern template Eigen::Matrix<double, 15, 1> gr_block_solve<15>(const Eigen::Matrix<double, 15, 15>&,
+                                                                const Eigen::Matrix<double, 15, 1>&);
+extern template Eigen::Matrix<double, 16, 1> gr_block_solve<16>(const Eigen::Matrix<double, 16, 16>&,
+                                                                const Eigen::Matrix<double, 16, 1>&);
 extern template void gr_system<15>(const GrStepData&, const Eigen::Matrix<double, 15, 1>&,
                                    Eigen::Matrix<double, 15, 1>&, Eigen::Matrix<double, 15, 15>&);
 extern template void gr_system<16>(const GrStepData&, const Eigen::Matrix<double, 16, 1>&,

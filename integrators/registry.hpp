@@ -64,6 +64,9 @@ const SchemeEntry& register_scheme() {
 /// The scheme every cost ratio refers to (docs/metrics.md, Cost): Boost.Odeint RK4 on the
 /// quaternion Kirchhoff form of the same problem.
 const SchemeEntry& baseline_scheme();
+/// The second baseline (ratio_to_rk4): the same RK4 on the same right-hand side, written out by
+/// hand -- the arithmetic limit, where odeint's ratio also measures odeint's generic algebra.
+const SchemeEntry& rk4_baseline_scheme();
 
 /// Exact name; throws InputError listing the registered names.
 const SchemeEntry& find_scheme(const std::string& name);

@@ -244,21 +244,25 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
       row["error_at_h"] = {{"h", h_fixed}, {"error", num(eh.value)}, {"extrapolated", eh.extrapolated}};
 
       // Cost per step.
-      double ns = kNan, instr = kNan, ratio = kNan, iratio = kNan;
+      double ns = kNan, instr = kNan, ratio = kNan, iratio = kNan, ratio4 = kNan, iratio4 = kNan;
       std::string source;
       if (auto b = bench_of.find({name, pname}); b != bench_of.end()) {
         ns = as_num((*b->second)["ns_per_step"]);
         ratio = as_num((*b->second)["ratio_to_baseline"]);
         instr = as_num(b->second->value("instructions_per_step", json()));
         iratio = as_num(b->second->value("instruction_ratio_to_baseline", json()));
+        ratio4 = as_num(b->second->value("ratio_to_rk4", json()));
+        iratio4 = as_num(b->second->value("instruction_ratio_to_rk4", json()));
         source = "bench: Google Benchmark CPU time (min of interleaved repetitions); callgrind instructions";
       } else if (r.contains("cost")) {
         ns = as_num(r["cost"]["ns_per_step"]);
         ratio = as_num(r["cost"]["ratio_to_baseline"]);
+        ratio4 = as_num(r["cost"].value("ratio_to_rk4", json()));
         source = "verify report: wall clock of a fixed-work run (informational)";
       }
       row["cost_per_step"] = {{"ns", num(ns)}, {"ratio_to_baseline", num(ratio)}, {"instructions", num(instr)},
-                              {"instruction_ratio_to_baseline", num(iratio)}, {"source", source}};
+                              {"instruction_ratio_to_baseline", num(iratio)}, {"ratio_to_rk4", num(ratio4)},
+                              {"instruction_ratio_to_rk4", num(iratio4)}, {"source", source}};
       const LadderValue hs = step_for_error(h, e, asym, slope, opt.target);
       const double steps = span / hs.value;
       row["cost_to_target"] = {{"h", num(hs.value)},
@@ -310,7 +314,7 @@ std::string compare_markdown(const ordered_json& c) {
     o << "\n\nRanked by " << P.value("rank_by", "") << "; error at fixed h = " << fmt(as_num(P["h_fixed"]))
       << ".\n\n";
     o << "| rank | scheme | kind | order obs/exp | Q_II (2^p) | exact claims held | unclaimed, exact at every h | "
-         "error at h | ns/step (x base) | instr/step (x base) | steps to target | cost to target |\n";
+         "error at h | ns/step (x odeint, x rk4) | instr/step (x odeint, x rk4) | steps to target | cost to target |\n";
     o << "|---:|---|---|---|---|---|---|---:|---:|---:|---:|---:|\n";
     for (const auto& r : P["rows"]) {
       auto list = [](const ordered_json& a) {
@@ -335,8 +339,9 @@ std::string compare_markdown(const ordered_json& c) {
         << fmt(as_num(r["q_ii"]["median"]), 4) << " (" << fmt(as_num(r["q_ii"]["expected"])) << ") "
         << r["q_ii"].value("verdict", "") << " | " << claims << " | " << list(inv["unclaimed_exact_at_every_level"]) << " | "
         << tilde_e << fmt(as_num(r["error_at_h"]["error"])) << " | " << fmt(as_num(cp["ns"]), 4) << " ("
-        << fmt(as_num(cp["ratio_to_baseline"])) << ") | " << fmt(as_num(cp["instructions"]), 4) << " ("
-        << fmt(as_num(cp["instruction_ratio_to_baseline"])) << ") | " << tilde_c << fmt(as_num(ct["steps"])) << " | "
+        << fmt(as_num(cp["ratio_to_baseline"])) << ", " << fmt(as_num(cp.value("ratio_to_rk4", ordered_json()))) << ") | "
+        << fmt(as_num(cp["instructions"]), 4) << " (" << fmt(as_num(cp["instruction_ratio_to_baseline"])) << ", "
+        << fmt(as_num(cp.value("instruction_ratio_to_rk4", ordered_json()))) << ") | " << tilde_c << fmt(as_num(ct["steps"])) << " | "
         << cost << " |\n";
     }
     if (!P["skipped"].empty()) {

@@ -46,11 +46,16 @@ json merge_shard_reports(const std::vector<json>& reports, const std::vector<std
         throw InputError(cat("merge: ", names[i], " was made by another build (tool.", t, " differs from ", names[0], ")"));
     if (!bench && (r.at("suite") != first.at("suite") || sh.at("pairs_total") != first.at("shard").at("pairs_total")))
       throw InputError(cat("merge: ", names[i], " belongs to another sweep (suite or pair count differs)"));
-    if (bench && r.at("baseline") != first.at("baseline"))
+    if (bench && (r.at("baseline") != first.at("baseline") || r.value("baselines", json()) != first.value("baselines", json())))
       throw InputError(cat("merge: ", names[i], " has another baseline scheme"));
     const Shard shard{k, count};
+    // Every shard runs the baselines (bench): the first name is "baseline"; "baselines" lists all.
+    const json baselines = bench ? r.value("baselines", json::array({r.at("baseline")})) : json::array();
+    auto is_baseline = [&](const json& res) {
+      return std::find(baselines.begin(), baselines.end(), res.at("integrator")) != baselines.end();
+    };
     for (const json& res : r.at("results"))
-      if (!shard.contains(key_of(res)) && !(bench && res.at("integrator") == r.at("baseline")))
+      if (!shard.contains(key_of(res)) && !is_baseline(res))
         throw InputError(cat("merge: ", names[i], " holds ", key_of(res), ", which belongs to shard ",
                              std::to_string(Shard::of(key_of(res), count)), "/", std::to_string(count)));
   }

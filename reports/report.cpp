@@ -274,6 +274,8 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
                {"instructions_per_step", nullptr},
                {"ratio_to_baseline", num(r.cost.ratio_to_baseline)},
                {"baseline", baseline_scheme().info->name},
+               {"ratio_to_rk4", num(r.cost.ratio_to_rk4)},
+               {"rk4_baseline", rk4_baseline_scheme().info->name},
                {"load_evaluations_per_step", num(r.cost.load_evaluations_per_step)},
                {"newton_iterations_per_step", num(r.cost.newton_iterations_per_step)},
                {"source", r.cost.source.empty() ? std::string("wall clock, min of repetitions of a fixed-work run (informational)")
@@ -347,6 +349,7 @@ ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& 
   j["duration_s"] = b.seconds;
   j["command"] = command;
   j["baseline"] = baseline_scheme().info->name;
+  j["baselines"] = {baseline_scheme().info->name, rk4_baseline_scheme().info->name};
   j["timing"] = {{"source", "Google Benchmark CPU time per step, min over interleaved repetitions"},
                  {"google_benchmark_json", b.gbench_json}};
   j["instruction_counts"] = {{"tool", b.icount_tool}, {"note", b.icount_note}};
@@ -362,6 +365,8 @@ ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& 
                             {"ratio_to_baseline", num(e.ratio_to_baseline)},
                             {"instructions_per_step", num(e.instructions_per_step)},
                             {"instruction_ratio_to_baseline", num(e.instruction_ratio_to_baseline)},
+                            {"ratio_to_rk4", num(e.ratio_to_rk4)},
+                            {"instruction_ratio_to_rk4", num(e.instruction_ratio_to_rk4)},
                             {"load_evaluations_per_step", num(e.loads_per_step)},
                             {"newton_iterations_per_step", num(e.newton_per_step)}});
   j["work_precision"] = {{"error_metric", b.work_metric}, {"series", ordered_json::array()}};

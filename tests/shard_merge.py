@@ -10,7 +10,7 @@ B, TMP = sys.argv[1], sys.argv[2]
 os.makedirs(TMP, exist_ok=True)
 SEL = ["--problem", "heavy_top", "free_body", "pendulum3d", "--levels", "4", "--quiet", "--jobs", "1"]
 TIMING = {"seconds", "duration_s", "started", "command", "merged_from", "from_cache", "ns_per_step",
-          "ratio_to_baseline", "steps_per_second", "jobs", "shard"}
+          "ratio_to_baseline", "ratio_to_rk4", "steps_per_second", "jobs", "shard"}
 
 
 def run(*args, expect=0):

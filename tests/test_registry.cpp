@@ -102,12 +102,13 @@ TEST_CASE("registry: an outside scheme is verified, reported and benchmarked lik
   CHECK(jr["scheme"]["builtin"] == false);
   CHECK(jr["invariants"]["orthogonality"]["verdict"] == "pass");
 
-  // The benchmark pairs include it beside the baseline; its fixed-work run steps the same object.
+  // The benchmark pairs include it beside the two baselines; its fixed-work run steps the same object.
   std::vector<Problem> problems{catalogue_problem("free_body")};
   const auto pairs = bench_pairs({&e}, problems);
-  REQUIRE(pairs.size() == 2);
+  REQUIRE(pairs.size() == 3);
   CHECK(pairs[0].scheme == &baseline_scheme());
-  CHECK(pairs[1].scheme == &e);
+  CHECK(pairs[1].scheme == &rk4_baseline_scheme());
+  CHECK(pairs[2].scheme == &e);
   CHECK(cpu_seconds_of_run(e, problems[0], 0.01, 100) > 0);
 }
 

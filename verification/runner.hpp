@@ -53,7 +53,7 @@ struct LevelRun {
   /// I at the first step at or after the invariant's from_time (= I_0 when it holds from t0); the
   /// deviations below are measured against it, from that step on.
   std::vector<double> inv_anchor;
-  std::vector<double> inv_max_dev;    // max_n |I_n - I_anchor| over every step from from_time on
+  std::vector<double> inv_max_dev;    // max |I(t_j) - I_anchor| over the observation times t_j from from_time on
   std::vector<double> inv_first_half, inv_second_half;
   Eigen::MatrixXd inv_obs;            // invariants on the common grid (rows: times)
   Counters counters;
@@ -106,6 +106,7 @@ struct QiiResult {
 struct CostResult {
   double ns_per_step = kNaN;
   double ratio_to_baseline = kNaN;
+  double ratio_to_rk4 = kNaN;  // to the hand-written RK4 (rk4_baseline_scheme()), same problem and h
   double load_evaluations_per_step = kNaN;
   double newton_iterations_per_step = kNaN;
   double h = kNaN;

@@ -151,6 +151,7 @@ SuiteResult run_suite(const SuiteRequest& req) {
   // Cost: measured serially after the parallel phase so that runs do not compete for cores.
   if (req.measure_cost) {
     const SchemeEntry& base = baseline_scheme();
+    const SchemeEntry& rk4 = rk4_baseline_scheme();
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       if (!pairs[i].skip.empty()) continue;
       const Problem& p = out.problems[pairs[i].problem];
@@ -158,6 +159,7 @@ SuiteResult run_suite(const SuiteRequest& req) {
       out.results[i].cost = measure_cost(p, *pairs[i].scheme, h);
       const CostResult b = measure_cost(p, base, h);
       out.results[i].cost.ratio_to_baseline = out.results[i].cost.ns_per_step / b.ns_per_step;
+      out.results[i].cost.ratio_to_rk4 = out.results[i].cost.ns_per_step / measure_cost(p, rk4, h).ns_per_step;
     }
   } else {
     for (std::size_t i = 0; i < pairs.size(); ++i) out.results[i].cost.source = req.no_cost_reason;

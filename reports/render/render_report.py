@@ -567,7 +567,7 @@ def compare_tables(cmp):
         out.append(f'<p class="meta">Ranked by {esc(P["rank_by"])}; error at fixed h = {fmtn(P["h_fixed"])}.</p>')
         out.append("<table><tr><th>rank</th><th>scheme</th><th>kind</th><th>order obs / exp</th><th>Q_II (2^p)</th>"
                    "<th>exact claims held</th><th>unclaimed, exact at every h</th><th>error at h</th>"
-                   "<th>ns/step (× base)</th><th>instr/step (× base)</th><th>steps to target</th>"
+                   "<th>ns/step (× odeint, × rk4)</th><th>instr/step (× odeint, × rk4)</th><th>steps to target</th>"
                    "<th>cost to target</th></tr>")
         for r in P["rows"]:
             inv = r["invariants"]
@@ -591,8 +591,9 @@ def compare_tables(cmp):
                 f'<td>{fmtn(r["q_ii"]["median"], 4)} ({fmtn(r["q_ii"]["expected"])}) {verdict(r["q_ii"]["verdict"])}</td>'
                 f'<td>{held}</td><td>{esc(", ".join(inv["unclaimed_exact_at_every_level"]) or "-")}</td>'
                 f'<td class="num">{te}{fmtn(r["error_at_h"]["error"])}</td>'
-                f'<td class="num">{fmtn(cp["ns"], 4)} ({fmtn(cp["ratio_to_baseline"])})</td>'
-                f'<td class="num">{fmtn(cp["instructions"], 4)} ({fmtn(cp["instruction_ratio_to_baseline"])})</td>'
+                f'<td class="num">{fmtn(cp["ns"], 4)} ({fmtn(cp["ratio_to_baseline"])}, {fmtn(cp.get("ratio_to_rk4"))})</td>'
+                f'<td class="num">{fmtn(cp["instructions"], 4)} ({fmtn(cp["instruction_ratio_to_baseline"])}, '
+                f'{fmtn(cp.get("instruction_ratio_to_rk4"))})</td>'
                 f'<td class="num">{tc}{fmtn(ct["steps"])}</td><td class="num">{cost}</td></tr>')
         out.append("</table>")
         if P["skipped"]:
