@@ -393,7 +393,17 @@ struct Gate {
     for (auto it = CS.begin(); it != CS.end(); ++it) {
       std::string integ, prob;
       split_key(it.key(), integ, prob);
-      if (in_selection(integ, prob) && !BS.contains(it.key()))
+      if (!in_selection(integ, prob) || BS.contains(it.key())) continue;
+      // Two builds compared (gate --against): a scheme the other build does not have at all is new in
+      // this one - there is nothing to regress from, so it warns; a new pair of a scheme both builds
+      // have still fails closed.
+      const std::string prefix = integ + "/";
+      bool known = false;
+      for (auto b = BS.begin(); b != BS.end() && !known; ++b) known = b.key().rfind(prefix, 0) == 0;
+      if (opt.speed_only && !known)
+        add({integ, prob, "instructions_per_step", "warn", "", fmt(as_num(it.value().at("instructions_per_step"))),
+             "a scheme the other build does not have (new in this one): no speed to compare with"});
+      else
         add({integ, prob, "instructions_per_step", "missing", "", "", "pair not in the baseline's speed data: bless to gate it"});
     }
   }

@@ -242,6 +242,28 @@ TEST_CASE("gate: instructions +3% fail, +1% pass, the wall-clock ratio only warn
   CHECK_THAT(row(g, "terze", "instructions_per_step")->message, Catch::Contains("rose by 3 %"));
 }
 
+TEST_CASE("gate --against: a scheme new in this build warns, a new pair of a known scheme fails", "[gate]") {
+  // Two builds' speed-only snapshots (what gate --against compares): the current one adds a scheme
+  // the other does not have, and a problem for a scheme both have.
+  GateOptions opt;
+  opt.speed_only = true;
+  json base = make_snapshot(), cur = make_snapshot();
+  cur["speed"]["brand_new/heavy_top"] = cur["speed"]["terze/heavy_top"];
+  GateResult g = gate_compare(base, cur, opt);
+  CHECK(g.failures == 0);
+  REQUIRE(row(g, "brand_new", "instructions_per_step"));
+  CHECK(row(g, "brand_new", "instructions_per_step")->status == "warn");
+  CHECK(g.exit_code() == 0);
+  cur["speed"]["terze/free_body"] = cur["speed"]["terze/heavy_top"];
+  g = gate_compare(base, cur, opt);
+  CHECK(g.exit_code() == 1);
+  CHECK(count(g, "missing") == 1);
+  // Against a blessed baseline (not speed-only) a new scheme is missing: bless to gate it.
+  json full = make_snapshot();
+  full["speed"]["brand_new/heavy_top"] = full["speed"]["terze/heavy_top"];
+  CHECK(gate_compare(make_snapshot(), full).exit_code() == 1);
+}
+
 TEST_CASE("gate: expected findings are strict", "[gate]") {
   const json s = make_snapshot();
   json cur = s;
