@@ -248,6 +248,7 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
                                {"drift_by_level", nums(i.drift_by_level)},
                                {"first_half", num(i.first_half)},
                                {"second_half", num(i.second_half)},
+                               {"judged_level", i.judged_level >= 0 ? ordered_json(i.judged_level) : ordered_json(nullptr)},
                                {"threshold", num(i.threshold)},
                                {"verdict", to_string(i.verdict)},
                                {"failed_at_roundoff", i.failed_at_roundoff},

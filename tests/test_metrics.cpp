@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "rigidbench/verification/metrics.hpp"
+#include "rigidbench/verification/verdicts.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;
@@ -96,4 +97,58 @@ TEST_CASE("trapezoid and median", "[metrics]") {
   CHECK(median({3, 1, 2}) == 2);
   CHECK(median({4, 1, 2, 3}) == 2.5);
   CHECK(std::isnan(median({})));
+}
+
+TEST_CASE("bounded claim: judged on the finest level clear of round-off, not on rounding noise", "[metrics]") {
+  // Ladder of 3 levels: 100, 200, 400 steps; round-off budgets max(100 eps, 4 N eps) = 8.9e-14,
+  // 1.8e-13, 3.6e-13.
+  Ladder L;
+  L.h0 = 0.1, L.levels = 3, L.n0 = 100, L.m = 100;
+  auto claim = [](std::vector<double> drift, std::vector<double> first, std::vector<double> second) {
+    InvariantResult ir;
+    ir.claim = Claim::bounded;
+    ir.drift_by_level = std::move(drift);
+    ir.first_half_by_level = std::move(first);
+    ir.second_half_by_level = std::move(second);
+    return ir;
+  };
+  SECTION("an O(h^2) oscillation with a noisy finest level passes on the level above it") {
+    // Level 2 is rounding: its second half 3x its first, which the old finest-level rule failed.
+    InvariantResult ir = claim({4e-8, 1e-8, 2e-13}, {4e-8, 1e-8, 6e-14}, {3.9e-8, 1e-8, 2e-13});
+    judge_bounded(ir, L);
+    CHECK(ir.verdict == Verdict::pass);
+    CHECK(ir.judged_level == 1);
+    CHECK(ir.second_half == 1e-8);
+  }
+  SECTION("a secular drift at a level clear of round-off fails, whatever the finest level shows") {
+    InvariantResult ir = claim({4e-8, 2e-8, 1e-13}, {1e-8, 5e-9, 1e-13}, {4e-8, 2e-8, 1e-13});
+    judge_bounded(ir, L);
+    CHECK(ir.verdict == Verdict::fail);
+    CHECK(ir.judged_level == 1);
+  }
+  SECTION("the finest level is judged when it is clear of round-off") {
+    InvariantResult ir = claim({4e-8, 1e-8, 2.5e-9}, {4e-8, 1e-8, 1e-9}, {4e-8, 1e-8, 2.5e-9});
+    judge_bounded(ir, L);
+    CHECK(ir.verdict == Verdict::fail);
+    CHECK(ir.judged_level == 2);
+  }
+  SECTION("a finest level above its budget but no longer converging is noise: the level above it is judged") {
+    // Measured shape (gr_energy_momentum, pendulum3d, Clang -march=native): the drift grows again
+    // at the finest level, from the Newton tolerance's residuals, and its second half is 2.3x its first.
+    InvariantResult ir = claim({4e-8, 1e-8, 1.6e-8}, {4e-8, 1e-8, 7e-9}, {4e-8, 1e-8, 1.6e-8});
+    judge_bounded(ir, L);
+    CHECK(ir.verdict == Verdict::pass);
+    CHECK(ir.judged_level == 1);
+  }
+  SECTION("every level at round-off: bounded at round-off; a level that broke down is skipped") {
+    InvariantResult ir = claim({5e-14, kNaN, 3e-13}, {1e-15, kNaN, 1e-14}, {5e-14, kNaN, 3e-13});
+    judge_bounded(ir, L);
+    CHECK(ir.verdict == Verdict::pass);
+    CHECK(ir.judged_level == -1);
+  }
+  SECTION("no level ran: undefined") {
+    InvariantResult ir = claim({kNaN, kNaN, kNaN}, {kNaN, kNaN, kNaN}, {kNaN, kNaN, kNaN});
+    judge_bounded(ir, L);
+    CHECK(ir.verdict == Verdict::undefined);
+  }
 }

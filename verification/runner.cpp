@@ -402,8 +402,11 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
     ir.scale = !defs[i].component && std::abs(ir.initial) > 1e-6 * defs[i].natural_scale ? std::abs(ir.initial)
                                                                                          : defs[i].natural_scale;
     if (defs[i].kind == InvariantKind::constraint) ir.scale = 1.0;
-    for (std::size_t k = 0; k < nl; ++k)
+    for (std::size_t k = 0; k < nl; ++k) {
       ir.drift_by_level.push_back(runs[k].ok ? runs[k].inv_max_dev[i] / ir.scale : kNaN);
+      ir.first_half_by_level.push_back(runs[k].ok ? runs[k].inv_first_half[i] / ir.scale : kNaN);
+      ir.second_half_by_level.push_back(runs[k].ok ? runs[k].inv_second_half[i] / ir.scale : kNaN);
+    }
     if (finest >= 0) {
       const LevelRun& fr = runs[std::size_t(finest)];
       ir.drift = ir.drift_by_level[std::size_t(finest)];

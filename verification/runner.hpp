@@ -86,7 +86,11 @@ struct InvariantResult {
   double initial = 0, scale = 0;
   double drift = kNaN;                   // at the finest level that ran
   std::vector<double> drift_by_level;    // delta_I per level (NaN where a level broke down)
-  double first_half = kNaN, second_half = kNaN;  // max |I - I0| over each half of the finest run
+  /// max |I - I0| / S over each half of a run, per level (NaN where a level broke down), and the
+  /// level the bounded claim was judged on (judge_bounded; -1: none): the finest clear of round-off.
+  std::vector<double> first_half_by_level, second_half_by_level;
+  int judged_level = -1;
+  double first_half = kNaN, second_half = kNaN;  // of the judged level (bounded), else of the finest run
   double threshold = kNaN;
   Verdict verdict = Verdict::undefined;
   std::string note;

@@ -117,21 +117,57 @@ void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L) {
                    ") -- accumulated rounding; an O(h^p) error would stand out at the coarsest level");
 }
 
-/// Claim bounded: no secular drift, the second half at most twice the first (at round-off: trivially
-/// bounded).
-void judge_bounded(InvariantResult& ir) {
-  const bool ran = std::isfinite(ir.drift);
-  const bool at_roundoff = ir.second_half <= kRoundoffUlps * kEps;
-  const bool no_drift = at_roundoff || ir.second_half <= 2.0 * ir.first_half;
-  ir.verdict = !ran ? Verdict::undefined : no_drift ? Verdict::pass : Verdict::fail;
-  ir.note = "bounded: max |I - I0| over the second half of the finest run <= 2x the first half";
+/// Claim bounded: no secular drift. Judged on the finest level whose drift is the scheme's error:
+/// above its round-off budget max(100 eps, kRoundoffUlpsPerStep N_k eps) and still converging (at most
+/// half the drift of the coarser level before it, as the error of a consistent scheme is when h halves,
+/// while accumulated rounding and a Newton tolerance's residuals grow with N). On a level past that
+/// point the deviation is a random walk whose second half exceeds twice the first by chance and differs
+/// between compilers and flags (measured: gr_energy_momentum on pendulum3d, docs/decisions.md "Bounded
+/// claims at round-off"). That level passes when its second half's maximum deviation is at most twice
+/// the first half's. No level qualifies: pass (bounded at round-off). docs/metrics.md "Invariants".
+void judge_bounded(InvariantResult& ir, const Ladder& L) {
+  const std::size_t nl = ir.drift_by_level.size();
+  bool ran = false;
+  ir.judged_level = -1;
+  double coarser = kNaN;  // drift of the previous level that ran
+  for (std::size_t k = 0; k < nl; ++k) {
+    const double d = ir.drift_by_level[k];
+    if (!std::isfinite(d)) continue;
+    ran = true;
+    const double budget = std::max(kRoundoffUlps * kEps, kRoundoffUlpsPerStep * double(L.steps(int(k))) * kEps);
+    const bool converging = !std::isfinite(coarser) || d <= 0.5 * coarser;
+    if (d > budget && converging && k < ir.first_half_by_level.size() && k < ir.second_half_by_level.size()) {
+      ir.judged_level = int(k);
+      ir.threshold = budget;
+    }
+    coarser = d;
+  }
+  if (!ran) {
+    ir.verdict = Verdict::undefined;
+    ir.note = "bounded: no level ran";
+    return;
+  }
+  if (ir.judged_level < 0) {
+    ir.verdict = Verdict::pass;
+    ir.note = "bounded: no level's drift is both above its round-off budget max(100 eps, 4 N_k eps) and "
+              "converging (<= half the coarser level's): bounded at round-off";
+    return;
+  }
+  const auto k = std::size_t(ir.judged_level);
+  ir.first_half = ir.first_half_by_level[k];
+  ir.second_half = ir.second_half_by_level[k];
+  ir.verdict = ir.second_half <= 2.0 * ir.first_half ? Verdict::pass : Verdict::fail;
+  ir.note = cat("bounded: at level ", std::to_string(ir.judged_level), " (h = ", format_number(L.h(ir.judged_level), 4),
+                "; the finest whose drift is above its round-off budget max(100 eps, 4 N_k eps), shown as the "
+                "threshold, and <= half the coarser level's) max |I - I0| over the second half of the run <= 2x "
+                "the first half");
 }
 
 /// Rule claim (docs/metrics.md, "Invariants"): the scheme's claim for the invariant's kind picks the rule.
 void judge_invariant(InvariantResult& ir, const Problem& p, const Ladder& L) {
   switch (ir.claim) {
     case Claim::exact: judge_exact(ir, p, L); return;
-    case Claim::bounded: judge_bounded(ir); return;
+    case Claim::bounded: judge_bounded(ir, L); return;
     case Claim::none:
       ir.verdict = Verdict::undefined;
       ir.note = "no claim: reported only";

@@ -32,6 +32,6 @@ QiiResult assess_qii(const Problem& p, const std::vector<LevelRun>& runs, const 
 /// judge_exact, judge_bounded or no verdict. `ir` carries the drifts; sets verdict, threshold, note.
 void judge_invariant(InvariantResult& ir, const Problem& p, const Ladder& L);
 void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L);
-void judge_bounded(InvariantResult& ir);
+void judge_bounded(InvariantResult& ir, const Ladder& L);
 
 }  // namespace rigidbench
