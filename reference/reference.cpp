@@ -1,7 +1,30 @@
+// First, before any Boost header: odeint's bulirsch_stoer_dense_out computes its dense-output finite
+// differences with boost::math::binomial_coefficient<double>(kappa, c), whose Boost 1.74 table lookup
+// rebuilds a 171-entry long double table on the stack at every call (reference/binomial.hpp): 61 % of
+// the heavy-top reference's instructions. An explicit specialization for the default policy, as
+// Boost specializes float itself, returns the same values from a compile-time Pascal triangle
+// (tests/test_reference.cpp compares them). It must be declared before anything names the
+// double instantiation (Boost's own float specialization does, in binomial.hpp), hence the forward
+// declaration of the primary template; this translation unit is the only one that instantiates
+// Bulirsch-Stoer.
+#include <boost/math/policies/policy.hpp>
+
+#include "rigidbench/reference/binomial.hpp"
+
+namespace boost::math {
+template <class T, class Policy>
+T binomial_coefficient(unsigned n, unsigned k, const Policy& pol);
+template <>
+inline double binomial_coefficient<double, policies::policy<>>(unsigned n, unsigned k, const policies::policy<>&) {
+  return rigidbench::binomial(n, k);
+}
+}  // namespace boost::math
+
 #include "rigidbench/reference/reference.hpp"
 
 #include "rigidbench/reference/cache.hpp"
 
+#include <boost/math/special_functions/binomial.hpp>
 #include <boost/multiprecision/cpp_bin_float.hpp>
 #include <boost/numeric/odeint.hpp>
 #include <chrono>

@@ -2,8 +2,11 @@
 // estimate is genuine (not an artefact of the output grid).
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/reference/binomial.hpp"
 #include "rigidbench/reference/reference.hpp"
 #include "support.hpp"
+
+#include <boost/math/special_functions/binomial.hpp>
 
 using namespace rigidbench;
 
@@ -118,4 +121,27 @@ TEST_CASE("torus_impact: the reference across the wall contact onset keeps E to 
   }
   CHECK(wall > 1e-3 * E0);  // the particle really hit the wall
   CHECK(worst < 1e-8);
+}
+
+TEST_CASE("the Pascal-triangle binomials the Bulirsch-Stoer dense output uses are Boost's values", "[reference]") {
+  // reference.cpp hands odeint's binomial_coefficient<double> to rigidbench::binomial; the reference
+  // is unchanged only if every value is the same. Compared with Boost's table path in long double
+  // (another instantiation, not the specialised one): equal wherever C(n, k) < 2^53 (every value the
+  // stepper asks for: kappa <= 2 k_max + 1 = 17), within one ulp beyond.
+  int compared = 0;
+  for (unsigned n = 0; n <= 80; ++n)
+    for (unsigned k = 0; k <= n; ++k) {
+      const double ours = binomial(n, k);
+      const double boost_value = static_cast<double>(boost::math::binomial_coefficient<long double>(n, k));
+      if (boost_value < 0x1p53)
+        CHECK(ours == boost_value);
+      else
+        CHECK(std::abs(ours - boost_value) <= std::nextafter(boost_value, INFINITY) - boost_value);
+      ++compared;
+    }
+  CHECK(compared == 81 * 82 / 2);
+  CHECK(binomial(17, 8) == 24310);
+  CHECK(binomial(66, 33) == 7219428434016265740.0);
+  CHECK_THROWS_AS(binomial(3, 4), std::domain_error);
+  CHECK_THROWS_AS(binomial(5000, 2500), std::overflow_error);
 }
