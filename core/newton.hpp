@@ -1,7 +1,14 @@
 #pragma once
 // Newton-Raphson on small fixed-size systems with an analytic Jacobian and dense LU (Eigen).
-// Convergence is judged on the increment of the unknown, |dx| <= tol |x| + abs_tol (the
-// increment, not a residual of multipliers that can be large and stall at small h).
+// Convergence is judged on the unknown, not on a residual of multipliers that can be large and stall
+// at small h: the iterate x_k = x_{k-1} + dx_k is accepted when its estimated distance to the
+// solution is within tol |x| + abs_tol. With the contraction rate theta_k = |dx_k| / |dx_{k-1}| < 1,
+// that distance is at most theta_k / (1 - theta_k) |dx_k| (the geometric series of the remaining
+// increments: Hairer & Wanner, Solving ODEs II, section IV.8, eq. 8.10; valid for any contracting
+// iteration, a bound for Newton's quadratic one). The first iteration has no rate and is judged on
+// |dx_1| itself. Before this estimate the loop iterated until |dx_k| itself fell below the
+// tolerance: one extra iteration per step that only confirmed convergence (docs/decisions.md,
+// "Newton stopping test").
 #include <Eigen/LU>
 #include <cmath>
 #include <functional>
@@ -44,6 +51,7 @@ NewtonResult newton_solve(F&& f, Eigen::Matrix<double, N, 1>& x, const NewtonSet
   NewtonResult res;
   Eigen::Matrix<double, N, 1> r = Eigen::Matrix<double, N, 1>::Zero();
   Eigen::Matrix<double, N, N> J;
+  double previous = 0;  // |dx_{k-1}| (judged part); 0 before the first iteration
   for (res.iterations = 1; res.iterations <= s.max_iterations; ++res.iterations) {
     f(x, r, J);
     const Eigen::Matrix<double, N, 1> dx = solve(J, r);
@@ -57,10 +65,14 @@ NewtonResult newton_solve(F&& f, Eigen::Matrix<double, N, 1>& x, const NewtonSet
     double dx2 = 0, x2 = 0;
     for (int i = 0; i < m; ++i) dx2 += dx[i] * dx[i], x2 += x[i] * x[i];
     res.last_increment = std::sqrt(dx2);
-    if (res.last_increment <= s.tolerance * std::sqrt(x2) + s.abs_tolerance) {
+    const double tol = s.tolerance * std::sqrt(x2) + s.abs_tolerance;
+    const double theta = previous > 0 ? res.last_increment / previous : 1.0;
+    // |dx_k| <= tol, or the bound theta/(1-theta) |dx_k| on the remaining distance <= tol.
+    if (res.last_increment <= tol || (theta < 1.0 && theta * res.last_increment <= (1.0 - theta) * tol)) {
       res.converged = true;
       return res;
     }
+    previous = res.last_increment;
   }
   res.iterations = s.max_iterations;
   res.last_residual = r.norm();

@@ -1,8 +1,14 @@
 #include "rigidbench/core/so3.hpp"
 
 #include <Eigen/SVD>
+#include <cmath>
 
 namespace rigidbench::so3 {
+
+void sin_cos(double x, double& s, double& c) {
+  s = std::sin(x);
+  c = std::cos(x);
+}
 
 Mat3 nearest_rotation(const Mat3& M) {
   Eigen::JacobiSVD<Mat3> svd(M, Eigen::ComputeFullU | Eigen::ComputeFullV);

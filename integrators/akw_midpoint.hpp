@@ -53,7 +53,7 @@ class AkwMidpoint final : public So3VelocityScheme {
 
   StepStatus step(double t, double h) {
     const System sys = system(t, h);
-    Vec3 w = W_;  // initial guess: Omega_m ~ Omega_n
+    Vec3 w = W_;  // initial guess: Omega_m ~ Omega_n (docs/decisions.md, "Newton stopping test")
     const NewtonResult nr = newton_solve<3>(
         [&](const Vec3& x, Vec3& r, Mat3& Jac) {
           sys(x, r, Jac);
@@ -67,7 +67,9 @@ class AkwMidpoint final : public So3VelocityScheme {
     W_ = 2.0 * w - W_;
     return {};
   }
-  NewtonSystem newton_system(double t, double h) { return erase_newton_system<3>("Omega_m", W_, system(t, h)); }
+  NewtonSystem newton_system(double t, double h) {
+    return erase_newton_system<3>("Omega_m", W_, system(t, h));
+  }
 
  private:
   /// The residual of the step t -> t + h from the current state (akw_system), T_n evaluated once.

@@ -123,12 +123,8 @@ class GebhardtRomero final : public SchemeBase {
       R.col(i) = q_.segment<3>(3 * i);
       V.col(i) = v_.segment<3>(3 * i);
     }
-    // pi = sum_i d_i x pi^i, pi^i = JJ^{ij} d_j' (eqs. 65, 109); W = J^-1 R^T pi.
-    const Mat3 P = V * d_.euler;  // column i: pi^i (JJ symmetric)
-    Vec3 pi = Vec3::Zero();
-    for (int i = 0; i < 3; ++i) pi += R.col(i).cross(P.col(i));
     s.body().R = R;
-    s.body().W = p_->inertia_inverse() * (R.transpose() * pi);
+    s.body().W = body_velocity(R, V);
   }
   NewtonSystem newton_system(double t, double h) {
     const VecN x = prepare(t, h);
@@ -148,9 +144,32 @@ class GebhardtRomero final : public SchemeBase {
     d_.h = h;
     d_.t_mid = t + 0.5 * h;
     VecN x;
-    x.template head<9>() = q_ + h * v_;  // predictor: the previous velocity
-    x.template tail<N - 9>() = mult_;    // and the previous multipliers
+    // Predictor q_n + h qdot_n + h^2/2 qddot_n with the rigid body's director accelerations
+    // d_i'' = R (hat(W') + hat(W)^2) E_i, W' from Euler's equation at (t_n, R_n): O(h^3) from q_{n+1}
+    // (q_n + h qdot_n alone is O(h^2) off and costs one more Newton iteration per step;
+    // docs/decisions.md, "Newton stopping test"). The previous multipliers for the rest.
+    Mat3 R, V;
+    for (int i = 0; i < 3; ++i) {
+      R.col(i) = q_.template segment<3>(3 * i);
+      V.col(i) = v_.template segment<3>(3 * i);
+    }
+    const Vec3 W = body_velocity(R, V);
+    Vec3 T = (p_->inertia() * W).cross(W);
+    if (!p_->torque_free()) {
+      T += p_->body_moment(t, R);
+      ++c_.load_evaluations;
+    }
+    const Mat3 A = R * (so3::hat(p_->inertia_inverse() * T) + so3::hat(W) * so3::hat(W));
+    for (int i = 0; i < 3; ++i) x.template segment<3>(3 * i) = q_.template segment<3>(3 * i) + h * v_.template segment<3>(3 * i) + (0.5 * h * h) * A.col(i);
+    x.template tail<N - 9>() = mult_;
     return x;
+  }
+  /// W = J^-1 R^T pi, pi = sum_i d_i x pi^i, pi^i = JJ^{ij} d_j' (eqs. 65, 109): the momentum map.
+  Vec3 body_velocity(const Mat3& R, const Mat3& V) const {
+    const Mat3 P = V * d_.euler;  // column i: pi^i (JJ symmetric)
+    Vec3 pi = Vec3::Zero();
+    for (int i = 0; i < 3; ++i) pi += R.col(i).cross(P.col(i));
+    return p_->inertia_inverse() * (R.transpose() * pi);
   }
   NewtonSettings newton_;
   bool block_solve_ = true;  // no follower moment: the Newton step by gr_block_solve

@@ -32,8 +32,12 @@ inline void lgvi_system(const Mat3& J, const Vec3& g, const Vec3& f, Vec3& r, Ma
     c1 = -1.0 / 3.0 + t2 / 30.0 - t2 * t2 / 840.0;
     c2 = -1.0 / 12.0 + t2 / 180.0 - t2 * t2 / 6720.0;
   } else {
-    c1 = (t * std::cos(t) - std::sin(t)) / (t * t * t);
-    c2 = (t * std::sin(t) - 2.0 * (1.0 - std::cos(t))) / (t * t * t * t);
+    // From a = sin t / t, b = (1 - cos t)/t^2 (no second trigonometric call): c1 = (1 - a - b t^2)/t^2,
+    // c2 = (a - 2b)/t^2. Both lose ~log10(1/t^2) digits to cancellation at t >= 0.05 (<= 3 digits):
+    // they enter the Jacobian only, where that is far below what slows Newton.
+    const double t2 = t * t;
+    c1 = (1.0 - a - b * t2) / t2;
+    c2 = (a - 2.0 * b) / t2;
   }
   const Vec3 Jf = J * f;
   const Vec3 fJf = f.cross(Jf);
@@ -50,7 +54,7 @@ class Lgvi final : public So3MomentumScheme {
   StepStatus step(double t, double h) {
     const System sys = system(t, h);
     const Vec3 Mk = sys.Mk;
-    Vec3 f = p_->inertia_inverse() * sys.g;
+    Vec3 f = sys.guess();
     const NewtonResult nr = newton_solve<3>(sys, f, newton_);
     c_.newton_iterations += std::uint64_t(nr.iterations);
     if (!nr.converged)
@@ -71,7 +75,7 @@ class Lgvi final : public So3MomentumScheme {
   }
   NewtonSystem newton_system(double t, double h) {
     const System sys = system(t, h);
-    return erase_newton_system<3>("f", Vec3(p_->inertia_inverse() * sys.g), sys);
+    return erase_newton_system<3>("f", sys.guess(), sys);
   }
 
  private:
@@ -80,8 +84,16 @@ class Lgvi final : public So3MomentumScheme {
   /// moment kept from the end of the last step when it starts at t, else evaluated here.
   struct System {
     const Mat3& J;
+    const Mat3& Ji;
     Vec3 Mk, g;
     void operator()(const Vec3& x, Vec3& r, Mat3& Jac) const { lgvi_system(J, g, x, r, Jac); }
+    /// First guess: G(f) = J f + 1/2 f x J f + O(|f|^3) solved to second order, f0 = J^-1 g,
+    /// f = J^-1 (g - 1/2 f0 x J f0): O(h^3) from the solution (f0 alone is O(h^2) off and costs one
+    /// more Newton iteration per step; docs/decisions.md, "Newton stopping test").
+    Vec3 guess() const {
+      const Vec3 f0 = Ji * g;
+      return Ji * (g - 0.5 * f0.cross(J * f0));
+    }
   };
   System system(double t, double h) {
     const bool loaded = !p_->torque_free();
@@ -90,7 +102,7 @@ class Lgvi final : public So3MomentumScheme {
       ++c_.load_evaluations;
     }
     const Vec3 Mk = loaded ? moment_.value : Vec3::Zero();
-    return {p_->inertia(), Mk, h * Pi_ + (0.5 * h * h) * Mk};
+    return {p_->inertia(), p_->inertia_inverse(), Mk, h * Pi_ + (0.5 * h * h) * Mk};
   }
   NewtonSettings newton_;
 };

@@ -30,10 +30,11 @@ NewtonSystem rig_imp_newton_system(const Mat3& J, double h, const Vec3& c, const
 /// dr/dW = exp(h/2 W) [J - h/2 hat(J W) dexp_r(h/2 W)] (right Jacobian of exp). Tested against
 /// finite differences.
 inline void rig_imp_system(const Mat3& J, double h, const Vec3& c, const Vec3& w, Vec3& r, Mat3& Jac) {
-  const Mat3 E = so3::exp(0.5 * h * w);
+  const so3::Rotation R(0.5 * h * w);  // one sincos for exp and dexp_r
+  const Mat3 E = R.matrix();
   const Vec3 Jw = J * w;
   r = E * Jw - c;
-  Jac = E * (J - 0.5 * h * so3::hat(Jw) * so3::dexp_right(0.5 * h * w));
+  Jac = E * (J - 0.5 * h * so3::hat(Jw) * R.dexp_right());
 }
 
 template <RigVariant V>
@@ -50,19 +51,19 @@ class RigKoziaraBicanic final : public So3VelocityScheme {  // R_ is the paper's
     const Mat3& Ji = p_->inertia_inverse();
     const HalfStep s = half_step(t, h);
     Vec3 W1;
-    if constexpr (V != RigVariant::imp) {
-      const Vec3 W_half = Ji * (s.b + 0.5 * h * s.T);
-      W1 = W_ + h * (Ji * (s.T - W_half.cross(J * W_half)));
-    }
+    if constexpr (V != RigVariant::imp) W1 = explicit_velocity(s, h);
     if constexpr (V == RigVariant::pos) {
       R_ = s.L_half * so3::exp(0.5 * h * W1);
       W_ = W1;
     } else if constexpr (V == RigVariant::neg) {
-      R_ = s.L_half * so3::exp(0.5 * h * W1);
-      W_ = Ji * so3::exp_apply(-0.5 * h * W1, s.b + h * s.T);
+      const so3::Rotation E1(0.5 * h * W1);  // one sincos for exp(h/2 W1) and its transpose
+      R_ = s.L_half * E1.matrix();
+      W_ = Ji * E1.apply_inverse(s.b + h * s.T);
     } else {
       const Vec3 c = s.b + h * s.T;
-      Vec3 W = W_;  // initial guess: the previous velocity
+      // First guess: RIG_POS/NEG's explicit velocity update, O(h^3) from the solution (the previous
+      // velocity is O(h) off and costs one more Newton iteration per step; docs/decisions.md).
+      Vec3 W = explicit_velocity(s, h);
       const NewtonResult nr =
           newton_solve<3>([&](const Vec3& w, Vec3& r, Mat3& Jac) { rig_imp_system(J, h, c, w, r, Jac); }, W, newton_);
       c_.newton_iterations += std::uint64_t(nr.iterations);
@@ -77,7 +78,7 @@ class RigKoziaraBicanic final : public So3VelocityScheme {  // R_ is the paper's
     requires(V == RigVariant::imp)
   {
     const HalfStep s = half_step(t, h);
-    return rig_imp_newton_system(p_->inertia(), h, s.b + h * s.T, W_);
+    return rig_imp_newton_system(p_->inertia(), h, s.b + h * s.T, explicit_velocity(s, h));
   }
 
  private:
@@ -88,12 +89,21 @@ class RigKoziaraBicanic final : public So3VelocityScheme {  // R_ is the paper's
   };
   // Always inlined into step(): the hook is its second caller, and the step must not change for it.
   [[gnu::always_inline]] inline HalfStep half_step(double t, double h) {
-    HalfStep s{R_ * so3::exp(0.5 * h * W_), Vec3::Zero(), so3::exp_apply(-0.5 * h * W_, p_->inertia() * W_)};
+    // exp(h/2 Omega_n) and exp(-h/2 Omega_n) = exp(h/2 Omega_n)^T from one sincos.
+    const so3::Rotation E(0.5 * h * W_);
+    HalfStep s{R_ * E.matrix(), Vec3::Zero(), E.apply_inverse(p_->inertia() * W_)};
     if (!p_->torque_free()) {
       s.T = p_->body_moment(t + 0.5 * h, s.L_half);
       ++c_.load_evaluations;
     }
     return s;
+  }
+  /// Omega_{n+1} of RIG_POS/NEG: the explicit midpoint rule on Euler's equation from b and T_{n+1/2}.
+  [[gnu::always_inline]] inline Vec3 explicit_velocity(const HalfStep& s, double h) const {
+    const Mat3& J = p_->inertia();
+    const Mat3& Ji = p_->inertia_inverse();
+    const Vec3 W_half = Ji * (s.b + 0.5 * h * s.T);
+    return W_ + h * (Ji * (s.T - W_half.cross(J * W_half)));
   }
   NewtonSettings newton_;
 };

@@ -28,14 +28,17 @@ inline void simo_wong_system(const Problem& p, double h, double t_mid, const Mat
   const Mat3& J = p.inertia();
   Vec3 v = J * Wn;
   Mat3 dv = Mat3::Zero();  // dv / dTheta
+  // One sincos per iteration: exp(Theta/2) and its dexp, exp(-Theta) = exp(Theta/2)^-2 and its dexp
+  // all from the half-angle coefficients (so3::Rotation::doubled).
+  const so3::Rotation Eh(0.5 * th);
   if (!p.torque_free()) {
-    const Mat3 La = Ln * so3::exp(0.5 * th);
+    const Mat3 La = Ln * Eh.matrix();
     v += h * (Ln.transpose() * p.spatial_moment(t_mid, La));
-    dv = (0.5 * h) * (Ln.transpose() * p.spatial_moment_jacobian(t_mid, La) * La * so3::dexp_right(0.5 * th));
+    dv = (0.5 * h) * (Ln.transpose() * p.spatial_moment_jacobian(t_mid, La) * La * Eh.dexp_right());
   }
-  const Mat3 Em = so3::exp(-th);
-  r = J * (2.0 / h * th - Wn) - Em * v;
-  Jac = (2.0 / h) * J - Em * (so3::hat(v) * so3::dexp_right(-th) + dv);
+  const so3::Rotation Em = Eh.doubled().inverse();
+  r = J * (2.0 / h * th - Wn) - Em.apply(v);
+  Jac = (2.0 / h) * J - Em.matrix() * (so3::hat(v) * Em.dexp_right() + dv);
 }
 
 class SimoWong final : public So3VelocityScheme {  // R_ is the paper's Lambda
@@ -61,12 +64,13 @@ class SimoWong final : public So3VelocityScheme {  // R_ is the paper's Lambda
     // from 2 Theta/h - W_n: the spatial balance then holds to round-off whatever the Newton tolerance,
     // and the energy error left by an inexact Theta is O(h^2) times the residual instead of O(1/h).
     Vec3 v = p_->inertia() * W_;
+    const so3::Rotation Eh(0.5 * th), E = Eh.doubled();
     if (!p_->torque_free()) {
-      v += h * (R_.transpose() * p_->spatial_moment(tm, R_ * so3::exp(0.5 * th)));
+      v += h * (R_.transpose() * p_->spatial_moment(tm, R_ * Eh.matrix()));
       ++c_.load_evaluations;
     }
-    R_ = R_ * so3::exp(th);
-    W_ = p_->inertia_inverse() * so3::exp_apply(-th, v);
+    R_ = R_ * E.matrix();
+    W_ = p_->inertia_inverse() * E.apply_inverse(v);
     return {};
   }
   NewtonSystem newton_system(double t, double h) { return erase_newton_system<3>("Theta", Vec3(h * W_), system(t, h)); }

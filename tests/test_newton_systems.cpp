@@ -145,3 +145,46 @@ TEST_CASE("every implicit scheme: a Newton solve cut to one iteration is a break
   }
   CHECK(schemes_checked >= 7);
 }
+
+TEST_CASE("the Newton stopping test accepts an iterate by its estimated distance to the solution", "[newton]") {
+  // x^3 = 2 (componentwise, three scales): quadratic convergence from x = 1.
+  const Vec3 scale(1.0, 1e3, 1e-3);
+  const auto f = [&](const Vec3& x, Vec3& r, Mat3& J) {
+    r = x.cwiseProduct(x).cwiseProduct(x) - 2 * scale.cwiseProduct(scale).cwiseProduct(scale);
+    J = Mat3(3 * x.cwiseProduct(x).asDiagonal());
+  };
+  const Vec3 exact = std::cbrt(2.0) * scale;
+  const NewtonSettings set{.tolerance = 1e-12};
+  // The iterations the former test (|dx_k| <= tol |x|, plain loop here) needed.
+  int confirm = 0;
+  {
+    Vec3 x = scale, r;
+    Mat3 J;
+    for (confirm = 1; confirm < 50; ++confirm) {
+      f(x, r, J);
+      const Vec3 dx = J.partialPivLu().solve(-r);
+      x += dx;
+      if (dx.norm() <= set.tolerance * x.norm()) break;
+    }
+  }
+  Vec3 x = scale;
+  const NewtonResult nr = newton_solve<3>(f, x, set);
+  REQUIRE(nr.converged);
+  // One iteration fewer: the last one only confirmed, and the accepted iterate is as good as claimed.
+  CHECK(nr.iterations == confirm - 1);
+  CHECK((x - exact).norm() <= set.tolerance * x.norm());
+
+  // A linearly contracting iteration (a frozen Jacobian, rate 1/2): the estimate theta/(1-theta)|dx|
+  // is the remaining distance itself, so the accepted iterate is within the tolerance and not better
+  // by an iteration's worth.
+  const auto lin = [](const Vec3& y, Vec3& r, Mat3& J) {
+    r = y - Vec3(1, 2, 3);
+    J = 2 * Mat3::Identity();
+  };
+  Vec3 y = Vec3::Zero();
+  const NewtonResult nl = newton_solve<3>(lin, y, set);
+  REQUIRE(nl.converged);
+  const double dist = (y - Vec3(1, 2, 3)).norm();
+  CHECK(dist <= 1.01 * set.tolerance * y.norm());
+  CHECK(dist > 0.1 * set.tolerance * y.norm());
+}

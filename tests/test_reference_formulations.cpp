@@ -140,8 +140,14 @@ TEST_CASE("every formulation agrees on every catalogue problem (heavy top to 1e-
         CHECK(d.position <= tol * std::max(1.0, p.t_end * p.initial.body().v.norm()));
         CHECK(d.velocity <= tol * std::max(1.0, p.initial.body().v.norm()));
         if (name == "heavy_top") {
-          CHECK(d.attitude <= 1e-10);
-          CHECK(d.omega <= 1e-10 * 50);  // |W| = 50: 1e-10 relative
+          // 1e-10 where both runs' estimates certify it. The ZYX/ZYZ Euler-angle run estimates its own
+          // error at 1.7e-10 (tolerance 1e-13, 500 turns): against it the distance must be explained by
+          // the two estimates (factor 1, not 10). A 1e-10 bound on that pair tested rounding luck: an ulp
+          // in the initial rotation (exp from the half angle) moved it from below 1e-10 to 1.2e-10.
+          const double est = refs[a].error_estimate.max() + refs[b].error_estimate.max();
+          const double bound = est < 1e-10 ? 1e-10 : est;
+          CHECK(d.attitude <= bound);
+          CHECK(d.omega <= bound * 50);  // |W| = 50: relative
         }
       }
   }

@@ -178,7 +178,7 @@ TEST_CASE("bad trajectory files are clear errors naming the file and the row", "
     const std::string dir = fresh("truncated");
     const std::string f = (fs::path(dir) / "level1.csv").string();
     const std::string text = slurp(f);
-    spit(f, text.substr(0, text.size() / 2));  // cut inside a row
+    spit(f, text.substr(0, text.rfind('\n', text.size() / 2) + 6));  // cut inside a row (5 characters into it)
     CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains("level1.csv: line") && Contains("truncated"));
     spit(f, text.substr(0, text.rfind('\n', text.size() / 2) + 1));  // cut between rows
     CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains("level1.csv") && Contains("truncated"));

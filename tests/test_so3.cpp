@@ -143,3 +143,42 @@ TEST_CASE("dexp_right linearises exp and its inverse inverts it", "[so3]") {
     }
   }
 }
+
+TEST_CASE("one Rotation serves exp, exp^T, exp(2w) and dexp_r from one sincos", "[so3]") {
+  const Vec3 v(0.3, -1, 2);
+  for (const Vec3& w : hard_samples()) {
+    INFO("w = " << w.transpose() << ", |w| = " << w.norm());
+    const so3::Rotation E(w);
+    const Mat3 R = exp_series(w);
+    CHECK(compare(E.matrix(), R, 2e-15) == "");
+    CHECK(compare(E.apply(v), Vec3(R * v), 1e-14) == "");
+    CHECK(compare(E.apply_inverse(v), Vec3(R.transpose() * v), 1e-14) == "");
+    CHECK(compare(E.inverse().matrix(), Mat3(R.transpose()), 2e-15) == "");
+    if (w.norm() <= 3.0) CHECK(compare(E.dexp_right(), so3::dexp_right(w), 1e-12) == "");
+    // The double-angle coefficients against the trigonometric ones at 2w (|2w| up to 2 pi, where the
+    // power series no longer serves as the reference).
+    const so3::Rotation D = E.doubled(), T(2.0 * w);
+    CHECK(compare(D.matrix(), T.matrix(), 8e-15) == "");
+    CHECK(so3::orthogonality_residual(D.matrix()) < 16 * 2.2205e-16);
+  }
+}
+
+TEST_CASE("Rodrigues' coefficients are within a few ulps on both sides of every branch", "[so3]") {
+  // a = sin t / t, b = (1 - cos t)/t^2 against long double (b as 2 sin^2(t/2)/t^2, no cancellation).
+  // Branches: the series below 1e-4, sin + sqrt below pi/2 (the cosine of t/2 from its sine), sincos above.
+  std::vector<double> ts;
+  for (double t : {1e-4, 1.5707963267948966, 3.0}) {
+    for (int k = -8; k <= 8; ++k) ts.push_back(t + k * 4e-16 * t);
+  }
+  for (double t = 1e-6; t < 6.2; t *= 1.07) ts.push_back(t);
+  for (double t : ts) {
+    double a, b;
+    so3::rodrigues_coefficients(t, a, b);
+    const long double tl = t, s = std::sin(tl / 2);
+    const long double a_ref = std::sin(tl) / tl, b_ref = 2 * s * s / (tl * tl);
+    INFO("t = " << t);
+    // Error budget: sin 1 ulp, the cosine 2, 2 s / t two roundings, the products one each: <= 6 ulps.
+    CHECK(std::abs(a - double(a_ref)) <= 6 * 2.2205e-16 * std::abs(double(a_ref)));
+    CHECK(std::abs(b - double(b_ref)) <= 6 * 2.2205e-16 * double(b_ref));
+  }
+}
