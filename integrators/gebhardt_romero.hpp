@@ -119,10 +119,7 @@ class GebhardtRomero final : public SchemeBase {
 
   void read(State& s) const {
     Mat3 R, V;
-    for (int i = 0; i < 3; ++i) {
-      R.col(i) = q_.segment<3>(3 * i);
-      V.col(i) = v_.segment<3>(3 * i);
-    }
+    frame(R, V);
     s.body().R = R;
     s.body().W = body_velocity(R, V);
   }
@@ -149,10 +146,7 @@ class GebhardtRomero final : public SchemeBase {
     // (q_n + h qdot_n alone is O(h^2) off and costs one more Newton iteration per step;
     // docs/decisions.md, "Newton stopping test"). The previous multipliers for the rest.
     Mat3 R, V;
-    for (int i = 0; i < 3; ++i) {
-      R.col(i) = q_.template segment<3>(3 * i);
-      V.col(i) = v_.template segment<3>(3 * i);
-    }
+    frame(R, V);
     const Vec3 W = body_velocity(R, V);
     Vec3 T = (p_->inertia() * W).cross(W);
     if (!p_->torque_free()) {
@@ -163,6 +157,13 @@ class GebhardtRomero final : public SchemeBase {
     for (int i = 0; i < 3; ++i) x.template segment<3>(3 * i) = q_.template segment<3>(3 * i) + h * v_.template segment<3>(3 * i) + (0.5 * h * h) * A.col(i);
     x.template tail<N - 9>() = mult_;
     return x;
+  }
+  /// R = [d1 d2 d3] and V = [d1' d2' d3'] from the unknowns.
+  void frame(Mat3& R, Mat3& V) const {
+    for (int i = 0; i < 3; ++i) {
+      R.col(i) = q_.template segment<3>(3 * i);
+      V.col(i) = v_.template segment<3>(3 * i);
+    }
   }
   /// W = J^-1 R^T pi, pi = sum_i d_i x pi^i, pi^i = JJ^{ij} d_j' (eqs. 65, 109): the momentum map.
   Vec3 body_velocity(const Mat3& R, const Mat3& V) const {
