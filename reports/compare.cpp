@@ -197,13 +197,16 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
         continue;
       }
       const json& st = r.at("settings");
-      if (P.find("title") == P.end() && st.contains("problem")) P["title"] = st["problem"].value("title", "");
-      if (!std::isfinite(h_fixed)) {
-        const double h0 = st.contains("problem") && st["problem"].contains("verification")
-                              ? as_num(st["problem"]["verification"]["h0"])
-                              : as_num(st["h0"]);
-        h_fixed = h0 / 4;
-      }
+      // settings.problem is the problem as the run saw it; the schema leaves its inside open, so each
+      // level is checked before it is read (a missing "h0" was an assertion in nlohmann's const
+      // operator[]: found by fuzz/report.cpp).
+      const json* problem = st.contains("problem") && st["problem"].is_object() ? &st["problem"] : nullptr;
+      const json* pv = problem && problem->contains("verification") && (*problem)["verification"].is_object()
+                           ? &(*problem)["verification"]
+                           : nullptr;
+      if (P.find("title") == P.end() && problem && problem->contains("title") && (*problem)["title"].is_string())
+        P["title"] = (*problem)["title"];
+      if (!std::isfinite(h_fixed)) h_fixed = (pv && pv->contains("h0") ? as_num((*pv)["h0"]) : as_num(st["h0"])) / 4;
       const double span = as_num(st["t_end"]) - as_num(st["t0"]);
       const json& conv = r.at(to_string(metric.section));
       if (!conv.contains(opt.metric))
@@ -227,9 +230,7 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
       row["q_ii"] = {{"h", num(as_num(q["h"]))}, {"median", num(as_num(q["median"]))},
                      {"expected", num(as_num(q["expected"]))}, {"verdict", q.value("verdict", "undefined")}};
       // Invariants: exact claims held or failed; unclaimed invariants observed at round-off.
-      const double tau = st.contains("problem") && st["problem"].contains("verification")
-                             ? as_num(st["problem"]["verification"].value("exact_threshold", json(1e-11)))
-                             : 1e-11;
+      const double tau = pv && pv->contains("exact_threshold") ? as_num((*pv)["exact_threshold"]) : 1e-11;
       ordered_json held = ordered_json::array(), failed = ordered_json::array(), observed = ordered_json::array();
       for (auto it = r.at("invariants").begin(); it != r.at("invariants").end(); ++it) {
         const json& inv = it.value();

@@ -165,6 +165,24 @@ TEST_CASE("compare: invariant columns use the exact-claim test at every level", 
   CHECK(md.find("FAILED: casimir") != std::string::npos);
 }
 
+TEST_CASE("compare reads the problem's verification settings only where the report has them", "[compare]") {
+  // settings.problem is open in the schema: without verification.h0 the fixed h comes from
+  // settings.h0 (h0 / 4); a problem that is not an object, or a verification that is not one, is
+  // ignored. (A missing verification.h0 was an assertion in nlohmann's const operator[]: found by
+  // fuzz/report.cpp, fuzz/corpus/report/regress-compare-verification-without-h0.json.)
+  json r = synthetic_result("A", 1.0, 2, 100);
+  const double h0 = r["settings"]["h0"].get<double>();
+  for (const json& problem : {json{{"title", "toy"}, {"verification", {{"levels", 5}}}}, json{{"verification", 3}},
+                              json(42), json{{"title", 7}}}) {
+    INFO(problem.dump());
+    r["settings"]["problem"] = problem;
+    const auto c = compare_reports(synthetic_report({r}), nullptr, {});
+    CHECK(c["problems"][0]["h_fixed"].get<double>() == h0 / 4);
+  }
+  r["settings"]["problem"] = {{"verification", {{"h0", 8 * h0}}}};
+  CHECK(compare_reports(synthetic_report({r}), nullptr, {})["problems"][0]["h_fixed"].get<double>() == 2 * h0);
+}
+
 TEST_CASE("compare: bad input is an InputError naming what is wrong", "[compare]") {
   const json good = synthetic_report({synthetic_result("A", 1.0, 2, 100)});
   CHECK_THROWS_WITH(compare_reports(json::object(), nullptr, {}), Catch::Contains("not a rigidbench verify report"));
