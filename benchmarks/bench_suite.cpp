@@ -202,6 +202,11 @@ BenchResult run_bench(const BenchRequest& req) {
     }
     e.loads_per_step = rep.loads_.count(bp.name()) ? rep.loads_[bp.name()] : kNaN;
     e.newton_per_step = rep.newton_.count(bp.name()) ? rep.newton_[bp.name()] : kNaN;
+    if (bp.scheme->info->flops)
+      if (const auto m = bp.scheme->info->flops(*bp.problem)) {
+        e.flops_per_step = m->flops_at(e.newton_per_step);
+        e.calls_per_step = m->calls_at(e.newton_per_step);
+      }
     if (bp.scheme == &baseline_scheme()) base_ns[e.problem] = e.ns_per_step;
     if (bp.scheme == &rk4_baseline_scheme()) rk4_ns[e.problem] = e.ns_per_step;
     out.entries.push_back(e);
@@ -230,6 +235,7 @@ BenchResult run_bench(const BenchRequest& req) {
       for (auto& e : out.entries) {
         e.instruction_ratio_to_baseline = ratio(e.instructions_per_step, base_i, e.problem);
         e.instruction_ratio_to_rk4 = ratio(e.instructions_per_step, rk4_i, e.problem);
+        e.instructions_per_flop = e.instructions_per_step / e.flops_per_step;
       }
       out.icount_note = cat("callgrind Ir per step = (Ir(2N) - Ir(N)) / N, N = ", std::to_string(req.icount_steps));
     } catch (const InputError& e) {

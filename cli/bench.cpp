@@ -46,11 +46,13 @@ Command add_bench(CLI::App& app, const std::vector<std::string>& argv) {
             const std::string started = iso8601_now();
             add_benchmark_context();
             const BenchResult b = run_bench(req);
-            std::printf("\n%-18s %-14s %10s %9s %14s %9s\n", "integrator", "problem", "ns/step", "x RK4", "instr/step", "x RK4");
+            std::printf("\n%-18s %-14s %10s %9s %14s %9s %10s %10s\n", "integrator", "problem", "ns/step", "x RK4",
+                        "instr/step", "x RK4", "flops/step", "instr/flop");
             for (const auto& e : b.entries)
-              std::printf("%-18s %-14s %10s %9s %14s %9s\n", e.integrator.c_str(), e.problem.c_str(),
+              std::printf("%-18s %-14s %10s %9s %14s %9s %10s %10s\n", e.integrator.c_str(), e.problem.c_str(),
                           fmt(e.ns_per_step, "%.1f").c_str(), fmt(e.ratio_to_baseline, "%.3f").c_str(),
-                          fmt(e.instructions_per_step, "%.1f").c_str(), fmt(e.instruction_ratio_to_baseline, "%.3f").c_str());
+                          fmt(e.instructions_per_step, "%.1f").c_str(), fmt(e.instruction_ratio_to_baseline, "%.3f").c_str(),
+                          fmt(e.flops_per_step, "%.0f").c_str(), fmt(e.instructions_per_flop, "%.2f").c_str());
             const nlohmann::ordered_json report = bench_report(b, argv, started);
             if (!o->out.empty()) {
               const std::string path = (std::filesystem::path(o->out) / "bench.json").string();

@@ -6,6 +6,27 @@
 
 namespace rigidbench {
 
+namespace {
+// docs/flops.md, "AKW midpoint". Per iteration (akw_system): J w, J W_n, the residual (21), the
+// Jacobian (2 J, hat(w) J, two differences, h (.): 81), the 3x3 LU, Newton's update. Loaded, per
+// iteration: R_n cay(h w) (88), the body moment, r -= h/2 (T0 + T1) (10), h w, dcay (34), R1^T K R1
+// (90), + hat(T1), h dcay, the product, h/2 (.), -= (82) and the moment's tangent. After Newton:
+// t_m, cay(h w), R cay, 2 w - W; loaded: T0 = T(t_m, R_n).
+std::optional<FlopModel> akw_flops(const Problem& p) {
+  using namespace flops;
+  const auto s = load_shape(p);
+  if (!s || s->followers) return std::nullopt;
+  const double F = s->fields;
+  const double loaded_iteration =
+      F > 0 ? 3 + cayley + mat_mat + 10 + 3 + dcayley + 2 * mat_mat + mat_add + mat_add + mat_mat + 1 + mat_add + mat_add +
+                  F * (body_moment + spatial_moment_jacobian)
+            : 0;
+  return FlopModel{.base = 2 + 3 + cayley + mat_mat + 6 + F * body_moment,
+                   .per_iteration = 2 * mat_vec + 21 + mat_add + mat_mat + 3 * mat_add + loaded_iteration + lu_solve(3) +
+                                    newton_update(3, 3)};
+}
+}  // namespace
+
 const SchemeInfo& AkwMidpoint::info() {
   static const SchemeInfo i{
       .name = "akw_midpoint",
@@ -22,7 +43,8 @@ const SchemeInfo& AkwMidpoint::info() {
                  .constraint = Claim::exact},
       .notes = "R_{n+1} = R_n cay(h Omega_m): the midpoint rule for Gamma = R^T a (docs/decisions.md); midpoint "
                "moment = (T(t_m, R_n) + T(t_m, R_{n+1}))/2, exact for moments affine in Gamma; Newton tolerance 1e-14",
-      .settings = {kNewtonTolerance, kNewtonMaxIterations}};
+      .settings = {kNewtonTolerance, kNewtonMaxIterations},
+      .flops = &akw_flops};
   return i;
 }
 

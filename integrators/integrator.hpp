@@ -34,6 +34,7 @@
 #include "rigidbench/core/names.hpp"
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/state.hpp"
+#include "rigidbench/integrators/flops.hpp"
 #include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench {
@@ -125,6 +126,9 @@ struct SchemeInfo {
   Claims claims;
   std::string_view notes;           // decisions taken where the source is ambiguous
   std::vector<SettingInfo> settings = {};  // what `--set` may change (constructor S(problem, SchemeSettings))
+  /// The step's floating-point work on a problem, derived from the code (integrators/flops.hpp,
+  /// docs/flops.md); null, or nothing returned, where it was not derived.
+  FlopModelFn flops = nullptr;
 };
 
 struct StepStatus {

@@ -6,6 +6,24 @@
 
 namespace rigidbench {
 
+namespace {
+// docs/flops.md, "LGVI". Per iteration (lgvi_system): |f|, the Rodrigues coefficients (one sin),
+// c1 and c2 (8), J f, f x J f, the residual (12), the Jacobian (a J, hat(f) J, - hat(Jf), b (.),
+// the two rank-one terms, three sums: 123), the 3x3 LU, Newton's update. Per step: g (11), the
+// second-order guess (60), the |f| < pi check, exp(f) (one sin), R F, F^T (Pi + h/2 M) (22); loaded:
+// t + h, the body moment (first same as last), Pi += h/2 M (7).
+std::optional<FlopModel> lgvi_flops(const Problem& p) {
+  using namespace flops;
+  const auto s = load_shape(p);
+  if (!s || s->followers) return std::nullopt;
+  const double loaded = s->fields > 0 ? 1 + 7 + s->fields * body_moment : 0;
+  return FlopModel{.base = 11 + 60 + norm + exp + mat_mat + 7 + mat_vec + loaded,
+                   .per_iteration = norm + rodrigues + 8 + mat_vec + cross + 12 + 123 + lu_solve(3) + newton_update(3, 3),
+                   .calls = 1,
+                   .calls_per_iteration = 1};
+}
+}  // namespace
+
 const SchemeInfo& Lgvi::info() {
   static const SchemeInfo i{
       .name = "lgvi",
@@ -21,7 +39,8 @@ const SchemeInfo& Lgvi::info() {
                  .constraint = Claim::exact},
       .notes = "Newton on G(f) = sin|f|/|f| J f + (1 - cos|f|)/|f|^2 f x J f = h Pi_k + h^2/2 M_k; |f| >= pi is a "
                "breakdown (step too large); loads at t_k and t_{k+1} (trapezoidal); Newton tolerance 1e-14",
-      .settings = {kNewtonTolerance, kNewtonMaxIterations}};
+      .settings = {kNewtonTolerance, kNewtonMaxIterations},
+      .flops = &lgvi_flops};
   return i;
 }
 

@@ -4,6 +4,17 @@
 
 namespace rigidbench {
 
+namespace {
+// docs/flops.md, "Lie-Euler": J W, Pi x W, h W, exp(h W) (one sin), R exp, J^-1 rhs, h (.), W +=;
+// per uniform field the body moment and its sum into rhs.
+std::optional<FlopModel> lie_euler_flops(const Problem& p) {
+  using namespace flops;
+  const auto s = load_shape(p);
+  if (!s || s->followers) return std::nullopt;
+  return FlopModel{.base = mat_vec + cross + 3 + exp + mat_mat + mat_vec + 3 + 3 + s->fields * (body_moment + 3), .calls = 1};
+}
+}  // namespace
+
 const SchemeInfo& LieEuler::info() {
   static const SchemeInfo i{
       .name = "lie_euler",
@@ -14,7 +25,8 @@ const SchemeInfo& LieEuler::info() {
       .kind = SchemeKind::explicit_,
       .applies = {.families = {"rigid_body"}, .features = {"internal_momentum"}},
       .claims = {.constraint = Claim::exact},
-      .notes = "R is updated by right multiplication with exp (Rodrigues), so it stays on SO(3)."};
+      .notes = "R is updated by right multiplication with exp (Rodrigues), so it stays on SO(3).",
+      .flops = &lie_euler_flops};
   return i;
 }
 

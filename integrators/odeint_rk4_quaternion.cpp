@@ -4,6 +4,21 @@
 
 namespace rigidbench {
 
+namespace {
+// docs/flops.md, "The RK4 baselines". Right-hand side (formulations::KirchhoffQuaternion): q (x)
+// (0, W) / 2 (32), J W, x W, J^-1 (.); loaded: R(q/|q|) (42), per field the body moment, the sum.
+// The step, as odeint's generic algebra writes it: each stage state and the update is a scale_sum
+// that multiplies every term by its coefficient, 1 and 0 included (3 + 5 + 7 + 9 per component of
+// the 7), the coefficients a_ij dt (10) and the stage times (6).
+std::optional<FlopModel> odeint_rk4_flops(const Problem& p) {
+  using namespace flops;
+  const auto s = load_shape(p);
+  if (!s || s->followers) return std::nullopt;
+  const double rhs = 32 + mat_vec + cross + mat_vec + (s->fields > 0 ? 42 + s->fields * body_moment + 3 : 0);
+  return FlopModel{.base = 4 * rhs + 7 * (3 + 5 + 7 + 9) + 10 + 6};
+}
+}  // namespace
+
 const SchemeInfo& OdeintRk4Quaternion::info() {
   static const SchemeInfo i{
       .name = "odeint_rk4_quat",
@@ -14,7 +29,8 @@ const SchemeInfo& OdeintRk4Quaternion::info() {
       .kind = SchemeKind::explicit_,
       .applies = {.families = {"rigid_body", "body_system"}, .features = {"internal_momentum"}},
       .claims = {.constraint = Claim::exact},
-      .notes = "Canonical attitude R(q/|q|), orthogonal by construction; |q| itself drifts at O(h^4)."};
+      .notes = "Canonical attitude R(q/|q|), orthogonal by construction; |q| itself drifts at O(h^4).",
+      .flops = &odeint_rk4_flops};
   return i;
 }
 

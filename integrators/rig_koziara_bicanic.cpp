@@ -8,6 +8,39 @@ constexpr std::string_view kSource =
     "Koziara & Bicanic, IJNME 81(9) 2010 (NEW1/NEW2/NEW3), as in Solfec; paper 002 (heavy top), after Krysl 2005";
 constexpr std::string_view kNotes =
     "The configuration-dependent moment is evaluated once per step, at Lambda_{n+1/2} and t_n + h/2.";
+
+// docs/flops.md, "RIG_POS, RIG_NEG, RIG_IMP". Shared: the half step (h/2 W, Rotation (one sin), its
+// matrix, R E, J W, E^T (.): 147; loaded: t + h/2 and the body moment) and the explicit velocity
+// (J^-1 (b + h/2 T), J W_half x W_half, T - (.), J^-1, W + h (.): 69).
+constexpr double kHalfStep = 4 + flops::rotation + flops::rotation_matrix + flops::mat_mat + flops::mat_vec +
+                             flops::rotation_apply;
+constexpr double kExplicitVelocity = 6 + 3 * flops::mat_vec + flops::cross + 9;
+/// The exponential of h/2 W1 and L_half exp(.) (RIG_POS, RIG_IMP): 3 + 53 + 45, one sin.
+constexpr double kEndRotation = 3 + flops::exp + flops::mat_mat;
+
+std::optional<FlopModel> rig_flops(const Problem& p, RigVariant v) {
+  using namespace flops;
+  const auto s = load_shape(p);
+  if (!s || s->followers) return std::nullopt;
+  const double loaded = s->fields > 0 ? 1 + s->fields * body_moment : 0;
+  switch (v) {
+    case RigVariant::pos: return FlopModel{.base = kHalfStep + kExplicitVelocity + kEndRotation + loaded, .calls = 2};
+    case RigVariant::neg:  // Rotation(h/2 W1), its matrix, L_half E1, b + h T, E1^T (.), J^-1 (.)
+      return FlopModel{.base = kHalfStep + kExplicitVelocity + 3 + rotation + rotation_matrix + mat_mat + 6 +
+                               rotation_apply + mat_vec + loaded,
+                       .calls = 2};
+    case RigVariant::imp:  // c = b + h T; per iteration rig_imp_system (287), the 3x3 LU, Newton's update
+      return FlopModel{.base = kHalfStep + 6 + kExplicitVelocity + kEndRotation + loaded,
+                       .per_iteration = 4 + rotation + rotation_matrix + 2 * mat_vec + 3 + 1 + mat_add + rotation_dexp +
+                                        2 * mat_mat + mat_add + lu_solve(3) + newton_update(3, 3),
+                       .calls = 2,
+                       .calls_per_iteration = 1};
+  }
+  return std::nullopt;
+}
+std::optional<FlopModel> rig_pos_flops(const Problem& p) { return rig_flops(p, RigVariant::pos); }
+std::optional<FlopModel> rig_neg_flops(const Problem& p) { return rig_flops(p, RigVariant::neg); }
+std::optional<FlopModel> rig_imp_flops(const Problem& p) { return rig_flops(p, RigVariant::imp); }
 }  // namespace
 
 template <>
@@ -20,7 +53,8 @@ const SchemeInfo& RigPos::info() {
                             .kind = SchemeKind::explicit_,
                             .applies = {.families = {"rigid_body"}},
                             .claims = {.constraint = Claim::exact},
-                            .notes = kNotes};
+                            .notes = kNotes,
+                            .flops = &rig_pos_flops};
   return i;
 }
 
@@ -36,7 +70,8 @@ const SchemeInfo& RigNeg::info() {
       .applies = {.families = {"rigid_body"}},
       .claims = {.momentum = Claim::exact, .casimir = Claim::exact, .constraint = Claim::exact},
       .notes = "Lambda_{n+1} J Omega_{n+1} = Lambda_n J Omega_n + h Lambda_{n+1/2} T_{n+1/2}: spatial momentum exact "
-               "torque-free and along a uniform field. Moment at Lambda_{n+1/2}."};
+               "torque-free and along a uniform field. Moment at Lambda_{n+1/2}.",
+      .flops = &rig_neg_flops};
   return i;
 }
 
@@ -53,7 +88,8 @@ const SchemeInfo& RigImp::info() {
       .claims = {.momentum = Claim::exact, .casimir = Claim::exact, .constraint = Claim::exact},
       .notes = "Newton on exp(h/2 Omega) J Omega = c with the dexp tangent, relative increment tolerance 1e-14, "
                "at most 50 iterations (non-convergence is a breakdown). Moment at Lambda_{n+1/2}.",
-      .settings = {kNewtonTolerance, kNewtonMaxIterations}};
+      .settings = {kNewtonTolerance, kNewtonMaxIterations},
+      .flops = &rig_imp_flops};
   return i;
 }
 

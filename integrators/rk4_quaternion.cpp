@@ -4,6 +4,19 @@
 
 namespace rigidbench {
 
+namespace {
+// docs/flops.md, "The RK4 baselines". Right-hand side (Rhs): q' (24), J W + h_B (18), x W (9),
+// J^-1 (.) (15); loaded: w^2 - |u|^2 and 1/|q|^2 (9), per field R(q)^T F (34), p x (.) and the sum
+// (12). The step: four right-hand sides, three stage states (42), the update (56), h/2, h/6, h/3
+// and the stage times (8). One rigid body only (a body system is not derived).
+std::optional<FlopModel> rk4_quat_flops(const Problem& p) {
+  const auto s = load_shape(p);
+  if (!s || s->followers) return std::nullopt;
+  const double rhs = 24 + 18 + flops::cross + flops::mat_vec + (s->fields > 0 ? 9 + s->fields * (34 + 12) : 0);
+  return FlopModel{.base = 4 * rhs + 42 + 56 + 8};
+}
+}  // namespace
+
 const SchemeInfo& Rk4Quaternion::info() {
   static const SchemeInfo i{
       .name = "rk4_quat",
@@ -15,7 +28,8 @@ const SchemeInfo& Rk4Quaternion::info() {
       .applies = {.families = {"rigid_body", "body_system"}, .features = {"internal_momentum"}},
       .claims = {.constraint = Claim::exact},
       .notes = "the same method and arithmetic as odeint_rk4_quat without odeint's generic algebra: the "
-               "arithmetic-limit baseline (ratio_to_rk4). Canonical attitude R(q/|q|)."};
+               "arithmetic-limit baseline (ratio_to_rk4). Canonical attitude R(q/|q|).",
+      .flops = &rk4_quat_flops};
   return i;
 }
 

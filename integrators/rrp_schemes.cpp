@@ -9,6 +9,37 @@ const Applicability kSpherical{.families = {"rigid_body"}, .spherical_only = tru
 // the translation of (21a/c) ... (27a/c); momentum claims there are total linear and angular momentum.
 const Applicability kSphericalSystems{.families = {"rigid_body", "body_system"}, .spherical_only = true};
 constexpr std::string_view kRep = "rescaled Rodrigues vector alpha (paper 001 eqs. 3-5) and angular velocity";
+
+// docs/flops.md, "Paper 001's maps". One body (a body system is not derived). rrp::compose: the
+// denominator (6), its chart test (15), the composed vector (22); advance: compose and the Cayley
+// matrix. Every map evaluates one spatial moment per field and step (first same as last) and t + h.
+constexpr double kAdvance = 43 + flops::cayley;
+std::optional<FlopModel> rrp_flops(const Problem& p, double own) {
+  const auto s = load_shape(p);
+  if (!s || s->followers) return std::nullopt;
+  return FlopModel{.base = own + kAdvance + 1 + s->fields * flops::spatial_moment};
+}
+/// Eq. (21): u = R w + h/(2J) M (23), the exact increment (16), w = R^T (u + h/(2J) M1) (23).
+std::optional<FlopModel> bg_body_flops(const Problem& p) { return rrp_flops(p, 23 + 16 + 23); }
+/// Eq. (23): v (8), the exact increment (16), the Verlet velocity (11).
+std::optional<FlopModel> bg_spatial_flops(const Problem& p) { return rrp_flops(p, 8 + 16 + 11); }
+/// Eq. (25): h Omega + h^2/(2J) t (12), the Verlet velocity (11).
+std::optional<FlopModel> bg_newmark_flops(const Problem& p) { return rrp_flops(p, 12 + 11); }
+/// Eq. (27): Omega + h/J t (7), h Omega (3).
+std::optional<FlopModel> campello_se_flops(const Problem& p) { return rrp_flops(p, 7 + 3); }
+/// Eq. (26): eq. (27)'s work as the guess and the update; per iteration (campello_system): h w,
+/// cay(h w) R_k (85), the spatial moment, the residual (20), dcay (34), the Jacobian (75) and the
+/// moment's tangent, the 3x3 LU, Newton's update. No load: no Newton (k = 0).
+std::optional<FlopModel> campello_implicit_flops(const Problem& p) {
+  using namespace flops;
+  auto m = rrp_flops(p, 7 + 3);
+  if (m) {
+    const auto s = load_shape(p);
+    m->per_iteration = 3 + cayley + mat_mat + 20 + dcayley + 75 +
+                       s->fields * (spatial_moment + spatial_moment_jacobian) + lu_solve(3) + newton_update(3, 3);
+  }
+  return m;
+}
 }  // namespace
 
 const SchemeInfo& BakerGonzalezBody::info() {
@@ -21,7 +52,8 @@ const SchemeInfo& BakerGonzalezBody::info() {
       .kind = SchemeKind::explicit_,
       .applies = kSphericalSystems,
       .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact},
-      .notes = "Breakdown when h |omega + h M/(2J)| >= 1 (domain of (21b)) or at the chart's half-turn."};
+      .notes = "Breakdown when h |omega + h M/(2J)| >= 1 (domain of (21b)) or at the chart's half-turn.",
+      .flops = &bg_body_flops};
   return i;
 }
 
@@ -36,7 +68,8 @@ const SchemeInfo& BakerGonzalezSpatial::info() {
       .applies = kSphericalSystems,
       .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact},
       .notes = "Omega_{k+1} = Omega_k + h/(2J)(t_k + t_{k+1}): momentum along the field exact. Breakdown when "
-               "h |Omega + h t/(2J)| >= 1 (domain of (23b); eq. 16 prints h^2) or at the chart's half-turn."};
+               "h |Omega + h t/(2J)| >= 1 (domain of (23b); eq. 16 prints h^2) or at the chart's half-turn.",
+      .flops = &bg_spatial_flops};
   return i;
 }
 
@@ -49,7 +82,8 @@ const SchemeInfo& BakerGonzalezNewmark::info() {
                             .kind = SchemeKind::explicit_,
                             .applies = kSphericalSystems,
                             .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact},
-                            .notes = "dalpha = h Omega_k + h^2/(2J) t_k: no domain limit; breakdown only at the half-turn."};
+                            .notes = "dalpha = h Omega_k + h^2/(2J) t_k: no domain limit; breakdown only at the half-turn.",
+                            .flops = &bg_newmark_flops};
   return i;
 }
 
@@ -67,7 +101,8 @@ const SchemeInfo& CampelloImplicit::info() {
       .claims = {.momentum = Claim::exact, .constraint = Claim::exact},
       .notes = "phi = 1/2 by default, a setting (phi = 1 is eq. (27), tested); Newton on Omega_{k+1} with the "
                "analytic tangent, relative increment tolerance 1e-14.",
-      .settings = {CampelloImplicit::kPhi, kNewtonTolerance, kNewtonMaxIterations}};
+      .settings = {CampelloImplicit::kPhi, kNewtonTolerance, kNewtonMaxIterations},
+      .flops = &campello_implicit_flops};
   return i;
 }
 
@@ -80,7 +115,8 @@ const SchemeInfo& CampelloSymplecticEuler::info() {
                             .kind = SchemeKind::explicit_,
                             .applies = kSphericalSystems,
                             .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact},
-                            .notes = "Variational (discrete Lagrangian (28)); first order."};
+                            .notes = "Variational (discrete Lagrangian (28)); first order.",
+                            .flops = &campello_se_flops};
   return i;
 }
 

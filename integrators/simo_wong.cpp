@@ -6,6 +6,32 @@
 
 namespace rigidbench {
 
+namespace {
+// docs/flops.md, "Simo-Wong". Per iteration (simo_wong_system): J W_n, Rotation(Theta/2) (one sin),
+// doubled, the residual (55), the Jacobian (2/h J, exp(Theta)^T's matrix and dexp_r, hat(v) dexp_r,
+// + dv, the product, the difference: 243), the 3x3 LU, Newton's update. Loaded, per iteration:
+// Lambda_a (82), the spatial moment, L^T (.), v += h (.) (21), dv (0.5 h, two 3x3 products, dexp_r,
+// the product, the scaling: 233) and the moment's tangent. After Newton: t_m, Theta, J W, Rotation
+// (one sin), doubled, R exp(Theta), exp^T (.), J^-1 (.); loaded: the moment at the midpoint (103).
+std::optional<FlopModel> simo_wong_flops(const Problem& p) {
+  using namespace flops;
+  const auto s = load_shape(p);
+  if (!s || s->followers) return std::nullopt;
+  const double F = s->fields;
+  const double loaded_iteration = F > 0 ? 82 + mat_vec + 6 + 1 + 2 * mat_mat + rotation_dexp + mat_mat + mat_add +
+                                              F * (spatial_moment + spatial_moment_jacobian)
+                                        : 0;
+  const double loaded_base = F > 0 ? rotation_matrix + mat_mat + mat_vec + 6 + F * spatial_moment : 0;
+  const double iteration = mat_vec + 3 + rotation + rotation_doubled + 55 + 1 + mat_add + rotation_matrix +
+                           rotation_dexp + mat_mat + mat_add + mat_mat + mat_add;
+  return FlopModel{.base = 2 + 3 + mat_vec + 3 + rotation + rotation_doubled + rotation_matrix + mat_mat +
+                           rotation_apply + mat_vec + loaded_base,
+                   .per_iteration = iteration + loaded_iteration + lu_solve(3) + newton_update(3, 3),
+                   .calls = 1,
+                   .calls_per_iteration = 1};
+}
+}  // namespace
+
 const SchemeInfo& SimoWong::info() {
   static const SchemeInfo i{
       .name = "simo_wong",
@@ -21,7 +47,8 @@ const SchemeInfo& SimoWong::info() {
                  .constraint = Claim::exact, .energy_with_potential = Claim::bounded},
       .notes = "moment at the geodesic midpoint Lambda_n exp(Theta/2), t_n + h/2 (SW91's alpha = 1/2); energy exact "
                "torque-free only; W_{n+1} from the momentum equation at the converged Theta; Newton tolerance 1e-14",
-      .settings = {kNewtonTolerance, kNewtonMaxIterations}};
+      .settings = {kNewtonTolerance, kNewtonMaxIterations},
+      .flops = &simo_wong_flops};
   return i;
 }
 

@@ -4,6 +4,20 @@
 
 namespace rigidbench {
 
+namespace {
+// docs/flops.md, "Terze": J^-1 Y, -h/2 (.), exp(-h/2 W) Y (one sin), J^-1 (.), h W_half,
+// exp (one sin), R X, X^T Y. Loaded: Y + h/2 T and Pi += h/2 T (7 each), t + h, and one body
+// moment per step (first same as last).
+std::optional<FlopModel> terze_flops(const Problem& p) {
+  using namespace flops;
+  const auto s = load_shape(p);
+  if (!s || s->followers) return std::nullopt;
+  const double loaded = s->fields > 0 ? 7 + 7 + 1 + s->fields * body_moment : 0;
+  return FlopModel{.base = mat_vec + 1 + 3 + rotation + rotation_apply + mat_vec + 3 + exp + mat_mat + mat_vec + loaded,
+                   .calls = 2};
+}
+}  // namespace
+
 const SchemeInfo& TerzeMullerZlatar::info() {
   static const SchemeInfo i{
       .name = "terze",
@@ -16,7 +30,8 @@ const SchemeInfo& TerzeMullerZlatar::info() {
       .claims = {.momentum = Claim::exact, .casimir = Claim::exact, .constraint = Claim::exact},
       .notes = "pi_{n+1} = pi_n + h/2 (t_n + t_{n+1}) exactly: spatial momentum exact torque-free, and "
                "its component along a uniform field under gravity; energy is not conserved (explicit "
-               "half step), reported without a claim."};
+               "half step), reported without a claim.",
+      .flops = &terze_flops};
   return i;
 }
 

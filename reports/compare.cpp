@@ -245,7 +245,7 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
       row["error_at_h"] = {{"h", h_fixed}, {"error", num(eh.value)}, {"extrapolated", eh.extrapolated}};
 
       // Cost per step.
-      double ns = kNan, instr = kNan, ratio = kNan, iratio = kNan, ratio4 = kNan, iratio4 = kNan;
+      double ns = kNan, instr = kNan, ratio = kNan, iratio = kNan, ratio4 = kNan, iratio4 = kNan, fl = kNan, ipf = kNan;
       std::string source;
       if (auto b = bench_of.find({name, pname}); b != bench_of.end()) {
         ns = as_num((*b->second)["ns_per_step"]);
@@ -254,6 +254,8 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
         iratio = as_num(b->second->value("instruction_ratio_to_baseline", json()));
         ratio4 = as_num(b->second->value("ratio_to_rk4", json()));
         iratio4 = as_num(b->second->value("instruction_ratio_to_rk4", json()));
+        fl = as_num(b->second->value("flops_per_step", json()));
+        ipf = as_num(b->second->value("instructions_per_flop", json()));
         source = "bench: Google Benchmark CPU time (min of interleaved repetitions); callgrind instructions";
       } else if (r.contains("cost")) {
         ns = as_num(r["cost"]["ns_per_step"]);
@@ -263,7 +265,8 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
       }
       row["cost_per_step"] = {{"ns", num(ns)}, {"ratio_to_baseline", num(ratio)}, {"instructions", num(instr)},
                               {"instruction_ratio_to_baseline", num(iratio)}, {"ratio_to_rk4", num(ratio4)},
-                              {"instruction_ratio_to_rk4", num(iratio4)}, {"source", source}};
+                              {"instruction_ratio_to_rk4", num(iratio4)}, {"flops", num(fl)},
+                              {"instructions_per_flop", num(ipf)}, {"source", source}};
       const LadderValue hs = step_for_error(h, e, asym, slope, opt.target);
       const double steps = span / hs.value;
       row["cost_to_target"] = {{"h", num(hs.value)},
@@ -315,8 +318,8 @@ std::string compare_markdown(const ordered_json& c) {
     o << "\n\nRanked by " << P.value("rank_by", "") << "; error at fixed h = " << fmt(as_num(P["h_fixed"]))
       << ".\n\n";
     o << "| rank | scheme | kind | order obs/exp | Q_II (2^p) | exact claims held | unclaimed, exact at every h | "
-         "error at h | ns/step (x odeint, x rk4) | instr/step (x odeint, x rk4) | steps to target | cost to target |\n";
-    o << "|---:|---|---|---|---|---|---|---:|---:|---:|---:|---:|\n";
+         "error at h | ns/step (x odeint, x rk4) | instr/step (x odeint, x rk4) | flops/step (instr/flop) | steps to target | cost to target |\n";
+    o << "|---:|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|\n";
     for (const auto& r : P["rows"]) {
       auto list = [](const ordered_json& a) {
         std::string s;
@@ -342,7 +345,9 @@ std::string compare_markdown(const ordered_json& c) {
         << tilde_e << fmt(as_num(r["error_at_h"]["error"])) << " | " << fmt(as_num(cp["ns"]), 4) << " ("
         << fmt(as_num(cp["ratio_to_baseline"])) << ", " << fmt(as_num(cp.value("ratio_to_rk4", ordered_json()))) << ") | "
         << fmt(as_num(cp["instructions"]), 4) << " (" << fmt(as_num(cp["instruction_ratio_to_baseline"])) << ", "
-        << fmt(as_num(cp.value("instruction_ratio_to_rk4", ordered_json()))) << ") | " << tilde_c << fmt(as_num(ct["steps"])) << " | "
+        << fmt(as_num(cp.value("instruction_ratio_to_rk4", ordered_json()))) << ") | "
+        << fmt(as_num(cp.value("flops", ordered_json())), 4) << " ("
+        << fmt(as_num(cp.value("instructions_per_flop", ordered_json()))) << ") | " << tilde_c << fmt(as_num(ct["steps"])) << " | "
         << cost << " |\n";
     }
     if (!P["skipped"].empty()) {

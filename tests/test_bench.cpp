@@ -7,6 +7,7 @@
 
 #include "rigidbench/benchmarks/bench_suite.hpp"
 #include "rigidbench/integrators/builtin.hpp"
+#include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "support.hpp"
 
@@ -48,6 +49,17 @@ TEST_CASE("bench covers every registered (scheme - problem) pair in both outputs
     // Each baseline's ratio to itself: the same run's figure divided by itself.
     if (e["integrator"] == "odeint_rk4_quat" && !e["ratio_to_baseline"].is_null()) CHECK(e["ratio_to_baseline"] == 1.0);
     if (e["integrator"] == "rk4_quat" && !e["ratio_to_rk4"].is_null()) CHECK(e["ratio_to_rk4"] == 1.0);
+    // The scheme's derived flops at the iterations this run measured (docs/flops.md); no instruction
+    // counts here, so no instructions per flop.
+    const SchemeInfo& info = *find_scheme(e["integrator"].get<std::string>()).info;
+    const auto model = info.flops ? info.flops(catalogue_problem(e["problem"].get<std::string>())) : std::nullopt;
+    if (model) {
+      CHECK(e["flops_per_step"].get<double>() == model->flops_at(e["newton_iterations_per_step"].get<double>()));
+      CHECK(e["transcendental_calls_per_step"].get<double>() == model->calls_at(e["newton_iterations_per_step"].get<double>()));
+    } else {
+      CHECK(e["flops_per_step"].is_null());
+    }
+    CHECK(e["instructions_per_flop"].is_null());
   }
   CHECK(ours["baselines"] == json::array({"odeint_rk4_quat", "rk4_quat"}));
   CHECK(seen == applicable_pairs());

@@ -567,7 +567,8 @@ def compare_tables(cmp):
         out.append(f'<p class="meta">Ranked by {esc(P["rank_by"])}; error at fixed h = {fmtn(P["h_fixed"])}.</p>')
         out.append("<table><tr><th>rank</th><th>scheme</th><th>kind</th><th>order obs / exp</th><th>Q_II (2^p)</th>"
                    "<th>exact claims held</th><th>unclaimed, exact at every h</th><th>error at h</th>"
-                   "<th>ns/step (× odeint, × rk4)</th><th>instr/step (× odeint, × rk4)</th><th>steps to target</th>"
+                   "<th>ns/step (× odeint, × rk4)</th><th>instr/step (× odeint, × rk4)</th><th>flops/step (instr/flop)</th>"
+                   "<th>steps to target</th>"
                    "<th>cost to target</th></tr>")
         for r in P["rows"]:
             inv = r["invariants"]
@@ -594,6 +595,7 @@ def compare_tables(cmp):
                 f'<td class="num">{fmtn(cp["ns"], 4)} ({fmtn(cp["ratio_to_baseline"])}, {fmtn(cp.get("ratio_to_rk4"))})</td>'
                 f'<td class="num">{fmtn(cp["instructions"], 4)} ({fmtn(cp["instruction_ratio_to_baseline"])}, '
                 f'{fmtn(cp.get("instruction_ratio_to_rk4"))})</td>'
+                f'<td class="num">{fmtn(cp.get("flops"), 4)} ({fmtn(cp.get("instructions_per_flop"))})</td>'
                 f'<td class="num">{tc}{fmtn(ct["steps"])}</td><td class="num">{cost}</td></tr>')
         out.append("</table>")
         if P["skipped"]:
