@@ -31,13 +31,15 @@ class CollectingReporter : public benchmark::ConsoleReporter {
         v.push_back(r.GetAdjustedCPUTime() * time_unit_ns(r.time_unit));
         const auto lp = r.counters.find("loads_per_step");
         const auto np = r.counters.find("newton_per_step");
+        const auto jp = r.counters.find("jacobians_per_step");
         if (lp != r.counters.end()) loads_[r.benchmark_name()] = lp->second.value;
         if (np != r.counters.end()) newton_[r.benchmark_name()] = np->second.value;
+        if (jp != r.counters.end()) jacobians_[r.benchmark_name()] = jp->second.value;
       }
     if (!quiet_) ConsoleReporter::ReportRuns(runs);
   }
   std::map<std::string, std::vector<double>> cpu_ns_;
-  std::map<std::string, double> loads_, newton_;
+  std::map<std::string, double> loads_, newton_, jacobians_;
 
  private:
   static double time_unit_ns(benchmark::TimeUnit u) {
@@ -202,9 +204,10 @@ BenchResult run_bench(const BenchRequest& req) {
     }
     e.loads_per_step = rep.loads_.count(bp.name()) ? rep.loads_[bp.name()] : kNaN;
     e.newton_per_step = rep.newton_.count(bp.name()) ? rep.newton_[bp.name()] : kNaN;
+    e.jacobians_per_step = rep.jacobians_.count(bp.name()) ? rep.jacobians_[bp.name()] : kNaN;
     if (bp.scheme->info->flops)
       if (const auto m = bp.scheme->info->flops(*bp.problem)) {
-        e.flops_per_step = m->flops_at(e.newton_per_step);
+        e.flops_per_step = m->flops_at(e.newton_per_step, e.jacobians_per_step);
         e.calls_per_step = m->calls_at(e.newton_per_step);
       }
     if (bp.scheme == &baseline_scheme()) base_ns[e.problem] = e.ns_per_step;

@@ -37,6 +37,7 @@ struct BenchEntry {
   double instruction_ratio_to_baseline = kNaN;
   double ratio_to_rk4 = kNaN, instruction_ratio_to_rk4 = kNaN;  // to the hand-written RK4 (rk4_quat)
   double loads_per_step = kNaN, newton_per_step = kNaN;
+  double jacobians_per_step = kNaN;  // Newton iterations that evaluated and factorised the Jacobian
   /// The scheme's derived floating-point work at the measured Newton iterations (SchemeInfo::flops,
   /// docs/flops.md; NaN where not derived), its sin/cos/tan calls, and instructions per flop.
   double flops_per_step = kNaN, calls_per_step = kNaN, instructions_per_flop = kNaN;

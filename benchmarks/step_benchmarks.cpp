@@ -38,6 +38,7 @@ void bm_step(benchmark::State& st, const SchemeEntry* e, const Problem* p, doubl
   st.counters["steps_per_s"] = benchmark::Counter(double(st.iterations()), benchmark::Counter::kIsRate);
   st.counters["loads_per_step"] = double(c.load_evaluations) / since;
   st.counters["newton_per_step"] = double(c.newton_iterations) / since;
+  st.counters["jacobians_per_step"] = double(c.jacobian_evaluations) / since;
   st.counters["h"] = h;
 }
 

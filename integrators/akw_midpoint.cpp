@@ -7,23 +7,22 @@
 namespace rigidbench {
 
 namespace {
-// docs/flops.md, "AKW midpoint". Per iteration (akw_system): J w, J W_n, the residual (21), the
-// Jacobian (2 J, hat(w) J, two differences, h (.): 81), the 3x3 LU, Newton's update. Loaded, per
-// iteration: R_n cay(h w) (88), the body moment, r -= h/2 (T0 + T1) (10), h w, dcay (34), R1^T K R1
-// (90), + hat(T1), h dcay, the product, h/2 (.), -= (82) and the moment's tangent. After Newton:
+// docs/flops.md, "AKW midpoint". Per iteration (akw_system's residual): J w, J W_n, r (21); loaded:
+// R_n cay(h w) (88), the body moment, r -= h/2 (T0 + T1) (10); the substitutions, Newton's update.
+// Per Jacobian: 2 J, hat(w) J, two differences, h (.) (81); loaded: h w, dcay (34), R1^T K R1 (90),
+// + hat(T1), h dcay, the product, h/2 (.), -= (82) and the moment's tangent; the LU. After Newton:
 // t_m, cay(h w), R cay, 2 w - W; loaded: T0 = T(t_m, R_n).
 std::optional<FlopModel> akw_flops(const Problem& p) {
   using namespace flops;
   const auto s = load_shape(p);
   if (!s || s->followers) return std::nullopt;
   const double F = s->fields;
-  const double loaded_iteration =
-      F > 0 ? 3 + cayley + mat_mat + 10 + 3 + dcayley + 2 * mat_mat + mat_add + mat_add + mat_mat + 1 + mat_add + mat_add +
-                  F * (body_moment + spatial_moment_jacobian)
-            : 0;
+  const double loaded_residual = F > 0 ? 3 + cayley + mat_mat + 10 + F * body_moment : 0;
+  const double loaded_jacobian =
+      F > 0 ? 3 + dcayley + 2 * mat_mat + mat_add + mat_add + mat_mat + 1 + mat_add + mat_add + F * spatial_moment_jacobian : 0;
   return FlopModel{.base = 2 + 3 + cayley + mat_mat + 6 + F * body_moment,
-                   .per_iteration = 2 * mat_vec + 21 + mat_add + mat_mat + 3 * mat_add + loaded_iteration + lu_solve(3) +
-                                    newton_update(3, 3)};
+                   .per_iteration = 2 * mat_vec + 21 + loaded_residual + lu_substitute(3) + newton_update(3, 3),
+                   .per_jacobian = mat_add + mat_mat + 3 * mat_add + loaded_jacobian + lu_factor(3)};
 }
 }  // namespace
 

@@ -29,17 +29,18 @@ namespace rigidbench {
 /// K = d t / d(spatial rotation) (Problem::spatial_moment_jacobian) and dcay_r(a) = (I - hat(a)/2)/(1 + |a|^2/4)
 /// the right-trivialised derivative of the Cayley map (cay(a + d) = cay(a) cay(dcay_r(a) d) + O(d^2)).
 inline void akw_system(const Problem& p, double h, double t_mid, const Mat3& Rn, const Vec3& Wn, const Vec3& T0,
-                       const Vec3& w, Vec3& r, Mat3& Jac) {
+                       const Vec3& w, Vec3& r, Mat3& Jac, bool jacobian = true) {
   const Mat3& J = p.inertia();
   const Vec3 Jw = J * w;
   Vec3 Pi_m = Jw;  // J w + h_B
   if (p.has_internal_momentum()) Pi_m += p.internal_momentum();
   r = 2.0 * (Jw - J * Wn) - h * Pi_m.cross(w);
-  Jac = 2.0 * J - h * (so3::hat(Pi_m) - so3::hat(w) * J);
+  if (jacobian) Jac = 2.0 * J - h * (so3::hat(Pi_m) - so3::hat(w) * J);
   if (p.torque_free()) return;
   const Mat3 R1 = Rn * so3::cayley(h * w);
   const Vec3 T1 = p.body_moment(t_mid, R1);
   r -= 0.5 * h * (T0 + T1);
+  if (!jacobian) return;
   const Vec3 a = h * w;
   const Mat3 dcay = (Mat3::Identity() - 0.5 * so3::hat(a)) / (1.0 + 0.25 * a.squaredNorm());
   Jac -= 0.5 * h * (so3::hat(T1) + R1.transpose() * p.spatial_moment_jacobian(t_mid, R1) * R1) * (h * dcay);
@@ -55,12 +56,13 @@ class AkwMidpoint final : public So3VelocityScheme {
     const System sys = system(t, h);
     Vec3 w = W_;  // initial guess: Omega_m ~ Omega_n (docs/decisions.md, "Newton stopping test")
     const NewtonResult nr = newton_solve<3>(
-        [&](const Vec3& x, Vec3& r, Mat3& Jac) {
-          sys(x, r, Jac);
+        [&](const Vec3& x, Vec3& r, Mat3& Jac, bool jacobian) {
+          sys(x, r, Jac, jacobian);
           if (!p_->torque_free()) ++c_.load_evaluations;
         },
         w, newton_);
     c_.newton_iterations += std::uint64_t(nr.iterations);
+    c_.jacobian_evaluations += std::uint64_t(nr.jacobians);
     if (!nr.converged)
       return newton_breakdown("AKW midpoint", "Omega_m", nr);
     R_ = R_ * so3::cayley(h * w);
@@ -79,7 +81,9 @@ class AkwMidpoint final : public So3VelocityScheme {
     const Mat3& R;
     const Vec3& W;
     Vec3 T0;
-    void operator()(const Vec3& x, Vec3& r, Mat3& Jac) const { akw_system(*p, h, tm, R, W, T0, x, r, Jac); }
+    void operator()(const Vec3& x, Vec3& r, Mat3& Jac, bool jacobian = true) const {
+      akw_system(*p, h, tm, R, W, T0, x, r, Jac, jacobian);
+    }
   };
   System system(double t, double h) {
     const double tm = t + 0.5 * h;

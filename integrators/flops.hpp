@@ -14,12 +14,16 @@
 
 namespace rigidbench {
 
-/// flops(k) = base + per_iteration k with k the step's Newton iterations (measured: 0 for explicit
-/// schemes); calls(k) likewise. Both already hold the loads the problem applies.
+/// flops(k, j) = base + per_iteration k + per_jacobian j with k the step's Newton iterations and j
+/// its Jacobians (measured; j <= k, both 0 for explicit schemes): an iteration evaluates the
+/// residual, solves with the factorised Jacobian and updates; an iteration that does not reuse the
+/// Jacobian also evaluates and factorises it. calls(k) likewise. All hold the problem's loads.
 struct FlopModel {
-  double base = 0, per_iteration = 0;
+  double base = 0, per_iteration = 0, per_jacobian = 0;
   double calls = 0, calls_per_iteration = 0;
-  double flops_at(double iterations) const { return base + per_iteration * iterations; }
+  double flops_at(double iterations, double jacobians) const {
+    return base + per_iteration * iterations + per_jacobian * jacobians;
+  }
   double calls_at(double iterations) const { return calls + calls_per_iteration * iterations; }
 };
 
@@ -73,9 +77,9 @@ inline constexpr double dcayley = 34;
 /// for its condition estimate, 2n^2 - n for the two triangular solves, and above n = 8 the scaling
 /// and sum of the matrix-vector product its blocked triangular solve uses (4(n - 8)). Counted from
 /// Eigen's own code in tests/test_flops.cpp.
-constexpr double lu_solve(int n) {
-  return n * (n - 1) / 2.0 + (n - 1) * n * (2.0 * n - 1) / 3.0 + n * (n - 1.0) + 2.0 * n * n - n + (n > 8 ? 4.0 * (n - 8) : 0);
-}
+constexpr double lu_factor(int n) { return n * (n - 1) / 2.0 + (n - 1) * n * (2.0 * n - 1) / 3.0 + n * (n - 1.0); }
+constexpr double lu_substitute(int n) { return 2.0 * n * n - n + (n > 8 ? 4.0 * (n - 8) : 0); }
+constexpr double lu_solve(int n) { return lu_factor(n) + lu_substitute(n); }
 /// newton_solve's own work per iteration besides the solve, on n unknowns of which m are judged:
 /// x += dx (n), the two squared norms (4m), the square roots, the tolerance, the rate and the test (8).
 constexpr double newton_update(int n, int m) { return n + 4.0 * m + 8; }

@@ -28,11 +28,18 @@ Eigen::Matrix<double, 6, 1> constraints(const Vec9& q) {
   return h;
 }
 
+/// The block elimination needs K (the configuration block's 3 x 3 factor) well conditioned; a
+/// lamina's (JJ33 = 0) is not. One test for the solver and its flop model.
+bool block_elimination_applies(const Mat3& K) {
+  const double scale = K.cwiseAbs().maxCoeff();
+  return std::abs(K.determinant()) > 1e-6 * scale * scale * scale;
+}
+
 }  // namespace
 
 template <int N>
 void gr_system(const GrStepData& d, const Eigen::Matrix<double, N, 1>& x, Eigen::Matrix<double, N, 1>& r,
-               Eigen::Matrix<double, N, N>& Jac) {
+               Eigen::Matrix<double, N, N>& Jac, bool jacobian) {
   const Vec9 q1 = x.template head<9>();
   const Vec9 qm = 0.5 * (d.q0 + q1);
   const double h = d.h, s = 0.5 * h * h;
@@ -41,7 +48,7 @@ void gr_system(const GrStepData& d, const Eigen::Matrix<double, N, 1>& x, Eigen:
   Mat3 C;
   C << lam[3], lam[2], lam[1], lam[2], lam[4], lam[0], lam[1], lam[0], lam[5];
   r.setZero();
-  Jac.setZero();
+  if (jacobian) Jac.setZero();
   const Vec9 inc = q1 - d.q0 - h * d.v0;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
@@ -49,11 +56,13 @@ void gr_system(const GrStepData& d, const Eigen::Matrix<double, N, 1>& x, Eigen:
       r.template segment<3>(3 * i) += d.euler(i, j) * inc.segment<3>(3 * j);
       // H_d^T lambda = H(q_mid)^T lambda = (Sum_k lambda_k Hess h_k) q_mid (h quadratic, eq. 89)
       r.template segment<3>(3 * i) += C(i, j) * dir(qm, j);
-      Jac.template block<3, 3>(3 * i, 3 * j).diagonal().array() += d.euler(i, j) + 0.5 * C(i, j);
+      if (jacobian) Jac.template block<3, 3>(3 * i, 3 * j).diagonal().array() += d.euler(i, j) + 0.5 * C(i, j);
     }
-  Jac.template block<9, 6>(0, 9) = constraint_gradients(qm);
   r.template segment<6>(9) = constraints(q1);
-  Jac.template block<6, 9>(9, 0) = constraint_gradients(q1).transpose();
+  if (jacobian) {
+    Jac.template block<9, 6>(0, 9) = constraint_gradients(qm);
+    Jac.template block<6, 9>(9, 0) = constraint_gradients(q1).transpose();
+  }
 
   // External loads at t_{n+1/2} with the midpoint directors.
   const Problem& p = *d.problem;
@@ -72,6 +81,7 @@ void gr_system(const GrStepData& d, const Eigen::Matrix<double, N, 1>& x, Eigen:
                             for (int i = 0; i < 3; ++i) {
                               const Vec3 di = dir(qm, i);
                               r.template segment<3>(3 * i) -= s * 0.5 * m.cross(di);  // f^i = 1/2 m x d_i (eqs. 68, 84)
+                              if (!jacobian) continue;
                               const Mat3 hdi = so3::hat(di);
                               for (int j = 0; j < 3; ++j) {
                                 Mat3 dfd = -phi * B[j] * hdi;  // d(m x d_i)/d d_j (through m)
@@ -90,11 +100,12 @@ void gr_system(const GrStepData& d, const Eigen::Matrix<double, N, 1>& x, Eigen:
     g.segment<3>(0) = (1 - a) * dir(qm, 1);
     g.segment<3>(3) = -a * dir(qm, 0);
     r.template head<9>() += mu * g;
+    const Vec9 dq = q1 - d.q0;
+    r[15] = g.dot(dq) / h;
+    if (!jacobian) return;
     Jac.template block<9, 1>(0, 15) = g;
     Jac.template block<3, 3>(0, 3).diagonal().array() += 0.5 * mu * (1 - a);
     Jac.template block<3, 3>(3, 0).diagonal().array() += -0.5 * mu * a;
-    const Vec9 dq = q1 - d.q0;
-    r[15] = g.dot(dq) / h;
     Vec9 grad = g;  // d(gvec(q_mid) . dq)/dq_{n+1} = gvec(q_mid) + 1/2 A^T dq
     grad.segment<3>(0) += 0.5 * (-a) * dq.segment<3>(3);
     grad.segment<3>(3) += 0.5 * (1 - a) * dq.segment<3>(0);
@@ -103,8 +114,7 @@ void gr_system(const GrStepData& d, const Eigen::Matrix<double, N, 1>& x, Eigen:
 }
 
 template <int N>
-Eigen::Matrix<double, N, 1> gr_block_solve(const Eigen::Matrix<double, N, N>& Jac, const Eigen::Matrix<double, N, 1>& r) {
-  constexpr int m = N - 9;
+void GrBlockLu<N>::factor(const Eigen::Matrix<double, N, N>& Jac) {
   // Without a follower moment the configuration block is K (x) I3 (see gr_system: M = JJ (x) I3,
   // eq. 88; the multipliers' Hessian term 1/2 C (x) I3; the nonholonomic mu terms, eq. 94, are
   // multiples of I3 too), so its inverse is K^-1 (x) I3 and the 9 + m system reduces to the m x m
@@ -117,47 +127,55 @@ Eigen::Matrix<double, N, 1> gr_block_solve(const Eigen::Matrix<double, N, N>& Ja
   Mat3 K;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) K(i, j) = Jac(3 * i, 3 * j);
-  const double scale = K.cwiseAbs().maxCoeff();
-  if (!(std::abs(K.determinant()) > 1e-6 * scale * scale * scale)) return Jac.partialPivLu().solve(-r);
-  const Mat3 Ki = K.inverse();  // closed form (cofactors)
-  Eigen::Matrix<double, 9, m> Y;
-  Vec9 z;
-  for (int i = 0; i < 3; ++i) {
+  dense = !block_elimination_applies(K);
+  if (dense) {
+    lu.compute(Jac);
+    return;
+  }
+  Ki = K.inverse();  // closed form (cofactors)
+  for (int i = 0; i < 3; ++i)
     Y.template block<3, m>(3 * i, 0) = Ki(i, 0) * Jac.template block<3, m>(0, 9) +
                                        Ki(i, 1) * Jac.template block<3, m>(3, 9) + Ki(i, 2) * Jac.template block<3, m>(6, 9);
+  B = Jac.template block<m, 9>(9, 0);
+  S.compute(B * Y);
+}
+
+template <int N>
+Eigen::Matrix<double, N, 1> GrBlockLu<N>::solve(const Eigen::Matrix<double, N, 1>& r) const {
+  if (dense) return lu.solve(-r);
+  Vec9 z;
+  for (int i = 0; i < 3; ++i)
     z.template segment<3>(3 * i) = Ki(i, 0) * r.template segment<3>(0) + Ki(i, 1) * r.template segment<3>(3) +
                                    Ki(i, 2) * r.template segment<3>(6);
-  }
-  const Eigen::Matrix<double, m, 9> B = Jac.template block<m, 9>(9, 0);
-  const Eigen::Matrix<double, m, m> S = B * Y;
-  const Eigen::Matrix<double, m, 1> dl = S.partialPivLu().solve(r.template tail<m>() - B * z);
+  const Eigen::Matrix<double, m, 1> dl = S.solve(r.template tail<m>() - B * z);
   Eigen::Matrix<double, N, 1> dx;
   dx.template head<9>() = -(z + Y * dl);
   dx.template tail<m>() = dl;
   return dx;
 }
 
-template Eigen::Matrix<double, 15, 1> gr_block_solve<15>(const Eigen::Matrix<double, 15, 15>&, const Eigen::Matrix<double, 15, 1>&);
-template Eigen::Matrix<double, 16, 1> gr_block_solve<16>(const Eigen::Matrix<double, 16, 16>&, const Eigen::Matrix<double, 16, 1>&);
+template struct GrBlockLu<15>;
+template struct GrBlockLu<16>;
 
 template void gr_system<15>(const GrStepData&, const Eigen::Matrix<double, 15, 1>&, Eigen::Matrix<double, 15, 1>&,
-                            Eigen::Matrix<double, 15, 15>&);
+                            Eigen::Matrix<double, 15, 15>&, bool);
 template void gr_system<16>(const GrStepData&, const Eigen::Matrix<double, 16, 1>&, Eigen::Matrix<double, 16, 1>&,
-                            Eigen::Matrix<double, 16, 16>&);
+                            Eigen::Matrix<double, 16, 16>&, bool);
 
 namespace {
 
-// docs/flops.md, "Gebhardt-Romero". Per iteration: gr_system, the Newton step, Newton's update
-// (judged on the 9 directors). gr_system: q_mid (18), h^2/2 (2), the increment (27), the nine 3x3
-// blocks of M and the multipliers' Hessian (153), the six constraints (36); per field (24); per
-// follower moment: its profile (6), m (21), the three forces (48), the nine tangent blocks (288);
-// nonholonomic: the row and column of eq. 94 (87).
-constexpr double kGrSystem = 18 + 2 + 27 + 153 + 36, kGrField = 24, kGrFollower = 6 + 21 + 48 + 288, kGrEq94 = 87;
-/// gr_block_solve on m multipliers: det K and its test (17), K^-1 (42), Y = (K^-1 (x) I3) G (45 m),
-/// z (45), S = B Y (17 m^2), B z and r_c - B z (18 m), the m x m LU, dq = -(z + Y dl) (18 m).
-constexpr double block_solve(int m) {
-  return 17 + 42 + 45.0 * m + 45 + 17.0 * m * m + 18.0 * m + flops::lu_solve(m) + 18.0 * m;
-}
+// docs/flops.md, "Gebhardt-Romero". Per iteration: gr_system's residual, the Newton step's
+// substitutions, Newton's update (judged on the 9 directors); per Jacobian: gr_system's Jacobian and
+// the factorisation. Residual: q_mid (18), h^2/2 (2), the increment (27), M and the multipliers'
+// Hessian applied (108), the six constraints (36); per field (24); per follower moment: its profile,
+// m and the three forces (75); nonholonomic: eq. 94's residuals (52). Jacobian: the nine diagonal
+// blocks (45); per follower moment its tangent blocks (288); nonholonomic: eq. 94's row and column (35).
+constexpr double kGrResidual = 18 + 2 + 27 + 108 + 36, kGrJacobian = 45;
+/// GrBlockLu on m multipliers. factor: det K and its test (17), K^-1 (42), Y = (K^-1 (x) I3) G
+/// (45 m), S = B Y (17 m^2), the m x m LU; solve: z (45), r_c - B z (18 m), the substitutions,
+/// dq = -(z + Y dl) (18 m).
+constexpr double block_factor(int m) { return 17 + 42 + 45.0 * m + 17.0 * m * m + flops::lu_factor(m); }
+constexpr double block_substitute(int m) { return 45 + 18.0 * m + flops::lu_substitute(m) + 18.0 * m; }
 
 /// Per step: the predictor (prepare: W from the momentum map (111), Euler's right-hand side (24;
 /// loaded: + the body moment and its sum), the director accelerations (114), q + h v + h^2/2 a (38),
@@ -166,20 +184,22 @@ std::optional<FlopModel> gr_flops(const Problem& p, bool nonholonomic) {
   const auto s = load_shape(p);
   if (!s) return std::nullopt;
   const int N = nonholonomic ? 16 : 15, m = N - 9;
-  double solve;
-  if (s->followers > 0) {
-    solve = flops::lu_solve(N);  // no block structure: the dense LU directly
+  double factor, substitute;
+  if (s->followers > 0) {  // no block structure: the dense LU directly
+    factor = flops::lu_factor(N);
+    substitute = flops::lu_substitute(N);
   } else {
     // The block path unless K = JJ + 1/2 C is near singular; C (the multipliers' share, O(h^2)) is
     // left out of this decision: the catalogue's lamina (JJ33 = 0) takes the dense LU.
-    const Mat3 JJ = euler_coefficients(p.inertia());
-    const double scale = JJ.cwiseAbs().maxCoeff();
-    solve = std::abs(JJ.determinant()) > 1e-6 * scale * scale * scale ? block_solve(m) : 17 + flops::lu_solve(N);
+    const bool block = block_elimination_applies(euler_coefficients(p.inertia()));
+    factor = block ? block_factor(m) : 17 + flops::lu_factor(N);
+    substitute = block ? block_substitute(m) : flops::lu_substitute(N);
   }
   const double loads = s->loaded() ? 3 + s->fields * flops::body_moment + s->followers * 12 : 0;
   return FlopModel{.base = 111 + 24 + loads + 114 + 38 + 2 + 28,
-                   .per_iteration = kGrSystem + s->fields * kGrField + s->followers * kGrFollower +
-                                    (nonholonomic ? kGrEq94 : 0) + solve + flops::newton_update(N, 9)};
+                   .per_iteration = kGrResidual + s->fields * 24 + s->followers * 75 + (nonholonomic ? 52 : 0) + substitute +
+                                    flops::newton_update(N, 9),
+                   .per_jacobian = kGrJacobian + s->followers * 288 + (nonholonomic ? 35 : 0) + factor};
 }
 std::optional<FlopModel> gr_standard_flops(const Problem& p) { return gr_flops(p, false); }
 std::optional<FlopModel> gr_nonholonomic_flops(const Problem& p) { return gr_flops(p, true); }

@@ -55,18 +55,37 @@ inline Mat3 euler_coefficients(const Mat3& J) { return 0.5 * J.trace() * Mat3::I
 using Vec9 = Eigen::Matrix<double, 9, 1>;
 using Mat9 = Eigen::Matrix<double, 9, 9>;
 
-/// Residual r(x) and Jacobian dr/dx of one step, x = (q_{n+1} (9), h^2/2 lambda (6) [, mu / ...]).
-/// N = 15 (standard) or 16 (nonholonomic). Tested against finite differences.
+/// Residual r(x) and (unless jacobian is false: then Jac is left as it was) Jacobian dr/dx of one
+/// step, x = (q_{n+1} (9), h^2/2 lambda (6) [, mu / ...]). N = 15 (standard) or 16 (nonholonomic).
+/// Tested against finite differences.
 template <int N>
 void gr_system(const GrStepData& d, const Eigen::Matrix<double, N, 1>& x, Eigen::Matrix<double, N, 1>& r,
-               Eigen::Matrix<double, N, N>& Jac);
+               Eigen::Matrix<double, N, N>& Jac, bool jacobian = true);
 
 /// The Newton step -Jac^-1 r of gr_system by block elimination onto the (N - 9) x (N - 9) Schur
 /// complement of the constraints; valid when the configuration block is K (x) I3, i.e. when no
 /// follower moment acts (a follower moment's Jacobian is not of that form: dense LU then). Falls
 /// back to the dense LU itself where K is near singular (a lamina). Tested against the dense LU.
+/// A Newton solver (core/newton.hpp): factor(Jac) once per Jacobian, solve(r) per iteration.
 template <int N>
-Eigen::Matrix<double, N, 1> gr_block_solve(const Eigen::Matrix<double, N, N>& Jac, const Eigen::Matrix<double, N, 1>& r);
+struct GrBlockLu {
+  static constexpr int m = N - 9;
+  bool dense = false;
+  Eigen::PartialPivLU<Eigen::Matrix<double, N, N>> lu;  // the dense fallback
+  Mat3 Ki;                                              // K^-1
+  Eigen::Matrix<double, 9, m> Y;                        // (K^-1 (x) I3) G
+  Eigen::Matrix<double, m, 9> B;                        // the constraint rows
+  Eigen::PartialPivLU<Eigen::Matrix<double, m, m>> S;   // B Y
+  void factor(const Eigen::Matrix<double, N, N>& Jac);
+  Eigen::Matrix<double, N, 1> solve(const Eigen::Matrix<double, N, 1>& r) const;
+};
+/// One factor and solve of GrBlockLu (the tests' entry point).
+template <int N>
+Eigen::Matrix<double, N, 1> gr_block_solve(const Eigen::Matrix<double, N, N>& Jac, const Eigen::Matrix<double, N, 1>& r) {
+  GrBlockLu<N> s;
+  s.factor(Jac);
+  return s.solve(r);
+}
 
 template <bool Nonholonomic>
 class GebhardtRomero final : public SchemeBase {
@@ -103,10 +122,11 @@ class GebhardtRomero final : public SchemeBase {
 
   StepStatus step(double t, double h) {
     VecN x = prepare(t, h);
-    const auto system = [&](const VecN& y, VecN& r, MatN& J) { gr_system<N>(d_, y, r, J); };
-    const NewtonResult nr = block_solve_ ? newton_solve<N>(system, x, newton_, gr_block_solve<N>)
+    const auto system = [&](const VecN& y, VecN& r, MatN& J, bool jacobian) { gr_system<N>(d_, y, r, J, jacobian); };
+    const NewtonResult nr = block_solve_ ? newton_solve<N>(system, x, newton_, GrBlockLu<N>{})
                                          : newton_solve<N>(system, x, newton_);
     c_.newton_iterations += std::uint64_t(nr.iterations);
+    c_.jacobian_evaluations += std::uint64_t(nr.jacobians);
     if (!p_->torque_free()) c_.load_evaluations += std::uint64_t(nr.iterations);
     if (!nr.converged || !x.allFinite())
       return newton_breakdown(info().name, "q", nr);
@@ -187,13 +207,11 @@ const SchemeInfo& GebhardtRomeroStandard::info();
 template <>
 const SchemeInfo& GebhardtRomeroNonholonomic::info();
 
-extern template Eigen::Matrix<double, 15, 1> gr_block_solve<15>(const Eigen::Matrix<double, 15, 15>&,
-                                                                const Eigen::Matrix<double, 15, 1>&);
-extern template Eigen::Matrix<double, 16, 1> gr_block_solve<16>(const Eigen::Matrix<double, 16, 16>&,
-                                                                const Eigen::Matrix<double, 16, 1>&);
+extern template struct GrBlockLu<15>;
+extern template struct GrBlockLu<16>;
 extern template void gr_system<15>(const GrStepData&, const Eigen::Matrix<double, 15, 1>&,
-                                   Eigen::Matrix<double, 15, 1>&, Eigen::Matrix<double, 15, 15>&);
+                                   Eigen::Matrix<double, 15, 1>&, Eigen::Matrix<double, 15, 15>&, bool);
 extern template void gr_system<16>(const GrStepData&, const Eigen::Matrix<double, 16, 1>&,
-                                   Eigen::Matrix<double, 16, 1>&, Eigen::Matrix<double, 16, 16>&);
+                                   Eigen::Matrix<double, 16, 1>&, Eigen::Matrix<double, 16, 16>&, bool);
 
 }  // namespace rigidbench

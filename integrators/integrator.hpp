@@ -13,7 +13,8 @@
 // |                       | caller, never accumulated). After an ok step, read() gives the state at |
 // |                       | t + h; after a breakdown the state is unspecified and reason says why.  |
 // | s.read(x)             | map-out: writes the canonical state into x (sized to the problem)       |
-// | s.counters()          | Counters: cumulative load evaluations and Newton iterations since reset |
+// | s.counters()          | Counters: cumulative load evaluations, Newton iterations and Jacobians  |
+// |                       | since reset                                                             |
 //
 // Order p: the global error at a fixed final time behaves as C h^p for h -> 0 on smooth problems.
 // Claims: what the scheme's source asserts for each kind of invariant of the exact flow; the
@@ -150,6 +151,7 @@ inline StepStatus newton_breakdown(std::string_view scheme, std::string_view unk
 struct Counters {
   std::uint64_t load_evaluations = 0;
   std::uint64_t newton_iterations = 0;
+  std::uint64_t jacobian_evaluations = 0;  // Jacobians evaluated and factorised (<= Newton iterations)
 };
 
 template <class S>

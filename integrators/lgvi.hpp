@@ -22,10 +22,14 @@ namespace rigidbench {
 /// G(f) - g and its Jacobian (tested against finite differences):
 ///   dG/df = a J + b (hat(f) J - hat(J f)) + c1 (J f) f^T + c2 (f x J f) f^T,
 ///   c1 = a'(t)/t = (t cos t - sin t)/t^3,   c2 = b'(t)/t = (t sin t - 2(1 - cos t))/t^4  (series below t = 0.05).
-inline void lgvi_system(const Mat3& J, const Vec3& g, const Vec3& f, Vec3& r, Mat3& Jac) {
+inline void lgvi_system(const Mat3& J, const Vec3& g, const Vec3& f, Vec3& r, Mat3& Jac, bool jacobian = true) {
   const double t = f.norm();
   double a, b;
   so3::rodrigues_coefficients(t, a, b);
+  const Vec3 Jf = J * f;
+  const Vec3 fJf = f.cross(Jf);
+  r = a * Jf + b * fJf - g;
+  if (!jacobian) return;
   double c1, c2;
   if (t < 0.05) {
     const double t2 = t * t;
@@ -39,9 +43,6 @@ inline void lgvi_system(const Mat3& J, const Vec3& g, const Vec3& f, Vec3& r, Ma
     c1 = (1.0 - a - b * t2) / t2;
     c2 = (a - 2.0 * b) / t2;
   }
-  const Vec3 Jf = J * f;
-  const Vec3 fJf = f.cross(Jf);
-  r = a * Jf + b * fJf - g;
   Jac = a * J + b * (so3::hat(f) * J - so3::hat(Jf)) + c1 * Jf * f.transpose() + c2 * fJf * f.transpose();
 }
 
@@ -57,6 +58,7 @@ class Lgvi final : public So3MomentumScheme {
     Vec3 f = sys.guess();
     const NewtonResult nr = newton_solve<3>(sys, f, newton_);
     c_.newton_iterations += std::uint64_t(nr.iterations);
+    c_.jacobian_evaluations += std::uint64_t(nr.jacobians);
     if (!nr.converged)
       return newton_breakdown("LGVI", "f", nr);
     if (!(f.norm() < kPi))
@@ -86,7 +88,9 @@ class Lgvi final : public So3MomentumScheme {
     const Mat3& J;
     const Mat3& Ji;
     Vec3 Mk, g;
-    void operator()(const Vec3& x, Vec3& r, Mat3& Jac) const { lgvi_system(J, g, x, r, Jac); }
+    void operator()(const Vec3& x, Vec3& r, Mat3& Jac, bool jacobian = true) const {
+      lgvi_system(J, g, x, r, Jac, jacobian);
+    }
     /// First guess: G(f) = J f + 1/2 f x J f + O(|f|^3) solved to second order, f0 = J^-1 g,
     /// f = J^-1 (g - 1/2 f0 x J f0): O(h^3) from the solution (f0 alone is O(h^2) off and costs one
     /// more Newton iteration per step; docs/decisions.md, "Newton stopping test").

@@ -29,10 +29,12 @@ std::optional<FlopModel> rig_flops(const Problem& p, RigVariant v) {
       return FlopModel{.base = kHalfStep + kExplicitVelocity + 3 + rotation + rotation_matrix + mat_mat + 6 +
                                rotation_apply + mat_vec + loaded,
                        .calls = 2};
-    case RigVariant::imp:  // c = b + h T; per iteration rig_imp_system (287), the 3x3 LU, Newton's update
+    case RigVariant::imp:  // c = b + h T; per iteration rig_imp_system's residual (90: Rotation (one
+                           // sin), its matrix, E J w - c), the substitutions, Newton's update; per
+                           // Jacobian its tangent (197: h/2 hat(Jw) dexp_r, J - (.), E (.)) and the LU
       return FlopModel{.base = kHalfStep + 6 + kExplicitVelocity + kEndRotation + loaded,
-                       .per_iteration = 4 + rotation + rotation_matrix + 2 * mat_vec + 3 + 1 + mat_add + rotation_dexp +
-                                        2 * mat_mat + mat_add + lu_solve(3) + newton_update(3, 3),
+                       .per_iteration = 4 + rotation + rotation_matrix + 2 * mat_vec + 3 + lu_substitute(3) + newton_update(3, 3),
+                       .per_jacobian = 1 + mat_add + rotation_dexp + 2 * mat_mat + mat_add + lu_factor(3),
                        .calls = 2,
                        .calls_per_iteration = 1};
   }

@@ -29,12 +29,13 @@ NewtonSystem rig_imp_newton_system(const Mat3& J, double h, const Vec3& c, const
 /// RIG_IMP's Newton system: r(W) = exp(h/2 W) J W - c and its Jacobian
 /// dr/dW = exp(h/2 W) [J - h/2 hat(J W) dexp_r(h/2 W)] (right Jacobian of exp). Tested against
 /// finite differences.
-inline void rig_imp_system(const Mat3& J, double h, const Vec3& c, const Vec3& w, Vec3& r, Mat3& Jac) {
+inline void rig_imp_system(const Mat3& J, double h, const Vec3& c, const Vec3& w, Vec3& r, Mat3& Jac,
+                           bool jacobian = true) {
   const so3::Rotation R(0.5 * h * w);  // one sincos for exp and dexp_r
   const Mat3 E = R.matrix();
   const Vec3 Jw = J * w;
   r = E * Jw - c;
-  Jac = E * (J - 0.5 * h * so3::hat(Jw) * R.dexp_right());
+  if (jacobian) Jac = E * (J - 0.5 * h * so3::hat(Jw) * R.dexp_right());
 }
 
 template <RigVariant V>
@@ -65,8 +66,10 @@ class RigKoziaraBicanic final : public So3VelocityScheme {  // R_ is the paper's
       // velocity is O(h) off and costs one more Newton iteration per step; docs/decisions.md).
       Vec3 W = explicit_velocity(s, h);
       const NewtonResult nr =
-          newton_solve<3>([&](const Vec3& w, Vec3& r, Mat3& Jac) { rig_imp_system(J, h, c, w, r, Jac); }, W, newton_);
+          newton_solve<3>([&](const Vec3& w, Vec3& r, Mat3& Jac, bool jac) { rig_imp_system(J, h, c, w, r, Jac, jac); },
+                          W, newton_);
       c_.newton_iterations += std::uint64_t(nr.iterations);
+      c_.jacobian_evaluations += std::uint64_t(nr.jacobians);
       if (!nr.converged)
         return newton_breakdown("RIG_IMP", "Omega", nr);
       R_ = s.L_half * so3::exp(0.5 * h * W);

@@ -7,26 +7,28 @@
 namespace rigidbench {
 
 namespace {
-// docs/flops.md, "Simo-Wong". Per iteration (simo_wong_system): J W_n, Rotation(Theta/2) (one sin),
-// doubled, the residual (55), the Jacobian (2/h J, exp(Theta)^T's matrix and dexp_r, hat(v) dexp_r,
-// + dv, the product, the difference: 243), the 3x3 LU, Newton's update. Loaded, per iteration:
-// Lambda_a (82), the spatial moment, L^T (.), v += h (.) (21), dv (0.5 h, two 3x3 products, dexp_r,
-// the product, the scaling: 233) and the moment's tangent. After Newton: t_m, Theta, J W, Rotation
-// (one sin), doubled, R exp(Theta), exp^T (.), J^-1 (.); loaded: the moment at the midpoint (103).
+// docs/flops.md, "Simo-Wong". Per iteration (simo_wong_system's residual): J W_n, Rotation(Theta/2)
+// (one sin), doubled, r (55); loaded: Lambda_a (82), the spatial moment, L^T (.), v += h (.) (21);
+// the substitutions and Newton's update. Per Jacobian: 2/h J, exp(Theta)^T's matrix and dexp_r,
+// hat(v) dexp_r, + dv, the product, the difference (243); loaded: dv (0.5 h, two 3x3 products, dexp_r,
+// the product, the scaling: 233) and the moment's tangent; the LU. After Newton: t_m, Theta, J W,
+// Rotation (one sin), doubled, R exp(Theta), exp^T (.), J^-1 (.); loaded: the moment at the midpoint
+// (103). The guess: J W x W, J^-1 (.), h W + h^2/2 (.) (11); loaded: the body moment, + (3).
 std::optional<FlopModel> simo_wong_flops(const Problem& p) {
   using namespace flops;
   const auto s = load_shape(p);
   if (!s || s->followers) return std::nullopt;
   const double F = s->fields;
-  const double loaded_iteration = F > 0 ? 82 + mat_vec + 6 + 1 + 2 * mat_mat + rotation_dexp + mat_mat + mat_add +
-                                              F * (spatial_moment + spatial_moment_jacobian)
-                                        : 0;
-  const double loaded_base = F > 0 ? rotation_matrix + mat_mat + mat_vec + 6 + F * spatial_moment : 0;
-  const double iteration = mat_vec + 3 + rotation + rotation_doubled + 55 + 1 + mat_add + rotation_matrix +
-                           rotation_dexp + mat_mat + mat_add + mat_mat + mat_add;
-  return FlopModel{.base = 2 + 3 + mat_vec + 3 + rotation + rotation_doubled + rotation_matrix + mat_mat +
+  const double loaded_residual = F > 0 ? 82 + mat_vec + 6 + F * spatial_moment : 0;
+  const double loaded_jacobian = F > 0 ? 1 + 2 * mat_mat + rotation_dexp + mat_mat + mat_add + F * spatial_moment_jacobian : 0;
+  const double loaded_base = F > 0 ? rotation_matrix + mat_mat + mat_vec + 6 + F * spatial_moment + F * body_moment + 3 : 0;
+  const double guess = mat_vec + cross + mat_vec + 11;
+  return FlopModel{.base = 2 + guess + mat_vec + 3 + rotation + rotation_doubled + rotation_matrix + mat_mat +
                            rotation_apply + mat_vec + loaded_base,
-                   .per_iteration = iteration + loaded_iteration + lu_solve(3) + newton_update(3, 3),
+                   .per_iteration = mat_vec + 3 + rotation + rotation_doubled + 55 + loaded_residual + lu_substitute(3) +
+                                    newton_update(3, 3),
+                   .per_jacobian = 1 + mat_add + rotation_matrix + rotation_dexp + mat_mat + mat_add + mat_mat + mat_add +
+                                   loaded_jacobian + lu_factor(3),
                    .calls = 1,
                    .calls_per_iteration = 1};
 }

@@ -12,7 +12,7 @@
 // uniform field, whose moment is orthogonal to a), the energy is bounded only (claims below).
 // The moment at the geodesic midpoint Lambda_n exp(Theta/2) and t_n + h/2 is SW91's alpha = beta/gamma = 1/2
 // evaluation point (docs/decisions.md, "Simo-Wong").
-// Unknown Theta (3), initial guess h W_n; W_{n+1} = J^-1 exp(-hat Theta) [...] once Theta has converged:
+// Unknown Theta (3), initial guess h W_n + h^2/2 dW/dt(t_n); W_{n+1} = J^-1 exp(-hat Theta) [...] once Theta has converged:
 //   r(Theta) = J (2 Theta / h - W_n) - exp(-hat Theta) [J W_n + h Lambda_n^T m(t_m, Lambda_n exp(hat Theta/2))].
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/so3.hpp"
@@ -24,7 +24,7 @@ namespace rigidbench {
 /// v = J W_n + h Lambda_n^T m and K = d m / d(spatial rotation):
 ///   dr/dTheta = 2J/h - exp(-hat Theta) [hat(v) dexp_r(-Theta) + h/2 Lambda_n^T K Lambda_{n+1/2} dexp_r(Theta/2)].
 inline void simo_wong_system(const Problem& p, double h, double t_mid, const Mat3& Ln, const Vec3& Wn,
-                             const Vec3& th, Vec3& r, Mat3& Jac) {
+                             const Vec3& th, Vec3& r, Mat3& Jac, bool jacobian = true) {
   const Mat3& J = p.inertia();
   Vec3 v = J * Wn;
   Mat3 dv = Mat3::Zero();  // dv / dTheta
@@ -34,11 +34,11 @@ inline void simo_wong_system(const Problem& p, double h, double t_mid, const Mat
   if (!p.torque_free()) {
     const Mat3 La = Ln * Eh.matrix();
     v += h * (Ln.transpose() * p.spatial_moment(t_mid, La));
-    dv = (0.5 * h) * (Ln.transpose() * p.spatial_moment_jacobian(t_mid, La) * La * Eh.dexp_right());
+    if (jacobian) dv = (0.5 * h) * (Ln.transpose() * p.spatial_moment_jacobian(t_mid, La) * La * Eh.dexp_right());
   }
   const so3::Rotation Em = Eh.doubled().inverse();
   r = J * (2.0 / h * th - Wn) - Em.apply(v);
-  Jac = (2.0 / h) * J - Em.matrix() * (so3::hat(v) * Em.dexp_right() + dv);
+  if (jacobian) Jac = (2.0 / h) * J - Em.matrix() * (so3::hat(v) * Em.dexp_right() + dv);
 }
 
 class SimoWong final : public So3VelocityScheme {  // R_ is the paper's Lambda
@@ -50,14 +50,16 @@ class SimoWong final : public So3VelocityScheme {  // R_ is the paper's Lambda
   StepStatus step(double t, double h) {
     const double tm = t + 0.5 * h;
     const System sys = system(t, h);
-    Vec3 th = h * W_;
+    Vec3 th = guess(t, h);
+    if (!p_->torque_free()) ++c_.load_evaluations;
     const NewtonResult nr = newton_solve<3>(
-        [&](const Vec3& x, Vec3& r, Mat3& Jac) {
-          sys(x, r, Jac);
+        [&](const Vec3& x, Vec3& r, Mat3& Jac, bool jacobian) {
+          sys(x, r, Jac, jacobian);
           if (!p_->torque_free()) ++c_.load_evaluations;
         },
         th, newton_);
     c_.newton_iterations += std::uint64_t(nr.iterations);
+    c_.jacobian_evaluations += std::uint64_t(nr.jacobians);
     if (!nr.converged)
       return newton_breakdown("Simo-Wong", "Theta", nr);
     // W_{n+1} from the momentum equation at the converged Theta (one more moment evaluation), not
@@ -73,16 +75,26 @@ class SimoWong final : public So3VelocityScheme {  // R_ is the paper's Lambda
     W_ = p_->inertia_inverse() * E.apply_inverse(v);
     return {};
   }
-  NewtonSystem newton_system(double t, double h) { return erase_newton_system<3>("Theta", Vec3(h * W_), system(t, h)); }
+  NewtonSystem newton_system(double t, double h) { return erase_newton_system<3>("Theta", guess(t, h), system(t, h)); }
 
  private:
+  /// First guess, O(h^3) from the solution: Theta = h/2 (W_n + W_{n+1}) = h W_n + h^2/2 dW/dt(t_n)
+  /// + O(h^3), with J dW/dt = J W x W + T from Euler's equation. h W_n alone is O(h^2) off and costs
+  /// one more iteration per step (docs/decisions.md, "Newton stopping test").
+  Vec3 guess(double t, double h) const {
+    Vec3 a = (p_->inertia() * W_).cross(W_);
+    if (!p_->torque_free()) a += p_->body_moment(t, R_);
+    return h * W_ + (0.5 * h * h) * (p_->inertia_inverse() * a);
+  }
   /// The residual of the step t -> t + h from the current state (simo_wong_system).
   struct System {
     const Problem* p;
     double h, tm;
     const Mat3& L;
     const Vec3& W;
-    void operator()(const Vec3& x, Vec3& r, Mat3& Jac) const { simo_wong_system(*p, h, tm, L, W, x, r, Jac); }
+    void operator()(const Vec3& x, Vec3& r, Mat3& Jac, bool jacobian = true) const {
+      simo_wong_system(*p, h, tm, L, W, x, r, Jac, jacobian);
+    }
   };
   System system(double t, double h) const { return {p_, h, t + 0.5 * h, R_, W_}; }
   NewtonSettings newton_;

@@ -370,6 +370,7 @@ ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& 
                             {"instruction_ratio_to_rk4", num(e.instruction_ratio_to_rk4)},
                             {"load_evaluations_per_step", num(e.loads_per_step)},
                             {"newton_iterations_per_step", num(e.newton_per_step)},
+                            {"jacobian_evaluations_per_step", num(e.jacobians_per_step)},
                             {"flops_per_step", num(e.flops_per_step)},
                             {"transcendental_calls_per_step", num(e.calls_per_step)},
                             {"instructions_per_flop", num(e.instructions_per_flop)}});

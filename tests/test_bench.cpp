@@ -54,7 +54,9 @@ TEST_CASE("bench covers every registered (scheme - problem) pair in both outputs
     const SchemeInfo& info = *find_scheme(e["integrator"].get<std::string>()).info;
     const auto model = info.flops ? info.flops(catalogue_problem(e["problem"].get<std::string>())) : std::nullopt;
     if (model) {
-      CHECK(e["flops_per_step"].get<double>() == model->flops_at(e["newton_iterations_per_step"].get<double>()));
+      CHECK(e["flops_per_step"].get<double>() == model->flops_at(e["newton_iterations_per_step"].get<double>(),
+                                                                 e["jacobian_evaluations_per_step"].get<double>()));
+      CHECK(e["jacobian_evaluations_per_step"].get<double>() <= e["newton_iterations_per_step"].get<double>());
       CHECK(e["transcendental_calls_per_step"].get<double>() == model->calls_at(e["newton_iterations_per_step"].get<double>()));
     } else {
       CHECK(e["flops_per_step"].is_null());
