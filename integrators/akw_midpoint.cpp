@@ -14,9 +14,9 @@ namespace {
 // t_m, cay(h w), R cay, 2 w - W; loaded: T0 = T(t_m, R_n).
 std::optional<FlopModel> akw_flops(const Problem& p) {
   using namespace flops;
-  const auto s = load_shape(p);
-  if (!s || s->followers) return std::nullopt;
-  const double F = s->fields;
+  const auto fields = uniform_fields(p);
+  if (!fields) return std::nullopt;
+  const double F = *fields;
   const double loaded_residual = F > 0 ? 3 + cayley + mat_mat + 10 + F * body_moment : 0;
   const double loaded_jacobian =
       F > 0 ? 3 + dcayley + 2 * mat_mat + mat_add + mat_add + mat_mat + 1 + mat_add + mat_add + F * spatial_moment_jacobian : 0;

@@ -13,9 +13,10 @@ namespace {
 // t + h.
 std::optional<FlopModel> dlm_flops(const Problem& p) {
   using namespace flops;
-  const auto s = load_shape(p);
-  if (!s || s->followers) return std::nullopt;
-  const double loaded = s->fields > 0 ? mat_mat + mat_vec + s->fields * body_moment + 7 + 7 + 1 : 0;
+  const auto fields = uniform_fields(p);
+  if (!fields) return std::nullopt;
+  const double F = *fields;
+  const double loaded = F > 0 ? mat_mat + mat_vec + F * body_moment + 7 + 7 + 1 : 0;
   return FlopModel{.base = 5 * (2 + 6 + 18) + 4 + loaded, .calls = 10};
 }
 }  // namespace

@@ -10,4 +10,10 @@ std::optional<LoadShape> load_shape(const Problem& p) {
   return LoadShape{int(p.fields().size()), int(p.followers().size())};
 }
 
+std::optional<double> uniform_fields(const Problem& p) {
+  const auto s = load_shape(p);
+  if (!s || s->followers > 0) return std::nullopt;
+  return double(s->fields);
+}
+
 }  // namespace rigidbench

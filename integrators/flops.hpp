@@ -38,6 +38,9 @@ struct LoadShape {
   bool loaded() const { return fields + followers > 0; }
 };
 std::optional<LoadShape> load_shape(const Problem& p);
+/// The number of uniform fields where those are the only loads (0 for none); nothing where a
+/// follower moment or a shape outside load_shape leaves the derivation to the schemes that model it.
+std::optional<double> uniform_fields(const Problem& p);
 
 /// Counts of the building blocks every derivation uses (docs/flops.md, "Building blocks").
 namespace flops {

@@ -14,9 +14,10 @@ namespace {
 // t + h, the body moment (first same as last), Pi += h/2 M (7).
 std::optional<FlopModel> lgvi_flops(const Problem& p) {
   using namespace flops;
-  const auto s = load_shape(p);
-  if (!s || s->followers) return std::nullopt;
-  const double loaded = s->fields > 0 ? 1 + 7 + s->fields * body_moment : 0;
+  const auto fields = uniform_fields(p);
+  if (!fields) return std::nullopt;
+  const double F = *fields;
+  const double loaded = F > 0 ? 1 + 7 + F * body_moment : 0;
   return FlopModel{.base = 11 + 60 + norm + exp + mat_mat + 7 + mat_vec + loaded,
                    .per_iteration = norm + rodrigues + mat_vec + cross + 12 + lu_substitute(3) + newton_update(3, 3),
                    .per_jacobian = 8 + 123 + lu_factor(3),

@@ -9,9 +9,10 @@ namespace {
 // per uniform field the body moment and its sum into rhs.
 std::optional<FlopModel> lie_euler_flops(const Problem& p) {
   using namespace flops;
-  const auto s = load_shape(p);
-  if (!s || s->followers) return std::nullopt;
-  return FlopModel{.base = mat_vec + cross + 3 + exp + mat_mat + mat_vec + 3 + 3 + s->fields * (body_moment + 3), .calls = 1};
+  const auto fields = uniform_fields(p);
+  if (!fields) return std::nullopt;
+  const double F = *fields;
+  return FlopModel{.base = mat_vec + cross + 3 + exp + mat_mat + mat_vec + 3 + 3 + F * (body_moment + 3), .calls = 1};
 }
 }  // namespace
 

@@ -12,9 +12,10 @@ namespace {
 // the 7), the coefficients a_ij dt (10) and the stage times (6).
 std::optional<FlopModel> odeint_rk4_flops(const Problem& p) {
   using namespace flops;
-  const auto s = load_shape(p);
-  if (!s || s->followers) return std::nullopt;
-  const double rhs = 32 + mat_vec + cross + mat_vec + (s->fields > 0 ? 42 + s->fields * body_moment + 3 : 0);
+  const auto fields = uniform_fields(p);
+  if (!fields) return std::nullopt;
+  const double F = *fields;
+  const double rhs = 32 + mat_vec + cross + mat_vec + (F > 0 ? 42 + F * body_moment + 3 : 0);
   return FlopModel{.base = 4 * rhs + 7 * (3 + 5 + 7 + 9) + 10 + 6};
 }
 }  // namespace

@@ -20,9 +20,10 @@ constexpr double kEndRotation = 3 + flops::exp + flops::mat_mat;
 
 std::optional<FlopModel> rig_flops(const Problem& p, RigVariant v) {
   using namespace flops;
-  const auto s = load_shape(p);
-  if (!s || s->followers) return std::nullopt;
-  const double loaded = s->fields > 0 ? 1 + s->fields * body_moment : 0;
+  const auto fields = uniform_fields(p);
+  if (!fields) return std::nullopt;
+  const double F = *fields;
+  const double loaded = F > 0 ? 1 + F * body_moment : 0;
   switch (v) {
     case RigVariant::pos: return FlopModel{.base = kHalfStep + kExplicitVelocity + kEndRotation + loaded, .calls = 2};
     case RigVariant::neg:  // Rotation(h/2 W1), its matrix, L_half E1, b + h T, E1^T (.), J^-1 (.)

@@ -10,9 +10,10 @@ namespace {
 // (12). The step: four right-hand sides, three stage states (42), the update (56), h/2, h/6, h/3
 // and the stage times (8). One rigid body only (a body system is not derived).
 std::optional<FlopModel> rk4_quat_flops(const Problem& p) {
-  const auto s = load_shape(p);
-  if (!s || s->followers) return std::nullopt;
-  const double rhs = 24 + 18 + flops::cross + flops::mat_vec + (s->fields > 0 ? 9 + s->fields * (34 + 12) : 0);
+  const auto fields = uniform_fields(p);
+  if (!fields) return std::nullopt;
+  const double F = *fields;
+  const double rhs = 24 + 18 + flops::cross + flops::mat_vec + (F > 0 ? 9 + F * (34 + 12) : 0);
   return FlopModel{.base = 4 * rhs + 42 + 56 + 8};
 }
 }  // namespace

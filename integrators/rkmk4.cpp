@@ -13,10 +13,11 @@ namespace {
 // four du (15), its scaling (3), exp (one sin), R exp, the W update (21); h/2, h/6 and the times (7).
 std::optional<FlopModel> rkmk4_flops(const Problem& p) {
   using namespace flops;
-  const auto s = load_shape(p);
-  if (!s || s->followers) return std::nullopt;
+  const auto fields = uniform_fields(p);
+  if (!fields) return std::nullopt;
+  const double F = *fields;
   constexpr double dexp_inverse = norm + 7 + 9 + 54 + 18;
-  const double accel = mat_vec + cross + mat_vec + s->fields * (body_moment + 3);
+  const double accel = mat_vec + cross + mat_vec + F * (body_moment + 3);
   const double stage = 3 + 6 + dexp_inverse + mat_vec + exp + mat_mat;
   return FlopModel{.base = 4 * accel + 3 * stage + 15 + 3 + exp + mat_mat + 21 + 7, .calls = 3 * 3 + 1};
 }

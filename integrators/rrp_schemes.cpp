@@ -15,9 +15,10 @@ constexpr std::string_view kRep = "rescaled Rodrigues vector alpha (paper 001 eq
 // matrix. Every map evaluates one spatial moment per field and step (first same as last) and t + h.
 constexpr double kAdvance = 43 + flops::cayley;
 std::optional<FlopModel> rrp_flops(const Problem& p, double own) {
-  const auto s = load_shape(p);
-  if (!s || s->followers) return std::nullopt;
-  return FlopModel{.base = own + kAdvance + 1 + s->fields * flops::spatial_moment};
+  const auto fields = uniform_fields(p);
+  if (!fields) return std::nullopt;
+  const double F = *fields;
+  return FlopModel{.base = own + kAdvance + 1 + F * flops::spatial_moment};
 }
 /// Eq. (21): u = R w + h/(2J) M (23), the exact increment (16), w = R^T (u + h/(2J) M1) (23).
 std::optional<FlopModel> bg_body_flops(const Problem& p) { return rrp_flops(p, 23 + 16 + 23); }
@@ -34,9 +35,9 @@ std::optional<FlopModel> campello_implicit_flops(const Problem& p) {
   using namespace flops;
   auto m = rrp_flops(p, 7 + 3);
   if (m) {
-    const auto s = load_shape(p);
-    m->per_iteration = 3 + cayley + mat_mat + 20 + s->fields * spatial_moment + lu_substitute(3) + newton_update(3, 3);
-    m->per_jacobian = dcayley + 75 + s->fields * spatial_moment_jacobian + lu_factor(3);
+    const double F = *uniform_fields(p);
+    m->per_iteration = 3 + cayley + mat_mat + 20 + F * spatial_moment + lu_substitute(3) + newton_update(3, 3);
+    m->per_jacobian = dcayley + 75 + F * spatial_moment_jacobian + lu_factor(3);
   }
   return m;
 }

@@ -16,9 +16,9 @@ namespace {
 // (103). The guess: J W x W, J^-1 (.), h W + h^2/2 (.) (11); loaded: the body moment, + (3).
 std::optional<FlopModel> simo_wong_flops(const Problem& p) {
   using namespace flops;
-  const auto s = load_shape(p);
-  if (!s || s->followers) return std::nullopt;
-  const double F = s->fields;
+  const auto fields = uniform_fields(p);
+  if (!fields) return std::nullopt;
+  const double F = *fields;
   const double loaded_residual = F > 0 ? 82 + mat_vec + 6 + F * spatial_moment : 0;
   const double loaded_jacobian = F > 0 ? 1 + 2 * mat_mat + rotation_dexp + mat_mat + mat_add + F * spatial_moment_jacobian : 0;
   const double loaded_base = F > 0 ? rotation_matrix + mat_mat + mat_vec + 6 + F * spatial_moment + F * body_moment + 3 : 0;

@@ -10,9 +10,10 @@ namespace {
 // moment per step (first same as last).
 std::optional<FlopModel> terze_flops(const Problem& p) {
   using namespace flops;
-  const auto s = load_shape(p);
-  if (!s || s->followers) return std::nullopt;
-  const double loaded = s->fields > 0 ? 7 + 7 + 1 + s->fields * body_moment : 0;
+  const auto fields = uniform_fields(p);
+  if (!fields) return std::nullopt;
+  const double F = *fields;
+  const double loaded = F > 0 ? 7 + 7 + 1 + F * body_moment : 0;
   return FlopModel{.base = mat_vec + 1 + 3 + rotation + rotation_apply + mat_vec + 3 + exp + mat_mat + mat_vec + loaded,
                    .calls = 2};
 }
