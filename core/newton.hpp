@@ -1,5 +1,5 @@
 #pragma once
-// Newton-Raphson on small fixed-size systems with an analytic Jacobian and dense LU (Eigen).
+// Newton-Raphson on small fixed-size systems with an analytic Jacobian and dense LU (SmallLu).
 // Convergence is judged on the unknown, not on a residual of multipliers that can be large and stall
 // at small h: the iterate x_k = x_{k-1} + dx_k is accepted when its estimated distance to the
 // solution is within tol |x| + abs_tol. With the contraction rate theta_k = |dx_k| / |dx_{k-1}| < 1,
@@ -9,12 +9,14 @@
 // |dx_1| itself. Before this estimate the loop iterated until |dx_k| itself fell below the
 // tolerance: one extra iteration per step that only confirmed convergence (docs/decisions.md,
 // "Newton stopping test").
-#include <Eigen/LU>
+#include <Eigen/Core>
 #include <cmath>
 #include <functional>
 #include <string>
 #include <type_traits>
 #include <utility>
+
+#include "rigidbench/core/small_lu.hpp"
 
 namespace rigidbench {
 
@@ -41,10 +43,11 @@ struct NewtonResult {
 };
 
 /// The Newton step's linear solve: factor(J) once per Jacobian, then solve(r) = -J^-1 r for as
-/// many residuals as the iteration reuses it with. Dense LU with partial pivoting (the default).
+/// many residuals as the iteration reuses it with. Dense LU with partial pivoting (the default;
+/// core/small_lu.hpp).
 template <int N>
 struct DenseLu {
-  Eigen::PartialPivLU<Eigen::Matrix<double, N, N>> lu;
+  SmallLu<N> lu;
   void factor(const Eigen::Matrix<double, N, N>& J) { lu.compute(J); }
   Eigen::Matrix<double, N, 1> solve(const Eigen::Matrix<double, N, 1>& r) const { return lu.solve(-r); }
 };

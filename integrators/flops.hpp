@@ -75,13 +75,11 @@ inline constexpr double rotation_doubled = 13;
 inline constexpr double cayley = 40;
 /// (I +- hat(a)/2) / (1 + |a|^2/4), the Cayley map's trivialised derivative: 9 + 9 + 5 + 2 + 9.
 inline constexpr double dcayley = 34;
-/// Eigen's partialPivLu of an n x n matrix (n <= 16) and one solve: n(n-1)/2 divisions and
-/// (n-1)n(2n-1)/3 multiply-subtract pairs to factor, n(n-1) additions for the L1 norm Eigen keeps
-/// for its condition estimate, 2n^2 - n for the two triangular solves, and above n = 8 the scaling
-/// and sum of the matrix-vector product its blocked triangular solve uses (4(n - 8)). Counted from
-/// Eigen's own code in tests/test_flops.cpp.
-constexpr double lu_factor(int n) { return n * (n - 1) / 2.0 + (n - 1) * n * (2.0 * n - 1) / 3.0 + n * (n - 1.0); }
-constexpr double lu_substitute(int n) { return 2.0 * n * n - n + (n > 8 ? 4.0 * (n - 8) : 0); }
+/// SmallLu (core/small_lu.hpp, every Newton step's LU) of an n x n matrix and one solve:
+/// n(n-1)/2 divisions and (n-1)n(2n-1)/3 multiply-subtract pairs to factor, 2n^2 - n for the two
+/// triangular solves. Counted from its code in tests/test_flops.cpp.
+constexpr double lu_factor(int n) { return n * (n - 1) / 2.0 + (n - 1) * n * (2.0 * n - 1) / 3.0; }
+constexpr double lu_substitute(int n) { return 2.0 * n * n - n; }
 constexpr double lu_solve(int n) { return lu_factor(n) + lu_substitute(n); }
 /// newton_solve's own work per iteration besides the solve, on n unknowns of which m are judged:
 /// x += dx (n), the two squared norms (4m), the square roots, the tolerance, the rate and the test (8).

@@ -28,11 +28,26 @@ Eigen::Matrix<double, 6, 1> constraints(const Vec9& q) {
   return h;
 }
 
-/// The block elimination needs K (the configuration block's 3 x 3 factor) well conditioned; a
+/// GrBlockLu's path three needs K (the configuration block's 3 x 3 factor) well conditioned; a
 /// lamina's (JJ33 = 0) is not. One test for the solver and its flop model.
 bool block_elimination_applies(const Mat3& K) {
   const double scale = K.cwiseAbs().maxCoeff();
   return std::abs(K.determinant()) > 1e-6 * scale * scale * scale;
+}
+
+/// Where it does not: the director GrBlockLu keeps with the multipliers (path two), the one whose
+/// complementary 2 x 2 block of K has the largest determinant, if that block passes the same relative
+/// test; -1 if none does (a rod: JJ of rank one). Shared with the flop model.
+int kept_director(const Mat3& K) {
+  const double scale = K.cwiseAbs().maxCoeff();
+  double best = 1e-6 * scale * scale;
+  int kept = -1;
+  for (int c = 0; c < 3; ++c) {
+    const int a = c == 0 ? 1 : 0, b = c == 2 ? 1 : 2;
+    const double det = std::abs(K(a, a) * K(b, b) - K(a, b) * K(b, a));
+    if (det > best) best = det, kept = c;
+  }
+  return kept;
 }
 
 }  // namespace
@@ -122,35 +137,79 @@ void GrBlockLu<N>::factor(const Eigen::Matrix<double, N, N>& Jac) {
   //   S dl = r_c - B z,  z = (K^-1 (x) I3) r_q,  dq = -(z + (K^-1 (x) I3) G dl).
   // K = JJ + 1/2 C: JJ is positive semi-definite by the triangle inequality and singular for a lamina
   // (J3 = J1 + J2, the catalogue's free body: JJ33 = int z^2 dm = 0), where only the constraints fix
-  // the third director and K is (near) singular. Then, or whenever K is far from well conditioned,
-  // the dense LU of the whole system.
+  // the third director and K is (near) singular. Then the two directors whose 2 x 2 block of K is
+  // best conditioned are eliminated the same way and the third joins the multipliers (path two).
   Mat3 K;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) K(i, j) = Jac(3 * i, 3 * j);
-  dense = !block_elimination_applies(K);
-  if (dense) {
+  if (block_elimination_applies(K)) {
+    path = Path::three;
+    Ki = K.inverse();  // closed form (cofactors)
+    for (int i = 0; i < 3; ++i)
+      Y.template block<3, m>(3 * i, 0) = Ki(i, 0) * Jac.template block<3, m>(0, 9) +
+                                         Ki(i, 1) * Jac.template block<3, m>(3, 9) + Ki(i, 2) * Jac.template block<3, m>(6, 9);
+    B = Jac.template block<m, 9>(9, 0);
+    S.compute(B.lazyProduct(Y));  // coefficient-wise: 6 + 6 + 9 > 20 would send B * Y to Eigen's GEMM (packing)
+    return;
+  }
+  c = kept_director(K);
+  if (c < 0) {
+    path = Path::dense;
     lu.compute(Jac);
     return;
   }
-  Ki = K.inverse();  // closed form (cofactors)
-  for (int i = 0; i < 3; ++i)
-    Y.template block<3, m>(3 * i, 0) = Ki(i, 0) * Jac.template block<3, m>(0, 9) +
-                                       Ki(i, 1) * Jac.template block<3, m>(3, 9) + Ki(i, 2) * Jac.template block<3, m>(6, 9);
-  B = Jac.template block<m, 9>(9, 0);
-  S.compute(B * Y);
+  path = Path::two;
+  e[0] = c == 0 ? 1 : 0, e[1] = c == 2 ? 1 : 2;
+  const double det = K(e[0], e[0]) * K(e[1], e[1]) - K(e[0], e[1]) * K(e[1], e[0]);
+  K2i << K(e[1], e[1]) / det, -K(e[0], e[1]) / det, -K(e[1], e[0]) / det, K(e[0], e[0]) / det;
+  // Unknowns E = (d_e0, d_e1), R = (d_c, multipliers). A_EE = K2 (x) I3; A_ER's director columns
+  // are K(e_i, c) I3; A_RE's director rows K(c, e_i) I3, its constraint rows Be.
+  Eigen::Matrix<double, k, k> A;  // A_RR, then the Schur complement
+  A.template block<3, 3>(0, 0) = Jac.template block<3, 3>(3 * c, 3 * c);
+  A.template block<3, m>(0, 3) = Jac.template block<3, m>(3 * c, 9);
+  A.template block<m, 3>(3, 0) = Jac.template block<m, 3>(9, 3 * c);
+  A.template block<m, m>(3, 3) = Jac.template block<m, m>(9, 9);
+  for (int i = 0; i < 2; ++i) {
+    kce[i] = K(c, e[i]);
+    Be.template block<m, 3>(0, 3 * i) = Jac.template block<m, 3>(9, 3 * e[i]);
+    const double k0 = K2i(i, 0), k1 = K2i(i, 1);
+    Y2.template block<3, 3>(3 * i, 0) = (k0 * K(e[0], c) + k1 * K(e[1], c)) * Mat3::Identity();
+    Y2.template block<3, m>(3 * i, 3) = k0 * Jac.template block<3, m>(3 * e[0], 9) + k1 * Jac.template block<3, m>(3 * e[1], 9);
+  }
+  A.template topRows<3>() -= kce[0] * Y2.template topRows<3>() + kce[1] * Y2.template bottomRows<3>();
+  A.template bottomRows<m>() -= Be.lazyProduct(Y2);
+  S2.compute(A);
 }
 
 template <int N>
 Eigen::Matrix<double, N, 1> GrBlockLu<N>::solve(const Eigen::Matrix<double, N, 1>& r) const {
-  if (dense) return lu.solve(-r);
-  Vec9 z;
-  for (int i = 0; i < 3; ++i)
-    z.template segment<3>(3 * i) = Ki(i, 0) * r.template segment<3>(0) + Ki(i, 1) * r.template segment<3>(3) +
-                                   Ki(i, 2) * r.template segment<3>(6);
-  const Eigen::Matrix<double, m, 1> dl = S.solve(r.template tail<m>() - B * z);
+  if (path == Path::dense) return lu.solve(-r);
   Eigen::Matrix<double, N, 1> dx;
-  dx.template head<9>() = -(z + Y * dl);
-  dx.template tail<m>() = dl;
+  if (path == Path::three) {
+    Vec9 z;
+    for (int i = 0; i < 3; ++i)
+      z.template segment<3>(3 * i) = Ki(i, 0) * r.template segment<3>(0) + Ki(i, 1) * r.template segment<3>(3) +
+                                     Ki(i, 2) * r.template segment<3>(6);
+    const Eigen::Matrix<double, m, 1> dl = S.solve(r.template tail<m>() - B * z);
+    dx.template head<9>() = -(z + Y * dl);
+    dx.template tail<m>() = dl;
+    return dx;
+  }
+  // Path two. A_EE dE + A_ER dR = -r_E, A_RE dE + A_RR dR = -r_R:
+  //   z = A_EE^-1 r_E, (A_RR - A_RE Y2) dR = A_RE z - r_R, dE = -(z + Y2 dR).
+  Eigen::Matrix<double, 6, 1> z;
+  const Vec3 r0 = r.template segment<3>(3 * e[0]), r1 = r.template segment<3>(3 * e[1]);
+  z.template head<3>() = K2i(0, 0) * r0 + K2i(0, 1) * r1;
+  z.template tail<3>() = K2i(1, 0) * r0 + K2i(1, 1) * r1;
+  Eigen::Matrix<double, k, 1> b;
+  b.template head<3>() = kce[0] * z.template head<3>() + kce[1] * z.template tail<3>() - r.template segment<3>(3 * c);
+  b.template tail<m>() = Be * z - r.template tail<m>();
+  const Eigen::Matrix<double, k, 1> dR = S2.solve(b);
+  const Eigen::Matrix<double, 6, 1> dE = -(z + Y2 * dR);
+  dx.template segment<3>(3 * e[0]) = dE.template head<3>();
+  dx.template segment<3>(3 * e[1]) = dE.template tail<3>();
+  dx.template segment<3>(3 * c) = dR.template head<3>();
+  dx.template tail<m>() = dR.template tail<m>();
   return dx;
 }
 
@@ -171,11 +230,16 @@ namespace {
 // m and the three forces (75); nonholonomic: eq. 94's residuals (52). Jacobian: the nine diagonal
 // blocks (45); per follower moment its tangent blocks (288); nonholonomic: eq. 94's row and column (35).
 constexpr double kGrResidual = 18 + 2 + 27 + 108 + 36, kGrJacobian = 45;
-/// GrBlockLu on m multipliers. factor: det K and its test (17), K^-1 (42), Y = (K^-1 (x) I3) G
-/// (45 m), S = B Y (17 m^2), the m x m LU; solve: z (45), r_c - B z (18 m), the substitutions,
-/// dq = -(z + Y dl) (18 m).
+/// GrBlockLu on m multipliers. Path three: factor: det K and its test (17), K^-1 (42),
+/// Y = (K^-1 (x) I3) G (45 m), S = B Y (17 m^2), the m x m LU; solve: z (45), r_c - B z (18 m), the
+/// substitutions, dq = -(z + Y dl) (18 m). Path two, k = m + 3 unknowns kept: factor: the 3 x 3 test
+/// (17), the 2 x 2 tests (9), K2^-1 (7), Y2's director (6) and multiplier columns (18 m), the kept
+/// director's rows of the Schur complement (12 k) and the constraints' (12 m k), the k x k LU; solve:
+/// z (18), the right-hand side (12 + 12 m), the substitutions, dE (12 k).
 constexpr double block_factor(int m) { return 17 + 42 + 45.0 * m + 17.0 * m * m + flops::lu_factor(m); }
 constexpr double block_substitute(int m) { return 45 + 18.0 * m + flops::lu_substitute(m) + 18.0 * m; }
+constexpr double two_factor(int m) { return 17 + 9 + 7 + 6 + 18.0 * m + 12.0 * (m + 3) * (1 + m) + flops::lu_factor(m + 3); }
+constexpr double two_substitute(int m) { return 18 + 12 + 12.0 * m + flops::lu_substitute(m + 3) + 12.0 * (m + 3); }
 
 /// Per step: the predictor (prepare: W from the momentum map (111), Euler's right-hand side (24;
 /// loaded: + the body moment and its sum), the director accelerations (114), q + h v + h^2/2 a (38),
@@ -189,11 +253,19 @@ std::optional<FlopModel> gr_flops(const Problem& p, bool nonholonomic) {
     factor = flops::lu_factor(N);
     substitute = flops::lu_substitute(N);
   } else {
-    // The block path unless K = JJ + 1/2 C is near singular; C (the multipliers' share, O(h^2)) is
-    // left out of this decision: the catalogue's lamina (JJ33 = 0) takes the dense LU.
-    const bool block = block_elimination_applies(euler_coefficients(p.inertia()));
-    factor = block ? block_factor(m) : 17 + flops::lu_factor(N);
-    substitute = block ? block_substitute(m) : flops::lu_substitute(N);
+    // GrBlockLu's path from JJ: the multipliers' share 1/2 C of K is O(h^2) and does not move a
+    // well-conditioned block across the threshold. The catalogue's laminae (JJ33 = 0) take path two.
+    const Mat3 JJ = euler_coefficients(p.inertia());
+    if (block_elimination_applies(JJ)) {
+      factor = block_factor(m);
+      substitute = block_substitute(m);
+    } else if (kept_director(JJ) >= 0) {
+      factor = two_factor(m);
+      substitute = two_substitute(m);
+    } else {
+      factor = 17 + 9 + flops::lu_factor(N);
+      substitute = flops::lu_substitute(N);
+    }
   }
   const double loads = s->loaded() ? 3 + s->fields * flops::body_moment + s->followers * 12 : 0;
   return FlopModel{.base = 111 + 24 + loads + 114 + 38 + 2 + 28,

@@ -62,20 +62,34 @@ template <int N>
 void gr_system(const GrStepData& d, const Eigen::Matrix<double, N, 1>& x, Eigen::Matrix<double, N, 1>& r,
                Eigen::Matrix<double, N, N>& Jac, bool jacobian = true);
 
-/// The Newton step -Jac^-1 r of gr_system by block elimination onto the (N - 9) x (N - 9) Schur
-/// complement of the constraints; valid when the configuration block is K (x) I3, i.e. when no
-/// follower moment acts (a follower moment's Jacobian is not of that form: dense LU then). Falls
-/// back to the dense LU itself where K is near singular (a lamina). Tested against the dense LU.
-/// A Newton solver (core/newton.hpp): factor(Jac) once per Jacobian, solve(r) per iteration.
+/// The Newton step -Jac^-1 r of gr_system by block elimination; valid when the configuration block
+/// is K (x) I3, i.e. when no follower moment acts (a follower moment's Jacobian is not of that form:
+/// dense LU then). Three paths, chosen per Jacobian from K:
+/// - three: K well conditioned: all nine director unknowns by K^-1 (x) I3, then the (N - 9) x (N - 9)
+///   Schur complement of the constraints;
+/// - two: K near singular (a lamina: JJ33 = 0) but the 2 x 2 block of two directors e0, e1 well
+///   conditioned: those six unknowns by K2^-1 (x) I3, then the (N - 6) x (N - 6) Schur complement of
+///   the third director c and the constraints, which fix it;
+/// - dense: no such block (a rod: JJ of rank one), the dense LU of the whole system.
+/// Tested against the dense LU. A Newton solver (core/newton.hpp): factor(Jac) once per Jacobian,
+/// solve(r) per iteration.
 template <int N>
 struct GrBlockLu {
-  static constexpr int m = N - 9;
-  bool dense = false;
-  Eigen::PartialPivLU<Eigen::Matrix<double, N, N>> lu;  // the dense fallback
-  Mat3 Ki;                                              // K^-1
-  Eigen::Matrix<double, 9, m> Y;                        // (K^-1 (x) I3) G
-  Eigen::Matrix<double, m, 9> B;                        // the constraint rows
-  Eigen::PartialPivLU<Eigen::Matrix<double, m, m>> S;   // B Y
+  static constexpr int m = N - 9;  // multipliers
+  static constexpr int k = m + 3;  // path two: the kept director's unknowns and the multipliers
+  enum class Path { three, two, dense };
+  Path path = Path::three;
+  SmallLu<N> lu;                                        // dense
+  Mat3 Ki;                                              // three: K^-1
+  Eigen::Matrix<double, 9, m> Y;                        //        (K^-1 (x) I3) G
+  Eigen::Matrix<double, m, 9> B;                        //        the constraint rows
+  SmallLu<m> S;                                         //        B Y
+  int c = 2, e[2] = {0, 1};                             // two: kept director, eliminated ones
+  Eigen::Matrix2d K2i;                                  //      K2^-1, K2 = K on (e0, e1)
+  double kce[2] = {0, 0};                               //      K(c, e0), K(c, e1)
+  Eigen::Matrix<double, 6, k> Y2;                       //      (K2^-1 (x) I3) A_ER
+  Eigen::Matrix<double, m, 6> Be;                       //      the constraint rows, columns e0, e1
+  SmallLu<k> S2;                                        //      A_RR - A_RE Y2
   void factor(const Eigen::Matrix<double, N, N>& Jac);
   Eigen::Matrix<double, N, 1> solve(const Eigen::Matrix<double, N, 1>& r) const;
 };

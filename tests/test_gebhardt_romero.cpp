@@ -107,6 +107,55 @@ TEST_CASE("GR: the block-eliminated Newton step equals the dense LU step", "[geb
   }
 }
 
+TEST_CASE("GR: a lamina's Newton step eliminates two directors, a rod's takes the dense LU; both equal the dense step",
+          "[gebhardt_romero]") {
+  // At a lamina's solution the multipliers acting on its flat direction vanish (that director has
+  // no inertia to balance) and near it they are round-off, so K = JJ + 1/2 C keeps JJ's rank: a
+  // lamina's (rank two; also one not aligned with the body axes) fails path three's test and takes
+  // path two, a rod's (rank one) the dense LU. Each Newton step against Eigen's dense LU.
+  using Path = GrBlockLu<15>::Path;
+  const Mat3 Q = so3::exp(Vec3(0.4, 0.1, -0.3));
+  const Mat3 lamina = Vec3(0.5, 1.5, 0.0).asDiagonal();
+  const struct {
+    Mat3 euler;
+    Path path;
+    int kept;  // -1: any
+  } cases[] = {{lamina, Path::two, 2}, {Q * lamina * Q.transpose(), Path::two, -1}, {Vec3(0.0, 0.0, 2.0).asDiagonal().toDenseMatrix(), Path::dense, -1}};
+  auto check = [](auto data, auto x, Path path, int kept) {
+    constexpr int N = decltype(x)::RowsAtCompileTime;
+    x.template tail<N - 9>() *= 1e-9;
+    Eigen::Matrix<double, N, 1> r;
+    Eigen::Matrix<double, N, N> J;
+    gr_system<N>(data, x, r, J);
+    GrBlockLu<N> s;
+    s.factor(J);
+    CHECK(int(s.path) == int(path));
+    if (kept >= 0) CHECK(s.c == kept);
+    const auto dense = J.partialPivLu().solve(-r).eval();
+    CHECK((s.solve(r) - dense).norm() / dense.norm() < 1e-12);
+  };
+  const Problem free_body = catalogue_problem("free_body");
+  Problem nt = catalogue_problem("non_twisting_case3_tables");
+  nt.loads.clear();
+  for (const auto& c : cases) {
+    GrStepData d = step_data<15>(free_body, 0.01, 0.005);
+    d.euler = c.euler;
+    check(d, perturbed_point<15>(free_body, 0.01), c.path, c.kept);
+    GrStepData d16 = step_data<16>(nt, 0.01, 0.25, 0.3);
+    d16.euler = c.euler;
+    check(d16, perturbed_point<16>(nt, 0.01), c.path, c.kept);
+  }
+  // The catalogue's free body is such a lamina (J3 = J1 + J2): its solver is path two in every step.
+  GrBlockLu<15> s;
+  const GrStepData d = step_data<15>(free_body, 0.01, 0.005);
+  Eigen::Matrix<double, 15, 1> x = perturbed_point<15>(free_body, 0.01), r;
+  x.tail<6>() *= 1e-9;
+  Eigen::Matrix<double, 15, 15> J;
+  gr_system<15>(d, x, r, J);
+  s.factor(J);
+  CHECK(s.path == GrBlockLu<15>::Path::two);
+}
+
 TEST_CASE("GR standard: the director energy and pi are conserved to round-off but the canonical energy only at O(h^4)",
           "[gebhardt_romero]") {
   const Problem p = catalogue_problem("free_body");
