@@ -182,12 +182,8 @@ class GebhardtRomero final : public SchemeBase {
     Mat3 R, V;
     frame(R, V);
     const Vec3 W = body_velocity(R, V);
-    Vec3 T = (p_->inertia() * W).cross(W);
-    if (!p_->torque_free()) {
-      T += p_->body_moment(t, R);
-      ++c_.load_evaluations;
-    }
-    const Mat3 A = R * (so3::hat(p_->inertia_inverse() * T) + so3::hat(W) * so3::hat(W));
+    if (!p_->torque_free()) ++c_.load_evaluations;
+    const Mat3 A = R * (so3::hat(euler_acceleration(t, R, W)) + so3::hat(W) * so3::hat(W));
     for (int i = 0; i < 3; ++i) x.template segment<3>(3 * i) = q_.template segment<3>(3 * i) + h * v_.template segment<3>(3 * i) + (0.5 * h * h) * A.col(i);
     x.template tail<N - 9>() = mult_;
     return x;

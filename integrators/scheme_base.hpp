@@ -15,6 +15,14 @@ class SchemeBase {
 
  protected:
   explicit SchemeBase(const Problem& p) : p_(&p) {}
+  /// W' of one body by Euler's equation, J W' = J W x W + T(t, R): the second-order term of the
+  /// implicit schemes' O(h^3) first guesses (docs/decisions.md, "Newton stopping test"). The caller
+  /// counts the load evaluation when the problem is loaded.
+  Vec3 euler_acceleration(double t, const Mat3& R, const Vec3& W) const {
+    Vec3 a = (p_->inertia() * W).cross(W);
+    if (!p_->torque_free()) a += p_->body_moment(t, R);
+    return p_->inertia_inverse() * a;
+  }
   const Problem* p_;
   Counters c_;
 };

@@ -81,11 +81,7 @@ class SimoWong final : public So3VelocityScheme {  // R_ is the paper's Lambda
   /// First guess, O(h^3) from the solution: Theta = h/2 (W_n + W_{n+1}) = h W_n + h^2/2 dW/dt(t_n)
   /// + O(h^3), with J dW/dt = J W x W + T from Euler's equation. h W_n alone is O(h^2) off and costs
   /// one more iteration per step (docs/decisions.md, "Newton stopping test").
-  Vec3 guess(double t, double h) const {
-    Vec3 a = (p_->inertia() * W_).cross(W_);
-    if (!p_->torque_free()) a += p_->body_moment(t, R_);
-    return h * W_ + (0.5 * h * h) * (p_->inertia_inverse() * a);
-  }
+  Vec3 guess(double t, double h) const { return h * W_ + (0.5 * h * h) * euler_acceleration(t, R_, W_); }
   /// The residual of the step t -> t + h from the current state (simo_wong_system).
   struct System {
     const Problem* p;
