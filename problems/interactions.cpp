@@ -63,10 +63,7 @@ double hertz(double K, double D, double gap, double& push) {
 }
 }  // namespace
 
-double contact(double K, double D, const Vec3& xi, const Vec3& xj, Vec3* Fi, Vec3* Fj) {
-  const Vec3 d = xi - xj;
-  const double L2 = d.squaredNorm();
-  if (L2 >= D * D) return 0;  // the common case: no overlap, no square root
+double contact_overlap(double K, double D, const Vec3& d, double L2, Vec3* Fi, Vec3* Fj) {
   const double L = std::sqrt(L2);
   double push;
   const double U = hertz(K, D, L, push);

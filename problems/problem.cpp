@@ -205,7 +205,7 @@ double Problem::potential(const Mat3& R) const {
 }
 
 namespace {
-/// The one walk over a body system's interactions (bonds, every pair for contact, walls): adds each
+/// The one walk over a body system's interactions (bonds, the near pairs for contact, walls): adds each
 /// term's energy to e and, when `force`/`moment` are given (n entries, accumulated into), its loads.
 /// R(b) and x(b) give body b's attitude and position (the schemes' arrays or a canonical State).
 template <class RofB, class XofB>
@@ -221,11 +221,16 @@ void walk_interactions(const Problem& p, const RofB& R, const XofB& x, SystemEne
       e.shear += interactions::shear(bd.shear, bd.rest, R(i), R(j), x(i), x(j), at(force, i), at(force, j),
                                      at(moment, i), at(moment, j));
   }
-  if (const double K = p.interactions.contact_stiffness; K != 0)
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = i + 1; j < n; ++j)
-        e.contact += interactions::contact(K, 0.5 * (p.bodies[i].diameter + p.bodies[j].diameter), x(i), x(j),
-                                           at(force, i), at(force, j));
+  if (const double K = p.interactions.contact_stiffness; K != 0) {
+    // Contact acts within D_ij = (D_i + D_j)/2 <= max D: only the pairs a grid finds near, in the
+    // all-pairs order (the sums are the all-pairs sums bit for bit).
+    double reach = 0;
+    for (const BodyModel& b : p.bodies) reach = std::max(reach, b.diameter);
+    interactions::for_each_near_pair(n, x, reach, [&](std::size_t i, std::size_t j) {
+      e.contact += interactions::contact(K, 0.5 * (p.bodies[i].diameter + p.bodies[j].diameter), x(i), x(j),
+                                         at(force, i), at(force, j));
+    });
+  }
   for (const Wall& w : p.interactions.walls)
     for (std::size_t b = 0; b < n; ++b)
       e.wall += interactions::wall(w.stiffness, p.bodies[b].diameter, w.normal, w.offset, x(b), at(force, b));

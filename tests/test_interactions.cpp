@@ -298,3 +298,51 @@ TEST_CASE("paper 001 maps on SE(3)^n: velocity-Verlet translation and exact mome
     CHECK(worst < 1e-13);
   }
 }
+
+TEST_CASE("contact over the near pairs of a grid equals the all-pairs loop bit for bit", "[interactions]") {
+  // The sums of contact forces and energy over every pair i < j, in that order, against
+  // system_loads / system_energy (interactions::for_each_near_pair): on the torus (a ring of touching
+  // neighbours, some compressed), a dense cloud of spheres of different diameters, all centres in
+  // one point, and centres 1e200 apart (the grid's cells grow to stay at ~4n).
+  const auto all_pairs = [](const Problem& p, const std::vector<Vec3>& x, std::vector<Vec3>& F) {
+    double U = 0;
+    F.assign(x.size(), Vec3::Zero());
+    const double K = p.interactions.contact_stiffness;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      for (std::size_t j = i + 1; j < x.size(); ++j)
+        U += ia::contact(K, 0.5 * (p.bodies[i].diameter + p.bodies[j].diameter), x[i], x[j], &F[i], &F[j]);
+    return U;
+  };
+  const auto check = [&](Problem p, const std::vector<Vec3>& x) {
+    p.interactions.bonds.clear();
+    p.interactions.walls.clear();
+    const std::size_t n = x.size();
+    std::vector<Mat3> R(n, Mat3::Identity());
+    std::vector<Vec3> F(n), m(n), expected;
+    p.system_loads(R.data(), x.data(), F.data(), m.data());
+    const double U = all_pairs(p, x, expected);
+    State s(n);
+    for (std::size_t b = 0; b < n; ++b) s.bodies[b].x = x[b];
+    CHECK(p.system_energy(s).contact == U);
+    for (std::size_t b = 0; b < n; ++b) CHECK((F[b].array() == expected[b].array()).all());
+    return U;
+  };
+  Problem torus = catalogue_problem("torus_free");
+  std::vector<Vec3> x;
+  for (const BodyState& b : torus.initial.bodies) x.push_back(b.x + 0.002 * test::random_unit());
+  x[5] = x[6] + 0.9 * (x[5] - x[6]);
+  CHECK(check(torus, x) > 0);
+  // 400 spheres of diameters 0.05 ... 0.25 in a unit box: many overlaps, many cells.
+  Problem cloud = torus;
+  cloud.bodies.assign(400, torus.bodies[0]);
+  x.assign(400, Vec3::Zero());
+  for (std::size_t b = 0; b < 400; ++b) {
+    cloud.bodies[b].diameter = 0.05 + 0.2 * double((b * 37) % 101) / 100.0;
+    x[b] = 0.5 * (test::random_unit() + test::random_unit());
+  }
+  CHECK(check(cloud, x) > 0);
+  x.assign(400, Vec3(0.3, -0.2, 0.1));  // coincident centres: no direction to push along, energy only
+  CHECK(check(cloud, x) > 0);
+  for (std::size_t b = 0; b < 400; ++b) x[b] = 1e200 * test::random_unit();
+  check(cloud, x);
+}
