@@ -1,8 +1,8 @@
 #pragma once
 // High-accuracy reference solutions (docs/metrics.md, Reference error).
 // A reference is the canonical state on a given time grid, with its own error estimate: the same
-// run repeated at a 100x tighter tolerance (odeint), or the same closed form evaluated in quad
-// precision (analytic); the difference is the estimate, kept per output time.
+// run repeated at a 10x looser tolerance (odeint; an upper bound), or the same closed form
+// evaluated in extended precision (analytic); the difference is the estimate, kept per output time.
 //
 // Formulations (paper 003), each able to produce the canonical state:
 //   kirchhoff     left-invariant: quaternion + body angular velocity W (formulations/kirchhoff.hpp)
@@ -45,7 +45,9 @@ const char* to_string(Precision p);
 
 struct ReferenceSettings {
   double tolerance = 1e-13;  // absolute and relative, per component (default; 1e-25 for quad)
-  double tighten = 100.0;    // factor of the estimating rerun (docs/metrics.md)
+  /// The estimating rerun runs at tolerance * loosen: the difference from it bounds the reference's
+  /// own error from above when the looser run is at least twice as wrong (docs/metrics.md).
+  double loosen = 10.0;
   ReferenceStepper stepper = ReferenceStepper::bulirsch_stoer;
   /// Empty: the problem's default (analytic where it applies, else kirchhoff).
   std::optional<Formulation> formulation = std::nullopt;
@@ -56,9 +58,9 @@ struct ReferenceSettings {
 
 struct ReferenceErrorEstimate {
   double attitude = 0.0;  // max over the grid of the geodesic angle between the two runs [rad]
-  double omega = 0.0;     // max |W - W_tight| [rad/s]
-  double position = 0.0;  // SE(3): max |x - x_tight|
-  double velocity = 0.0;  // SE(3): max |v - v_tight|
+  double omega = 0.0;     // max |W - W_second| [rad/s]
+  double position = 0.0;  // SE(3): max |x - x_second|
+  double velocity = 0.0;  // SE(3): max |v - v_second|
   double max() const { return std::max({attitude, omega, position, velocity}); }
 };
 
@@ -89,7 +91,7 @@ struct ReferenceRun {
 };
 
 /// How a (family equations, formulation) pair is solved: registered once, looked up by
-/// compute_reference, which runs it twice (tol and tol / tighten) for the error estimate and adds
+/// compute_reference, which runs it twice (tol and tol * loosen) for the error estimate and adds
 /// the cache and the report's fields around it. Built-in solvers cover rigid_body (kirchhoff,
 /// newton_euler, euler_angles), kirchhoff_body (kirchhoff, newton_euler, hybrid), non_twisting and
 /// body_system; a program that registers a family (problems/family.hpp) registers its solvers here

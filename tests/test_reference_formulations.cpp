@@ -254,9 +254,16 @@ TEST_CASE("quad precision: the double reference's error estimate is honest (free
   // The quad run is far below double round-off, and agrees with the closed form to double round-off.
   CHECK(q.error_estimate.max() < 1e-20);
   CHECK(distance(q, an).attitude < 1e-14);
-  // Honest: the double run's estimate bounds its actual error (within a factor 10).
-  CHECK(true_err.attitude <= 10 * d.error_estimate.attitude + 1e-15);
-  CHECK(true_err.omega <= 10 * d.error_estimate.omega + 1e-15);
+  // Honest: the double run's estimate (its difference from a 10x looser run) bounds its actual
+  // error from above, and by no more than ~3x the loosening factor or 1e-13 where the error is
+  // round-off and no longer follows the tolerance (docs/metrics.md).
+  WARN("free body [0, 2]: double reference's actual error " << true_err.attitude << " rad / " << true_err.omega
+                                                            << " rad/s vs its estimate " << d.error_estimate.attitude
+                                                            << " / " << d.error_estimate.omega);
+  CHECK(true_err.attitude <= d.error_estimate.attitude);
+  CHECK(true_err.omega <= d.error_estimate.omega);
+  CHECK(d.error_estimate.attitude <= 30 * true_err.attitude + 1e-13);
+  CHECK(d.error_estimate.omega <= 30 * true_err.omega + 1e-13);
 }
 
 TEST_CASE("quad precision on the heavy top: cost and honesty of the double estimate", "[reference][quad]") {
@@ -268,8 +275,10 @@ TEST_CASE("quad precision on the heavy top: cost and honesty of the double estim
                                                << " s; double's actual error " << e.attitude << " rad / " << e.omega
                                                << " rad/s vs its estimate " << d.error_estimate.attitude << " / "
                                                << d.error_estimate.omega);
-  CHECK(e.attitude <= 10 * d.error_estimate.attitude);
-  CHECK(e.omega <= 10 * d.error_estimate.omega);
+  CHECK(e.attitude <= d.error_estimate.attitude);
+  CHECK(e.omega <= d.error_estimate.omega);
+  CHECK(d.error_estimate.attitude <= 30 * e.attitude + 1e-13);
+  CHECK(d.error_estimate.omega <= 30 * e.omega + 1e-13);
 }
 
 TEST_CASE("reference cache: reused, and a corrupt or stale entry is detected and recomputed", "[reference][cache]") {
