@@ -155,13 +155,75 @@ std::vector<double> count_instructions(const std::vector<BenchPair>& pairs, std:
   return out;
 }
 
+std::vector<double> count_instructions_by_size(const std::vector<BenchPair>& pairs, std::int64_t steps, std::string& tool,
+                                               const std::string& driver_exe) {
+  std::vector<double> out(pairs.size(), kNaN);
+  std::map<std::int64_t, std::vector<std::size_t>> by_steps;
+  for (std::size_t i = 0; i < pairs.size(); ++i) by_steps[icount_steps_for(steps, pairs[i].problem->bodies.size())].push_back(i);
+  for (const auto& [n, idx] : by_steps) {
+    std::vector<BenchPair> group;
+    for (const std::size_t i : idx) group.push_back(pairs[i]);
+    const auto g = count_instructions(group, n, tool, driver_exe);
+    for (std::size_t k = 0; k < idx.size(); ++k) out[idx[k]] = g[k];
+  }
+  return out;
+}
+
+std::int64_t icount_steps_for(std::int64_t steps, std::size_t bodies) {
+  if (bodies <= 80) return steps;
+  return std::max<std::int64_t>(4, std::int64_t(double(steps) * 80.0 / double(bodies)));
+}
+
+std::vector<ScalingSeries> scaling_series(const std::vector<BenchEntry>& entries, const std::vector<Problem>& problems) {
+  std::vector<ScalingSeries> out;
+  for (const BenchEntry& e : entries) {
+    std::string base;
+    if (!sized_problem(e.problem, base)) continue;
+    std::size_t n = 0;
+    for (const Problem& p : problems)
+      if (p.name == e.problem) n = p.bodies.size();
+    auto it = std::find_if(out.begin(), out.end(),
+                           [&](const ScalingSeries& s) { return s.integrator == e.integrator && s.problem == base; });
+    if (it == out.end()) it = out.insert(out.end(), ScalingSeries{e.integrator, base, {}, {}, {}});
+    it->points.push_back({n, e.ns_per_step, e.instructions_per_step});
+  }
+  for (ScalingSeries& s : out) {
+    std::sort(s.points.begin(), s.points.end(), [](const ScalingPoint& a, const ScalingPoint& b) { return a.n < b.n; });
+    std::vector<double> xn, yn, xi, yi;
+    for (const ScalingPoint& q : s.points) {
+      if (std::isfinite(q.ns_per_step) && q.ns_per_step > 0) xn.push_back(std::log(double(q.n))), yn.push_back(std::log(q.ns_per_step));
+      if (std::isfinite(q.instructions_per_step) && q.instructions_per_step > 0)
+        xi.push_back(std::log(double(q.n))), yi.push_back(std::log(q.instructions_per_step));
+    }
+    if (xn.size() >= 2) s.ns_fit = fit_line(xn, yn);
+    if (xi.size() >= 2) s.instruction_fit = fit_line(xi, yi);
+  }
+  return out;
+}
+
 BenchResult run_bench(const BenchRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   BenchResult out;
   if (!(req.min_time > 0) || !std::isfinite(req.min_time)) throw InputError("--min-time must be positive");
   if (req.repetitions < 1) throw InputError("--repetitions must be >= 1");
   if (req.icount_steps < 1) throw InputError("--icount-steps must be >= 1");
-  for (const auto& n : req.problems.empty() ? catalogue_names() : req.problems) out.problems.push_back(catalogue_problem(n));
+  if (req.sizes.empty()) {
+    for (const auto& n : req.problems.empty() ? catalogue_names() : req.problems) out.problems.push_back(catalogue_problem(n));
+  } else {
+    if (req.problems.empty()) throw InputError("--sizes needs --problem with a scalable problem (particle_gas)");
+    for (const std::size_t n : req.sizes)
+      if (n < 2) throw InputError(cat("--sizes: a size is a number of bodies >= 2 (got ", std::to_string(n), ")"));
+    for (const auto& name : req.problems) {
+      std::string base = name;
+      const auto scalable = scalable_problem_names();
+      if (std::find(scalable.begin(), scalable.end(), name) == scalable.end() && !sized_problem(name, base)) {
+        std::string known;
+        for (const auto& k : scalable) known += (known.empty() ? "" : ", ") + k;
+        throw InputError(cat("--sizes: problem '", name, "' has no size (scalable: ", known, ")"));
+      }
+      for (const std::size_t n : req.sizes) out.problems.push_back(catalogue_problem(cat(base, "_", std::to_string(n))));
+    }
+  }
   const auto schemes = select_schemes(req.integrators);
   out.shard = req.shard;
   auto pairs = bench_pairs(schemes, out.problems);
@@ -228,7 +290,7 @@ BenchResult run_bench(const BenchRequest& req) {
   if (req.icount) {
     try {
       if (!req.quiet) std::fprintf(stderr, "bench: counting instructions under callgrind (%zu pairs)...\n", pairs.size());
-      const auto ips = count_instructions(pairs, req.icount_steps, out.icount_tool);
+      const auto ips = count_instructions_by_size(pairs, req.icount_steps, out.icount_tool);
       std::map<std::string, double> base_i, rk4_i;
       for (std::size_t i = 0; i < pairs.size(); ++i) {
         out.entries[i].instructions_per_step = ips[i];
@@ -240,7 +302,10 @@ BenchResult run_bench(const BenchRequest& req) {
         e.instruction_ratio_to_rk4 = ratio(e.instructions_per_step, rk4_i, e.problem);
         e.instructions_per_flop = e.instructions_per_step / e.flops_per_step;
       }
-      out.icount_note = cat("callgrind Ir per step = (Ir(2N) - Ir(N)) / N, N = ", std::to_string(req.icount_steps));
+      bool scaled = false;
+      for (const Problem& p : out.problems) scaled = scaled || icount_steps_for(req.icount_steps, p.bodies.size()) != req.icount_steps;
+      out.icount_note = cat("callgrind Ir per step = (Ir(2N) - Ir(N)) / N, N = ", std::to_string(req.icount_steps),
+                            scaled ? " (N * 80 / n for n > 80 bodies, at least 4)" : "");
     } catch (const InputError& e) {
       if (req.require_icount) throw;
       out.icount_note = cat("not measured: ", e.what());
@@ -251,7 +316,7 @@ BenchResult run_bench(const BenchRequest& req) {
   }
 
   // ---- work-precision: final attitude error on the verification ladder vs cost ----
-  if (req.work_precision) {
+  if (req.work_precision && req.sizes.empty()) {
     SuiteRequest sr;
     sr.integrators = req.integrators;
     sr.problems = req.problems;
@@ -284,6 +349,7 @@ BenchResult run_bench(const BenchRequest& req) {
     }
     mark_pareto(out.work);
   }
+  if (!req.sizes.empty()) out.scaling = scaling_series(out.entries, out.problems);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

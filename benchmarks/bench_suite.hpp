@@ -25,6 +25,10 @@ struct BenchRequest {
   /// Only this shard's pairs; the in-run baseline schemes run in every shard (each shard's ratios
   /// are to its own baseline run; merge keeps the owning shard's baseline entries).
   Shard shard;
+  /// The scaling study: each scalable problem of `problems` (particle_gas) is run at these numbers
+  /// of bodies (particle_gas_N) and the growth of the cost with n is fitted (BenchResult::scaling).
+  /// No work-precision sweeps then (their references would be a study of their own).
+  std::vector<std::size_t> sizes;
 };
 
 struct BenchEntry {
@@ -53,10 +57,23 @@ struct WorkSeries {
   std::vector<WorkPoint> points;
 };
 
+/// Cost per step against the number of bodies n of a scalable problem: log cost = a + b log n fitted
+/// by least squares over the sizes run (b: the growth exponent; 1 is O(n)).
+struct ScalingPoint {
+  std::size_t n = 0;
+  double ns_per_step = kNaN, instructions_per_step = kNaN;
+};
+struct ScalingSeries {
+  std::string integrator, problem;  // problem: the scalable problem's name (particle_gas)
+  std::vector<ScalingPoint> points;   // ascending n
+  LineFit ns_fit, instruction_fit;  // slope = the growth exponent, with its standard error
+};
+
 struct BenchResult {
   std::vector<Problem> problems;
   std::vector<BenchEntry> entries;
   std::vector<WorkSeries> work;
+  std::vector<ScalingSeries> scaling;  // with BenchRequest::sizes
   std::string work_metric = "attitude_error_final";
   std::string icount_tool;   // valgrind version, empty when not measured
   std::string icount_note;
@@ -72,6 +89,18 @@ BenchResult run_bench(const BenchRequest& req);
 /// Throws InputError if valgrind cannot be run.
 std::vector<double> count_instructions(const std::vector<BenchPair>& pairs, std::int64_t steps, std::string& tool,
                                        const std::string& driver_exe = "");
+
+/// count_instructions with each pair's own step count, icount_steps_for(steps, its bodies): one
+/// driver run per distinct count.
+std::vector<double> count_instructions_by_size(const std::vector<BenchPair>& pairs, std::int64_t steps, std::string& tool,
+                                               const std::string& driver_exe = "");
+
+/// Steps N of the instruction-count driver for a problem of n bodies: `steps` up to 80 bodies, then
+/// fewer in proportion (at least 4), so that a 10 000-body count stays minutes, not hours.
+std::int64_t icount_steps_for(std::int64_t steps, std::size_t bodies);
+
+/// The growth exponents of BenchResult::scaling from its entries (exposed for the tests).
+std::vector<ScalingSeries> scaling_series(const std::vector<BenchEntry>& entries, const std::vector<Problem>& problems);
 
 /// Marks the Pareto-optimal points (no other point at most as costly and at most as inaccurate).
 void mark_pareto(std::vector<WorkSeries>& series);

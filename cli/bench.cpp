@@ -30,6 +30,9 @@ Command add_bench(CLI::App& app, const std::vector<std::string>& argv) {
   sc->add_flag("--no-work-precision", o->no_wp, "Skip the work-precision sweeps");
   sc->add_option("--out", o->out, "Output folder: bench.json (rigidbench) and benchmark.json (Google Benchmark)");
   sc->add_option("--shard", o->shard, "Run shard k/N of the pairs (the baseline runs in every shard; docs/gate.md)");
+  sc->add_option("--sizes", o->req.sizes,
+                 "Scaling study: run each scalable --problem (particle_gas) at these numbers of bodies and fit the "
+                 "growth exponent of the cost (no work-precision sweeps)");
   o->history.add_to(sc);
   sc->add_flag("--quiet", o->quiet, "No console table or progress");
   return {sc, [o, argv] {
@@ -53,6 +56,19 @@ Command add_bench(CLI::App& app, const std::vector<std::string>& argv) {
                           fmt(e.ns_per_step, "%.1f").c_str(), fmt(e.ratio_to_baseline, "%.3f").c_str(),
                           fmt(e.instructions_per_step, "%.1f").c_str(), fmt(e.instruction_ratio_to_baseline, "%.3f").c_str(),
                           fmt(e.flops_per_step, "%.0f").c_str(), fmt(e.instructions_per_flop, "%.2f").c_str());
+            if (!b.scaling.empty()) {
+              std::printf("\nscaling: cost per step ~ n^b (least squares on log-log axes; 1 is O(n))\n");
+              std::printf("%-26s %-14s %8s %12s %14s\n", "integrator", "problem", "bodies", "ns/step", "instr/step");
+              for (const ScalingSeries& s : b.scaling) {
+                for (const ScalingPoint& q : s.points)
+                  std::printf("%-26s %-14s %8zu %12s %14s\n", s.integrator.c_str(), s.problem.c_str(), q.n,
+                              fmt(q.ns_per_step, "%.0f").c_str(), fmt(q.instructions_per_step, "%.0f").c_str());
+                std::printf("%-26s %-14s %8s b = %s +- %s (time), %s +- %s (instructions)\n", s.integrator.c_str(),
+                            s.problem.c_str(), "fit", fmt(s.ns_fit.slope, "%.3f").c_str(),
+                            fmt(s.ns_fit.stderr_slope, "%.3f").c_str(), fmt(s.instruction_fit.slope, "%.3f").c_str(),
+                            fmt(s.instruction_fit.stderr_slope, "%.3f").c_str());
+              }
+            }
             const nlohmann::ordered_json report = bench_report(b, argv, started);
             if (!o->out.empty()) {
               const std::string path = (std::filesystem::path(o->out) / "bench.json").string();

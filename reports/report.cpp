@@ -386,6 +386,19 @@ ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& 
                      {"pareto_instructions", p.pareto_instructions}});
     j["work_precision"]["series"].push_back({{"integrator", ws.integrator}, {"problem", ws.problem}, {"points", pts}});
   }
+  if (!b.scaling.empty()) {
+    const auto fit = [](const LineFit& f) {
+      return ordered_json{{"exponent", num(f.slope)}, {"stderr", num(f.stderr_slope)}, {"r2", num(f.r2)}};
+    };
+    j["scaling"] = ordered_json::array();
+    for (const ScalingSeries& s : b.scaling) {
+      ordered_json pts = ordered_json::array();
+      for (const ScalingPoint& q : s.points)
+        pts.push_back({{"bodies", q.n}, {"ns_per_step", num(q.ns_per_step)}, {"instructions_per_step", num(q.instructions_per_step)}});
+      j["scaling"].push_back({{"integrator", s.integrator}, {"problem", s.problem}, {"points", pts},
+                              {"ns_growth", fit(s.ns_fit)}, {"instruction_growth", fit(s.instruction_fit)}});
+    }
+  }
   return j;
 }
 

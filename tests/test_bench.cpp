@@ -1,5 +1,6 @@
 // Benchmarks: every registered pair is benchmarked, instruction counts are reproducible,
 // Pareto fronts are right, and `bench` rejects bad input.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -76,8 +77,9 @@ TEST_CASE("instruction counts: two consecutive runs agree to 0.1% for every pair
   for (const auto& n : catalogue_names()) problems.push_back(catalogue_problem(n));
   const auto pairs = bench_pairs(select_schemes({"all"}), problems);
   std::string tool;
-  const auto a = count_instructions(pairs, 500, tool, RIGIDBENCH_EXE);
-  const auto b = count_instructions(pairs, 500, tool, RIGIDBENCH_EXE);
+  // Each pair at its own step count (fewer steps for the 2000-sphere gas).
+  const auto a = count_instructions_by_size(pairs, 500, tool, RIGIDBENCH_EXE);
+  const auto b = count_instructions_by_size(pairs, 500, tool, RIGIDBENCH_EXE);
   INFO(tool);
   REQUIRE(a.size() == pairs.size());
   for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -99,7 +101,41 @@ TEST_CASE("Pareto fronts mark exactly the non-dominated points", "[bench]") {
   CHECK_FALSE(s[1].points[1].pareto_instructions);
 }
 
+TEST_CASE("scaling study: growth exponents fitted from the entries, and step counts per size", "[bench][fast]") {
+  // Synthetic costs ns = 3 n and instructions = 5 n^1.25 at four sizes, plus a pair that has no size.
+  std::vector<Problem> problems;
+  std::vector<BenchEntry> entries;
+  for (const std::size_t n : {40, 80, 160, 320}) {
+    problems.push_back(catalogue_problem("particle_gas_" + std::to_string(n)));
+    REQUIRE(problems.back().bodies.size() == n);
+    BenchEntry e;
+    e.integrator = "bg_newmark";
+    e.problem = problems.back().name;
+    e.ns_per_step = 3.0 * double(n);
+    e.instructions_per_step = 5.0 * std::pow(double(n), 1.25);
+    entries.push_back(e);
+  }
+  problems.push_back(catalogue_problem("heavy_top"));
+  entries.push_back(BenchEntry{.integrator = "bg_newmark", .problem = "heavy_top", .ns_per_step = 7.0});
+  const auto s = scaling_series(entries, problems);
+  REQUIRE(s.size() == 1);
+  CHECK(s[0].problem == "particle_gas");
+  REQUIRE(s[0].points.size() == 4);
+  CHECK(s[0].points.front().n == 40);
+  CHECK(s[0].ns_fit.slope == Approx(1.0).margin(1e-12));
+  CHECK(s[0].instruction_fit.slope == Approx(1.25).margin(1e-12));
+  CHECK(s[0].instruction_fit.stderr_slope < 1e-10);
+  // Instruction counts: N steps up to 80 bodies, N * 80 / n beyond, at least 4.
+  CHECK(icount_steps_for(2000, 1) == 2000);
+  CHECK(icount_steps_for(2000, 80) == 2000);
+  CHECK(icount_steps_for(2000, 10000) == 16);
+  CHECK(icount_steps_for(2000, 1000000) == 4);
+}
+
 TEST_CASE("bench rejects bad settings with exit code 2", "[bench][cli]") {
+  CHECK(test::run_cli("bench --sizes 100 200 --problem heavy_top --no-icount").exit_code == 2);
+  CHECK(test::run_cli("bench --sizes 1 --problem particle_gas --no-icount").exit_code == 2);
+  CHECK(test::run_cli("bench --sizes 100 --no-icount").exit_code == 2);
   CHECK(test::run_cli("bench --min-time 0 --no-icount --no-work-precision").exit_code == 2);
   CHECK(test::run_cli("bench --repetitions 0 --no-icount --no-work-precision").exit_code == 2);
   CHECK(test::run_cli("bench --integrator nope").exit_code == 2);

@@ -253,6 +253,54 @@ TEST_CASE("torus catalogue geometry (docs/problems.md P5)", "[interactions]") {
   CHECK(ti.invariants().size() == 2);
 }
 
+TEST_CASE("granular gas catalogue geometry (docs/problems.md P7)", "[interactions]") {
+  const Problem p = catalogue_problem("particle_gas_500");
+  REQUIRE(p.bodies.size() == 500);
+  CHECK(p.name == "particle_gas_500");
+  CHECK(p.of_family("body_system"));
+  CHECK(p.interactions.bonds.empty());
+  CHECK(p.interactions.walls.size() == 6);
+  CHECK(p.interactions.contact_stiffness == 1e4);
+  // No two spheres overlap, none touches a wall: the lattice of spacing 1.5 jittered by at most 0.1
+  // per axis keeps centres 1.5 - 2 sqrt(3) 0.1 > 1.15 apart and 0.65 from the walls.
+  double closest = 1e9, wall_gap = 1e9;
+  for (std::size_t i = 0; i < 500; ++i) {
+    const BodyState& a = p.initial.bodies[i];
+    CHECK(p.bodies[i].diameter == 1.0);
+    for (std::size_t j = i + 1; j < 500; ++j) closest = std::min(closest, (a.x - p.initial.bodies[j].x).norm());
+    for (const Wall& w : p.interactions.walls) wall_gap = std::min(wall_gap, w.normal.dot(a.x) - w.offset);
+    CHECK((a.v.array().abs() <= 1.0).all());
+    CHECK((a.W.array().abs() <= 1.0).all());
+  }
+  CHECK(closest > 1.15);
+  CHECK(wall_gap > 0.64);
+  const SystemEnergy e = p.system_energy(p.initial);
+  CHECK(e.contact == 0);
+  CHECK(e.wall == 0);
+  double kinetic = 0;
+  for (const BodyState& b : p.initial.bodies) kinetic += 0.5 * b.v.squaredNorm() + 0.05 * b.W.squaredNorm();
+  CHECK(e.total() == Approx(kinetic).epsilon(1e-14));
+  // Walls take momentum: the energy is the one conserved quantity (beside the constraint |R^T R - I|).
+  REQUIRE(p.invariants().size() == 2);
+  CHECK(p.invariants()[0].name == "energy");
+  CHECK(p.invariants()[1].kind == InvariantKind::constraint);
+  // One stream of fixed seed: the same problem on every call; the catalogue's size is particle_gas.
+  CHECK(catalogue_problem("particle_gas_500") == p);
+  Problem d = catalogue_problem("particle_gas_2000");
+  d.name = "particle_gas";
+  CHECK(d == catalogue_problem("particle_gas"));
+  CHECK(builtin_problem("particle_gas_64"));
+  // Sizes outside [2, 1e6] and malformed sizes are input errors.
+  CHECK_THROWS_AS(catalogue_problem("particle_gas_1"), InputError);
+  CHECK_THROWS_AS(catalogue_problem("particle_gas_"), InputError);
+  CHECK_THROWS_AS(catalogue_problem("particle_gas_x12"), InputError);
+  CHECK_THROWS_AS(catalogue_problem("particle_gas_12345678"), InputError);
+  std::string base;
+  CHECK(sized_problem("particle_gas_640", base) == std::size_t(640));
+  CHECK(base == "particle_gas");
+  CHECK_FALSE(sized_problem("torus_free", base));
+}
+
 TEST_CASE("paper 001 maps on SE(3)^n: velocity-Verlet translation and exact momenta on the free torus", "[interactions]") {
   const Problem p = catalogue_problem("torus_free");
   const double h = 2e-3;
@@ -345,4 +393,9 @@ TEST_CASE("contact over the near pairs of a grid equals the all-pairs loop bit f
   CHECK(check(cloud, x) > 0);
   for (std::size_t b = 0; b < 400; ++b) x[b] = 1e200 * test::random_unit();
   check(cloud, x);
+  // The granular gas squeezed to 60 % of its lattice spacing (0.9 < D): overlaps across the whole box.
+  Problem gas = catalogue_problem("particle_gas_600");
+  x.clear();
+  for (const BodyState& b : gas.initial.bodies) x.push_back(0.6 * b.x);
+  CHECK(check(gas, x) > 0);
 }
