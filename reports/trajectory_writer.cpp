@@ -1,5 +1,6 @@
 #include "rigidbench/reports/trajectory_writer.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -36,8 +37,13 @@ constexpr std::size_t kFlushBytes = std::size_t(1) << 16;
 
 }  // namespace
 
-TrajectoryWriter::TrajectoryWriter(const std::string& path, const Problem& p, nlohmann::ordered_json meta)
-    : p_(p), meta_(std::move(meta)), file_(checked(path)), csv_(std::filesystem::path(path).extension() == ".csv") {
+TrajectoryWriter::TrajectoryWriter(const std::string& path, const Problem& p, nlohmann::ordered_json meta,
+                                   std::size_t transpose_doubles)
+    : p_(p),
+      meta_(std::move(meta)),
+      file_(checked(path)),
+      csv_(std::filesystem::path(path).extension() == ".csv"),
+      transpose_doubles_(std::max<std::size_t>(1, transpose_doubles)) {
   // The state columns `score` reads back (verification/scoring.hpp), then the problem's invariants.
   cols_ = trajectory_columns(p);
   for (const auto& d : p.invariants()) cols_.push_back(d.name);
@@ -46,16 +52,13 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const Problem& p, nl
     for (std::size_t c = 0; c < cols_.size(); ++c) buf_ += cat(c ? "," : "", cols_[c]);
     buf_ += '\n';
   } else {
-    for (std::size_t c = 0; c < cols_.size(); ++c) {
-      std::FILE* f = std::tmpfile();
-      if (f == nullptr) throw IoError(cat("cannot write '", path, "': no scratch file: ", std::strerror(errno)));
-      scratch_.push_back(f);
-    }
+    scratch_ = std::tmpfile();
+    if (scratch_ == nullptr) throw IoError(cat("cannot write '", path, "': no scratch file: ", std::strerror(errno)));
   }
 }
 
 TrajectoryWriter::~TrajectoryWriter() {
-  for (std::FILE* f : scratch_) std::fclose(f);
+  if (scratch_) std::fclose(scratch_);
 }
 
 void TrajectoryWriter::add(double t, const State& s) {
@@ -73,10 +76,8 @@ void TrajectoryWriter::add(double t, const State& s) {
       file_.write(buf_);
       buf_.clear();
     }
-  } else {
-    for (std::size_t c = 0; c < row_.size(); ++c)
-      if (std::fwrite(&row_[c], sizeof(double), 1, scratch_[c]) != 1)
-        throw IoError(cat("cannot write '", file_.path(), "': scratch file: ", std::strerror(errno)));
+  } else if (std::fwrite(row_.data(), sizeof(double), row_.size(), scratch_) != row_.size()) {
+    throw IoError(cat("cannot write '", file_.path(), "': scratch file: ", std::strerror(errno)));
   }
   ++rows_;
 }
@@ -93,21 +94,30 @@ void TrajectoryWriter::finish() {
     h.pop_back();  // the closing brace: "data" follows
     while (!h.empty() && (h.back() == '\n' || h.back() == ' ')) h.pop_back();
     buf_ = h + ",\n \"data\": {";
-    for (std::size_t c = 0; c < scratch_.size(); ++c) {
-      buf_ += cat(c ? ",\n  " : "\n  ", json_string(cols_[c]), ": [");
-      std::rewind(scratch_[c]);
-      double x;
+    // Columns [c0, c1) per pass over the scratch file, c1 - c0 = budget / rows (at least one).
+    const std::size_t ncols = cols_.size(), per_pass = std::max<std::size_t>(1, transpose_doubles_ / std::max<std::size_t>(rows_, 1));
+    std::vector<double> block;
+    for (std::size_t c0 = 0; c0 < ncols; c0 += per_pass) {
+      const std::size_t c1 = std::min(ncols, c0 + per_pass), w = c1 - c0;
+      block.assign(w * rows_, 0.0);
+      std::rewind(scratch_);
       for (std::size_t i = 0; i < rows_; ++i) {
-        if (std::fread(&x, sizeof x, 1, scratch_[c]) != 1)
+        if (std::fread(row_.data(), sizeof(double), ncols, scratch_) != ncols)
           throw IoError(cat("cannot write '", file_.path(), "': scratch file: ", std::strerror(errno)));
-        if (i) buf_ += ", ";
-        append_number(buf_, x, true);
-        if (buf_.size() >= kFlushBytes) {
-          file_.write(buf_);
-          buf_.clear();
-        }
+        for (std::size_t c = c0; c < c1; ++c) block[(c - c0) * rows_ + i] = row_[c];
       }
-      buf_ += "]";
+      for (std::size_t c = c0; c < c1; ++c) {
+        buf_ += cat(c ? ",\n  " : "\n  ", json_string(cols_[c]), ": [");
+        for (std::size_t i = 0; i < rows_; ++i) {
+          if (i) buf_ += ", ";
+          append_number(buf_, block[(c - c0) * rows_ + i], true);
+          if (buf_.size() >= kFlushBytes) {
+            file_.write(buf_);
+            buf_.clear();
+          }
+        }
+        buf_ += "]";
+      }
     }
     buf_ += "\n }\n}\n";
   }

@@ -7,6 +7,7 @@
 
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/reports/report.hpp"
+#include "rigidbench/reports/trajectory_writer.hpp"
 #include "rigidbench/verification/scoring.hpp"
 #include "support.hpp"
 
@@ -85,6 +86,41 @@ void set_field(const std::string& f, int line, std::size_t field, const std::str
 }
 
 }  // namespace
+
+TEST_CASE("JSON trajectories: one scratch file for any number of columns, the same text in any number of passes",
+          "[scoring]") {
+  const fs::path dir = fs::path(RIGIDBENCH_TEST_TMP) / "trajectory-json";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // The heavy top: the transpose in one pass and in one pass per column write the same text.
+  const Problem p = short_free_body();
+  auto integ = find_scheme("rk4_quat").make(p);
+  const Trajectory tr = simulate(*integ, p, 0.05, p.t_end);
+  REQUIRE(tr.ok);
+  const auto write = [&](const std::string& f, std::size_t budget) {
+    TrajectoryWriter w(f, p, {{"integrator", "rk4_quat"}}, budget);
+    for (std::size_t i = 0; i < tr.t.size(); ++i) w.add(tr.t[i], tr.states[i]);
+    w.finish();
+  };
+  const std::string one = (dir / "one-pass.json").string(), many = (dir / "per-column.json").string();
+  write(one, TrajectoryWriter::kTransposeDoubles);
+  write(many, 1);
+  CHECK(slurp(one) == slurp(many));
+  const RecordedTrajectory back = read_trajectory(one, p, 1000000);
+  REQUIRE(back.states.size() == tr.states.size());
+  CHECK(back.t == tr.t);
+  CHECK((back.states.back().body().W.array() == tr.states.back().body().W.array()).all());
+  // 1200 bodies: 21 602 columns, which as one scratch file each exceeded the process's descriptors.
+  const Problem gas = catalogue_problem("particle_gas_1200");
+  auto bg = find_scheme("bg_newmark").make(gas);
+  const Trajectory g = simulate(*bg, gas, 1e-3, 2e-3);
+  REQUIRE(g.ok);
+  const std::string gf = (dir / "gas.json").string();
+  write_trajectory(gf, gas, g.t, g.states, {{"integrator", "bg_newmark"}});
+  const RecordedTrajectory gb = read_trajectory(gf, gas, 10);
+  REQUIRE(gb.states.size() == 3);
+  CHECK((gb.states[2].bodies[1199].x.array() == g.states[2].bodies[1199].x.array()).all());
+}
 
 TEST_CASE("scored trajectories get the verdicts of the scheme run directly", "[scoring]") {
   const Problem p = short_free_body();
