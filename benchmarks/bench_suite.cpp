@@ -211,8 +211,6 @@ BenchResult run_bench(const BenchRequest& req) {
     for (const auto& n : req.problems.empty() ? catalogue_names() : req.problems) out.problems.push_back(catalogue_problem(n));
   } else {
     if (req.problems.empty()) throw InputError("--sizes needs --problem with a scalable problem (particle_gas)");
-    for (const std::size_t n : req.sizes)
-      if (n < 2) throw InputError(cat("--sizes: a size is a number of bodies >= 2 (got ", std::to_string(n), ")"));
     for (const auto& name : req.problems) {
       std::string base = name;
       const auto scalable = scalable_problem_names();

@@ -33,7 +33,7 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
   auto* h = sc->add_option("--h", o->h, "Coarsest step h0 of the ladder h0 2^-k (default: the problem's)");
   auto* levels = sc->add_option("--levels", o->levels, "Number of ladder levels (default: the problem's)");
   auto* tend = sc->add_option("--t-end", o->t_end, "Final time (default: the problem's)");
-  sc->add_option("--jobs", o->req.jobs, "Worker threads (default: all cores)");
+  sc->add_option("--jobs", o->req.jobs, "Worker threads for the work units (default: all cores; docs/scaling.md)");
   sc->add_option("--reference", o->reference,
                  "Reference formulation: kirchhoff, newton_euler, euler_angles, analytic (default: analytic where "
                  "it applies, else kirchhoff)");

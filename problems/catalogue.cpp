@@ -338,16 +338,32 @@ void register_problem(const std::string& name, std::function<Problem()> make, bo
   registered().push_back({name, std::move(make), quick, false});
 }
 
-std::vector<std::string> scalable_problem_names() { return {"particle_gas"}; }
+namespace {
+/// The catalogue problems that have a size: NAME_N is make(N).
+struct Scalable {
+  const char* name;
+  Problem (*make)(std::size_t n);
+};
+const std::vector<Scalable>& scalable_problems() {
+  static const std::vector<Scalable> table{{"particle_gas", particle_gas}};
+  return table;
+}
+}  // namespace
+
+std::vector<std::string> scalable_problem_names() {
+  std::vector<std::string> out;
+  for (const Scalable& s : scalable_problems()) out.emplace_back(s.name);
+  return out;
+}
 
 std::optional<std::size_t> sized_problem(const std::string& name, std::string& base) {
-  for (const std::string& b : scalable_problem_names()) {
-    const std::string prefix = cat(b, "_");
+  for (const Scalable& s : scalable_problems()) {
+    const std::string prefix = cat(s.name, "_");
     if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string digits = name.substr(prefix.size());
     if (digits.size() > 7 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
       continue;
-    base = b;
+    base = s.name;
     return std::size_t(std::stoul(digits));
   }
   return std::nullopt;
@@ -355,12 +371,14 @@ std::optional<std::size_t> sized_problem(const std::string& name, std::string& b
 
 Problem catalogue_problem(const std::string& name) {
   std::string base;
-  if (const auto n = sized_problem(name, base)) {
-    Problem p = particle_gas(*n);
-    p.name = name;  // particle_gas_2000 names the default size too
-    p.finalize();
-    return p;
-  }
+  if (const auto n = sized_problem(name, base))
+    for (const Scalable& s : scalable_problems())
+      if (base == s.name) {
+        Problem p = s.make(*n);
+        p.name = name;  // particle_gas_2000 names the default size too
+        p.finalize();
+        return p;
+      }
   for (const Entry& e : entries())
     if (e.name == name) {
       Problem p = e.make();

@@ -154,7 +154,36 @@ struct Solver {
     return (dot(W, u) - ug * Wg) / (1 - ug * ug);
   }
 
-  AnalyticSolution run(const std::vector<double>& times) const {
+  /// The quadrature of psi' over (t_{i-1}, t_i] (i >= 1, asymmetric cases): the values and error
+  /// estimates of its pieces, in the order they are summed. Intervals are independent, so a grid's
+  /// intervals may be integrated in any order or concurrently (AnalyticEvaluation's segments).
+  struct Pieces {
+    std::vector<T> value;
+    std::vector<double> error;
+  };
+  Pieces pieces(const std::vector<double>& times, std::size_t i) const {
+    Pieces out;
+    if (kind != Kind::asym1 && kind != Kind::asym3) return out;
+    // Non-adaptive 31-point Gauss-Kronrod on pieces short against the fastest rotation
+    // (|W| <= L / J1): the 61-degree rule is exact to rounding there, and an adaptive
+    // bisection would chase the rounding noise of the integrand instead.
+    const double a = times[i - 1], span = times[i] - a;
+    const double piece = 0.1 / std::max(1.0, static_cast<double>(L / J1));
+    const auto m = static_cast<long>(std::ceil(span / piece));
+    auto f = [this](const T& x) { return psi_rate(x); };
+    const T t(times[i]);
+    for (long j = 0; j < m; ++j) {
+      T err = 0;
+      const T x0 = T(a) + T(span) * T(j) / T(m), x1 = j + 1 == m ? t : T(a) + T(span) * T(j + 1) / T(m);
+      out.value.push_back(boost::math::quadrature::gauss_kronrod<T, 31>::integrate(f, x0, x1, 0, T(0), &err));
+      out.error.push_back(static_cast<double>(err));
+    }
+    return out;
+  }
+
+  /// The states at `times`, psi summed from the pieces of every interval (pieces[i] for i >= 1) in
+  /// order: the same sums whichever order the pieces were computed in.
+  AnalyticSolution assemble(const std::vector<double>& times, const std::vector<Pieces>& pieces) const {
     AnalyticSolution out;
     T psi = 0;
     double qerr = 0;
@@ -182,21 +211,11 @@ struct Solver {
           break;
         }
         default: {
-          if (i > 0) {
-            // Non-adaptive 31-point Gauss-Kronrod on pieces short against the fastest rotation
-            // (|W| <= L / J1): the 61-degree rule is exact to rounding there, and an adaptive
-            // bisection would chase the rounding noise of the integrand instead.
-            const double a = times[i - 1], span = times[i] - a;
-            const double piece = 0.1 / std::max(1.0, static_cast<double>(L / J1));
-            const auto m = static_cast<long>(std::ceil(span / piece));
-            auto f = [this](const T& x) { return psi_rate(x); };
-            for (long j = 0; j < m; ++j) {
-              T err = 0;
-              const T x0 = T(a) + T(span) * T(j) / T(m), x1 = j + 1 == m ? t : T(a) + T(span) * T(j + 1) / T(m);
-              psi += boost::math::quadrature::gauss_kronrod<T, 31>::integrate(f, x0, x1, 0, T(0), &err);
-              qerr += static_cast<double>(err);
+          if (i > 0)
+            for (std::size_t j = 0; j < pieces[i].value.size(); ++j) {
+              psi += pieces[i].value[j];
+              qerr += pieces[i].error[j];
             }
-          }
           W = omega(t);
           const A3<T> ez{T(0), T(0), T(1)};
           R = matmul(matmul(A0, rodrigues(ez, psi)), transpose(frame(W)));
@@ -224,6 +243,38 @@ struct Solver {
   }
 };
 
+/// Output intervals per segment of an evaluation: a fixed number, so the split does not depend on
+/// the workers (it could not change the result anyway: the sums are formed in assemble).
+constexpr std::size_t kIntervalsPerSegment = 256;
+
+template <class T>
+class Evaluation final : public AnalyticEvaluation {
+ public:
+  Evaluation(const Problem& p, std::vector<double> times) : solver_(p), times_(std::move(times)) {
+    pieces_.resize(times_.size());
+    ran_.assign(segments(), 0);
+  }
+  std::size_t segments() const override {
+    return times_.size() < 2 ? 0 : (times_.size() - 1 + kIntervalsPerSegment - 1) / kIntervalsPerSegment;
+  }
+  void run_segment(std::size_t s) override {
+    const std::size_t first = 1 + s * kIntervalsPerSegment, last = std::min(times_.size(), first + kIntervalsPerSegment);
+    for (std::size_t i = first; i < last; ++i) pieces_[i] = solver_.pieces(times_, i);
+    ran_.at(s) = 1;
+  }
+  AnalyticSolution finish() override {
+    for (char r : ran_)
+      if (!r) throw std::logic_error("AnalyticEvaluation::finish: a segment has not run");
+    return solver_.assemble(times_, pieces_);
+  }
+
+ private:
+  Solver<T> solver_;
+  std::vector<double> times_;
+  std::vector<typename Solver<T>::Pieces> pieces_;
+  std::vector<char> ran_;  // per segment (written by distinct segments only)
+};
+
 }  // namespace
 
 std::string analytic_not_applicable(const Problem& p) {
@@ -242,18 +293,32 @@ std::string analytic_not_applicable(const Problem& p) {
   return "";
 }
 
-AnalyticSolution torque_free_analytic(const Problem& p, const std::vector<double>& times, bool quad) {
+std::unique_ptr<AnalyticEvaluation> torque_free_evaluation(const Problem& p, std::vector<double> times,
+                                                           AnalyticPrecision precision) {
   if (std::string why = analytic_not_applicable(p); !why.empty()) throw InputError("analytic reference: " + why);
   if (times.empty() || times.front() != p.t0) throw InputError("analytic reference: the time grid must start at t0");
   for (std::size_t i = 1; i < times.size(); ++i)
     if (!(times[i] > times[i - 1])) throw InputError("analytic reference: the time grid must be increasing");
-  if (quad) return Solver<boost::multiprecision::cpp_bin_float_quad>(p).run(times);
-  return Solver<double>(p).run(times);
+  switch (precision) {
+    case AnalyticPrecision::binary64: return std::make_unique<Evaluation<double>>(p, std::move(times));
+    case AnalyticPrecision::extended: return std::make_unique<Evaluation<long double>>(p, std::move(times));
+    case AnalyticPrecision::quad:
+      return std::make_unique<Evaluation<boost::multiprecision::cpp_bin_float_quad>>(p, std::move(times));
+  }
+  throw std::logic_error("torque_free_evaluation: unknown precision");
+}
+
+AnalyticSolution AnalyticEvaluation::run_all() {
+  for (std::size_t s = 0; s < segments(); ++s) run_segment(s);
+  return finish();
+}
+
+AnalyticSolution torque_free_analytic(const Problem& p, const std::vector<double>& times, bool quad) {
+  return torque_free_evaluation(p, times, quad ? AnalyticPrecision::quad : AnalyticPrecision::binary64)->run_all();
 }
 
 AnalyticSolution torque_free_analytic_extended(const Problem& p, const std::vector<double>& times) {
-  if (std::string why = analytic_not_applicable(p); !why.empty()) throw InputError("analytic reference: " + why);
-  return Solver<long double>(p).run(times);
+  return torque_free_evaluation(p, times, AnalyticPrecision::extended)->run_all();
 }
 
 }  // namespace rigidbench

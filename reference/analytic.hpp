@@ -19,6 +19,7 @@
 // - symmetric (two equal moments A, the third C on axis e_s): closed form with no quadrature,
 //     R = exp(t L/A hat(n)) R(t0) exp(t beta hat(e_s)),  beta = W_s (A - C)/A,  n = pi/L.
 // - spherical (J1 = J2 = J3): R = exp(t hat(R(t0) W)) R(t0), W constant.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,27 @@ struct AnalyticSolution {
   double quadrature_error = 0.0;       // accumulated Gauss-Kronrod estimate of psi (0 when closed form)
   double modulus = 0.0;                // k (asymmetric case)
 };
+
+enum class AnalyticPrecision { binary64, extended, quad };  // double, x87 long double, cpp_bin_float_quad
+
+/// One evaluation of the closed form on a grid, split into segments of output intervals that may
+/// run in any order or concurrently (the quadrature of psi, the bulk of the work), then finish()
+/// sums psi in grid order and builds the states: the result is the same whatever the order.
+class AnalyticEvaluation {
+ public:
+  virtual ~AnalyticEvaluation() = default;
+  virtual std::size_t segments() const = 0;
+  /// Thread-safe for distinct segments.
+  virtual void run_segment(std::size_t s) = 0;
+  /// After every segment has run.
+  virtual AnalyticSolution finish() = 0;
+  /// Every segment in order, then finish().
+  AnalyticSolution run_all();
+};
+/// Throws InputError when the closed form does not apply or the grid is bad (`times` increasing
+/// from p.t0). The evaluation keeps a copy of what it needs from p.
+std::unique_ptr<AnalyticEvaluation> torque_free_evaluation(const Problem& p, std::vector<double> times,
+                                                           AnalyticPrecision precision);
 
 /// Evaluates the solution in double (quad = false) or in cpp_bin_float_quad (quad = true, returned
 /// rounded to double). `times` increasing from p.t0. Throws InputError when not applicable.

@@ -369,46 +369,112 @@ Formulation default_formulation(const Problem& p) {
 }
 
 
-ReferenceSolution compute_reference(const Problem& p, const std::vector<double>& times,
-                                    const ReferenceSettings& settings) {
-  const Formulation f = settings.formulation.value_or(default_formulation(p));
+struct ReferenceJob::Impl {
+  const Problem* p = nullptr;
+  std::vector<double> times;
+  ReferenceSettings settings;
+  Formulation f{};
+  const ReferenceSolver* solver = nullptr;
+  std::string cache_path;
+  nlohmann::json key;
+  ReferenceSolution r;
+  bool finished = false;
+  // The two runs: the reference and its estimate (docs/metrics.md, "Reference error estimate").
+  std::unique_ptr<AnalyticEvaluation> analytic[2];
+  std::optional<ReferenceRun> run[2];
+  std::vector<double> unit_seconds;
+};
+
+ReferenceJob::ReferenceJob(const Problem& p, std::vector<double> times, const ReferenceSettings& settings)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& j = *impl_;
+  j.p = &p;
+  j.times = std::move(times);
+  j.settings = settings;
+  const Formulation f = j.f = settings.formulation.value_or(default_formulation(p));
   const auto ok = applicable_formulations(p);
   if (std::find(ok.begin(), ok.end(), f) == ok.end())
     throw InputError(cat("reference: formulation '", to_string(f), "' does not apply to problem '", p.name, "'",
                          f == Formulation::analytic ? cat(" (", analytic_not_applicable(p), ")") : std::string()));
-  if (times.empty() || times.front() != p.t0) throw InputError("reference: the time grid must start at t0");
-  for (std::size_t i = 1; i < times.size(); ++i)
-    if (!(times[i] > times[i - 1])) throw InputError("reference: the time grid must be increasing");
+  if (j.times.empty() || j.times.front() != p.t0) throw InputError("reference: the time grid must start at t0");
+  for (std::size_t i = 1; i < j.times.size(); ++i)
+    if (!(j.times[i] > j.times[i - 1])) throw InputError("reference: the time grid must be increasing");
   if (f != Formulation::analytic && (!(settings.tolerance > 0) || !(settings.tolerance * settings.loosen < 1) || !(settings.loosen > 1)))
     throw InputError("reference: the tolerance times the loosening factor of the estimate must be in (0, 1), the factor > 1");
-  const ReferenceSolver* solver = f == Formulation::analytic ? nullptr : find_reference_solver(p, f);
-  if (settings.precision == Precision::quad && f != Formulation::analytic && !solver->quad)
+  j.solver = f == Formulation::analytic ? nullptr : find_reference_solver(p, f);
+  if (settings.precision == Precision::quad && f != Formulation::analytic && !j.solver->quad)
     throw InputError("reference: quad precision is available for the rigid-body kirchhoff, newton_euler and analytic references");
 
-  std::string cache_path;
-  nlohmann::json key;
-  ReferenceSolution r;
   if (!settings.cache_dir.empty()) {
-    key = cache_key(p, times, settings, f);
-    r.cache_key = hex(fnv1a(key.dump().data(), key.dump().size()));
-    cache_path = (std::filesystem::path(settings.cache_dir) / (r.cache_key + ".ref")).string();
-    if (cache_load(cache_path, key, p.bodies.size(), r)) {
-      r.times = times;
-      return r;
+    j.key = cache_key(p, j.times, settings, f);
+    j.r.cache_key = hex(fnv1a(j.key.dump().data(), j.key.dump().size()));
+    j.cache_path = (std::filesystem::path(settings.cache_dir) / (j.r.cache_key + ".ref")).string();
+    if (cache_load(j.cache_path, j.key, p.bodies.size(), j.r)) {
+      j.r.times = j.times;
+      return;  // no units
     }
   }
-
-  const auto start = std::chrono::steady_clock::now();
-  r.times = times;
-  r.precision = to_string(settings.precision);
-  std::vector<State> second;
   if (f == Formulation::analytic) {
     // The closed form in double against the same closed form in extended precision: the estimate is
     // the double evaluation's own error (elliptic functions, the psi quadrature, the rotations).
-    const bool q = settings.precision == Precision::quad;
-    const AnalyticSolution a = torque_free_analytic(p, times, q);
-    // The estimate: double against extended precision (or quad against extended, an upper bound).
-    const AnalyticSolution aq = torque_free_analytic_extended(p, times);
+    // In quad, extended precision is an upper bound of the quad evaluation's error.
+    j.analytic[0] = torque_free_evaluation(p, j.times, settings.precision == Precision::quad ? AnalyticPrecision::quad
+                                                                                              : AnalyticPrecision::binary64);
+    j.analytic[1] = torque_free_evaluation(p, j.times, AnalyticPrecision::extended);
+  }
+  j.unit_seconds.assign(units(), 0.0);
+}
+
+ReferenceJob::~ReferenceJob() = default;
+
+std::size_t ReferenceJob::units() const {
+  const Impl& j = *impl_;
+  if (j.r.from_cache) return 0;
+  if (j.analytic[0]) return j.analytic[0]->segments() + j.analytic[1]->segments();
+  return 2;
+}
+
+void ReferenceJob::run_unit(std::size_t i) {
+  Impl& j = *impl_;
+  if (i >= units()) throw std::logic_error("ReferenceJob::run_unit: no such unit");
+  const auto start = std::chrono::steady_clock::now();
+  if (j.analytic[0]) {
+    const std::size_t n0 = j.analytic[0]->segments();
+    if (i < n0) j.analytic[0]->run_segment(i);
+    else j.analytic[1]->run_segment(i - n0);
+  } else {
+    // The estimate (unit 1): the same solver at a looser tolerance. |y_tol - y_loose| >= |e_loose| -
+    // |e_tol| >= |e_tol| whenever the looser run is at least twice as wrong, so the difference bounds
+    // the reference's error from above (by ~loosen where the error follows the tolerance) and costs
+    // ~loosen^(-1/7) of the main run (RKF78) instead of the ~100^(1/7) = 1.9 of a 100x tighter one.
+    // Checked against the closed form and quad precision (docs/decisions.md, "Reference error").
+    const double tol = j.settings.tolerance * (i == 0 ? 1.0 : j.settings.loosen);
+    try {
+      j.run[i] = j.solver->run(*j.p, j.times, tol, j.settings);
+    } catch (const odeint::step_adjustment_error& e) {
+      throw InputError(cat("reference: odeint could not meet the tolerance: ", e.what()));
+    } catch (const odeint::no_progress_error& e) {
+      throw InputError(cat("reference: odeint made no progress: ", e.what()));
+    }
+  }
+  j.unit_seconds[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+ReferenceSolution ReferenceJob::finish() {
+  Impl& j = *impl_;
+  if (j.finished) throw std::logic_error("ReferenceJob::finish: called twice");
+  j.finished = true;
+  ReferenceSolution& r = j.r;
+  if (r.from_cache) return std::move(r);
+  const auto start = std::chrono::steady_clock::now();
+  const ReferenceSettings& settings = j.settings;
+  const std::vector<double>& times = j.times;
+  r.times = times;
+  r.precision = to_string(settings.precision);
+  std::vector<State> second;
+  if (j.analytic[0]) {
+    const AnalyticSolution a = j.analytic[0]->finish();
+    const AnalyticSolution aq = j.analytic[1]->finish();
     r.kind = "analytic";
     r.formulation = "analytic_torque_free";
     r.stepper = "closed form; " + a.variant;
@@ -418,30 +484,17 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
     second = aq.states;
     r.steps = 0;
   } else {
-    const double tol = settings.tolerance;
-    try {
-      ReferenceRun main = solver->run(p, times, tol, settings);
-      // The estimate: the same solver at a looser tolerance. |y_tol - y_loose| >= |e_loose| - |e_tol|
-      // >= |e_tol| whenever the looser run is at least twice as wrong, so the difference bounds the
-      // reference's error from above (by ~loosen where the error follows the tolerance) and costs
-      // ~loosen^(-1/7) of the main run (RKF78) instead of the ~100^(1/7) = 1.9 of a 100x tighter one.
-      // Checked against the closed form and quad precision (docs/decisions.md, "Reference error").
-      ReferenceRun est = solver->run(p, times, tol * settings.loosen, settings);
-      r.states = std::move(main.states);
-      second = std::move(est.states);
-      r.steps = main.steps;
-      r.notes = main.notes;
-    } catch (const odeint::step_adjustment_error& e) {
-      throw InputError(cat("reference: odeint could not meet the tolerance: ", e.what()));
-    } catch (const odeint::no_progress_error& e) {
-      throw InputError(cat("reference: odeint made no progress: ", e.what()));
-    }
+    if (!j.run[0] || !j.run[1]) throw std::logic_error("ReferenceJob::finish: a unit has not run");
+    r.states = std::move(j.run[0]->states);
+    second = std::move(j.run[1]->states);
+    r.steps = j.run[0]->steps;
+    r.notes = j.run[0]->notes;
     r.kind = "odeint";
-    r.formulation = solver->name;
-    r.stepper = uses_bs(p, f, settings)
+    r.formulation = j.solver->name;
+    r.stepper = uses_bs(*j.p, j.f, settings)
                     ? "bulirsch_stoer_dense_out (odeint, interpolation error controlled)"
                     : "runge_kutta_fehlberg78, controlled (odeint integrate_times, exact landing on the grid)";
-    r.tolerance = tol;
+    r.tolerance = settings.tolerance;
   }
   if (r.states.size() != times.size() || second.size() != times.size())
     throw std::logic_error("reference: observer count does not match the grid");
@@ -460,9 +513,18 @@ ReferenceSolution compute_reference(const Problem& p, const std::vector<double>&
     r.error_estimate.attitude = std::max(r.error_estimate.attitude, ea);
     r.error_estimate.omega = std::max(r.error_estimate.omega, ew);
   }
+  // The work of every unit and of this combination (with workers, more than the wall clock).
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!cache_path.empty()) cache_store(cache_path, key, r);
-  return r;
+  for (double s : j.unit_seconds) r.seconds += s;
+  if (!j.cache_path.empty()) cache_store(j.cache_path, j.key, r);
+  return std::move(r);
+}
+
+ReferenceSolution compute_reference(const Problem& p, const std::vector<double>& times,
+                                    const ReferenceSettings& settings) {
+  ReferenceJob job(p, times, settings);
+  for (std::size_t i = 0; i < job.units(); ++i) job.run_unit(i);
+  return job.finish();
 }
 
 ReferenceSolution kirchhoff_reference(const Problem& p, const std::vector<double>& times,

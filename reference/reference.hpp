@@ -14,6 +14,7 @@
 // problem (tests/test_reference_formulations.cpp).
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -122,6 +123,29 @@ Formulation default_formulation(const Problem& p);
 /// that does not apply, a bad grid or tolerance, or when odeint cannot meet the tolerance.
 ReferenceSolution compute_reference(const Problem& p, const std::vector<double>& times,
                                     const ReferenceSettings& settings = {});
+
+/// compute_reference split into work units for a scheduler (docs/scaling.md, "Work units"): the
+/// constructor validates like compute_reference and reads the cache (then there is no unit); every
+/// unit is run once, in any order, concurrently if wished (distinct units touch distinct data); then
+/// finish() combines them and writes the cache. The result is compute_reference's, bit for bit, in
+/// whatever order the units ran. Units: an odeint reference has two (the run and its looser
+/// estimating rerun); the closed form has segments of output intervals of both evaluations.
+/// `p` must outlive the job.
+class ReferenceJob {
+ public:
+  ReferenceJob(const Problem& p, std::vector<double> times, const ReferenceSettings& settings = {});
+  ~ReferenceJob();
+  ReferenceJob(const ReferenceJob&) = delete;
+  ReferenceJob& operator=(const ReferenceJob&) = delete;
+  std::size_t units() const;
+  void run_unit(std::size_t i);
+  /// Once, after every unit has run.
+  ReferenceSolution finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 /// compute_reference with the Kirchhoff formulation (the historical default, kept for callers
 /// that need that formulation specifically).

@@ -6,11 +6,11 @@ import os
 import subprocess
 import sys
 
+from timing_aside import strip
+
 B, TMP = sys.argv[1], sys.argv[2]
 os.makedirs(TMP, exist_ok=True)
 SEL = ["--problem", "heavy_top", "free_body", "pendulum3d", "--levels", "4", "--quiet", "--jobs", "1"]
-TIMING = {"seconds", "duration_s", "started", "command", "merged_from", "from_cache", "ns_per_step",
-          "ratio_to_baseline", "ratio_to_rk4", "steps_per_second", "jobs", "shard"}
 
 
 def run(*args, expect=0):
@@ -18,14 +18,6 @@ def run(*args, expect=0):
     if p.returncode != expect:
         sys.exit(f"FAIL: {' '.join(args)} exited {p.returncode}, expected {expect}\n{p.stdout}\n{p.stderr}")
     return p
-
-
-def strip(x):
-    if isinstance(x, dict):
-        return {k: strip(v) for k, v in x.items() if k not in TIMING}
-    if isinstance(x, list):
-        return [strip(v) for v in x]
-    return x
 
 
 whole = os.path.join(TMP, "whole.json")

@@ -167,7 +167,13 @@ struct PairResult {
   bool failed() const;
 };
 
+/// Runs every level of the ladder (each with its own integrator from s.make) and assesses them.
 PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, const ReferenceSolution& ref);
+/// The assessment alone, from the runs of every level k = 0 .. L.levels-1 in order (run_level): how
+/// the suite assembles a pair whose levels ran as separate work units. verify_pair's result, bit for
+/// bit (timing aside).
+PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, std::vector<LevelRun> runs,
+                       const ReferenceSolution& ref);
 
 /// ns per step of the core update: min over repetitions of `steps` steps from the initial state.
 CostResult measure_cost(const Problem& p, const SchemeEntry& s, double h, int steps = 2000, int repetitions = 5);

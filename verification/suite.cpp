@@ -1,14 +1,16 @@
 #include "rigidbench/verification/suite.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 
+#include "rigidbench/core/task_graph.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/problem_file.hpp"
 
@@ -21,32 +23,6 @@ bool SuiteResult::any_failed() const {
     if (r.failed()) return true;
   return false;
 }
-
-namespace {
-
-/// Runs tasks 0..n-1 on `jobs` threads; each task writes only its own slot.
-void parallel_for(std::size_t n, int jobs, const std::function<void(std::size_t)>& task) {
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto worker = [&] {
-    for (std::size_t i; (i = next++) < n;) {
-      try {
-        task(i);
-      } catch (...) {
-        std::lock_guard lock(error_mutex);
-        if (!error) error = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::jthread> pool;
-  for (int j = 1; j < jobs; ++j) pool.emplace_back(worker);
-  worker();
-  pool.clear();  // joins
-  if (error) std::rethrow_exception(error);
-}
-
-}  // namespace
 
 SuiteResult run_suite(const SuiteRequest& req) {
   const auto start = std::chrono::steady_clock::now();
@@ -112,41 +88,96 @@ SuiteResult run_suite(const SuiteRequest& req) {
       pairs.push_back(std::move(pr));
     }
 
+  // Work units (docs/scaling.md, "Work units"): the units of every reference (ReferenceJob) and
+  // then its finish; one unit per level of every pair (a level needs no reference); a pair's
+  // assessment once its levels and its reference are done. Each unit writes only its own slot and
+  // the combinations are in a fixed order, so the report is the same on any number of workers.
+  // Priorities: finishing first (it frees a pair's runs), then references (assessments wait on
+  // them), then the pairs' levels, the costliest pair first and its finest level first, so that the
+  // run does not end on one long unit and few pairs' runs are held at once.
+  TaskGraph graph;
+  constexpr double kFinish = 2e18, kReference = 1e18;
+  std::vector<std::unique_ptr<ReferenceJob>> ref_jobs(grids.size());
+  std::vector<TaskGraph::Id> ref_ready(grids.size());
   out.references.resize(grids.size());
-  parallel_for(grids.size(), out.jobs, [&](std::size_t g) {
+  std::size_t cached = 0;
+  for (std::size_t g = 0; g < grids.size(); ++g) {
     const auto& [pi, L] = grids[g];
-    out.references[g] = std::make_unique<ReferenceSolution>(
-        compute_reference(out.problems[pi], L.obs_times(), req.reference));
-  });
-  if (req.progress)
-    std::fprintf(stderr, "verify: %zu reference grid(s) ready; %zu pair(s) on %d worker(s)\n", grids.size(),
-                 pairs.size(), out.jobs);
+    ref_jobs[g] = std::make_unique<ReferenceJob>(out.problems[pi], L.obs_times(), req.reference);
+    cached += ref_jobs[g]->units() == 0;
+    std::vector<TaskGraph::Id> units;
+    for (std::size_t u = 0; u < ref_jobs[g]->units(); ++u)
+      units.push_back(graph.add([&ref_jobs, g, u] { ref_jobs[g]->run_unit(u); }, {}, kReference));
+    ref_ready[g] = graph.add(
+        [&out, &ref_jobs, g] {
+          out.references[g] = std::make_unique<ReferenceSolution>(ref_jobs[g]->finish());
+          ref_jobs[g].reset();
+        },
+        units, kFinish);
+  }
 
   out.results.resize(pairs.size());
+  std::vector<std::vector<LevelRun>> runs(pairs.size());
+  // The order of the pairs' levels: by total steps times bodies, the largest first (ties: suite order).
+  std::vector<std::size_t> rank(pairs.size());
+  {
+    std::vector<std::pair<double, std::size_t>> weight;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const Ladder& L = pairs[i].ladder;
+      weight.emplace_back(pairs[i].skip.empty() ? -double(L.steps(L.levels - 1)) * 2 * double(out.problems[pairs[i].problem].bodies.size()) : 0.0, i);
+    }
+    std::sort(weight.begin(), weight.end());
+    for (std::size_t r = 0; r < weight.size(); ++r) rank[weight[r].second] = r;
+  }
   std::atomic<std::size_t> done{0};
+  std::size_t to_run = 0, skipped = 0;
   std::mutex io;
-  parallel_for(pairs.size(), out.jobs, [&](std::size_t i) {
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
     const Pair& pr = pairs[i];
     const Problem& p = out.problems[pr.problem];
-    PairResult r;
     if (!pr.skip.empty()) {
+      PairResult& r = out.results[i];
       r.integrator = std::string(pr.scheme->info->name);
       r.info = pr.scheme->info;
       r.origin = pr.scheme->origin;
       r.problem = p.name;
       r.status = "skipped";
       r.reason = pr.skip;
-    } else {
-      r = verify_pair(p, *pr.scheme, pr.ladder, *out.references[pr.ref]);
+      ++skipped;
+      continue;
     }
-    out.results[i] = std::move(r);
-    if (req.progress) {
-      std::lock_guard lock(io);
-      const auto& res = out.results[i];
-      std::fprintf(stderr, "[%zu/%zu] %-18s %-14s %-9s %s(%.1f s)\n", ++done, pairs.size(), res.integrator.c_str(),
-                   res.problem.c_str(), res.status.c_str(), res.failed() ? "VERDICT FAILED " : "", res.seconds);
-    }
-  });
+    ++to_run;
+    std::vector<TaskGraph::Id> after{ref_ready[pr.ref]};
+    runs[i].resize(std::size_t(pr.ladder.levels));
+    const double base = double(pairs.size() - rank[i]) * 64;  // levels <= 24 (make_ladder)
+    for (int k = 0; k < pr.ladder.levels; ++k)
+      after.push_back(graph.add(
+          [&runs, &pr, &p, i, k] {
+            auto integ = pr.scheme->make(p);
+            runs[i][std::size_t(k)] = run_level(*integ, p, pr.ladder, k);
+          },
+          {}, base + k));
+    graph.add(
+        [&, i] {
+          const Pair& q = pairs[i];
+          out.results[i] = assess_pair(out.problems[q.problem], *q.scheme, q.ladder, std::move(runs[i]),
+                                       *out.references[q.ref]);
+          runs[i] = {};
+          if (req.progress) {
+            std::lock_guard lock(io);
+            const auto& res = out.results[i];
+            std::fprintf(stderr, "[%zu/%zu] %-18s %-14s %-9s %s(%.1f s)\n", ++done, to_run, res.integrator.c_str(),
+                         res.problem.c_str(), res.status.c_str(), res.failed() ? "VERDICT FAILED " : "", res.seconds);
+          }
+        },
+        after, kFinish);
+  }
+  if (req.progress)
+    std::fprintf(stderr,
+                 "verify: %zu pair(s) to run (%zu not applicable), %zu reference grid(s) (%zu from the cache); "
+                 "%zu work unit(s) on %d worker(s)\n",
+                 to_run, skipped, grids.size(), cached, graph.size(), out.jobs);
+  graph.run(out.jobs);
 
   // Cost: measured serially after the parallel phase so that runs do not compete for cores.
   if (req.measure_cost) {

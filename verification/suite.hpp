@@ -1,6 +1,8 @@
 #pragma once
-// Verification suites: every applicable (scheme, problem) pair of a suite, run in parallel on all
-// cores. Results are stored by pair index, so they never depend on the number of workers.
+// Verification suites: every applicable (scheme, problem) pair of a suite, split into work units
+// (reference runs and segments, ladder levels, assessments; docs/scaling.md) run on all cores. Each
+// unit writes its own slot and results are combined in a fixed order, so the report never depends
+// on the number of workers.
 #include <memory>
 #include <optional>
 #include <string>

@@ -1,0 +1,111 @@
+#include "rigidbench/core/task_graph.hpp"
+
+#include <condition_variable>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <queue>
+#include <stdexcept>
+#include <thread>
+#include <tuple>
+
+namespace rigidbench {
+
+struct TaskGraph::Impl {
+  struct Node {
+    std::function<void()> work;
+    std::vector<Id> dependants;
+    std::size_t waiting = 0;  // unfinished units this one runs after
+    double priority = 0;
+  };
+  std::vector<Node> nodes;
+  bool ran = false;
+
+  // Ready units: highest priority first, then the earliest added.
+  struct Later {
+    const std::vector<Node>* nodes;
+    bool operator()(Id a, Id b) const {
+      const double pa = (*nodes)[a].priority, pb = (*nodes)[b].priority;
+      return pa != pb ? pa < pb : a > b;
+    }
+  };
+};
+
+TaskGraph::TaskGraph() : impl_(std::make_unique<Impl>()) {}
+TaskGraph::~TaskGraph() = default;
+
+std::size_t TaskGraph::size() const { return impl_->nodes.size(); }
+
+TaskGraph::Id TaskGraph::add(std::function<void()> work, const std::vector<Id>& after, double priority) {
+  const Id id = impl_->nodes.size();
+  for (Id d : after)
+    if (d >= id) throw std::logic_error("TaskGraph::add: a unit can only run after units added before it");
+  Impl::Node n;
+  n.work = std::move(work);
+  n.priority = priority;
+  for (Id d : after) {
+    auto& deps = impl_->nodes[d].dependants;
+    if (deps.empty() || deps.back() != id) {  // a repeated dependency counts once
+      deps.push_back(id);
+      ++n.waiting;
+    }
+  }
+  impl_->nodes.push_back(std::move(n));
+  return id;
+}
+
+void TaskGraph::run(int workers) {
+  Impl& g = *impl_;
+  if (g.ran) throw std::logic_error("TaskGraph::run: a graph runs once");
+  g.ran = true;
+  if (workers < 1) throw std::logic_error("TaskGraph::run: at least one worker");
+  std::mutex m;
+  std::condition_variable cv;
+  std::priority_queue<Id, std::vector<Id>, Impl::Later> ready(Impl::Later{&g.nodes});
+  for (Id i = 0; i < g.nodes.size(); ++i)
+    if (g.nodes[i].waiting == 0) ready.push(i);
+  std::size_t finished = 0, running = 0;
+  std::map<Id, std::exception_ptr> errors;  // by unit: the earliest added is rethrown
+
+  auto worker = [&] {
+    std::unique_lock lock(m);
+    for (;;) {
+      cv.wait(lock, [&] { return !ready.empty() || finished == g.nodes.size() || (!errors.empty()) || running == 0; });
+      if (!errors.empty() || ready.empty()) {
+        // Stopped by an error, or nothing left that could become ready: leave. (With no error and
+        // nothing running, every unit has finished: the graph has no cycle.)
+        if (errors.empty() && running > 0) continue;
+        cv.notify_all();
+        return;
+      }
+      const Id id = ready.top();
+      ready.pop();
+      ++running;
+      lock.unlock();
+      std::exception_ptr error;
+      try {
+        g.nodes[id].work();
+      } catch (...) {
+        error = std::current_exception();
+      }
+      lock.lock();
+      --running;
+      ++finished;
+      if (error) {
+        errors.emplace(id, error);
+      } else {
+        for (Id d : g.nodes[id].dependants)
+          if (--g.nodes[d].waiting == 0) ready.push(d);
+      }
+      g.nodes[id].work = nullptr;  // frees what the unit captured
+      cv.notify_all();
+    }
+  };
+  std::vector<std::jthread> pool;
+  for (int j = 1; j < workers; ++j) pool.emplace_back(worker);
+  worker();
+  pool.clear();  // joins
+  if (!errors.empty()) std::rethrow_exception(errors.begin()->second);
+}
+
+}  // namespace rigidbench
