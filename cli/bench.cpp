@@ -5,6 +5,8 @@
 
 #include "rigidbench/benchmarks/bench_suite.hpp"
 #include "rigidbench/cli/commands.hpp"
+#include "rigidbench/cli/ranks.hpp"
+#include "rigidbench/reports/merge.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/reports/report.hpp"
 
@@ -48,6 +50,44 @@ Command add_bench(CLI::App& app, const std::vector<std::string>& argv) {
             const std::unique_ptr<HistoryDb> history = o->history.open();
             const std::string started = iso8601_now();
             add_benchmark_context();
+            const auto write_and_record = [&](const nlohmann::ordered_json& report) {
+              if (!o->out.empty()) {
+                const std::string path = (std::filesystem::path(o->out) / "bench.json").string();
+                write_report(path, report.dump(1) + "\n");
+                std::printf("report: %s\n", path.c_str());
+              }
+              if (history) {
+                HistoryRun run;
+                run.command = "bench";
+                run.bench = nlohmann::json::parse(report.dump());
+                record_run(history.get(), run);
+              }
+            };
+            if (ranks().distributed()) {
+              // N ranks: rank r runs shard r+1/N (Google Benchmark's own file in OUT/rank-r/), rank 0
+              // writes the merged bench.json (docs/scaling.md, MPI). Timings of ranks sharing a machine
+              // disturb each other; instruction counts do not.
+              if (!o->shard.empty())
+                throw InputError("--shard and MPI both split the pairs: under mpirun each rank runs shard rank+1/N");
+              if (!req.sizes.empty()) throw InputError("--sizes runs in one process (not under MPI with several ranks)");
+              const auto parts = gather_parts([&](const Shard& shard) {
+                BenchRequest mine = req;
+                mine.shard = shard;
+                mine.quiet = req.quiet || !ranks().root();
+                if (!o->out.empty()) {
+                  mine.out_dir = (std::filesystem::path(o->out) / cat("rank-", std::to_string(ranks().rank))).string();
+                  std::filesystem::create_directories(mine.out_dir);
+                }
+                return bench_report(run_bench(mine), argv, started);
+              });
+              if (!parts) return kOk;
+              std::vector<std::string> names;
+              for (int r = 0; r < ranks().size; ++r) names.push_back(cat("rank ", std::to_string(r)));
+              const nlohmann::ordered_json merged = merge_shard_reports(*parts, names);
+              std::printf("bench: %d MPI ranks, %zu entries\n", ranks().size, merged.at("results").size());
+              write_and_record(merged);
+              return kOk;
+            }
             const BenchResult b = run_bench(req);
             std::printf("\n%-18s %-14s %10s %9s %14s %9s %10s %10s\n", "integrator", "problem", "ns/step", "x RK4",
                         "instr/step", "x RK4", "flops/step", "instr/flop");
@@ -70,17 +110,8 @@ Command add_bench(CLI::App& app, const std::vector<std::string>& argv) {
               }
             }
             const nlohmann::ordered_json report = bench_report(b, argv, started);
-            if (!o->out.empty()) {
-              const std::string path = (std::filesystem::path(o->out) / "bench.json").string();
-              write_report(path, report.dump(1) + "\n");
-              std::printf("report: %s\ngoogle benchmark: %s\n", path.c_str(), b.gbench_json.c_str());
-            }
-            if (history) {
-              HistoryRun run;
-              run.command = "bench";
-              run.bench = nlohmann::json::parse(report.dump());
-              record_run(history.get(), run);
-            }
+            write_and_record(report);
+            if (!o->out.empty()) std::printf("google benchmark: %s\n", b.gbench_json.c_str());
             return kOk;
           }};
 }

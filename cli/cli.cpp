@@ -2,14 +2,18 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "rigidbench/cli/commands.hpp"
+#include "rigidbench/cli/ranks.hpp"
 #include "rigidbench/core/data_files.hpp"
 #include "rigidbench/reports/report.hpp"
 
 namespace rigidbench {
 
-int run_cli(int argc, char** argv) {
+namespace {
+
+int run_command(int argc, char** argv) {
   using namespace cli;
   CLI::App app{"rigidbench: verification and benchmark harness for rigid-body time integrators"};
   app.require_subcommand(1);
@@ -49,7 +53,13 @@ int run_cli(int argc, char** argv) {
 
   try {
     for (const Command& c : commands)
-      if (c.app->parsed()) return c.run();
+      if (c.app->parsed()) {
+        const std::string name = c.app->get_name();
+        if (ranks().distributed() && name != "verify" && name != "bench" && name != "gate")
+          throw InputError(cat("`", name, "` runs in one process: under an MPI launcher only verify, bench and gate --run "
+                               "share their work between ranks (docs/scaling.md)"));
+        return c.run();
+      }
   } catch (const InputError& e) {
     std::fprintf(stderr, "rigidbench: error: %s\n", e.what());
     return kBadInput;
@@ -64,6 +74,21 @@ int run_cli(int argc, char** argv) {
     return kInternal;
   }
   return kOk;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  // Under an MPI launcher the command's ranks share its pairs (cli/ranks.hpp); every rank exits with
+  // rank 0's code.
+  std::optional<cli::RankSession> session;
+  try {
+    session.emplace(argc, argv);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "rigidbench: error: %s\n", e.what());
+    return cli::kBadInput;
+  }
+  return session->agree(run_command(argc, argv));
 }
 
 }  // namespace rigidbench

@@ -11,6 +11,7 @@
 #include "rigidbench/reference/reference.hpp"
 #include "rigidbench/reports/history.hpp"
 #include "rigidbench/verification/expectations.hpp"
+#include "rigidbench/verification/random_study.hpp"
 #include "rigidbench/verification/suite.hpp"
 
 namespace rigidbench::cli {
@@ -46,6 +47,8 @@ void require_out_folder(const std::string& out);
 std::string fmt(double x, const char* f = "%.3g");
 /// The verify summary table on stdout.
 void print_summary(const SuiteResult& s);
+/// The random-family study per scheme on stdout (verify --random).
+void print_random_study(const RandomStudy& study);
 /// What an expected-findings list made of the run, on stdout (every outcome but the silent ones).
 void print_expectations(const ExpectationReport& e, const std::string& origin);
 

@@ -55,6 +55,24 @@ void print_summary(const SuiteResult& s) {
   }
 }
 
+void print_random_study(const RandomStudy& study) {
+  const RandomFamilyRequest& q = study.request;
+  std::printf("random family %s: %zu problems, seed %llu, E = %s, loaded fraction %s\n", q.family.c_str(), q.count,
+              static_cast<unsigned long long>(q.seed), fmt(q.energy, "%g").c_str(), fmt(q.load_fraction, "%g").c_str());
+  std::printf("%-26s %8s %10s %14s %16s %s\n", "integrator", "problems", "all pass", "worst order/p", "worst |QII/2^p-1|",
+              "worst problem (failed checks)");
+  for (const RandomStudy::Scheme& sc : study.schemes) {
+    if (sc.problems == 0) {
+      std::printf("%-26s %8s %10s (not applicable to the family)\n", sc.integrator.c_str(), "0", "-");
+      continue;
+    }
+    std::printf("%-26s %8zu %9.0f%% %14s %16s %s (%zu)\n", sc.integrator.c_str(), sc.problems,
+                100.0 * double(sc.problems - sc.failed) / double(sc.problems),
+                cat(fmt(sc.worst_order, "%.2f"), "/", fmt(sc.expected_order, "%.0f")).c_str(),
+                fmt(sc.worst_q_ii_deviation, "%.3f").c_str(), sc.worst_problem.c_str(), sc.worst_failed_checks);
+  }
+}
+
 void print_expectations(const ExpectationReport& e, const std::string& origin) {
   std::printf("expected findings (%s): %d failed as expected, %d unexpected failure(s), %d unexpected pass(es), "
               "%d unknown check(s)\n",

@@ -6,11 +6,14 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 #include "rigidbench/core/json_input.hpp"
 #include "rigidbench/benchmarks/bench_suite.hpp"
 #include "rigidbench/cli/against.hpp"
 #include "rigidbench/cli/commands.hpp"
+#include "rigidbench/cli/ranks.hpp"
+#include "rigidbench/reports/merge.hpp"
 #include "rigidbench/reports/gate.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/verification/expectations.hpp"
@@ -36,38 +39,63 @@ double since(std::chrono::steady_clock::time_point t0) {
 }
 
 /// The current snapshot: the quick suite (and the benchmarks, unless accuracy only) run now, with
-/// progress on stderr; the run's reports, for the history, in `record`.
-nlohmann::json run_snapshot(const RunOptions& ro, HistoryRun& record) {
+/// progress on stderr; the run's reports, for the history, in `record`. Under N MPI ranks each runs
+/// shard rank+1/N of both and rank 0 merges them (docs/scaling.md, MPI); the other ranks get nullopt.
+std::optional<nlohmann::json> run_snapshot(const RunOptions& ro, HistoryRun& record) {
   const auto t0 = std::chrono::steady_clock::now();
-  SuiteRequest sr;
-  sr.integrators = ro.integrators;
-  sr.problems = ro.problems;
-  sr.jobs = ro.jobs;
-  sr.shard = ro.shard;
-  sr.progress = !ro.quiet;
-  sr.measure_cost = false;
-  if (!ro.quiet) std::fprintf(stderr, "gate: [1/%d] the quick suite...\n", ro.speed ? 2 : 1);
+  const bool distributed = ranks().distributed();
+  if (distributed && !ro.shard.all())
+    throw InputError("gate: --shard and MPI both split the pairs: under mpirun each rank runs shard rank+1/N");
+  const bool quiet = ro.quiet || !ranks().root();
   const std::string started = iso8601_now();
-  const SuiteResult s = run_suite(sr);
-  const nlohmann::json verify_json = nlohmann::json::parse(suite_report(s, {}, started).dump());
-  nlohmann::json bench_json;
-  if (ro.speed) {
-    BenchRequest br;
-    br.integrators = ro.integrators;
-    br.problems = ro.problems;
-    br.shard = ro.shard;
-    br.min_time = 0.01;
-    br.repetitions = 3;
-    br.work_precision = false;
-    br.quiet = true;
-    if (!ro.quiet)
-      std::fprintf(stderr, "gate: [2/2] the benchmarks: timings and instruction counts under callgrind (%.0f s so far)...\n",
-                   since(t0));
-    add_benchmark_context();
-    const BenchResult b = run_bench(br);
-    bench_json = nlohmann::json::parse(bench_report(b, {}, started).dump());
+  const auto parts = gather_parts([&](const Shard& rank_shard) {
+    const Shard shard = distributed ? rank_shard : ro.shard;
+    SuiteRequest sr;
+    sr.integrators = ro.integrators;
+    sr.problems = ro.problems;
+    sr.jobs = ro.jobs;
+    sr.shard = shard;
+    sr.progress = !quiet;
+    sr.measure_cost = false;
+    if (!quiet) std::fprintf(stderr, "gate: [1/%d] the quick suite...\n", ro.speed ? 2 : 1);
+    nlohmann::ordered_json part;
+    part["verify"] = suite_report(run_suite(sr), {}, started);
+    if (ro.speed) {
+      BenchRequest br;
+      br.integrators = ro.integrators;
+      br.problems = ro.problems;
+      br.shard = shard;
+      br.min_time = 0.01;
+      br.repetitions = 3;
+      br.work_precision = false;
+      br.quiet = true;
+      if (!quiet)
+        std::fprintf(stderr, "gate: [2/2] the benchmarks: timings and instruction counts under callgrind (%.0f s so far)...\n",
+                     since(t0));
+      add_benchmark_context();
+      part["bench"] = bench_report(run_bench(br), {}, started);
+    }
+    return part;
+  });
+  if (!parts) return std::nullopt;
+  nlohmann::ordered_json verify_part, bench_part;
+  if (distributed) {
+    std::vector<nlohmann::ordered_json> verifies, benches;
+    std::vector<std::string> names;
+    for (std::size_t r = 0; r < parts->size(); ++r) {
+      verifies.push_back((*parts)[r].at("verify"));
+      if (ro.speed) benches.push_back((*parts)[r].at("bench"));
+      names.push_back(cat("rank ", std::to_string(r)));
+    }
+    verify_part = merge_shard_reports(verifies, names);
+    if (ro.speed) bench_part = merge_shard_reports(benches, names);
+  } else {
+    verify_part = parts->front().at("verify");
+    if (ro.speed) bench_part = parts->front().at("bench");
   }
-  if (!ro.quiet) std::fprintf(stderr, "gate: current run done in %.0f s\n", since(t0));
+  const nlohmann::json verify_json = nlohmann::json::parse(verify_part.dump());
+  const nlohmann::json bench_json = ro.speed ? nlohmann::json::parse(bench_part.dump()) : nlohmann::json();
+  if (!quiet) std::fprintf(stderr, "gate: current run done in %.0f s\n", since(t0));
   record.recorded_at = started;
   record.verify = verify_json;
   record.bench = bench_json;
@@ -161,6 +189,8 @@ Command add_gate(CLI::App& app) {
             };
             const bool against = !o->against.revision.empty() || !o->against.binary.empty();
             if (against) {
+              if (ranks().distributed())
+                throw InputError("gate --against builds and benchmarks on this machine: run it in one process, not under MPI");
               if (o->run || !o->current.empty() || o->bless || !o->baseline.empty() || o->gate.accuracy_only)
                 throw InputError("gate: --against compares two builds' speed on this machine: --run, --current, --bless, "
                                  "--baseline and --accuracy-only do not apply");
@@ -206,7 +236,9 @@ Command add_gate(CLI::App& app) {
               if (!o->gate.integrators.empty()) ro.integrators = o->gate.integrators;
               ro.problems = o->gate.problems;
               ro.speed = !o->gate.accuracy_only;
-              current = run_snapshot(ro, record);
+              auto snapshot = run_snapshot(ro, record);
+              if (!snapshot) return kOk;  // an MPI rank other than 0: rank 0 compares, and its code is every rank's
+              current = std::move(*snapshot);
             } else {
               current = read_json(o->current, "", "");
               // A plain verify report is accepted too (no speed data).

@@ -2,10 +2,19 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <cstdint>
+#include <map>
 #include <memory>
+#include <random>
 
 #include "rigidbench/cli/commands.hpp"
+#include "rigidbench/cli/ranks.hpp"
+#include "rigidbench/core/atomic_file.hpp"
+#include "rigidbench/problems/problem_file.hpp"
+#include "rigidbench/problems/random_family.hpp"
+#include "rigidbench/reports/merge.hpp"
 #include "rigidbench/reports/report.hpp"
+#include "rigidbench/verification/random_study.hpp"
 #include "rigidbench/verification/expectations.hpp"
 #include "rigidbench/verification/paper_suite.hpp"
 
@@ -20,6 +29,8 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
     bool quiet = false, no_cache = false;
     std::string reference, reference_precision = "double", cache_dir, out, expect, shard;
     HistoryOptions history;
+    RandomFamilyRequest random;
+    std::uint64_t seed = 0;
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("verify", "Convergence, Q_II, invariants and errors against the reference");
@@ -47,9 +58,18 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
                  "passes, or a failure not listed, does");
   sc->add_option("--shard", o->shard,
                  "Run shard k/N of the pairs (a CI matrix; `rigidbench merge` joins the N reports; docs/gate.md)");
+  auto* random = sc->add_option("--random", o->random.count,
+                                 "Draw N problems of a random family instead of catalogue problems: verdicts become "
+                                 "distributions, the worst problem of each scheme is written as a problem file "
+                                 "(docs/metrics.md, \"Random families\")");
+  auto* seed = sc->add_option("--seed", o->seed, "Seed of --random (default: drawn, and printed)");
+  auto* family = sc->add_option("--family", o->random.family, "Family of --random (default rigid_body)");
+  auto* energy = sc->add_option("--energy", o->random.energy, "Kinetic energy of every --random draw (default 1)");
+  auto* loaded = sc->add_option("--load-fraction", o->random.load_fraction,
+                                "Fraction of --random draws with a uniform-field load (default 0.5)");
   o->history.add_to(sc);
   sc->add_flag("--quiet", o->quiet, "No progress on stderr");
-  return {sc, [o, h, tend, levels, tol, argv] {
+  return {sc, [o, h, tend, levels, tol, argv, random, seed, family, energy, loaded] {
             SuiteRequest& req = o->req;
             const std::string report_path = o->out.empty() ? std::string() : report_file_for(o->out);
             if (!o->shard.empty()) req.shard = parse_shard(o->shard);
@@ -69,6 +89,7 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
             const std::unique_ptr<HistoryDb> history = o->history.open();
             const std::string started = iso8601_now();
             if (req.suite == "paper") {
+              if (ranks().distributed()) throw InputError("the paper suite runs in one process (not under MPI with several ranks)");
               if (!o->shard.empty()) throw InputError("--shard applies to the quick suite's pairs, not to the paper suite");
               if (!o->expect.empty())
                 throw InputError("--expect applies to the quick suite's checks; the paper suite's items carry their findings");
@@ -87,9 +108,79 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
               }
               return ps.any_failed() ? kVerdictFailed : kOk;
             }
+            const bool is_random = random->count() > 0;
+            if (!is_random && (seed->count() || family->count() || energy->count() || loaded->count()))
+              throw InputError("--seed, --family, --energy and --load-fraction go with --random N");
+            if (is_random) {
+              if (!o->problems.empty() || !req.problem_file.empty())
+                throw InputError("--random draws its own problems: --problem and --problem-file do not apply");
+              if (!o->shard.empty() || !o->expect.empty())
+                throw InputError("--random's study is summarised over all its pairs: --shard and --expect do not apply");
+              if (!seed->count()) o->seed = std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32);
+              o->random.seed = o->seed;
+              if (!o->quiet)
+                std::fprintf(stderr, "verify: --random %zu --seed %llu (family %s)\n", o->random.count,
+                             static_cast<unsigned long long>(o->seed), o->random.family.c_str());
+              req.problem_models = random_problems(o->random);
+            }
+            // The report written, the run recorded, the exit code.
+            const auto finish = [&](const nlohmann::ordered_json& report, bool failed) {
+              if (!report_path.empty()) {
+                write_report(report_path, report.dump(1) + "\n");
+                std::printf("report: %s\n", report_path.c_str());
+              }
+              if (history) {
+                HistoryRun run;
+                run.command = "verify";
+                run.outcome = failed ? "fail" : "pass";
+                run.verify = nlohmann::json::parse(report.dump());
+                record_run(history.get(), run);
+              }
+              return failed ? kVerdictFailed : kOk;
+            };
+            if (ranks().distributed()) {
+              // N ranks (mpirun/srun): rank r runs shard r+1/N, rank 0 merges and writes (docs/scaling.md).
+              if (!o->shard.empty())
+                throw InputError("--shard and MPI both split the pairs: under mpirun each rank runs shard rank+1/N");
+              if (is_random || !o->expect.empty())
+                throw InputError("--random and --expect run in one process (not under MPI with several ranks)");
+              req.progress = req.progress && ranks().root();
+              const auto parts = gather_parts([&](const Shard& shard) {
+                SuiteRequest mine = req;
+                mine.shard = shard;
+                return suite_report(run_suite(mine), argv, started);
+              });
+              if (!parts) return kOk;  // rank 0 writes; every rank exits with its code
+              std::vector<std::string> names;
+              for (int r = 0; r < ranks().size; ++r) names.push_back(cat("rank ", std::to_string(r)));
+              const nlohmann::ordered_json merged = merge_shard_reports(*parts, names);
+              const auto& sum = merged.at("summary");
+              std::printf("verify: %d MPI ranks, %zu pairs (%zu ok, %zu skipped, %zu breakdown), %zu with a failed verdict\n",
+                          ranks().size, sum.at("pairs").get<std::size_t>(), sum.at("ok").get<std::size_t>(),
+                          sum.at("skipped").get<std::size_t>(), sum.at("breakdown").get<std::size_t>(),
+                          sum.at("failed_verdicts").get<std::size_t>());
+              return finish(merged, sum.at("failed_verdicts").get<std::size_t>() > 0);
+            }
             const SuiteResult s = run_suite(req);
-            print_summary(s);
+            if (!is_random) print_summary(s);
             nlohmann::ordered_json report = suite_report(s, argv, started);
+            if (is_random) {
+              const RandomStudy study = summarize_random_study(s, o->random);
+              std::map<std::string, std::string> files;
+              if (!report_path.empty()) {
+                // The worst problem of each scheme, as a problem file that reproduces it alone.
+                const std::filesystem::path dir = std::filesystem::path(report_path).parent_path() / "random-worst";
+                std::filesystem::create_directories(dir);
+                for (const RandomStudy::Scheme& sc : study.schemes) {
+                  if (sc.worst_problem.empty()) continue;
+                  const std::filesystem::path file = dir / (sc.integrator + ".json");
+                  write_atomic(file.string(), problem_to_json(s.problems[sc.worst_problem_index]).dump(2) + "\n");
+                  files[sc.integrator] = file.string();
+                }
+              }
+              report["random"] = random_study_json(study, files);
+              print_random_study(study);
+            }
             bool failed = s.any_failed();
             if (!o->expect.empty()) {
               const ExpectationReport e = apply_expectations(s, expect);
@@ -97,18 +188,7 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
               add_expectations(report, e, expect.origin);
               failed = !e.ok();
             }
-            if (!report_path.empty()) {
-              write_report(report_path, report.dump(1) + "\n");
-              std::printf("report: %s\n", report_path.c_str());
-            }
-            if (history) {
-              HistoryRun run;
-              run.command = "verify";
-              run.outcome = failed ? "fail" : "pass";
-              run.verify = nlohmann::json::parse(report.dump());
-              record_run(history.get(), run);
-            }
-            return failed ? kVerdictFailed : kOk;
+            return finish(report, failed);
           }};
 }
 

@@ -197,16 +197,16 @@ Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_e
 std::vector<PairResult::Check> PairResult::checks() const {
   std::vector<Check> out;
   if (status == "skipped") return out;
-  out.push_back({"status", status == "breakdown" || status == "failed"});
+  const auto add = [&out](std::string name, Verdict v) { out.push_back({std::move(name), v == Verdict::fail, v}); };
+  add("status", status == "breakdown" || status == "failed" ? Verdict::fail : Verdict::pass);
   for (const auto& [k, c] : convergence)
-    if (c.gating) out.push_back({k, c.verdict == Verdict::fail});
+    if (c.gating) add(k, c.verdict);
   for (const QiiResult* q : {&q_ii, &q_ii_full}) {
     const char* name = q == &q_ii ? "q_ii" : "q_ii_full";
-    if (find_metric(name)->gating && q->primary >= 0)
-      out.push_back({name, q->levels[std::size_t(q->primary)].verdict == Verdict::fail});
+    if (find_metric(name)->gating && q->primary >= 0) add(name, q->levels[std::size_t(q->primary)].verdict);
   }
   for (const auto& i : invariants)
-    if (i.claim != Claim::none) out.push_back({"invariant:" + i.name, i.verdict == Verdict::fail});
+    if (i.claim != Claim::none) add("invariant:" + i.name, i.verdict);
   return out;
 }
 

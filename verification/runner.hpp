@@ -161,6 +161,7 @@ struct PairResult {
   struct Check {
     std::string name;
     bool failed = false;
+    Verdict verdict = Verdict::undefined;  // failed == (verdict == fail); undefined: could not be judged
   };
   std::vector<Check> checks() const;
   /// Any gating verdict failed, or the pair broke down (drives verify's exit code).
