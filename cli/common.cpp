@@ -53,6 +53,20 @@ void print_summary(const SuiteResult& s) {
                 fmt(r.cost.ns_per_step, "%.0f").c_str(), fmt(r.cost.ratio_to_baseline, "%.2f").c_str(),
                 r.failed() ? "  <- FAILED" : "");
   }
+  bool long_time = false;
+  for (const auto& r : s.results) long_time |= r.long_time && r.long_time->status != "not_applicable";
+  if (!long_time) return;
+  std::printf("\nlong-time energy: max|E - E0|/S_E ~ t^a over the last three decades\n");
+  std::printf("%-26s %-26s %10s %9s %14s %s\n", "integrator", "problem", "h", "steps", "a +- se", "behaviour (final max)");
+  for (const auto& r : s.results) {
+    if (!r.long_time || r.long_time->status == "not_applicable") continue;
+    const LongTimeEnergy& L = *r.long_time;
+    std::printf("%-26s %-26s %10s %9lld %14s %s%s (%s)%s\n", r.integrator.c_str(), r.problem.c_str(), fmt(L.h, "%.3g").c_str(),
+                static_cast<long long>(L.steps_run),
+                cat(fmt(L.fit.slope, "%.2f"), " +- ", fmt(L.fit.stderr_slope, "%.2f")).c_str(), L.behaviour.c_str(),
+                L.uncertain ? "?" : "", fmt(L.max_deviation.empty() ? NAN : L.max_deviation.back(), "%.2g").c_str(),
+                L.status == "breakdown" ? "  <- breakdown" : "");
+  }
 }
 
 void print_random_study(const RandomStudy& study) {

@@ -34,7 +34,11 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("verify", "Convergence, Q_II, invariants and errors against the reference");
-  sc->add_option("--suite", o->req.suite, "Suite: quick (default) or paper");
+  sc->add_option("--suite", o->req.suite,
+                 "Suite: quick (default), paper, or full (every problem with the torus, one level more, twice the span, "
+                 "and each pair's long-time energy run)");
+  sc->add_option("--long-time-steps", o->req.long_time_steps,
+                 "Steps of each pair's long-time energy run (default: 100000 in the full suite, none otherwise)");
   sc->add_option("--integrator", o->integrators, "Names, globs or 'all' (default all)");
   sc->add_option("--set", o->sets,
                  "Scheme setting name=value (every selected scheme declaring it) or scheme.name=value; repeatable. "

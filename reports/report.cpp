@@ -298,6 +298,22 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
                     {"invariants", inv},
                     {"q_ii", {{"h", num(H.q_ii_h)}, {"t", nums(H.q_ii_t)}, {"value", nums(H.q_ii)}}}};
   }
+  if (r.long_time) {
+    const LongTimeEnergy& L = *r.long_time;
+    j["long_time_energy"] = {{"status", L.status},
+                             {"reason", L.reason},
+                             {"h", num(L.h)},
+                             {"steps", L.steps},
+                             {"steps_run", L.steps_run},
+                             {"scale", num(L.scale)},
+                             {"t", nums(L.t)},
+                             {"max_deviation", nums(L.max_deviation)},
+                             {"exponent", num(L.fit.slope)},
+                             {"exponent_stderr", num(L.fit.stderr_slope)},
+                             {"behaviour", L.behaviour},
+                             {"uncertain", L.uncertain},
+                             {"seconds", L.seconds}};
+  }
   j["seconds"] = r.seconds;
   return j;
 }

@@ -13,6 +13,7 @@
 #include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/problems/problem.hpp"
 #include "rigidbench/reference/reference.hpp"
+#include "rigidbench/verification/long_time.hpp"
 #include "rigidbench/verification/metrics.hpp"
 
 namespace rigidbench {
@@ -154,6 +155,8 @@ struct PairResult {
   const ReferenceSolution* reference = nullptr;
   CostResult cost;
   History history;
+  /// The long-time energy run (the `full` suite, SuiteRequest::long_time_steps); informational.
+  std::optional<LongTimeEnergy> long_time;
   double seconds = 0;
   /// Every gating verdict of the pair by its check name - "status" (the pair ran to the end), each
   /// gating convergence metric, "q_ii"/"q_ii_full", "invariant:<name>" - the names expectation files

@@ -3,6 +3,7 @@
 // (reference runs and segments, ladder levels, assessments; docs/scaling.md) run on all cores. Each
 // unit writes its own slot and results are combined in a fixed order, so the report never depends
 // on the number of workers.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +31,9 @@ struct SuiteRequest {
   Shard shard;                                  // only the pairs of this shard (core/shard.hpp)
   bool progress = true;                         // one line per finished pair on stderr
   bool measure_cost = true;
+  /// Steps of each pair's long-time energy run at the ladder's h(1) (docs/metrics.md, "Long-time
+  /// energy"); 0: none. The `full` suite's default is 100000.
+  std::int64_t long_time_steps = -1;  // -1: the suite's default
   /// Why no cost is measured when measure_cost is false (the report's cost.source).
   std::string no_cost_reason = "not measured (verification without timing)";
 };
@@ -50,6 +54,10 @@ struct SuiteResult {
 };
 
 std::vector<std::string> suite_names();
+/// The `full` suite's problems: the catalogue without the 2000-sphere gas (its reference would take
+/// hours; docs/problems.md P7). The suite runs them with one level more and twice the span, and each
+/// pair's long-time energy run.
+std::vector<std::string> full_problem_names();
 /// Validates the whole request (names, steps, ladders) before any work; throws InputError.
 SuiteResult run_suite(const SuiteRequest& req);
 

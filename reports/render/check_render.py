@@ -6,7 +6,7 @@ Usage: check_render.py OUT_DIR VERIFY.json PAPER.json BENCH.json
 Fails (exit 1, every problem listed) unless: index.html and manifest.json exist; every figure of the
 manifest exists in each format, PNGs and SVGs well formed; the page inlines one image per figure
 and prints no NaN; each problem that ran has its convergence, Q_II and invariant figures showing
-exactly the schemes that ran on it; the work-precision figures show every scheme the bench report
+exactly the schemes that ran on it (and its long-time energy figure those with a long-time run); the work-precision figures show every scheme the bench report
 swept; the paper figures show the paper report's schemes.
 """
 import json
@@ -73,6 +73,12 @@ def main(argv):
                     and (r.get("history") or {}).get("q_ii", {}).get("t")}
         fig = figs.get(f"qii_{prob}")
         check(fig is not None and set(fig["series"]) == with_qii, f"qii_{prob}: schemes with a Q_II history missing")
+        with_long = {r["integrator"] for r in verify["results"] if r["problem"] == prob and r["status"] != "skipped"
+                     and (r.get("long_time_energy") or {}).get("t")}
+        if with_long:
+            fig = figs.get(f"long_time_{prob}")
+            check(fig is not None and set(fig["series"]) == with_long,
+                  f"long_time_{prob}: the schemes with a long-time energy run missing")
         check(f'id="p-{prob}"' in page, f"index.html has no section for {prob}")
         for n in names:
             check(n in text, f"index.html never names {n}")

@@ -308,6 +308,29 @@ def render_verify(figs, rep, tag, style):
             figs.save(fig, f"{tag}invariants_{prob}", f"{prob}: invariant drift", "invariants", prob, sorted(shown),
                       "Relative deviation of each invariant of the problem, computed by the problem from the "
                       "canonical state, at each scheme's finest step; the claim each scheme declares in brackets.")
+        # -- long-time energy (the full suite): running max |E - E0| / S_E vs t, log-log
+        lt = [r for r in ran if (r.get("long_time_energy") or {}).get("t")]
+        if lt:
+            fig, ax = plt.subplots(figsize=(10, 5.2), layout="constrained")
+            for r in lt:
+                L = r["long_time_energy"]
+                col, _, ls = style[r["integrator"]]
+                y = [max(v, 1e-17) if finite(v) else float("nan") for v in L["max_deviation"]]
+                a = L["exponent"]
+                label = (f"{r['integrator']}: {L['behaviour']}{'?' if L['uncertain'] else ''}"
+                         + (f", a = {a:.2f}" if finite(a) else "") + (" (breakdown)" if L["status"] == "breakdown" else ""))
+                ax.loglog(L["t"], y, ls, color=col, lw=1, label=label)
+            ax.set_xlabel("t - t0")
+            ax.set_ylabel("max over [t0, t] of |E - E0| / S_E")
+            ax.set_title(f"{prob}: long-time energy (max |dE| ~ t^a: a < 1/4 bounded, 1/2 random walk, 1 linear drift)",
+                         fontsize=10)
+            ax.grid(True, which="both", lw=0.3)
+            ax.legend(fontsize=6.5, ncol=2)
+            figs.save(fig, f"{tag}long_time_{prob}", f"{prob}: long-time energy", "long_time", prob,
+                      sorted(r["integrator"] for r in lt),
+                      "The full suite's long-time run of each scheme at the ladder's second step: the running maximum "
+                      "of the energy error, its fitted growth exponent a (last three decades) and the behaviour it "
+                      "indicates (docs/metrics.md, Long-time energy).")
 
 
 def render_bench(figs, rep, style):
