@@ -13,12 +13,13 @@ RandomStudy summarize_random_study(const SuiteResult& s, const RandomFamilyReque
   std::map<std::string, std::size_t> index;
   std::map<std::string, std::size_t> problem_index;
   for (std::size_t i = 0; i < s.problems.size(); ++i) problem_index[s.problems[i].name] = i;
-  std::map<std::string, double> worst_key_order;  // per scheme: the worst problem's order (tie-break)
+  std::vector<double> worst_key_order;  // per scheme: the worst problem's order (the tie-break)
   for (const PairResult& r : s.results) {
     auto [it, inserted] = index.emplace(r.integrator, out.schemes.size());
     if (inserted) {
       out.schemes.emplace_back();
       out.schemes.back().integrator = r.integrator;
+      worst_key_order.push_back(0.0);
     }
     RandomStudy::Scheme& sc = out.schemes[it->second];
     if (r.status == "skipped") {
@@ -54,7 +55,7 @@ RandomStudy summarize_random_study(const SuiteResult& s, const RandomFamilyReque
     // Worst: most failed checks, then the lowest order (an undefined order counts as the lowest).
     const double key_order = std::isfinite(order) ? order : -std::numeric_limits<double>::infinity();
     const bool first = sc.worst_problem.empty();
-    double& worst = worst_key_order[r.integrator];
+    double& worst = worst_key_order[it->second];
     if (first || failed > sc.worst_failed_checks || (failed == sc.worst_failed_checks && key_order < worst)) {
       sc.worst_problem = r.problem;
       sc.worst_problem_index = problem_index.at(r.problem);

@@ -1,7 +1,6 @@
 #include "rigidbench/verification/suite.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -141,19 +140,20 @@ SuiteResult run_suite(const SuiteRequest& req) {
   out.results.resize(pairs.size());
   std::vector<std::vector<LevelRun>> runs(pairs.size());
   std::vector<LongTimeEnergy> long_time(long_time_steps > 0 ? pairs.size() : 0);
-  // The order of the pairs' levels: by total steps times bodies, the largest first (ties: suite order).
+  // The order of the pairs' levels: by the finest level's steps times bodies (the total is about
+  // twice that), the largest first (ties: suite order).
   std::vector<std::size_t> rank(pairs.size());
   {
     std::vector<std::pair<double, std::size_t>> weight;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       const Ladder& L = pairs[i].ladder;
-      weight.emplace_back(pairs[i].skip.empty() ? -double(L.steps(L.levels - 1)) * 2 * double(out.problems[pairs[i].problem].bodies.size()) : 0.0, i);
+      const double bodies = double(out.problems[pairs[i].problem].bodies.size());
+      weight.emplace_back(pairs[i].skip.empty() ? -double(L.steps(L.levels - 1)) * bodies : 0.0, i);
     }
     std::sort(weight.begin(), weight.end());
     for (std::size_t r = 0; r < weight.size(); ++r) rank[weight[r].second] = r;
   }
-  std::atomic<std::size_t> done{0};
-  std::size_t to_run = 0, skipped = 0;
+  std::size_t done = 0, to_run = 0, skipped = 0;  // done: under `io`
   std::mutex io;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const Pair& pr = pairs[i];
