@@ -63,7 +63,7 @@ using quad = boost::multiprecision::cpp_bin_float_quad;
 namespace {
 
 /// Bump when a formulation or the estimate changes what a cached reference would contain.
-constexpr int kReferenceCodeVersion = 7;  // 7: the estimate from a looser rerun
+constexpr int kReferenceCodeVersion = 8;  // 7: the estimate from a looser rerun; 8: Dormand-Prince for contact
 
 // GCC 12 reports -Wuninitialized (maybe-) inside odeint's stepper copy constructor: the controlled
 // stepper copies a default-constructed RKF78 whose scratch arrays are still unset. The copied
@@ -113,6 +113,9 @@ std::vector<State_> integrate_on_grid(const Sys& sys, State_ y, const std::vecto
       // (eps_abs, eps_rel, a_x = 1, a_dxdt = 0, no max step, control_interpolation = true)
       odeint::bulirsch_stoer_dense_out<State_, T, State_, T> stepper(tol, tol, static_cast<T>(1), static_cast<T>(0),
                                                                      static_cast<T>(0), true);
+      steps += odeint::integrate_times(stepper, sys, y, sub.begin(), sub.end(), dt0, observe);
+    } else if (which == ReferenceStepper::dopri5) {
+      auto stepper = odeint::make_controlled(tol, tol, odeint::runge_kutta_dopri5<State_, T, State_, T>());
       steps += odeint::integrate_times(stepper, sys, y, sub.begin(), sub.end(), dt0, observe);
     } else {
       auto stepper = odeint::make_controlled(tol, tol, odeint::runge_kutta_fehlberg78<State_, T, State_, T>());
@@ -215,19 +218,41 @@ ReferenceRun system_run(const Sys& sys, const Problem& p, const std::vector<doub
   return r;
 }
 
+/// A body system's stepper: Dormand-Prince 5(4) when it has Hertz contact (eq. 56, between spheres
+/// or with a wall), RKF78 when only bonds couple it (smooth: the higher order is cheaper).
+/// Every contact begins and ends with a C^1 instant: the force K/D s^{3/2} has a second derivative
+/// ~ s^{-1/2}, so a step across it errs by ~ (K/(m D)) (|g'|/D)^{3/2} h^{5/2} in velocity (g the gap)
+/// whatever the method's order. Dormand-Prince's error estimate (5th against 4th order, every stage
+/// weighted) sees that error and shrinks the step there; RKF78's estimate, 41/840 (k1 + k11 - k12 -
+/// k13) h, uses only stages taken at the step's two ends and is blind to it: at tolerance 1e-13 on
+/// particle_gas_200 over [0, 1] RKF78 is 5.5e-7 off in position (1e-14: 8e-3), Dormand-Prince 1.9e-10,
+/// against Dormand-Prince at 1e-15; on torus_impact 3.7e-6 against 3.0e-10 (docs/decisions.md, "P5").
+ReferenceStepper body_system_stepper(const Problem& p) {
+  bool contact = p.interactions.contact_stiffness > 0 && p.bodies.size() > 1;
+  for (const Wall& w : p.interactions.walls) contact = contact || w.stiffness > 0;
+  return contact ? ReferenceStepper::dopri5 : ReferenceStepper::rkf78;
+}
+
+const char* grid_stepper_description(ReferenceStepper s) {
+  return s == ReferenceStepper::dopri5
+             ? "runge_kutta_dopri5, controlled (odeint integrate_times, exact landing on the grid)"
+             : "runge_kutta_fehlberg78, controlled (odeint integrate_times, exact landing on the grid)";
+}
+
 /// The built-in solvers (ReferenceSolver), one entry per (equations, formulation).
 std::vector<ReferenceSolver> builtin_solvers() {
   using F = Formulation;
   using Times = std::vector<double>;
   using S = ReferenceSettings;
   return {
-      // RKF78, not Bulirsch-Stoer: the Hertz contact forces (paper 001 eq. 57) are only C^1 in the
-      // positions, and the extrapolation (which assumes a smooth right-hand side) then crawls.
+      // A one-step Runge-Kutta, not Bulirsch-Stoer: the Hertz contact forces (paper 001 eq. 57) are
+      // only C^1 in the positions, and the extrapolation (which assumes a smooth right-hand side)
+      // then crawls; which one: body_system_stepper.
       {"body_system", F::body_system, "body_system_kirchhoff_quaternions", /*grid_bound=*/true, false,
        [](const Problem& p, const Times& t, double tol, const S&) {
          using B = formulations::BodySystemQuaternion;
          ReferenceRun r;
-         const auto raw = integrate_on_grid(B{&p}, B::from_state(p.initial), t, tol, ReferenceStepper::rkf78, r.steps, {});
+         const auto raw = integrate_on_grid(B{&p}, B::from_state(p.initial), t, tol, body_system_stepper(p), r.steps, {});
          r.states.resize(raw.size());
          for (std::size_t i = 0; i < raw.size(); ++i) B::to_state(raw[i], r.states[i]);
          return r;
@@ -288,9 +313,12 @@ std::deque<ReferenceSolver>& solver_registry() {
 
 // ---- cache key: what identifies a reference (reference/cache.hpp stores it) ----
 
-bool uses_bs(const Problem& p, Formulation f, const ReferenceSettings& s) {
+/// The stepper an odeint reference of p in formulation f runs with: the settings' unless the
+/// solver is grid-bound (body systems: body_system_stepper; any other grid-bound solver: RKF78).
+ReferenceStepper effective_stepper(const Problem& p, Formulation f, const ReferenceSettings& s) {
+  if (f == Formulation::body_system) return body_system_stepper(p);
   const ReferenceSolver* solver = find_reference_solver(p, f);
-  return s.stepper == ReferenceStepper::bulirsch_stoer && !(solver && solver->grid_bound);
+  return solver && solver->grid_bound ? ReferenceStepper::rkf78 : s.stepper;
 }
 
 nlohmann::json cache_key(const Problem& p, const std::vector<double>& times, const ReferenceSettings& s,
@@ -298,7 +326,10 @@ nlohmann::json cache_key(const Problem& p, const std::vector<double>& times, con
   return {{"code_version", kReferenceCodeVersion},
           {"problem", nlohmann::json::parse(problem_to_json(p).dump())},
           {"formulation", to_string(f)},
-          {"stepper", f == Formulation::analytic ? "analytic" : uses_bs(p, f, s) ? "bs" : "rkf78"},
+          {"stepper", f == Formulation::analytic                                     ? "analytic"
+                      : effective_stepper(p, f, s) == ReferenceStepper::bulirsch_stoer ? "bs"
+                      : effective_stepper(p, f, s) == ReferenceStepper::dopri5         ? "dopri5"
+                                                                                       : "rkf78"},
           {"tolerance", f == Formulation::analytic ? 0.0 : s.tolerance},
           {"loosen", f == Formulation::analytic ? 0.0 : s.loosen},
           {"precision", to_string(s.precision)},
@@ -446,7 +477,8 @@ void ReferenceJob::run_unit(std::size_t i) {
     // The estimate (unit 1): the same solver at a looser tolerance. |y_tol - y_loose| >= |e_loose| -
     // |e_tol| >= |e_tol| whenever the looser run is at least twice as wrong, so the difference bounds
     // the reference's error from above (by ~loosen where the error follows the tolerance) and costs
-    // ~loosen^(-1/7) of the main run (RKF78) instead of the ~100^(1/7) = 1.9 of a 100x tighter one.
+    // ~loosen^(-1/7) of the main run (RKF78; Dormand-Prince ~loosen^(-1/5)) instead of the
+    // ~100^(1/7) = 1.9 (100^(1/5) = 2.5) of a 100x tighter one.
     // Checked against the closed form and quad precision (docs/decisions.md, "Reference error").
     const double tol = j.settings.tolerance * (i == 0 ? 1.0 : j.settings.loosen);
     try {
@@ -491,9 +523,10 @@ ReferenceSolution ReferenceJob::finish() {
     r.notes = j.run[0]->notes;
     r.kind = "odeint";
     r.formulation = j.solver->name;
-    r.stepper = uses_bs(*j.p, j.f, settings)
-                    ? "bulirsch_stoer_dense_out (odeint, interpolation error controlled)"
-                    : "runge_kutta_fehlberg78, controlled (odeint integrate_times, exact landing on the grid)";
+    const ReferenceStepper which = effective_stepper(*j.p, j.f, settings);
+    r.stepper = !j.run[0]->stepper.empty()                 ? j.run[0]->stepper
+                : which == ReferenceStepper::bulirsch_stoer ? "bulirsch_stoer_dense_out (odeint, interpolation error controlled)"
+                                                            : grid_stepper_description(which);
     r.tolerance = settings.tolerance;
   }
   if (r.states.size() != times.size() || second.size() != times.size())

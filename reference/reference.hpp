@@ -32,6 +32,11 @@ enum class ReferenceStepper {
   /// than its natural step, both runs take the same grid-bound steps and agree bit for bit, so the
   /// estimate collapses to 0: kept as an independent cross-check, not as the default.
   rkf78,
+  /// controlled runge_kutta_dopri5 (Dormand-Prince 5(4)) landing exactly on every output time: the
+  /// body systems with Hertz contact. Their right-hand side is only C^1 at a contact's onset and end;
+  /// Dormand-Prince's error estimate weighs every stage and sees those instants, RKF78's
+  /// (41/840 (k1 + k11 - k12 - k13), the step's two ends only) does not (docs/decisions.md, "P5").
+  dopri5,
 };
 
 /// hybrid: SE(3) only (spatial velocity of the reference point, body angular velocity).
@@ -89,6 +94,7 @@ struct ReferenceRun {
   std::vector<State> states;
   std::size_t steps = 0;  // accepted steps
   std::string notes;      // e.g. restarts at load kinks, chart switches
+  std::string stepper;    // what the report's reference.stepper says; empty: the settings' stepper
 };
 
 /// How a (family equations, formulation) pair is solved: registered once, looked up by
@@ -101,7 +107,7 @@ struct ReferenceSolver {
   std::string equations;       // Family::equations() of the problems it solves
   Formulation formulation;     // which formulation it implements (the family lists it by name)
   std::string name;            // what the report's reference.formulation says, e.g. "kirchhoff_quaternion"
-  bool grid_bound = false;     // integrates with controlled RKF78 landing on the grid, whatever the settings
+  bool grid_bound = false;     // a controlled Runge-Kutta landing on the grid, whatever the settings
   bool quad = false;           // can run in quad precision
   /// The states on `times` at tolerance `tol`; throws InputError for what it cannot solve.
   std::function<ReferenceRun(const Problem& p, const std::vector<double>& times, double tol,

@@ -54,9 +54,8 @@ struct SuiteResult {
 };
 
 std::vector<std::string> suite_names();
-/// The `full` suite's problems: the catalogue without the 2000-sphere gas (its reference does not yet
-/// resolve the contact onsets well enough to judge errors; docs/problems.md P7). The suite runs them with one level more and twice the span, and each
-/// pair's long-time energy run.
+/// The `full` suite's problems: the whole catalogue, the torus and the 2000-sphere gas included. The
+/// suite runs them with one level more and twice the span, and each pair's long-time energy run.
 std::vector<std::string> full_problem_names();
 /// Validates the whole request (names, steps, ladders) before any work; throws InputError.
 SuiteResult run_suite(const SuiteRequest& req);
