@@ -48,8 +48,9 @@ struct InvariantDef {
   InvariantKind kind;
   std::string description;
   double natural_scale;  // S_I when |I_0| is near zero (docs/metrics.md, Invariants)
-  /// A component of a vector invariant (pi_x...): its round-off is relative to the vector's norm,
-  /// so S_I is always the natural scale |pi_0|, never the possibly tiny |I_0|.
+  /// A component of a vector invariant (pi_x...): judged against its own size |I_0| like any
+  /// invariant, but its round-off is relative to the vector's norm, the natural scale (|pi_0|), so
+  /// the verdicts' round-off allowances are ulps of that (docs/metrics.md, Invariants).
   bool component = false;
   /// Conserved from this time on (the loads vanish there, e.g. paper 000 cases 2 and 3 from t = 1);
   /// drift is measured against the value at the first step at or after it. -inf: from t0.

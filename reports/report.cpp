@@ -244,6 +244,7 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
                                {"claim", to_string(i.claim)},
                                {"initial", num(i.initial)},
                                {"scale", num(i.scale)},
+                               {"roundoff_scale", num(i.roundoff_scale)},
                                {"drift", num(i.drift)},
                                {"drift_by_level", nums(i.drift_by_level)},
                                {"first_half", num(i.first_half)},

@@ -1,6 +1,7 @@
 // Metric functions on synthetic data with known answers.
 #include <cmath>
 
+#include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/verification/metrics.hpp"
 #include "rigidbench/verification/verdicts.hpp"
 #include "support.hpp"
@@ -97,6 +98,37 @@ TEST_CASE("trapezoid and median", "[metrics]") {
   CHECK(median({3, 1, 2}) == 2);
   CHECK(median({4, 1, 2, 3}) == 2.5);
   CHECK(std::isnan(median({})));
+}
+
+TEST_CASE("exact claim: a component's drift is relative to its own size, its round-off allowance to its vector's",
+          "[metrics]") {
+  // Ladder of 3 levels: 1000, 2000, 4000 steps; exact_threshold 1e-11 (the default).
+  Ladder L;
+  L.h0 = 0.01, L.levels = 3, L.n0 = 1000, L.m = 1000;
+  const Problem p = catalogue_problem("free_body");
+  auto claim = [](double scale, double roundoff_scale, std::vector<double> drift) {
+    InvariantResult ir;
+    ir.claim = Claim::exact;
+    ir.scale = scale, ir.roundoff_scale = roundoff_scale;
+    ir.drift_by_level = std::move(drift);
+    return ir;
+  };
+  SECTION("a drift above exact_threshold of the component's own size fails") {
+    InvariantResult ir = claim(4.0, 4.0, {2.3e-11, 3e-12, 1e-12});
+    judge_exact(ir, p, L);
+    CHECK(ir.verdict == Verdict::fail);
+  }
+  SECTION("rounding of a component 200x smaller than its vector is allowed in ulps of the vector") {
+    // 4000 steps x eps x 200 = 1.8e-10 relative to the component: a few ulps of the vector per step.
+    InvariantResult small = claim(0.01, 2.0, {2e-11, 5e-11, 1.7e-10});
+    judge_exact(small, p, L);
+    CHECK(small.verdict == Verdict::pass);
+    CHECK(small.threshold == Approx(4000 * 0x1p-52 * 200));
+    // The same drifts of an invariant that is its own vector are not rounding.
+    InvariantResult own = claim(0.01, 0.01, {2e-11, 5e-11, 1.7e-10});
+    judge_exact(own, p, L);
+    CHECK(own.verdict == Verdict::fail);
+  }
 }
 
 TEST_CASE("bounded claim: judged on the finest level clear of round-off, not on rounding noise", "[metrics]") {

@@ -410,9 +410,12 @@ PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
     // I_0, or for an invariant that holds from a later time its value there (finest level that ran).
     ir.initial = runs[0].inv_initial[i];
     if (finest >= 0 && std::isfinite(runs[std::size_t(finest)].inv_anchor[i])) ir.initial = runs[std::size_t(finest)].inv_anchor[i];
-    ir.scale = !defs[i].component && std::abs(ir.initial) > 1e-6 * defs[i].natural_scale ? std::abs(ir.initial)
-                                                                                         : defs[i].natural_scale;
-    if (defs[i].kind == InvariantKind::constraint) ir.scale = 1.0;
+    // Every invariant is judged against its own size (a component too: a drift of 1e-10 in a
+    // component of size 4 is not hidden by its vector's 52); the round-off allowance of a component
+    // stays relative to its vector (docs/metrics.md, Invariants).
+    ir.scale = std::abs(ir.initial) > 1e-6 * defs[i].natural_scale ? std::abs(ir.initial) : defs[i].natural_scale;
+    ir.roundoff_scale = defs[i].component ? std::max(defs[i].natural_scale, ir.scale) : ir.scale;
+    if (defs[i].kind == InvariantKind::constraint) ir.scale = ir.roundoff_scale = 1.0;
     for (std::size_t k = 0; k < nl; ++k) {
       ir.drift_by_level.push_back(runs[k].ok ? runs[k].inv_max_dev[i] / ir.scale : kNaN);
       ir.first_half_by_level.push_back(runs[k].ok ? runs[k].inv_first_half[i] / ir.scale : kNaN);

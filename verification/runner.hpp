@@ -85,6 +85,10 @@ struct InvariantResult {
   std::string name, kind, description;
   Claim claim = Claim::none;
   double initial = 0, scale = 0;
+  /// What the round-off allowance of the verdicts is relative to: S_I itself, or for a component of
+  /// a vector invariant the size of the vector (its rounding is relative to the vector, not to a
+  /// component that may be much smaller). >= scale.
+  double roundoff_scale = 0;
   double drift = kNaN;                   // at the finest level that ran
   std::vector<double> drift_by_level;    // delta_I per level (NaN where a level broke down)
   /// max |I - I0| / S over each half of a run, per level (NaN where a level broke down), and the

@@ -86,22 +86,35 @@ Convergence judge_order(const MetricDef& m, const std::vector<double>& h, const 
   return c;
 }
 
+/// The round-off allowances below are ulps of roundoff_scale, expressed relative to S_I: a component
+/// of a vector rounds relative to the vector (InvariantResult::roundoff_scale).
+namespace {
+double roundoff_factor(const InvariantResult& ir) {
+  return ir.scale > 0 && ir.roundoff_scale > ir.scale ? ir.roundoff_scale / ir.scale : 1.0;
+}
+}  // namespace
+
 /// Claim exact: max(tau, N_k eps) at every level. tau is the problem's exact_threshold
 /// (docs/metrics.md default 1e-11); N_k eps is the round-off a product of N_k rotations may carry
-/// (about one ulp per step, docs/decisions.md "Round-off budget of exact claims"). It only exceeds
-/// tau beyond ~45000 steps, i.e. on the long ladders of first-order schemes.
+/// (about one ulp per step, docs/decisions.md "Round-off budget of exact claims"), in ulps of the
+/// vector for a component. It only exceeds tau beyond ~45000 steps, i.e. on the long ladders of
+/// first-order schemes, or for a component much smaller than its vector.
 void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L) {
   const std::size_t nl = ir.drift_by_level.size();
+  const double f = roundoff_factor(ir);
   double worst_ratio = -1;
   for (std::size_t k = 0; k < nl; ++k) {
     const double d = ir.drift_by_level[k];
     if (!std::isfinite(d)) continue;
-    const double thr = std::max(p.verification.exact_threshold, double(L.steps(int(k))) * kEps);
+    const double thr = std::max(p.verification.exact_threshold, double(L.steps(int(k))) * kEps * f);
     if (d / thr > worst_ratio) worst_ratio = d / thr, ir.threshold = thr;
   }
   ir.verdict = worst_ratio < 0 ? Verdict::undefined : worst_ratio <= 1 ? Verdict::pass : Verdict::fail;
-  ir.note = "every level: max_n |I_n - I_0| / S_I <= max(exact_threshold, N_k eps); threshold shown is the "
-            "binding level's";
+  ir.note = f > 1 ? cat("every level: max_n |I_n - I_0| / S_I <= max(exact_threshold, N_k eps S_v / S_I), S_v / S_I = ",
+                        format_number(f, 3), " (a component: rounding is relative to its vector, S_v); threshold shown "
+                        "is the binding level's")
+                  : "every level: max_n |I_n - I_0| / S_I <= max(exact_threshold, N_k eps); threshold shown is the "
+                    "binding level's";
   // The verdict stays; the note classifies a failure whose drift is a few ulps per step at every
   // level (it grows with N, not with h): accumulated rounding of the step's linear algebra, not
   // a secular error of the scheme (docs/decisions.md, "Round-off budget of exact claims").
@@ -109,7 +122,7 @@ void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L) {
   double worst_ulps = 0;
   for (std::size_t k = 0; k < nl; ++k)
     if (std::isfinite(ir.drift_by_level[k]))
-      worst_ulps = std::max(worst_ulps, ir.drift_by_level[k] / (double(L.steps(int(k))) * kEps));
+      worst_ulps = std::max(worst_ulps, ir.drift_by_level[k] / (double(L.steps(int(k))) * kEps * f));
   ir.failed_at_roundoff = worst_ulps <= kRoundoffUlpsPerStep;
   if (ir.failed_at_roundoff)
     ir.note += cat("; FAILED AT ROUND-OFF: every level's drift is <= ", format_number(worst_ulps, 2),
@@ -127,6 +140,7 @@ void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L) {
 /// the first half's. No level qualifies: pass (bounded at round-off). docs/metrics.md "Invariants".
 void judge_bounded(InvariantResult& ir, const Ladder& L) {
   const std::size_t nl = ir.drift_by_level.size();
+  const double f = roundoff_factor(ir);
   bool ran = false;
   ir.judged_level = -1;
   double coarser = kNaN;  // drift of the previous level that ran
@@ -134,7 +148,7 @@ void judge_bounded(InvariantResult& ir, const Ladder& L) {
     const double d = ir.drift_by_level[k];
     if (!std::isfinite(d)) continue;
     ran = true;
-    const double budget = std::max(kRoundoffUlps * kEps, kRoundoffUlpsPerStep * double(L.steps(int(k))) * kEps);
+    const double budget = std::max(kRoundoffUlps * kEps, kRoundoffUlpsPerStep * double(L.steps(int(k))) * kEps) * f;
     const bool converging = !std::isfinite(coarser) || d <= 0.5 * coarser;
     if (d > budget && converging && k < ir.first_half_by_level.size() && k < ir.second_half_by_level.size()) {
       ir.judged_level = int(k);
@@ -151,6 +165,7 @@ void judge_bounded(InvariantResult& ir, const Ladder& L) {
     ir.verdict = Verdict::pass;
     ir.note = "bounded: no level's drift is both above its round-off budget max(100 eps, 4 N_k eps) and "
               "converging (<= half the coarser level's): bounded at round-off";
+    if (f > 1) ir.note += cat("; budgets in ulps of the vector (S_v / S_I = ", format_number(f, 3), ")");
     return;
   }
   const auto k = std::size_t(ir.judged_level);
@@ -161,6 +176,7 @@ void judge_bounded(InvariantResult& ir, const Ladder& L) {
                 "; the finest whose drift is above its round-off budget max(100 eps, 4 N_k eps), shown as the "
                 "threshold, and <= half the coarser level's) max |I - I0| over the second half of the run <= 2x "
                 "the first half");
+  if (f > 1) ir.note += cat("; budgets in ulps of the vector (S_v / S_I = ", format_number(f, 3), ")");
 }
 
 /// Rule claim (docs/metrics.md, "Invariants"): the scheme's claim for the invariant's kind picks the rule.
