@@ -216,7 +216,7 @@ TEST_CASE("gate: stale - improved errors and speed from another toolchain fail u
   CHECK(gate_compare(s, other, acc).exit_code() == 0);
 }
 
-TEST_CASE("gate: verdicts turning from pass to fail fail the gate; fail to fail does not", "[gate]") {
+TEST_CASE("gate: verdicts turning from pass to fail fail the gate - fail to fail does not", "[gate]") {
   const json s = make_snapshot();
   json cur = s;
   cur["accuracy"]["terze/heavy_top"]["checks"]["invariant:momentum_along_field"] = "fail";
@@ -317,7 +317,7 @@ TEST_CASE("gate: shapes are checked against the snapshot schema, with the JSON p
   CHECK(test::run_cli("gate --baseline x.json").exit_code == 2);  // neither --run nor --current
 }
 
-TEST_CASE("verify --expect: listed failures pass; an unlisted failure, a listed pass or an unknown check fail", "[gate][cli]") {
+TEST_CASE("verify --expect: listed failures pass - an unlisted failure, a listed pass or an unknown check fail", "[gate][cli]") {
   const std::string project = std::string(RIGIDBENCH_SOURCE_DIR) + "/reports/baselines/expected-findings.json";
   const std::string pair = "verify --integrator rig_pos --problem dzhanibekov --quiet --expect ";
   // rig_pos on dzhanibekov fails attitude_error_final and q_ii, both listed in the project's file.

@@ -121,7 +121,7 @@ TEST_CASE("gyrostat: problem file round trip and bad rotors", "[gyrostat][proble
   CHECK_THROWS_WITH(problem_from_json(rb, "test"), Catch::Contains("unknown field 'rotor'"));
 }
 
-TEST_CASE("gyrostat: the schemes that handle the rotor run; the AKW midpoint rule keeps every invariant exactly",
+TEST_CASE("gyrostat: the schemes that handle the rotor run - the AKW midpoint rule keeps every invariant exactly",
           "[gyrostat][integrators]") {
   const Problem p = catalogue_problem("gyrostat");
   CHECK_THAT(not_applicable(*find_scheme("terze").info, p), Catch::Contains("handles internal_momentum"));

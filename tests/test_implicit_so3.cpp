@@ -164,7 +164,7 @@ TEST_CASE("simo_wong: Theta = h/2 (W_n + W_{n+1}) and the spatial momentum balan
   CHECK(worst_pi < 1e-13);
 }
 
-TEST_CASE("simo_wong: energy exact torque-free at large steps; under a potential bounded, not exact", "[schemes][simo_wong]") {
+TEST_CASE("simo_wong: energy exact torque-free at large steps - under a potential bounded, not exact", "[schemes][simo_wong]") {
   SECTION("free body near the separatrix, 0.3 rad per step") {
     const Problem p = catalogue_problem("dzhanibekov");
     CHECK(drifts<SimoWong>(p, 0.3 / p.initial.body().W.norm(), 2000).energy < 1e-13);

@@ -41,7 +41,7 @@ TEST_CASE("random rigid bodies: SPD inertia obeying the triangle inequality, a r
   for (const Problem& p : random_problems({.count = 20, .seed = 7, .load_fraction = 1})) CHECK(p.loads.size() == 1);
 }
 
-TEST_CASE("random rigid bodies: the same seed draws the same problems, draw k whatever N; attitudes uniform", "[random]") {
+TEST_CASE("random rigid bodies: the same seed draws the same problems, draw k whatever N - attitudes uniform", "[random]") {
   const auto a = random_problems({.count = 30, .seed = 123});
   const auto b = random_problems({.count = 5, .seed = 123});
   const auto c = random_problems({.count = 5, .seed = 124});
@@ -62,7 +62,7 @@ TEST_CASE("random rigid bodies: the same seed draws the same problems, draw k wh
   CHECK(wdir.cwiseAbs().maxCoeff() < 5 * std::sqrt(1.0 / 3) / std::sqrt(3000.0));
 }
 
-TEST_CASE("random rigid bodies: a draw survives its problem file; bad requests are input errors", "[random]") {
+TEST_CASE("random rigid bodies: a draw survives its problem file - bad requests are input errors", "[random]") {
   for (const Problem& p : random_problems({.count = 6, .seed = 5})) {
     const Problem back = problem_from_json(nlohmann::json::parse(problem_to_json(p).dump()), "test");
     CHECK(problem_to_json(back) == problem_to_json(p));

@@ -63,7 +63,7 @@ const SchemeEntry& outside_entry() {
 
 }  // namespace
 
-TEST_CASE("registry: an outside scheme joins the built-ins; bad and taken names are refused", "[registry]") {
+TEST_CASE("registry: an outside scheme joins the built-ins - bad and taken names are refused", "[registry]") {
   const SchemeEntry& e = outside_entry();
   CHECK_FALSE(e.builtin);
   CHECK(&find_scheme("test_outside_euler") == &e);
@@ -160,7 +160,7 @@ TEST_CASE("registry: an outside problem joins the catalogue", "[registry]") {
   CHECK_THROWS_WITH(catalogue_problem("test_misnamed"), Catch::Contains("unknown problem"));
 }
 
-TEST_CASE("registry: model families are looked up by name; names are unique", "[registry]") {
+TEST_CASE("registry: model families are looked up by name - names are unique", "[registry]") {
   CHECK(find_family("rigid_body").name() == "rigid_body");
   CHECK_THROWS_WITH(find_family("fluid"), Catch::Contains("unknown model family 'fluid'") && Catch::Contains("body_system"));
   struct Dummy final : Family {

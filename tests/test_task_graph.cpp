@@ -56,7 +56,7 @@ TEST_CASE("task graph: one worker takes the ready unit of highest priority, the 
   CHECK(order == std::vector<int>{1, 0, 2, 3, 4});
 }
 
-TEST_CASE("task graph: an error stops the graph; the earliest-added failing unit's error is rethrown", "[task_graph]") {
+TEST_CASE("task graph: an error stops the graph - the earliest-added failing unit's error is rethrown", "[task_graph]") {
   for (int workers : {1, 3}) {
     TaskGraph g;
     std::atomic<int> after_failure{0};
