@@ -8,6 +8,7 @@
 #include "rigidbench/integrators/gebhardt_romero.hpp"
 #include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/reference/reference.hpp"
 #include "rigidbench/verification/papers/papers.hpp"
 #include "rigidbench/verification/runner.hpp"
 
@@ -16,10 +17,33 @@ namespace rigidbench::papers {
 using json_numbers::num;
 using nlohmann::ordered_json;
 
+namespace {
+/// The angle between two symmetry axes d3 = R e3 (atan2: accurate at small angles).
+double axis_angle(const Mat3& Ra, const Mat3& Rb) {
+  const Vec3 a = Ra.col(2), b = Rb.col(2);
+  return std::atan2(a.cross(b).norm(), a.dot(b));
+}
+/// The state check the 0.1% test lacks (docs/findings.md, "Paper 002"): the symmetry axis must follow
+/// the reference's precession and nutation to within this fraction of the axis' largest excursion
+/// (0.104 rad over [0, 10]). A run that misses the gravity-driven motion is off by the whole
+/// excursion (gravity switched off: 1.0 of it); the RIG maps at h = 0.009 are 0.009 - 0.042 of it.
+/// Only the axis is judged: gravity drives it, while the spin phase about it (50 rad/s, 26 degrees per
+/// step at h = 0.009) carries the scheme's phase error whatever the load.
+constexpr double kAxisFraction = 0.1;
+}  // namespace
+
 /// Paper 002: relative Hamiltonian error of the heavy top over [0, 10] at h in {0.001, 0.003, 0.009}.
 void paper002(PaperSuiteResult& out, bool progress) {
   const Problem p = catalogue_problem("heavy_top");
   const double H0 = p.energy(p.initial);
+  // The reference on the h = 0.009 grid (1111 steps, t = 9.999), and the axis' largest excursion.
+  const double h9 = 0.009;
+  const auto n9 = std::int64_t(std::llround(10.0 / h9));
+  std::vector<double> t9;
+  for (std::int64_t k = 0; k <= n9; ++k) t9.push_back(p.t0 + double(k) * h9);
+  const ReferenceSolution ref9 = compute_reference(p, t9);
+  double swing = 0;
+  for (const State& r : ref9.states) swing = std::max(swing, axis_angle(r.body().R, ref9.states[0].body().R));
   for (const SchemeEntry& e : registry()) {
     if (!not_applicable(*e.info, p).empty()) continue;
     PaperItem it{"002", "Figs. 11-13: Hamiltonian for h in {0.001, 0.003, 0.009}", std::string(e.info->name),
@@ -29,7 +53,7 @@ void paper002(PaperSuiteResult& out, bool progress) {
                      "nearly exact at h = 0.001"
                    : "(not in the paper: the same study for comparison)";
     ordered_json runs = ordered_json::array();
-    double max_rel_at_009 = kNaN;
+    double max_rel_at_009 = kNaN, axis_at_009 = kNaN;
     std::string directions;
     for (double h : {0.001, 0.003, 0.009}) {
       auto integ = e.make(p);
@@ -38,7 +62,7 @@ void paper002(PaperSuiteResult& out, bool progress) {
       const auto n = std::int64_t(std::llround(10.0 / h));
       const std::int64_t every = std::max<std::int64_t>(1, n / 400);
       ordered_json t_s = ordered_json::array(), dh = ordered_json::array();
-      double max_rel = 0, max_rot = 0, sum_t = 0, sum_d = 0, sum_tt = 0, sum_td = 0;
+      double max_rel = 0, max_rot = 0, max_axis = 0, sum_t = 0, sum_d = 0, sum_tt = 0, sum_td = 0;
       bool ok = true;
       for (std::int64_t k = 0; k < n; ++k) {
         if (!integ->step(p.t0 + double(k) * h, h).ok) {
@@ -54,6 +78,7 @@ void paper002(PaperSuiteResult& out, bool progress) {
         const double t = double(k + 1) * h;
         max_rel = std::max(max_rel, std::abs(rel));
         max_rot = std::max(max_rot, h * x.body().W.norm());
+        if (h == h9) max_axis = std::max(max_axis, axis_angle(x.body().R, ref9.states[std::size_t(k + 1)].body().R));
         sum_t += t, sum_d += rel, sum_tt += t * t, sum_td += t * rel;
         if ((k + 1) % every == 0) t_s.push_back(t), dh.push_back(rel);
       }
@@ -66,12 +91,13 @@ void paper002(PaperSuiteResult& out, bool progress) {
                               : trend > 0                         ? "up"
                                                                   : "down";
       directions += (directions.empty() ? "" : ", ") + dir;
-      if (h == 0.009) max_rel_at_009 = ok ? max_rel : kNaN;
+      if (h == h9) max_rel_at_009 = ok ? max_rel : kNaN, axis_at_009 = ok ? max_axis : kNaN;
       runs.push_back({{"h", h},
                       {"status", ok ? "ok" : "breakdown"},
                       {"max_relative_H_error", ok ? num(max_rel) : ordered_json(nullptr)},
                       {"trend_over_span", num(trend)},
                       {"direction", dir},
+                      {"direction_source", "observed (not stated by the page, which says only 'decay')"},
                       {"rotation_per_step_deg", max_rot * 180.0 / std::numbers::pi},
                       {"t", t_s},
                       {"relative_H_error", dh}});
@@ -80,10 +106,25 @@ void paper002(PaperSuiteResult& out, bool progress) {
     it.finding = cat("max |H - H0|/H0 at h = 0.009: ",
                      std::isfinite(max_rel_at_009) ? format_number(max_rel_at_009, 3) : std::string("- (breakdown)"),
                      "; direction at h = 0.001, ",
-                     "0.003, 0.009: ", directions);
+                     "0.003, 0.009 (observed, not stated by the page): ", directions);
     if (rig) it.verdict = std::isfinite(max_rel_at_009) && max_rel_at_009 < 1e-3 ? Verdict::pass : Verdict::fail;
     if (progress) std::fprintf(stderr, "paper 002: %-18s %s\n", it.integrator.c_str(), it.finding.c_str());
+    // Beside it, the state: the symmetry axis against the reference at h = 0.009.
+    PaperItem st{"002", "state beside Figs. 11-13: the symmetry axis at h = 0.009", it.integrator, p.name,
+                 rig ? cat("(not on the page) the axis d3 = R e3 follows the reference within ", format_number(kAxisFraction, 2),
+                           " of its largest excursion over [0, 10]: the gravity-driven motion the 0.1% test cannot see")
+                     : "(not in the paper: the same check for comparison)",
+                 Verdict::undefined, "", ordered_json::object()};
+    st.data = {{"h", h9}, {"max_axis_error_rad", std::isfinite(axis_at_009) ? num(axis_at_009) : ordered_json(nullptr)},
+               {"axis_excursion_rad", swing}, {"threshold_rad", kAxisFraction * swing},
+               {"reference", {{"formulation", ref9.formulation}, {"error_estimate_attitude", ref9.error_estimate.attitude}}}};
+    st.finding = std::isfinite(axis_at_009)
+                     ? cat("max angle between d3 and the reference's: ", format_number(axis_at_009, 3), " rad (",
+                           format_number(axis_at_009 / swing, 3), " of the axis' excursion ", format_number(swing, 3), " rad)")
+                     : std::string("breakdown at h = 0.009");
+    if (rig) st.verdict = std::isfinite(axis_at_009) && axis_at_009 <= kAxisFraction * swing ? Verdict::pass : Verdict::fail;
     out.items.push_back(std::move(it));
+    out.items.push_back(std::move(st));
   }
   // The weakness docs/problems.md points out: gravity off passes the same test (the potential swing is
   // a few 1e-6 of H); the state error against the reference is what discriminates.
@@ -96,13 +137,14 @@ void paper002(PaperSuiteResult& out, bool progress) {
   auto integ = find_scheme("rig_neg").make(off);
   integ->reset(off.initial, off.t0);
   State x(1);
-  double max_rel = 0;
-  for (int k = 0; k < 1111; ++k) {
-    integ->step(k * 0.009, 0.009);
+  double max_rel = 0, max_axis_off = 0;
+  for (std::int64_t k = 0; k < n9; ++k) {
+    integ->step(double(k) * h9, h9);
     integ->read(x);
     max_rel = std::max(max_rel, std::abs(p.energy(x) - H0) / H0);  // the heavy top's H, gravity or not
+    max_axis_off = std::max(max_axis_off, axis_angle(x.body().R, ref9.states[std::size_t(k + 1)].body().R));
   }
-  double swing = 0;
+  double U_swing = 0;
   {
     auto g = find_scheme("odeint_rk4_quat").make(p);
     g->reset(p.initial, p.t0);
@@ -113,13 +155,15 @@ void paper002(PaperSuiteResult& out, bool progress) {
       const double U = p.potential(x.body().R);
       umin = std::min(umin, U), umax = std::max(umax, U);
     }
-    swing = (umax - umin) / H0;
+    U_swing = (umax - umin) / H0;
   }
-  w.data = {{"max_relative_H_error_gravity_off", max_rel}, {"potential_swing_over_H0", swing}};
+  w.data = {{"max_relative_H_error_gravity_off", max_rel}, {"potential_swing_over_H0", U_swing},
+            {"max_axis_error_rad_gravity_off", max_axis_off}, {"axis_excursion_rad", swing}};
   w.verdict = max_rel < 1e-3 ? Verdict::pass : Verdict::fail;
   w.finding = cat("gravity off: max |H - H0|/H0 = ", format_number(max_rel, 3), " (passes the 0.1% test); the ",
-                  "potential swings by only ", format_number(swing, 3), " of H: the state error against the "
-                  "reference (quick suite) is what tests the dynamics");
+                  "potential swings by only ", format_number(U_swing, 3), " of H. The axis check beside it fails ",
+                  "the same run: its axis is ", format_number(max_axis_off, 3), " rad off the heavy top's (",
+                  format_number(max_axis_off / swing, 3), " of the excursion)");
   out.items.push_back(std::move(w));
 }
 
