@@ -109,7 +109,7 @@ TEST_CASE("bad reference grids are input errors", "[reference]") {
 }
 
 TEST_CASE("body systems: the reference resolves the C^1 contact onsets, and its estimate bounds its error",
-          "[reference]") {
+          "[reference][ci]") {
   // Every contact begins and ends where the Hertz force (eq. 57) is only C^1. The body systems with
   // contact are integrated by Dormand-Prince 5(4), whose error estimate sees those instants; RKF78's
   // does not (reference.cpp, body_system_stepper): at tolerance 1e-13 it was 5.5e-7 off in position on
