@@ -39,7 +39,7 @@ const SchemeInfo& AkwMidpoint::info() {
       // equations: K + U (U linear in Gamma), |Pi|, Pi . Gamma = a . pi, the axial Pi . E of a symmetric
       // body; R stays orthogonal (Cayley).
       .claims = {.energy = Claim::exact, .momentum = Claim::exact, .casimir = Claim::exact, .axial = Claim::exact,
-                 .constraint = Claim::exact},
+                 .constraint = Claim::exact, .symmetric = true},
       .notes = "R_{n+1} = R_n cay(h Omega_m): the midpoint rule for Gamma = R^T a (docs/decisions.md); midpoint "
                "moment = (T(t_m, R_n) + T(t_m, R_{n+1}))/2, exact for moments affine in Gamma; Newton tolerance 1e-14",
       .settings = {kNewtonTolerance, kNewtonMaxIterations},

@@ -29,7 +29,7 @@ constexpr InvariantKind kKinds[] = {InvariantKind::energy,   InvariantKind::mome
 std::string claim_kind_names() {
   std::string s;
   for (InvariantKind k : kKinds) s += cat(s.empty() ? "" : ", ", to_string(k));
-  return s + ", energy_with_potential";
+  return s + ", energy_with_potential, symmetric, symplectic";
 }
 
 SchemeKind scheme_kind_from_string(std::string_view s) {
@@ -49,6 +49,13 @@ Claim claim_from_string(std::string_view s) {
 void set_claim(Claims& c, std::string_view kind, Claim value) {
   if (kind == "energy_with_potential") {
     c.energy_with_potential = value;
+    return;
+  }
+  // Structure of the map (verification/structure.hpp): a property holds or is not claimed.
+  if (kind == "symmetric" || kind == "symplectic") {
+    if (value == Claim::bounded)
+      throw InputError(cat("claim '", std::string(kind), "=bounded': a structure claim is exact or none"));
+    (kind == "symmetric" ? c.symmetric : c.symplectic) = value == Claim::exact;
     return;
   }
   for (InvariantKind k : kKinds) {

@@ -31,7 +31,7 @@ const SchemeInfo& DlmSplitting::info() {
       .kind = SchemeKind::explicit_,
       .applies = {.families = {"rigid_body"}},
       .claims = {.energy = Claim::bounded, .momentum = Claim::exact, .casimir = Claim::exact,
-                 .constraint = Claim::exact},
+                 .constraint = Claim::exact, .symmetric = true, .symplectic = true},
       .notes = "Symplectic and reversible: energy bounded (no drift) rather than exact.",
       .flops = &dlm_flops};
   return i;

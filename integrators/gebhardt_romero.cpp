@@ -293,7 +293,7 @@ const SchemeInfo& GebhardtRomeroStandard::info() {
       // carries W = J^-1 R^T pi only, and 1/2 W.JW differs from it by the energy of the velocities'
       // normal part, O(h^4) without drift (docs/findings.md): for the energy the problem computes,
       // the claim is bounded. pi (hence |Pi|, e . pi under a field) is exact in the canonical state.
-      .claims = {.energy = Claim::bounded, .momentum = Claim::exact, .casimir = Claim::exact, .constraint = Claim::exact},
+      .claims = {.energy = Claim::bounded, .momentum = Claim::exact, .casimir = Claim::exact, .constraint = Claim::exact, .symmetric = true},
       .notes = "energy: exact in the director velocities (Theorem 5.1, tested), bounded (O(h^4)) as measured from the "
                "canonical state; six constraints (eq. 63 lists only the three orthogonality ones); AVF Jacobian = "
                "midpoint Jacobian; "

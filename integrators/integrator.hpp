@@ -58,6 +58,11 @@ struct Claims {
   /// torque-free one (Simo-Wong: exact for the free body, bounded under a configuration-dependent
   /// moment). Unset: `energy` everywhere.
   std::optional<Claim> energy_with_potential = std::nullopt;
+  /// Structure of the one-step map Phi_h that the source asserts (verification/structure.hpp): symmetric
+  /// (Phi_-h o Phi_h = identity, so the order is even) and symplectic (Phi_h preserves the canonical
+  /// symplectic form of T*SE(3)^n on Hamiltonian problems). Checked to round-off / differencing error.
+  bool symmetric = false;
+  bool symplectic = false;
   Claim of(InvariantKind k, bool with_potential = false) const {
     switch (k) {
       case InvariantKind::energy: return with_potential && energy_with_potential ? *energy_with_potential : energy;

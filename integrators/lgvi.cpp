@@ -38,7 +38,7 @@ const SchemeInfo& Lgvi::info() {
       // Symplectic and momentum preserving (discrete Noether): pi torque-free, a . pi under a field,
       // the axial momentum of a symmetric body (J_d commutes with rotations about the axis); energy bounded.
       .claims = {.energy = Claim::bounded, .momentum = Claim::exact, .casimir = Claim::exact, .axial = Claim::exact,
-                 .constraint = Claim::exact},
+                 .constraint = Claim::exact, .symmetric = true, .symplectic = true},
       .notes = "Newton on G(f) = sin|f|/|f| J f + (1 - cos|f|)/|f|^2 f x J f = h Pi_k + h^2/2 M_k; |f| >= pi is a "
                "breakdown (step too large); loads at t_k and t_{k+1} (trapezoidal); Newton tolerance 1e-14",
       .settings = {kNewtonTolerance, kNewtonMaxIterations},

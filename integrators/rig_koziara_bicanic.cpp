@@ -88,7 +88,7 @@ const SchemeInfo& RigImp::info() {
       .order = 2,
       .kind = SchemeKind::semi_implicit,
       .applies = {.families = {"rigid_body"}},
-      .claims = {.momentum = Claim::exact, .casimir = Claim::exact, .constraint = Claim::exact},
+      .claims = {.momentum = Claim::exact, .casimir = Claim::exact, .constraint = Claim::exact, .symmetric = true},
       .notes = "Newton on exp(h/2 Omega) J Omega = c with the dexp tangent, relative increment tolerance 1e-14, "
                "at most 50 iterations (non-convergence is a breakdown). Moment at Lambda_{n+1/2}.",
       .settings = {kNewtonTolerance, kNewtonMaxIterations},

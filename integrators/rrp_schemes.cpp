@@ -52,7 +52,7 @@ const SchemeInfo& BakerGonzalezBody::info() {
       .order = 2,
       .kind = SchemeKind::explicit_,
       .applies = kSphericalSystems,
-      .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact},
+      .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact, .symplectic = true},
       .notes = "Breakdown when h |omega + h M/(2J)| >= 1 (domain of (21b)) or at the chart's half-turn.",
       .flops = &bg_body_flops};
   return i;
@@ -67,7 +67,7 @@ const SchemeInfo& BakerGonzalezSpatial::info() {
       .order = 2,
       .kind = SchemeKind::explicit_,
       .applies = kSphericalSystems,
-      .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact},
+      .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact, .symplectic = true},
       .notes = "Omega_{k+1} = Omega_k + h/(2J)(t_k + t_{k+1}): momentum along the field exact. Breakdown when "
                "h |Omega + h t/(2J)| >= 1 (domain of (23b); eq. 16 prints h^2) or at the chart's half-turn.",
       .flops = &bg_spatial_flops};
@@ -82,7 +82,7 @@ const SchemeInfo& BakerGonzalezNewmark::info() {
                             .order = 2,
                             .kind = SchemeKind::explicit_,
                             .applies = kSphericalSystems,
-                            .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact},
+                            .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact, .symplectic = true},
                             .notes = "dalpha = h Omega_k + h^2/(2J) t_k: no domain limit; breakdown only at the half-turn.",
                             .flops = &bg_newmark_flops};
   return i;
@@ -115,7 +115,7 @@ const SchemeInfo& CampelloSymplecticEuler::info() {
                             .order = 1,
                             .kind = SchemeKind::explicit_,
                             .applies = kSphericalSystems,
-                            .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact},
+                            .claims = {.momentum = Claim::exact, .axial = Claim::exact, .constraint = Claim::exact, .symplectic = true},
                             .notes = "Variational (discrete Lagrangian (28)); first order.",
                             .flops = &campello_se_flops};
   return i;

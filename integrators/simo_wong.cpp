@@ -46,7 +46,7 @@ const SchemeInfo& SimoWong::info() {
       // K and pi exact for the free body (SW91); under a potential the spatial balance with the
       // moment at Lambda_{n+1/2} keeps a . pi exact but not K + U: bounded (no drift) is what is checked.
       .claims = {.energy = Claim::exact, .momentum = Claim::exact, .casimir = Claim::exact,
-                 .constraint = Claim::exact, .energy_with_potential = Claim::bounded},
+                 .constraint = Claim::exact, .energy_with_potential = Claim::bounded, .symmetric = true},
       .notes = "moment at the geodesic midpoint Lambda_n exp(Theta/2), t_n + h/2 (SW91's alpha = 1/2); energy exact "
                "torque-free only; W_{n+1} from the momentum equation at the converged Theta; Newton tolerance 1e-14",
       .settings = {kNewtonTolerance, kNewtonMaxIterations},

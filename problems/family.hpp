@@ -14,6 +14,8 @@
 // | invariants(p)              | each invariant of the exact flow with, next to it, its evaluation from    |
 // |                            | the canonical state (docs/metrics.md, Invariants)                          |
 // | energy(p, s)               | the energy of the canonical state (paper 001's E-error, plots)             |
+// | momenta(p, s, m),          | the Legendre transform of a Hamiltonian problem and its inverse (optional: |
+// | velocities(p, m, s)        | the symplecticity check needs them)                                        |
 // | formulations(p)            | the reference formulations that solve it, by name, the default first      |
 // | read(...), write(...)      | its problem-file section (docs/problem-files.md)                           |
 // | catalogue()                | catalogue problems of the family (optional)                               |
@@ -57,6 +59,14 @@ struct InvariantDef {
   double from_time = -std::numeric_limits<double>::infinity();
 };
 
+/// A body's momenta conjugate to its attitude and position (docs/metrics.md, "Structure"): the body
+/// angular momentum Pi = dL/dW and the spatial linear momentum P = dL/dv (zero for a family that
+/// does not translate).
+struct BodyMomenta {
+  Vec3 Pi = Vec3::Zero();
+  Vec3 P = Vec3::Zero();
+};
+
 /// Invariants defined together with the one function that evaluates them from the canonical state
 /// (the three components of a momentum share their evaluation). `evaluate` writes defs.size() values.
 /// It may capture values derived at validation (a field direction...), never a pointer to the
@@ -93,6 +103,15 @@ class Family {
   virtual double energy(const Problem& p, const State& s) const = 0;
   /// Names of the reference formulations that solve p (reference/reference.hpp), the default first.
   virtual std::vector<std::string> formulations(const Problem& p) const = 0;
+
+  /// The Legendre transform of a problem whose flow is Hamiltonian on T*SE(3)^n (T*SO(3) per body
+  /// when it does not translate), with the canonical symplectic form: the momenta of s, one per body,
+  /// into m. False, m untouched, where the family declares no such structure for p (a nonholonomic
+  /// constraint, a non-conservative load): the symplecticity check is not made there
+  /// (verification/structure.hpp). Not declared by default.
+  virtual bool momenta(const Problem& /*p*/, const State& /*s*/, std::vector<BodyMomenta>& /*m*/) const { return false; }
+  /// Its inverse: the velocities W (and v) of s from its attitudes (and positions) and the momenta m.
+  virtual void velocities(const Problem& /*p*/, const std::vector<BodyMomenta>& /*m*/, State& /*s*/) const {}
 
   /// Catalogue problems of this family that the catalogue lists after the built-in ones (catalogue.hpp).
   virtual std::vector<CatalogueEntry> catalogue() const { return {}; }

@@ -209,6 +209,8 @@ PYBIND11_MODULE(_rigidbench, m) {
           for (InvariantKind k : {InvariantKind::energy, InvariantKind::momentum, InvariantKind::casimir, InvariantKind::axial,
                                   InvariantKind::constraint, InvariantKind::nonholonomic})
             claims[to_string(k)] = to_string(i.claims.of(k));
+          claims["symmetric"] = i.claims.symmetric ? "exact" : "none";  // structure of the map
+          claims["symplectic"] = i.claims.symplectic ? "exact" : "none";
           d["claims"] = claims;
           d["origin"] = to_string(e.origin);
           l.append(d);

@@ -107,6 +107,10 @@ ordered_json gate_snapshot(const json& verify, const json& bench) {
         checks["invariant:" + it.key()] = it.value().at("verdict");
         if (it.value().value("failed_at_roundoff", false)) roundoff.push_back("invariant:" + it.key());
       }
+      if (r.contains("structure"))
+        for (const char* prop : {"symmetric", "symplectic"})
+          if (r.at("structure").contains(prop) && !r.at("structure").at(prop).at("verdict").is_null())
+            checks[cat("structure:", prop)] = r.at("structure").at(prop).at("verdict");
       e["convergence"] = conv;
       e["checks"] = checks;
       if (!roundoff.empty()) e["roundoff_failures"] = roundoff;

@@ -254,6 +254,21 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
                                {"verdict", to_string(i.verdict)},
                                {"failed_at_roundoff", i.failed_at_roundoff},
                                {"note", i.note}};
+  if (r.structure) {
+    j["structure"] = ordered_json::object();
+    for (const StructureCheck* c : {&r.structure->symmetric, &r.structure->symplectic})
+      j["structure"][c->property] = {{"claimed", c->claimed},
+                                     {"observed", to_string(c->observed)},
+                                     {"verdict", c->claimed && c->observed != Observed::not_checked
+                                                     ? ordered_json(to_string(c->verdict))
+                                                     : ordered_json(nullptr)},
+                                     {"h", nums(c->h)},
+                                     {"defect", nums(c->defect)},
+                                     {"allowance", nums(c->allowance)},
+                                     {"slope", num(c->slope)},
+                                     {"note", c->note}};
+    j["structure"]["order_parity"] = r.structure->order_parity;
+  }
   j["true_vs_printed_note"] =
       "paper 001's printed q-error compares squared H1 norms, so a scheme of order p shows slope p/2 in it; "
       "the true H1 distance (convergence.h1_distance) shows slope p.";

@@ -207,6 +207,9 @@ std::vector<PairResult::Check> PairResult::checks() const {
   }
   for (const auto& i : invariants)
     if (i.claim != Claim::none) add("invariant:" + i.name, i.verdict);
+  if (structure)
+    for (const StructureCheck* c : {&structure->symmetric, &structure->symplectic})
+      if (c->claimed && c->observed != Observed::not_checked) add("structure:" + c->property, c->verdict);
   return out;
 }
 
@@ -258,6 +261,8 @@ PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
       R.reason = run.reason;
     }
   }
+
+  R.structure = assess_structure(p, s, L.h0);
 
   // ---- errors against the reference, per level (docs/metrics.md, Errors against a reference) ----
   const std::size_t nl = std::size_t(L.levels), M = std::size_t(L.m);

@@ -15,6 +15,7 @@
 #include "rigidbench/reference/reference.hpp"
 #include "rigidbench/verification/long_time.hpp"
 #include "rigidbench/verification/metrics.hpp"
+#include "rigidbench/verification/structure.hpp"
 
 namespace rigidbench {
 
@@ -161,10 +162,13 @@ struct PairResult {
   History history;
   /// The long-time energy run (the `full` suite, SuiteRequest::long_time_steps); informational.
   std::optional<LongTimeEnergy> long_time;
+  /// Symmetry and symplecticity of the one-step map (structure.hpp); empty for a skipped pair.
+  std::optional<StructureResult> structure;
   double seconds = 0;
   /// Every gating verdict of the pair by its check name - "status" (the pair ran to the end), each
-  /// gating convergence metric, "q_ii"/"q_ii_full", "invariant:<name>" - the names expectation files
-  /// and the gate use (docs/gate.md). Empty for a skipped pair.
+  /// gating convergence metric, "q_ii"/"q_ii_full", "invariant:<name>", "structure:<property>" (a
+  /// claimed property that was measured) - the names expectation files and the gate use
+  /// (docs/gate.md). Empty for a skipped pair.
   struct Check {
     std::string name;
     bool failed = false;

@@ -88,6 +88,12 @@ class BodySystem final : public Family {
     return g;
   }
   double energy(const Problem& p, const State& s) const override { return p.system_energy(s).total(); }
+  bool momenta(const Problem& p, const State& s, std::vector<BodyMomenta>& m) const override {
+    return rigid_momenta(p, s, m);
+  }
+  void velocities(const Problem& p, const std::vector<BodyMomenta>& m, State& s) const override {
+    rigid_velocities(p, m, s);
+  }
   std::vector<std::string> formulations(const Problem&) const override { return {"body_system"}; }
 
   // {"interactions": {"bonds": [{"bodies": [i, j], "bending": Km, "axial": Ka, "shear": Ks, "rest": [..]}],

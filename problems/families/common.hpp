@@ -30,6 +30,26 @@ inline double rigid_body_energy(const Problem& p, const State& s) {
   return 0.5 * b.W.dot(p.inertia() * b.W) + p.potential(b.R);
 }
 
+/// The Legendre transform of the rigid-body and body-system equations (Family::momenta): Pi = J W + h_B
+/// (h_B of body 0, the gyrostat's rotor) and, translating, P = m v. Follower moments have no potential:
+/// no canonical structure then.
+inline bool rigid_momenta(const Problem& p, const State& s, std::vector<BodyMomenta>& m) {
+  if (!p.followers().empty()) return false;
+  m.resize(s.bodies.size());
+  for (std::size_t b = 0; b < s.bodies.size(); ++b) {
+    m[b].Pi = p.inertia(b) * s.bodies[b].W + (b == 0 ? p.internal_momentum() : Vec3::Zero());
+    m[b].P = p.translating() ? Vec3(p.bodies[b].mass * s.bodies[b].v) : Vec3::Zero();
+  }
+  return true;
+}
+/// Its inverse (Family::velocities).
+inline void rigid_velocities(const Problem& p, const std::vector<BodyMomenta>& m, State& s) {
+  for (std::size_t b = 0; b < s.bodies.size(); ++b) {
+    s.bodies[b].W = p.inertia_inverse(b) * (m[b].Pi - (b == 0 ? p.internal_momentum() : Vec3::Zero()));
+    if (p.translating()) s.bodies[b].v = m[b].P / p.bodies[b].mass;
+  }
+}
+
 inline const char* axis_name(int i) { return i == 0 ? "x" : i == 1 ? "y" : "z"; }
 
 }  // namespace rigidbench::families

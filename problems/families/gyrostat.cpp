@@ -59,6 +59,12 @@ class Gyrostat final : public Family {
   }
   std::vector<InvariantGroup> invariants(const Problem& p) const override { return rigid_body_invariants(p); }
   double energy(const Problem& p, const State& s) const override { return rigid_body_energy(p, s); }
+  bool momenta(const Problem& p, const State& s, std::vector<BodyMomenta>& m) const override {
+    return rigid_momenta(p, s, m);
+  }
+  void velocities(const Problem& p, const std::vector<BodyMomenta>& m, State& s) const override {
+    rigid_velocities(p, m, s);
+  }
   std::vector<std::string> formulations(const Problem&) const override { return {"kirchhoff", "newton_euler"}; }
 
   std::vector<const char*> file_keys() const override { return {"rotor"}; }

@@ -67,6 +67,17 @@ class KirchhoffBody final : public Family {
     const Vec3 u = b.R.transpose() * b.v;
     return 0.5 * (u.dot(p.bodies[0].added_mass * u) + b.W.dot(p.inertia() * b.W));
   }
+  // T = 1/2 u.M u + 1/2 W.J W with u = R^T v: Pi = J W and the spatial impulse P = R M R^T v.
+  bool momenta(const Problem& p, const State& s, std::vector<BodyMomenta>& m) const override {
+    const BodyState& b = s.body();
+    m.assign(1, {p.inertia() * b.W, b.R * (p.bodies[0].added_mass * (b.R.transpose() * b.v))});
+    return true;
+  }
+  void velocities(const Problem& p, const std::vector<BodyMomenta>& m, State& s) const override {
+    BodyState& b = s.body();
+    b.W = p.inertia_inverse() * m[0].Pi;
+    b.v = b.R * (p.added_mass_inverse() * (b.R.transpose() * m[0].P));
+  }
   std::vector<std::string> formulations(const Problem&) const override {
     return {"kirchhoff", "newton_euler", "hybrid"};
   }
