@@ -19,6 +19,8 @@ PaperSuiteResult run_paper_suite(bool progress) {
   papers::paper001_fig1(out, progress);
   papers::paper001_torus(out, progress);
   papers::paper002(out, progress);
+  papers::paper003(out, progress);
+  papers::paper004(out, progress);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

@@ -14,5 +14,9 @@ void paper001_fig1(PaperSuiteResult& out, bool progress);
 void paper001_torus(PaperSuiteResult& out, bool progress);
 /// Paper 002: the heavy top's Hamiltonian error at three steps.
 void paper002(PaperSuiteResult& out, bool progress);
+/// Paper 003: the Newton-Euler, Kirchhoff and Lagrange formulations against each other and the closed form.
+void paper003(PaperSuiteResult& out, bool progress);
+/// Paper 004: the Terze-Mueller-Zlatar update's momentum (torque-free) and its energy drift in t and h.
+void paper004(PaperSuiteResult& out, bool progress);
 
 }  // namespace rigidbench::papers
