@@ -1,13 +1,15 @@
 // Paper 003 (Massa & Vignolo, docs/bibliography.md [MV]): the Newton-Euler (right-invariant), Kirchhoff
 // (left-invariant) and Lagrange (jet coordinates: Euler angles) formulations are one dynamics. The
 // harness solves each as its own reference (reference/formulations/); here they are compared with each
-// other and, torque-free, with the closed-form solution, within their own error estimates.
+// other and with the closed-form solutions (torque-free: reference/analytic.hpp; the heavy symmetric top:
+// reference/lagrange_top.hpp), within their own error estimates.
 #include <cmath>
 #include <cstdio>
 
 #include "rigidbench/core/json_numbers.hpp"
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/reference/lagrange_top.hpp"
 #include "rigidbench/reference/reference.hpp"
 #include "rigidbench/verification/papers/papers.hpp"
 #include "rigidbench/verification/runner.hpp"
@@ -36,6 +38,8 @@ void paper003(PaperSuiteResult& out, bool progress) {
     std::vector<double> times;
     for (int k = 0; k <= kIntervals; ++k) times.push_back(p.t0 + (p.t_end - p.t0) * double(k) / kIntervals);
     std::vector<ReferenceSolution> sol;
+    // The closed forms first: torque-free (an applicable formulation, analytic) or the Lagrange top.
+    if (lagrange_top_not_applicable(p).empty()) sol.push_back(lagrange_top_reference(p, times));
     for (Formulation f : applicable_formulations(p)) {
       ReferenceSettings s;
       s.formulation = f;
