@@ -243,6 +243,20 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
                            {"unclaimed_exact_at_every_level", observed}};
       const LadderValue eh = error_at_step(h, e, asym, slope, h_fixed);
       row["error_at_h"] = {{"h", h_fixed}, {"error", num(eh.value)}, {"extrapolated", eh.extrapolated}};
+      // The final attitude error split into phase about the symmetry axis and shape (docs/metrics.md,
+      // "Error anatomy"), at the level nearest the fixed h that ran: why a scheme ranks where it does.
+      if (r.contains("error_anatomy") && r["error_anatomy"].is_object()) {
+        const json& an = r["error_anatomy"];
+        const auto ah = numbers(an["h"]), tot = numbers(an["total"]), ph = numbers(an["phase"]), sh = numbers(an["shape"]);
+        std::size_t best = ah.size();
+        for (std::size_t k = 0; k < ah.size() && k < tot.size() && k < ph.size() && k < sh.size(); ++k)
+          if (std::isfinite(tot[k]) && (best == ah.size() || std::abs(std::log(ah[k] / h_fixed)) <
+                                                                std::abs(std::log(ah[best] / h_fixed))))
+            best = k;
+        if (best < ah.size())
+          row["attitude_anatomy"] = {{"axis", an.value("axis", "")}, {"h", ah[best]}, {"total", num(tot[best])},
+                                     {"phase", num(ph[best])}, {"shape", num(sh[best])}};
+      }
 
       // Cost per step.
       double ns = kNan, instr = kNan, ratio = kNan, iratio = kNan, ratio4 = kNan, iratio4 = kNan, fl = kNan, ipf = kNan;
@@ -315,11 +329,17 @@ std::string compare_markdown(const ordered_json& c) {
   for (const auto& P : c["problems"]) {
     o << "\n## " << P.value("problem", "");
     if (P.contains("title")) o << " — " << P["title"].get<std::string>();
-    o << "\n\nRanked by " << P.value("rank_by", "") << "; error at fixed h = " << fmt(as_num(P["h_fixed"]))
-      << ".\n\n";
+    o << "\n\nRanked by " << P.value("rank_by", "") << "; error at fixed h = " << fmt(as_num(P["h_fixed"])) << ".";
+    for (const auto& r : P["rows"])
+      if (r.contains("attitude_anatomy")) {
+        o << " Attitude phase: the final attitude error's rotation about " << r["attitude_anatomy"].value("axis", "")
+          << " (signed, rad); shape: the rest.";
+        break;
+      }
+    o << "\n\n";
     o << "| rank | scheme | kind | order obs/exp | Q_II (2^p) | exact claims held | unclaimed, exact at every h | "
-         "error at h | ns/step (x odeint, x rk4) | instr/step (x odeint, x rk4) | flops/step (instr/flop) | steps to target | cost to target |\n";
-    o << "|---:|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|\n";
+         "error at h | attitude: phase / shape (h) | ns/step (x odeint, x rk4) | instr/step (x odeint, x rk4) | flops/step (instr/flop) | steps to target | cost to target |\n";
+    o << "|---:|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
     for (const auto& r : P["rows"]) {
       auto list = [](const ordered_json& a) {
         std::string s;
@@ -333,6 +353,11 @@ std::string compare_markdown(const ordered_json& c) {
       const auto& ct = r["cost_to_target"];
       const std::string tilde_c = ct["extrapolated"].get<bool>() ? "~" : "";
       const auto& cp = r["cost_per_step"];
+      std::string anatomy = "-";
+      if (r.contains("attitude_anatomy")) {
+        const auto& a = r["attitude_anatomy"];
+        anatomy = cat(fmt(as_num(a["phase"])), " / ", fmt(as_num(a["shape"])), " (", fmt(as_num(a["h"])), ")");
+      }
       std::string cost = "-";
       if (as_num(ct["instructions"]) > 0) cost = tilde_c + fmt(as_num(ct["instructions"]) * 1e-6) + " Minstr";
       else if (as_num(ct["cpu_seconds"]) > 0) cost = tilde_c + fmt(as_num(ct["cpu_seconds"]) * 1e3) + " ms";
@@ -342,7 +367,7 @@ std::string compare_markdown(const ordered_json& c) {
         << fmt(as_num(r["order"]["expected"])) << " " << r["order"].value("verdict", "") << " | "
         << fmt(as_num(r["q_ii"]["median"]), 4) << " (" << fmt(as_num(r["q_ii"]["expected"])) << ") "
         << r["q_ii"].value("verdict", "") << " | " << claims << " | " << list(inv["unclaimed_exact_at_every_level"]) << " | "
-        << tilde_e << fmt(as_num(r["error_at_h"]["error"])) << " | " << fmt(as_num(cp["ns"]), 4) << " ("
+        << tilde_e << fmt(as_num(r["error_at_h"]["error"])) << " | " << anatomy << " | " << fmt(as_num(cp["ns"]), 4) << " ("
         << fmt(as_num(cp["ratio_to_baseline"])) << ", " << fmt(as_num(cp.value("ratio_to_rk4", ordered_json()))) << ") | "
         << fmt(as_num(cp["instructions"]), 4) << " (" << fmt(as_num(cp["instruction_ratio_to_baseline"])) << ", "
         << fmt(as_num(cp.value("instruction_ratio_to_rk4", ordered_json()))) << ") | "

@@ -254,6 +254,20 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
                                {"verdict", to_string(i.verdict)},
                                {"failed_at_roundoff", i.failed_at_roundoff},
                                {"note", i.note}};
+  if (r.anatomy) {
+    const ErrorAnatomy& a = *r.anatomy;
+    j["error_anatomy"] = {{"axis", a.axis.description},
+                          {"axis_frame", a.axis.body ? "body" : "space"},
+                          {"axis_components", {a.axis.axis[0], a.axis.axis[1], a.axis.axis[2]}},
+                          {"t", a.t},
+                          {"h", nums(a.h)},
+                          {"total", nums(a.total)},
+                          {"phase", nums(a.phase)},
+                          {"shape", nums(a.shape)},
+                          {"note", "final attitude error per level: delta = log(R_ref^T R) for a body axis, "
+                                   "log(R R_ref^T) for a spatial one; phase = delta . axis (rad, signed), shape = "
+                                   "|delta - phase axis|, total = |delta| (docs/metrics.md, Error anatomy)"}};
+  }
   if (r.structure) {
     j["structure"] = ordered_json::object();
     for (const StructureCheck* c : {&r.structure->symmetric, &r.structure->symplectic})

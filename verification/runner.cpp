@@ -290,6 +290,9 @@ PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   for (int k = 0; k < L.levels; ++k)
     if (runs[std::size_t(k)].ok) finest = k;
   std::vector<double> att_t(M + 1, kNaN);  // attitude error vs t at the finest level (history)
+  if (const auto axis = phase_axis(p))
+    R.anatomy = ErrorAnatomy{*axis, L.t_end(), R.h, std::vector<double>(nl, kNaN), std::vector<double>(nl, kNaN),
+                             std::vector<double>(nl, kNaN)};
   for (std::size_t k = 0; k < nl; ++k) {
     if (!runs[k].ok) continue;
     const auto& xi = runs[k].xi;
@@ -330,6 +333,10 @@ PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
     }
     att_m[k] = am;
     om_m[k] = wm;
+    if (R.anatomy) {
+      const ErrorSplit e = split_attitude_error(R.anatomy->axis, attitude_of(xi, Eigen::Index(M), 0), ref.states[M].body().R);
+      R.anatomy->total[k] = e.total, R.anatomy->phase[k] = e.phase, R.anatomy->shape[k] = e.shape;
+    }
     h1[k] = std::sqrt(trapezoid(h1i, dt));
     // Paper 001 eqs. 35-36 as printed: a difference of squared norms, hence slope p/2.
     qerr[k] = std::sqrt(std::abs(trapezoid(qnh, dt) - trapezoid(qnr, dt))) / std::sqrt(trapezoid(qnr, dt));

@@ -13,6 +13,7 @@
 #include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/problems/problem.hpp"
 #include "rigidbench/reference/reference.hpp"
+#include "rigidbench/verification/anatomy.hpp"
 #include "rigidbench/verification/long_time.hpp"
 #include "rigidbench/verification/metrics.hpp"
 #include "rigidbench/verification/structure.hpp"
@@ -162,6 +163,9 @@ struct PairResult {
   History history;
   /// The long-time energy run (the `full` suite, SuiteRequest::long_time_steps); informational.
   std::optional<LongTimeEnergy> long_time;
+  /// The final attitude error split into phase and shape (anatomy.hpp); empty where the problem has no
+  /// phase axis.
+  std::optional<ErrorAnatomy> anatomy;
   /// Symmetry and symplecticity of the one-step map (structure.hpp); empty for a skipped pair.
   std::optional<StructureResult> structure;
   double seconds = 0;

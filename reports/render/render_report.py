@@ -587,10 +587,13 @@ def compare_tables(cmp):
     for P in cmp["problems"]:
         out.append(f'<h3 id="cmp-{esc(P["problem"])}">{esc(P["problem"])}'
                    f'{" — " + esc(P["title"]) if P.get("title") else ""}</h3>')
-        out.append(f'<p class="meta">Ranked by {esc(P["rank_by"])}; error at fixed h = {fmtn(P["h_fixed"])}.</p>')
+        axis = next((r["attitude_anatomy"]["axis"] for r in P["rows"] if r.get("attitude_anatomy")), None)
+        phase_note = (f" Attitude phase: the final attitude error's rotation about {esc(axis)} (signed, rad); shape: the "
+                      "rest (docs/metrics.md, Error anatomy)." if axis else "")
+        out.append(f'<p class="meta">Ranked by {esc(P["rank_by"])}; error at fixed h = {fmtn(P["h_fixed"])}.{phase_note}</p>')
         out.append("<table><tr><th>rank</th><th>scheme</th><th>kind</th><th>order obs / exp</th><th>Q_II (2^p)</th>"
                    "<th>exact claims held</th><th>unclaimed, exact at every h</th><th>error at h</th>"
-                   "<th>ns/step (× odeint, × rk4)</th><th>instr/step (× odeint, × rk4)</th><th>flops/step (instr/flop)</th>"
+                   "<th>attitude: phase / shape (h)</th><th>ns/step (× odeint, × rk4)</th><th>instr/step (× odeint, × rk4)</th><th>flops/step (instr/flop)</th>"
                    "<th>steps to target</th>"
                    "<th>cost to target</th></tr>")
         for r in P["rows"]:
@@ -607,6 +610,8 @@ def compare_tables(cmp):
             else:
                 cost = "-"
             te = "~" if r["error_at_h"]["extrapolated"] else ""
+            an = r.get("attitude_anatomy")
+            anatomy = f'{fmtn(an["phase"])} / {fmtn(an["shape"])} ({fmtn(an["h"])})' if an else "-"
             status = "" if r["status"] == "ok" else f' <span class="fail">({esc(r["status"])})</span>'
             out.append(
                 f'<tr><td class="num">{r["rank"] if r["rank"] is not None else "-"}</td>'
@@ -614,7 +619,7 @@ def compare_tables(cmp):
                 f'<td>{fmtn(r["order"]["observed"])} / {fmtn(r["order"]["expected"])} {verdict(r["order"]["verdict"])}</td>'
                 f'<td>{fmtn(r["q_ii"]["median"], 4)} ({fmtn(r["q_ii"]["expected"])}) {verdict(r["q_ii"]["verdict"])}</td>'
                 f'<td>{held}</td><td>{esc(", ".join(inv["unclaimed_exact_at_every_level"]) or "-")}</td>'
-                f'<td class="num">{te}{fmtn(r["error_at_h"]["error"])}</td>'
+                f'<td class="num">{te}{fmtn(r["error_at_h"]["error"])}</td><td class="num">{anatomy}</td>'
                 f'<td class="num">{fmtn(cp["ns"], 4)} ({fmtn(cp["ratio_to_baseline"])}, {fmtn(cp.get("ratio_to_rk4"))})</td>'
                 f'<td class="num">{fmtn(cp["instructions"], 4)} ({fmtn(cp["instruction_ratio_to_baseline"])}, '
                 f'{fmtn(cp.get("instruction_ratio_to_rk4"))})</td>'
