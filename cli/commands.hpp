@@ -59,7 +59,8 @@ void write_report(const std::string& path, const std::string& content);
 
 /// Runs the report renderer (render/render_report.py) on report files into out_dir; the exit code.
 int render_reports(const std::vector<std::string>& inputs, const std::string& out_dir, const std::string& formats,
-                   bool quiet);
+                   bool quiet,
+                   const std::vector<std::string>& renderer_options = {});
 
 /// --history FILE / --record of the commands that record their run (docs/history.md).
 struct HistoryOptions {

@@ -105,7 +105,7 @@ void print_expectations(const ExpectationReport& e, const std::string& origin) {
 // Inputs are checked here first so that bad input is exit 2 with the file named before Python
 // starts; the renderer itself exits 2 for a report it cannot use.
 int render_reports(const std::vector<std::string>& inputs, const std::string& out_dir, const std::string& formats,
-                   bool quiet) {
+                   bool quiet, const std::vector<std::string>& renderer_options) {
   for (const auto& f : inputs) {
     const nlohmann::json j = read_json_input(f, "the report");
     if (!j.is_object() || !j.contains("schema_version"))
@@ -126,6 +126,8 @@ int render_reports(const std::vector<std::string>& inputs, const std::string& ou
   const std::string py = python_executable();
   std::vector<std::string> args{py, script, "--out", out_dir, "--format", formats};
   if (quiet) args.push_back("--quiet");
+  args.insert(args.end(), renderer_options.begin(), renderer_options.end());
+  args.push_back("--");  // every input after it is a file, whatever its name
   args.insert(args.end(), inputs.begin(), inputs.end());
   const int rc = run_process(args);
   if (rc == 127) {

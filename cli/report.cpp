@@ -8,7 +8,8 @@ namespace rigidbench::cli {
 Command add_report(CLI::App& app) {
   struct Options {
     std::vector<std::string> in;
-    std::string out, format = "png";
+    std::string out, format = "png", style = "screen";
+    std::vector<std::string> integrators, problems;
     bool quiet = false;
   };
   auto o = std::make_shared<Options>();
@@ -17,7 +18,17 @@ Command add_report(CLI::App& app) {
   sc->add_option("--out", o->out, "Output folder (index.html, figures/)")->required();
   sc->add_option("--format", o->format, "Figure formats, comma-separated: png (default), svg, pdf");
   sc->add_flag("--quiet", o->quiet, "No progress on stderr (one line per figure otherwise)");
-  return {sc, [o] { return render_reports(o->in, o->out, o->format, o->quiet); }};
+  sc->add_option("--integrator", o->integrators, "Only these schemes in figures and tables (names or globs)");
+  sc->add_option("--problem", o->problems, "Only these problems (names or globs)");
+  sc->add_option("--style", o->style,
+                 "Figure style: screen (default), journal-single (3.5 in wide, 8 pt) or journal-double (7.16 in, 8 pt)")
+      ->check(CLI::IsMember({"screen", "journal-single", "journal-double"}));
+  return {sc, [o] {
+            std::vector<std::string> opts{"--style", o->style};
+            for (const auto& i : o->integrators) opts.insert(opts.end(), {"--integrator", i});
+            for (const auto& p : o->problems) opts.insert(opts.end(), {"--problem", p});
+            return render_reports(o->in, o->out, o->format, o->quiet, opts);
+          }};
 }
 
 }  // namespace rigidbench::cli

@@ -9,7 +9,8 @@ PKGS=(build-essential cmake ninja-build git
       libxml2-utils clang    # xmllint checks the gate's JUnit; clang builds the portability check (docs/gate.md)
       libclang-rt-dev        # clang's ASan, UBSan and libFuzzer runtimes: the sanitize preset (docs/fuzzing.md)
       libsqlite3-dev         # the run history (docs/history.md)
-      openmpi-bin libopenmpi-dev)  # MPI ranks for verify/bench/gate --run (docs/scaling.md)
+      openmpi-bin libopenmpi-dev   # MPI ranks for verify/bench/gate --run (docs/scaling.md)
+      poppler-utils chromium)      # the report's fonts (pdffonts) and the page in a browser (docs/reports.md)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

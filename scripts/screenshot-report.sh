@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Looks at the HTML report the way a reader does: Debian's headless Chromium renders
 # OUT/report/index.html to a PNG (default rigidbench-out/report/screenshot.png). Installs the
-# chromium package when missing (large; not part of the main job or CI).
+# chromium package when missing (scripts/install-deps.sh installs it for the report.figures test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PAGE="${1:-rigidbench-out/report/index.html}"

@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """Renders rigidbench report JSON into figures and one self-contained HTML page.
 
-Usage: render_report.py --out DIR [--format png,svg,pdf] REPORT.json [REPORT.json ...]
+Usage: render_report.py --out DIR [--format png,svg,pdf] [--style screen|journal-single|journal-double]
+                        [--integrator GLOB ...] [--problem GLOB ...] [--] REPORT.json [REPORT.json ...]
 
 Plots and HTML come from the JSON files alone, never from in-memory state.
 Every input is validated against its schema (reports/schema/) first; an input that is not valid
 JSON, not a rigidbench report or not valid against its schema is bad input: exit 2, nothing written.
 Accepted reports: `verify` (quick or any problem selection), `verify --suite paper`, `bench`,
 `compare`, and the trends of `rigidbench history` (docs/history.md). Output: DIR/index.html (PNG figures inlined), DIR/figures/*.{png,svg,pdf} and
-DIR/manifest.json (every figure with the schemes it shows, for tests and tooling). Files are
+DIR/tables/verdicts.{csv,tex}, DIR/manifest.json (every figure with the schemes it shows and every
+scheme's fixed style, for tests and tooling; docs/reports.md). Files are
 written to a temporary name and renamed into place.
 Needs python3-matplotlib (and python3-jsonschema for validation), both Debian packages.
 """
@@ -87,6 +89,96 @@ def load_inputs(paths):
     return out
 
 
+def select(inputs, integrators, problems):
+    """Keeps the pairs whose scheme and problem match one of the patterns (fnmatch globs; none: all),
+    in every input; BadInput when nothing is left."""
+    import fnmatch
+
+    def ok(name, pats):
+        return not pats or any(fnmatch.fnmatchcase(name or "", q) for q in pats)
+
+    def pair(d):
+        return ok(d.get("integrator"), integrators) and ok(d.get("problem"), problems)
+    if not integrators and not problems:
+        return inputs
+    kept = 0
+    for _, j in inputs["verify"] + inputs["bench"]:
+        j["results"] = [r for r in j.get("results", []) if pair(r)]
+        kept += len(j["results"])
+        wp = j.get("work_precision")
+        if isinstance(wp, dict) and "series" in wp:
+            wp["series"] = [x for x in wp["series"] if pair(x)]
+    for _, j in inputs["paper"]:
+        j["paper_reproductions"] = [i for i in j.get("paper_reproductions", []) if pair(i)]
+        kept += len(j["paper_reproductions"])
+    for _, j in inputs["compare"]:
+        j["problems"] = [P for P in j["problems"] if ok(P["problem"], problems)]
+        for P in j["problems"]:
+            P["rows"] = [r for r in P["rows"] if ok(r["integrator"], integrators)]
+            kept += len(P["rows"])
+    if kept == 0 and not inputs["history"]:
+        raise BadInput("--integrator/--problem select nothing in the inputs")
+    return inputs
+
+
+def write_tables(out_dir, inputs):
+    """Order, Q_II and verdicts of every pair of each verify report, as CSV and as a LaTeX booktabs
+    table (DIR/tables/verdicts[_rN].{csv,tex}); the files written."""
+    import csv
+    import io
+    files = []
+    d = os.path.join(out_dir, "tables")
+    for n, (_, rep) in enumerate(inputs["verify"]):
+        rows = []
+        for r in rep["results"]:
+            if r["status"] == "skipped":
+                continue
+            c = r.get("convergence", {}).get("attitude_error_final", {})
+            q = r.get("q_ii", {})
+            st = r.get("structure") or {}
+            failed = [k for k, v in r.get("convergence", {}).items() if v.get("gating", True) and v.get("verdict") == "fail"]
+            failed += [k for k in ("q_ii", "q_ii_full") if (r.get(k) or {}).get("verdict") == "fail"]
+            failed += [f"invariant:{k}" for k, v in r.get("invariants", {}).items() if v.get("verdict") == "fail"]
+            failed += [f"structure:{k}" for k in ("symmetric", "symplectic") if (st.get(k) or {}).get("verdict") == "fail"]
+            rows.append({"scheme": r["integrator"], "problem": r["problem"], "status": r["status"],
+                         "order_observed": c.get("slope"), "order_expected": c.get("expected"),
+                         "order_verdict": c.get("verdict", ""), "q_ii": q.get("median"), "q_ii_expected": q.get("expected"),
+                         "q_ii_verdict": q.get("verdict", ""),
+                         "symmetric": (st.get("symmetric") or {}).get("observed", ""),
+                         "symplectic": (st.get("symplectic") or {}).get("observed", ""),
+                         "failed_checks": " ".join(failed)})
+        if not rows:
+            continue
+        os.makedirs(d, exist_ok=True)
+        stem = "verdicts" if n == 0 else f"verdicts_r{n}"
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        for row in rows:
+            w.writerow({k: ("" if v is None else v) for k, v in row.items()})
+        write_atomic(os.path.join(d, stem + ".csv"), buf.getvalue())
+
+        def tex(x):
+            return str(x).replace("\\", "\\textbackslash{}").replace("_", "\\_").replace("&", "\\&").replace("%", "\\%")
+
+        def n3(x):
+            return f"{x:.3g}" if finite(x) else "--"
+        lines = ["% rigidbench: order, Q_II and verdicts per pair (needs \\usepackage{booktabs})",
+                 "\\begin{tabular}{llrrlrrlll}", "\\toprule",
+                 "scheme & problem & order & $p$ & & $Q_{II}$ & $2^p$ & & symmetric / symplectic & failed checks \\\\",
+                 "\\midrule"]
+        for row in rows:
+            lines.append(" & ".join([tex(row["scheme"]), tex(row["problem"]), n3(row["order_observed"]),
+                                     n3(row["order_expected"]), tex(row["order_verdict"]), n3(row["q_ii"]),
+                                     n3(row["q_ii_expected"]), tex(row["q_ii_verdict"]),
+                                     tex(f"{row['symmetric'] or '--'} / {row['symplectic'] or '--'}"),
+                                     tex(row["failed_checks"] or "--")]) + " \\\\")
+        lines += ["\\bottomrule", "\\end{tabular}", ""]
+        write_atomic(os.path.join(d, stem + ".tex"), "\n".join(lines))
+        files += [os.path.join("tables", stem + ".csv"), os.path.join("tables", stem + ".tex")]
+    return files
+
+
 # ---------------------------------------------------------------------------------------------
 # Figures
 # ---------------------------------------------------------------------------------------------
@@ -95,14 +187,50 @@ def finite(x):
     return isinstance(x, (int, float)) and math.isfinite(x)
 
 
+# One colour, marker and line style per scheme, the same in every figure of every report: fixed for the
+# built-in schemes (in the registry's order), drawn from the name for any other (zlib.crc32, stable
+# across runs and machines) with a dotted line, so that an outside scheme never looks like a built-in.
+PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+           "#17becf",  # matplotlib's tab10, then ten dark or saturated colours far from it
+           "#000000", "#000080", "#800000", "#006400", "#ff00ff", "#c49a00", "#008080", "#00c000", "#4b0082",
+           "#ff4500"]
+MARKERS = ["o", "s", "^", "v", "D", "<", ">", "p", "P", "h", "X", "*", "d", "H", "8", "1", "2", "3", "4", "+"]
+BUILTIN_SCHEMES = ["odeint_rk4_quat", "rk4_quat", "lie_euler", "terze", "rig_pos", "rig_neg", "rig_imp", "bg_body",
+                   "bg_spatial", "bg_newmark", "campello_symplectic_euler", "campello_implicit", "dlm_splitting",
+                   "rkmk4", "gr_energy_momentum", "gr_nonholonomic", "simo_wong", "akw_midpoint", "lgvi"]
+
+
+def scheme_style(name):
+    """(colour, marker, line style) of a scheme: docs/reports.md, "Figures"."""
+    if name in BUILTIN_SCHEMES:
+        i = BUILTIN_SCHEMES.index(name)
+        return PALETTE[i], MARKERS[i], "--" if name == "odeint_rk4_quat" else "-"
+    import zlib
+    h = zlib.crc32(name.encode())
+    return PALETTE[h % len(PALETTE)], MARKERS[(h // len(PALETTE)) % len(MARKERS)], ":"
+
+
+# Figure styles: `screen` keeps the sizes the code gives; a journal style scales every figure to the
+# column width (IEEE/Elsevier: 3.5 in single, 7.16 in double column) with 8 pt text.
+STYLES = {"screen": None, "journal-single": 3.5, "journal-double": 7.16}
+
+
 class Figures:
     """Saves figures in the requested formats and remembers what each shows (manifest)."""
 
-    def __init__(self, out_dir, formats, progress=False):
+    def __init__(self, out_dir, formats, progress=False, style="screen"):
         self.progress = progress
         self.t0 = time.monotonic()
         import matplotlib
         matplotlib.use("Agg")
+        # Fonts a publisher's checker accepts: TrueType (Type 42) embedded in PDF and PostScript, never
+        # Type 3; text in SVG kept as text (editable, searchable), not paths.
+        matplotlib.rcParams.update({"pdf.fonttype": 42, "ps.fonttype": 42, "svg.fonttype": "none"})
+        self.width = STYLES[style]
+        if self.width:
+            matplotlib.rcParams.update({"font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8,
+                                        "xtick.labelsize": 7, "ytick.labelsize": 7, "legend.fontsize": 6.5,
+                                        "lines.linewidth": 0.9, "lines.markersize": 3.5})
         import matplotlib.pyplot as plt
         self.plt = plt
         self.dir = os.path.join(out_dir, "figures")
@@ -111,12 +239,59 @@ class Figures:
         self.items = []
 
     def style(self, names):
-        """One colour and marker per scheme, the same in every figure."""
-        cmap = self.plt.get_cmap("tab10")
-        markers = "os^vD<>pPhX*"
-        allnames = sorted(set(names))
-        dashes = ["-", "--", ":", "-."]
-        return {n: (cmap(i % 10), markers[i % len(markers)], dashes[(i // 10) % 4]) for i, n in enumerate(allnames)}
+        """One colour and marker per scheme, the same in every figure (scheme_style)."""
+        return {n: scheme_style(n) for n in set(names)}
+
+    def size(self, w, h):
+        """The figure size: (w, h) in inches on screen; in a journal style the column width with the
+        same aspect, at least 2.2 in high."""
+        if not self.width:
+            return (w, h)
+        return (self.width, max(2.2, h * self.width / w))
+
+    def subplots(self, n, w_each, h, entries=0):
+        """A figure of n panels (side by side; stacked in a single journal column) and, in a journal
+        style, a legend row under them sized for `entries` labels: (fig, axes list, legend axes or
+        None). On screen the panels keep their own legends."""
+        plt = self.plt
+        nr, nc, size = self.panels(n, w_each, h)
+        if not self.width or entries == 0:
+            fig, axes = plt.subplots(nr, nc, figsize=size, layout="constrained", squeeze=False)
+            return fig, list(axes.ravel()), None
+        ncol = 2 if self.width < 5 else 4
+        rows = (entries + ncol - 1) // ncol
+        leg_h = 0.16 * rows + 0.15  # inches: one 6.5 pt line per row
+        fig = plt.figure(figsize=(size[0], size[1] + leg_h), layout="constrained")
+        gs = fig.add_gridspec(nr + 1, nc, height_ratios=[size[1] / nr] * nr + [leg_h])
+        axes = [fig.add_subplot(gs[i, j]) for i in range(nr) for j in range(nc)]
+        lax = fig.add_subplot(gs[nr, :])
+        lax.axis("off")
+        return fig, axes, lax
+
+    def shared_legend(self, lax, names, style):
+        """One legend entry per scheme (its line and marker) in the legend row."""
+        from matplotlib.lines import Line2D
+        ncol = 2 if self.width < 5 else 4
+        handles = [Line2D([], [], color=style[n][0], marker=style[n][1], ls=style[n][2], ms=3.5) for n in names]
+        lax.legend(handles, names, loc="upper center", ncol=ncol, frameon=False, fontsize=6.5,
+                   handlelength=2.2, columnspacing=1.2, borderaxespad=0)
+
+    def panels(self, n, w_each, h):
+        """(rows, columns, figure size) of n side-by-side panels; stacked in a single journal column."""
+        if self.width and self.width < 5:
+            return n, 1, (self.width, n * max(2.2, h * self.width / w_each))
+        return 1, n, self.size(w_each * n, h)
+
+    def title(self, where, text):
+        """A figure's or panel's title on screen; none in a journal style, where the paper's caption
+        says it (the manifest keeps every figure's title and caption)."""
+        if self.width:
+            return
+        (where.suptitle if hasattr(where, "suptitle") else where.set_title)(text, fontsize=10)
+
+    def font(self, screen_pt):
+        """A font size the code gives for the screen; in a journal style at least 6 pt."""
+        return max(6.0, screen_pt * 0.85) if self.width else screen_pt
 
     def save(self, fig, name, title, section, problem=None, series=(), caption=""):
         files = {}
@@ -125,7 +300,9 @@ class Figures:
             fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=".tmp-", suffix=f".{fmt}")
             os.close(fd)
             try:
-                fig.savefig(tmp, format=fmt, dpi=110, bbox_inches="tight")
+                # A journal figure keeps its size (the column width): constrained layout fits legends and
+                # labels inside it. On screen the box is cropped to what is drawn.
+                fig.savefig(tmp, format=fmt, dpi=300 if self.width else 110, bbox_inches=None if self.width else "tight")
                 os.chmod(tmp, 0o644)
                 os.replace(tmp, path)
             finally:
@@ -147,8 +324,9 @@ def slope_triangle(ax, x0, y0, order, width=2.0, color="0.35"):
     ax.text(x1 * 1.05, math.sqrt(y0 * y1), f"{order}", fontsize=7, color=color, va="center")
 
 
-def convergence_panel(ax, series, style, title, ylabel):
-    """series: list of (scheme, conv) with conv = {h, error, slope, expected, asymptotic?, floor?}."""
+def convergence_panel(ax, series, style, title, ylabel, legend=True):
+    """series: list of (scheme, conv) with conv = {h, error, slope, expected, asymptotic?, floor?}.
+    legend=False: no legend of its own (a journal figure's shared legend row; figs.shared_legend)."""
     floor = 0.0
     hs, es = [], []
     plotted = []
@@ -189,9 +367,10 @@ def convergence_panel(ax, series, style, title, ylabel):
         y *= width ** order * 4
     ax.set_xlabel("h")
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=9)
+    ax.set_title(title, fontsize=9 if legend else None)
     ax.grid(True, which="major", lw=0.3)
-    ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
+    if legend:
+        ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
     return plotted
 
 
@@ -227,18 +406,24 @@ def render_verify(figs, rep, tag, style):
         if not ran:
             continue
         # -- convergence: state error, true H1 distance, printed q-error (paper 001) side by side
-        fig, axes = plt.subplots(1, 3, figsize=(17, 5.6), layout="constrained")
+        fig, axes, lax = figs.subplots(3, 17 / 3, 5.6, entries=len(ran))
         names = []
         for ax, key in zip(axes, CONVERGENCE_PANELS):
             section, title, unit = metric_label(rep, key)
+            if lax:  # a journal panel: the metric's name alone (the slopes are in the tables)
+                title = title.split(" (")[0]
             names += convergence_panel(ax, [(r["integrator"], r[section][key]) for r in ran if key in r.get(section, {})],
-                                       style, title, f"error [{unit}]" if unit else "error")
-        fig.suptitle(f"{prob}: convergence (filled: asymptotic levels used for the fit; hollow: excluded)", fontsize=10)
+                                       style, title, f"error [{unit}]" if unit else "error", legend=lax is None)
+        if lax:
+            figs.shared_legend(lax, sorted(set(names), key=names.index), style)
+        else:
+            fig.suptitle(f"{prob}: convergence (filled: asymptotic levels used for the fit; hollow: excluded)",
+                         fontsize=10)
         figs.save(fig, f"{tag}convergence_{prob}", f"{prob}: convergence", "convergence", prob, names,
                   "Fitted slope and expected order in the legend; triangles show slopes 1, 2, 4; the grey band is "
                   "below 100x the reference's own error estimate (or 100 ulps), where levels are not used.")
         # -- Q_II(t) / 2^p at the primary level
-        fig, ax = plt.subplots(figsize=(10, 4.8), layout="constrained")
+        fig, (ax,), lax = figs.subplots(1, 10, 4.8, entries=len(ran))
         shown = []
         for r in ran:
             q = (r.get("history") or {}).get("q_ii") or {}
@@ -256,12 +441,30 @@ def render_verify(figs, rep, tag, style):
         ax.set_ylim(0.5, 2.5)
         ax.set_xlabel("t")
         ax.set_ylabel("Q_II / 2^p")
-        ax.set_title(f"{prob}: second quotient of precision vs t (paper 000 Appendix A)", fontsize=10)
-        ax.legend(fontsize=6.5, ncol=2)
+        figs.title(ax, f"{prob}: second quotient of precision vs t (paper 000 Appendix A)")
+        figs.shared_legend(lax, shown, style) if lax else ax.legend(fontsize=6.5, ncol=2)
         ax.grid(True, lw=0.3)
         figs.save(fig, f"{tag}qii_{prob}", f"{prob}: Q_II vs t", "q_ii", prob, shown,
                   "Q_II(t) normalised by 2^p at each scheme's primary level (the finest h clear of round-off); "
                   "values outside [0.5, 2.5] are clipped.")
+        # -- attitude error vs t at the finest level
+        et = [r for r in ran if (r.get("history") or {}).get("attitude_error")]
+        if et:
+            fig, (ax,), lax = figs.subplots(1, 10, 4.8, entries=len(et))
+            for r in et:
+                hist = r["history"]
+                col, _, ls = style[r["integrator"]]
+                y = [max(v, 1e-17) if finite(v) else float("nan") for v in hist["attitude_error"]]
+                ax.semilogy(hist["t"], y, ls, color=col, lw=1, label=f"{r['integrator']} (h = {hist['h']:.3g})")
+            ax.set_xlabel("t")
+            ax.set_ylabel("attitude error [rad]")
+            figs.title(ax, f"{prob}: attitude error vs t at each scheme's finest step")
+            ax.grid(True, which="major", lw=0.3)
+            figs.shared_legend(lax, [r["integrator"] for r in et], style) if lax else ax.legend(fontsize=6.5, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.14), frameon=False)
+            figs.save(fig, f"{tag}error_time_{prob}", f"{prob}: attitude error vs t", "error_time", prob,
+                      sorted(r["integrator"] for r in et),
+                      "Geodesic angle between the scheme's attitude and the reference's on the observation grid, "
+                      "at the finest level that ran (docs/metrics.md).")
         # -- invariant drift vs t at the finest level
         invs = []
         for r in ran:
@@ -271,7 +474,7 @@ def render_verify(figs, rep, tag, style):
         if invs:
             ncol = min(3, len(invs))
             nrow = (len(invs) + 1 + ncol - 1) // ncol  # one cell more, for the legend
-            fig, axes = plt.subplots(nrow, ncol, figsize=(5.6 * ncol, 3.4 * nrow + 1.2), squeeze=False, layout="constrained")
+            fig, axes = plt.subplots(nrow, ncol, figsize=figs.size(5.6 * ncol, 3.4 * nrow + 1.2), squeeze=False, layout="constrained")
             shown = set()
             handles = {}
             for i, name in enumerate(invs):
@@ -311,7 +514,7 @@ def render_verify(figs, rep, tag, style):
         # -- long-time energy (the full suite): running max |E - E0| / S_E vs t, log-log
         lt = [r for r in ran if (r.get("long_time_energy") or {}).get("t")]
         if lt:
-            fig, ax = plt.subplots(figsize=(10, 5.2), layout="constrained")
+            fig, (ax,), lax = figs.subplots(1, 10, 5.2, entries=len(lt))
             for r in lt:
                 L = r["long_time_energy"]
                 col, _, ls = style[r["integrator"]]
@@ -325,7 +528,7 @@ def render_verify(figs, rep, tag, style):
             ax.set_title(f"{prob}: long-time energy (max |dE| ~ t^a: a < 1/4 bounded, 1/2 random walk, 1 linear drift)",
                          fontsize=10)
             ax.grid(True, which="both", lw=0.3)
-            ax.legend(fontsize=6.5, ncol=2)
+            figs.shared_legend(lax, [r["integrator"] for r in lt], style) if lax else ax.legend(fontsize=6.5, ncol=2)
             figs.save(fig, f"{tag}long_time_{prob}", f"{prob}: long-time energy", "long_time", prob,
                       sorted(r["integrator"] for r in lt),
                       "The full suite's long-time run of each scheme at the ladder's second step: the running maximum "
@@ -341,7 +544,7 @@ def render_bench(figs, rep, style):
     for s in series:
         probs.setdefault(s["problem"], []).append(s)
     for prob, ss in probs.items():
-        fig, axes = plt.subplots(1, 2, figsize=(14, 5.2), layout="constrained")
+        fig, axes = plt.subplots(1, 2, figsize=figs.size(14, 5.2), layout="constrained")
         shown = []
         for ax, key, pkey, xlabel in ((axes[0], "cpu_seconds", "pareto_cpu", "CPU time of the run [s]"),
                                       (axes[1], "instructions", "pareto_instructions", "instructions of the run")):
@@ -363,7 +566,7 @@ def render_bench(figs, rep, style):
             ax.set_ylabel(wp.get("error_metric", "error"))
             ax.grid(True, lw=0.3)
         axes[0].legend(fontsize=6.5)
-        fig.suptitle(f"{prob}: work-precision (verification ladder; lower left is better)", fontsize=10)
+        figs.title(fig, f"{prob}: work-precision (verification ladder; lower left is better)")
         figs.save(fig, f"work_precision_{prob}", f"{prob}: work-precision", "work_precision", prob, shown,
                   "Error at t_end against the cost of the whole run, by CPU time and by instruction count "
                   "(callgrind); the dashed line is the Pareto front over all schemes.")
@@ -388,7 +591,7 @@ def render_history(figs, doc):
         ticks.append(len(revs) - 1)
     pairs = sorted(doc["pairs"], key=lambda p: (-sum(len(x) for x in history_changes(p)), p["problem"], p["integrator"]))
     for p in pairs:
-        fig, (a0, a1) = plt.subplots(1, 2, figsize=(11, 3.4), layout="constrained")
+        fig, (a0, a1) = plt.subplots(1, 2, figsize=figs.size(11, 3.4), layout="constrained")
         markers = "os^vD<>"
         for k, s in enumerate(p["instructions"]):
             pts = [(q["index"], q["value"]) for q in s["points"] if finite(q["value"])]
@@ -432,7 +635,7 @@ def render_history(figs, doc):
             ax.set_xticklabels([revs[i] for i in ticks], rotation=35, ha="right", fontsize=6.5)
             ax.set_xlim(-0.5, max(len(revs) - 0.5, 0.5))
             ax.grid(True, lw=0.3)
-        fig.suptitle(f"{p['integrator']} x {p['problem']}: across revisions (oldest left)", fontsize=10)
+        figs.title(fig, f"{p['integrator']} x {p['problem']}: across revisions (oldest left)")
         cps, vcs = history_changes(p)
         note = (f"{len(cps)} change point(s) (dashed: red worse, green better), {len(vcs)} verdict change(s) (dotted orange)."
                 if cps or vcs else "No change points.")
@@ -486,14 +689,17 @@ def render_paper(figs, rep, style):
     # Paper 001 Fig. 1: E-error, printed q-error, true H1 distance on the 3-D pendulum.
     p001 = [i for i in items if i["paper"] == "001" and "Fig. 1" in i["item"]]
     if p001:
-        fig, axes = plt.subplots(1, 3, figsize=(17, 5.6), layout="constrained")
+        fig, axes, lax = figs.subplots(3, 17 / 3, 5.6, entries=len(p001))
         shown = []
         for ax, key, title in ((axes[0], "E_error", "E-error (paper 001 eqs. 37-38)"),
                                (axes[1], "q_error_as_printed", "q-error as printed (eqs. 35-36): slope p/2"),
                                (axes[2], "h1_distance", "true H1 distance: slope p")):
             shown += convergence_panel(ax, [(i["integrator"], i["data"][key]) for i in p001 if key in i["data"]], style,
-                                       title, "error")
-        fig.suptitle("Paper 001 Fig. 1 reproduced: pendulum3d, t_N = 10, h = 0.1 2^-k", fontsize=10)
+                                       title, "error", legend=lax is None)
+        if lax:
+            figs.shared_legend(lax, sorted(set(shown), key=shown.index), style)
+        else:
+            fig.suptitle("Paper 001 Fig. 1 reproduced: pendulum3d, t_N = 10, h = 0.1 2^-k", fontsize=10)
         figs.save(fig, "paper001_fig1", "Paper 001 Fig. 1", "paper", "pendulum3d", shown,
                   "The printed q-error compares squared norms, hence slope p/2; the true H1 distance shows p.")
     # Paper 002: relative Hamiltonian error of the heavy top for h in {0.001, 0.003, 0.009}.
@@ -507,9 +713,9 @@ def render_paper(figs, rep, style):
                  "Paper 002 study for every applicable scheme: |H - H0|/H0 (log scale)", True)):
             if not subset:
                 continue
-            fig, axes = plt.subplots(1, len(hs), figsize=(6 * len(hs), 4.8), squeeze=False, layout="constrained")
+            fig, axes, lax = figs.subplots(len(hs), 6, 4.8, entries=len({i["integrator"] for i in subset}))
             shown = []
-            for ax, h in zip(axes[0], hs):
+            for ax, h in zip(axes, hs):
                 for i in subset:
                     for run in i["data"]["runs"]:
                         if run["h"] != h or not run.get("t"):
@@ -526,11 +732,15 @@ def render_paper(figs, rep, style):
                             ax.plot(run["t"], y, ls, color=col, lw=0.9, label=f"{i['integrator']} ({run['direction']})")
                 rot = max((run.get("rotation_per_step_deg", 0) for i in subset for run in i["data"]["runs"]
                            if run["h"] == h), default=0)
-                ax.set_title(f"h = {h:g} (up to {rot:.1f} deg per step)", fontsize=9)
+                ax.set_title(f"h = {h:g} (up to {rot:.1f} deg per step)", fontsize=None if lax else 9)
                 ax.set_xlabel("t")
                 ax.grid(True, lw=0.3)
-                ax.legend(fontsize=6.5)
-            fig.suptitle(title, fontsize=10)
+                if not lax:
+                    ax.legend(fontsize=6.5)
+            if lax:
+                figs.shared_legend(lax, sorted(set(shown), key=shown.index), style)
+            else:
+                fig.suptitle(title, fontsize=10)
             figs.save(fig, name, title, "paper", "heavy_top", shown,
                       "H0 = %.6f; the direction of drift (least-squares trend against the largest excursion) in the "
                       "legend." % p002[0]["data"]["H0"])
@@ -760,6 +970,9 @@ def main(argv):
     ap.add_argument("--format", default="png")
     ap.add_argument("--link", action="store_true", help="reference figure files instead of inlining PNGs")
     ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    ap.add_argument("--integrator", action="append", default=[], help="only these schemes (fnmatch globs)")
+    ap.add_argument("--problem", action="append", default=[], help="only these problems (fnmatch globs)")
+    ap.add_argument("--style", default="screen", help="screen, journal-single or journal-double")
     ap.add_argument("reports", nargs="+")
     a = ap.parse_args(argv)
     formats = [f for f in a.format.split(",") if f]
@@ -767,12 +980,14 @@ def main(argv):
         for f in formats:
             if f not in ("png", "svg", "pdf"):
                 raise BadInput(f"--format '{f}' is not one of png, svg, pdf")
-        inputs = load_inputs(a.reports)
+        if a.style not in STYLES:
+            raise BadInput(f"--style '{a.style}' is not one of {', '.join(STYLES)}")
+        inputs = select(load_inputs(a.reports), a.integrator, a.problem)
     except BadInput as e:
         print(f"rigidbench report: error: {e}", file=sys.stderr)
         return BAD_INPUT
     os.makedirs(a.out, exist_ok=True)
-    figs = Figures(a.out, formats, progress=not a.quiet)
+    figs = Figures(a.out, formats, progress=not a.quiet, style=a.style)
     if not a.quiet:
         print(f"report: rendering {sum(len(v) for v in inputs.values())} input(s) into {a.out}", file=sys.stderr, flush=True)
     names = []
@@ -789,10 +1004,15 @@ def main(argv):
         render_paper(figs, rep, style)
     for _, doc in inputs["history"]:
         render_history(figs, doc)
+    tables = write_tables(a.out, inputs)
     page = build_html(inputs, figs, a.out, inline=not a.link)
     write_atomic(os.path.join(a.out, "index.html"), page)
+    shown = sorted({n for it in figs.items for n in it["series"]})
+    styles = {n: dict(zip(("color", "marker", "linestyle"), scheme_style(n))) for n in shown}
     write_atomic(os.path.join(a.out, "manifest.json"),
-                 json.dumps({"inputs": [p for k in inputs for p, _ in inputs[k]], "figures": figs.items}, indent=1))
+                 json.dumps({"inputs": [p for k in inputs for p, _ in inputs[k]], "style": a.style,
+                             "selection": {"integrator": a.integrator, "problem": a.problem},
+                             "figures": figs.items, "styles": styles, "tables": tables}, indent=1))
     print(f"report: {os.path.join(a.out, 'index.html')} ({len(figs.items)} figures)")
     return 0
 
