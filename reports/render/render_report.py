@@ -190,9 +190,12 @@ def finite(x):
 # One colour, marker and line style per scheme, the same in every figure of every report: fixed for the
 # built-in schemes (in the registry's order), drawn from the name for any other (zlib.crc32, stable
 # across runs and machines) with a dotted line, so that an outside scheme never looks like a built-in.
-PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
-           "#17becf",  # matplotlib's tab10, then ten dark or saturated colours far from it
-           "#000000", "#000080", "#800000", "#006400", "#ff00ff", "#c49a00", "#008080", "#00c000", "#4b0082",
+# Twenty colours (matplotlib's tab10 and ten dark or saturated ones), ordered so that the thirteen
+# schemes of the rigid-body problems, which share most figures, get the most distinct ones; the
+# SE(3) maps of paper 001, shown mostly among themselves, get the dark ones.
+PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",  # RK4s, Lie-Euler, Terze, RIGs
+           "#008080", "#000080", "#800000", "#006400", "#c49a00",                        # BG maps, Campello's
+           "#000000", "#17becf", "#ff00ff", "#00c000", "#bcbd22", "#7f7f7f", "#4b0082",  # DLM ... LGVI
            "#ff4500"]
 MARKERS = ["o", "s", "^", "v", "D", "<", ">", "p", "P", "h", "X", "*", "d", "H", "8", "1", "2", "3", "4", "+"]
 BUILTIN_SCHEMES = ["odeint_rk4_quat", "rk4_quat", "lie_euler", "terze", "rig_pos", "rig_neg", "rig_imp", "bg_body",
