@@ -67,16 +67,12 @@ double state_distance(const Problem& p, const State& a, const State& b, const St
   return d;
 }
 
-/// Least-squares slope of log y against log x over the points of `use`.
+/// Slope of log y against log x over the points of `use` (fit_line).
 double fitted_slope(const std::vector<double>& x, const std::vector<double>& y, const std::vector<bool>& use) {
-  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    if (!use[i]) continue;
-    const double lx = std::log(x[i]), ly = std::log(y[i]);
-    n += 1, sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
-  }
-  if (n < 2) return kNaN;
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  std::vector<double> lx, ly;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (use[i]) lx.push_back(std::log(x[i])), ly.push_back(std::log(y[i]));
+  return fit_line(lx, ly).slope;
 }
 
 /// Observed and verdict from the per-step defects and allowances.

@@ -8,6 +8,7 @@
 #include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/verification/papers/papers.hpp"
+#include "rigidbench/verification/metrics.hpp"
 #include "rigidbench/verification/runner.hpp"
 
 namespace rigidbench::papers {
@@ -26,12 +27,6 @@ constexpr double kSpan = 400.0;
 /// of the size of one step's.
 constexpr double kFitFrom = kSpan / 8;
 
-/// Least-squares slope of y against x.
-double ls_slope(const std::vector<double>& x, const std::vector<double>& y) {
-  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) n += 1, sx += x[i], sy += y[i], sxx += x[i] * x[i], sxy += x[i] * y[i];
-  return n < 2 ? kNaN : (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
 }  // namespace
 
 void paper004(PaperSuiteResult& out, bool progress) {
@@ -81,7 +76,7 @@ void paper004(PaperSuiteResult& out, bool progress) {
     }
     ok_all &= ok;
     // Growth in t: the exponent a of |E - E0| ~ t^a; the rate: the least-squares slope of (E - E0)/E0 in t.
-    const double a = ok ? ls_slope(log_t, log_dE) : kNaN, rate = ok ? ls_slope(ts, dE) : kNaN;
+    const double a = ok ? fit_line(log_t, log_dE).slope : kNaN, rate = ok ? fit_line(ts, dE).slope : kNaN;
     // Exact to round-off: the harness's rule for an exact claim, max(threshold, N eps) (docs/metrics.md).
     const double allowed = std::max(p.verification.exact_threshold, double(n) * kEps);
     worst_pi = std::max(worst_pi, max_pi), worst_pi_allowed = std::max(worst_pi_allowed, allowed);
@@ -93,7 +88,7 @@ void paper004(PaperSuiteResult& out, bool progress) {
                     {"t_exponent", num(a)}, {"energy_rate_per_time", num(rate)},
                     {"t", ts}, {"relative_E_error", dE}});
   }
-  const double h_slope = log_h.size() == std::size(kSteps) ? ls_slope(log_h, log_rate) : kNaN;
+  const double h_slope = log_h.size() == std::size(kSteps) ? fit_line(log_h, log_rate).slope : kNaN;
 
   PaperItem m{"004", "title: angular momentum conserving (torque-free)", "terze", p.name,
               "the spatial angular momentum is conserved, torque-free", Verdict::undefined, "", ordered_json::object()};
