@@ -3,8 +3,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 #include <thread>
 
+#include "rigidbench/core/build_info.hpp"
 #include "rigidbench/core/process.hpp"
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/reference/reference.hpp"
@@ -45,7 +47,12 @@ std::string against_binary(const AgainstRequest& req) {
     throw InputError(cat("gate --against: '", req.revision, "' is not a commit of ", top,
                          " (a shallow clone may lack it: fetch more history)"));
   const fs::path root = fs::path(req.cache_dir.empty() ? fs::path(default_cache_dir()) / "against" : fs::path(req.cache_dir)) / sha;
-  const fs::path src = root / "src", build = root / "build", exe = build / "cli" / "rigidbench", stamp = root / "built";
+  // The build folder lies where a preset's does (<source>/build/<name>), so that every path on a
+  // compiler's command line, made relative to the source tree by the compiler cache, is the same as
+  // in this checkout's build: the parent revision then reuses the cached objects of every unit it
+  // shares with this one (cmake/build_speed.cmake).
+  const fs::path src = root / "src", build = src / "build" / "against", exe = build / "cli" / "rigidbench",
+                 stamp = root / "built";
   const std::string log = (root / "build.log").string();
   if (fs::exists(stamp) && fs::exists(exe)) {
     if (!req.quiet) std::fprintf(stderr, "gate: --against %s: cached build %s\n", req.revision.c_str(), exe.c_str());
@@ -63,12 +70,19 @@ std::string against_binary(const AgainstRequest& req) {
   }
   // The same compiler and flags as this build, so that the two builds' counts are comparable.
   const int jobs = req.jobs > 0 ? req.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
-  const std::vector<std::string> configure{"cmake", "-S", src.string(), "-B", build.string(), "-G", "Ninja",
-                                           "-DCMAKE_BUILD_TYPE=" RIGIDBENCH_BUILD_TYPE,
-                                           "-DCMAKE_CXX_COMPILER=" RIGIDBENCH_CXX_COMPILER,
-                                           "-DCMAKE_CXX_FLAGS=" RIGIDBENCH_CXX_FLAGS_BASE,
-                                           "-DRIGIDBENCH_BUILD_TESTS=OFF", "-DRIGIDBENCH_BUILD_PYTHON=OFF",
-                                           "-DRIGIDBENCH_BUILD_BENCHMARKS=OFF"};
+  const BuildInfo& info = build_info();
+  std::vector<std::string> configure{"cmake", "-S", src.string(), "-B", build.string(), "-G", "Ninja",
+                                     cat("-DCMAKE_BUILD_TYPE=", info.build_type),
+                                     cat("-DCMAKE_CXX_COMPILER=", info.cxx_compiler),
+                                     cat("-DCMAKE_CXX_FLAGS=", info.cxx_flags_base),
+                                     "-DRIGIDBENCH_BUILD_TESTS=OFF", "-DRIGIDBENCH_BUILD_PYTHON=OFF",
+                                     "-DRIGIDBENCH_BUILD_BENCHMARKS=OFF", "--no-warn-unused-cli"};
+  // Options a revision older than them does not know are ignored by its configure.
+  for (std::string_view opts = info.configure_options; !opts.empty();) {
+    const auto semi = opts.find(';');
+    configure.emplace_back(opts.substr(0, semi));
+    opts = semi == std::string_view::npos ? std::string_view() : opts.substr(semi + 1);
+  }
   if (run_process(configure, log) != 0 ||
       run_process({"cmake", "--build", build.string(), "--target", "rigidbench_cli", "-j", std::to_string(jobs)}, log) != 0)
     throw InputError(cat("gate --against: building ", req.revision, " failed (see ", log, ")"));

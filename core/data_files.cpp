@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "rigidbench/core/build_info.hpp"
 #include "rigidbench/core/types.hpp"
 
 namespace rigidbench {
@@ -27,13 +28,13 @@ std::string data_dir() {
   // components (lib/x86_64-linux-gnu), so the prefix is found by removing exactly those.
   if (const fs::path lib = library_path(); !lib.empty()) {
     fs::path prefix = lib.parent_path();
-    const fs::path libdir(RIGIDBENCH_INSTALL_LIB_SUBDIR);
+    const fs::path libdir(build_info().install_lib_subdir);
     for (auto it = libdir.begin(); it != libdir.end(); ++it) prefix = prefix.parent_path();
-    const fs::path installed = prefix / RIGIDBENCH_INSTALL_DATA_SUBDIR;
+    const fs::path installed = prefix / build_info().install_data_subdir;
     std::error_code ec;
     if (fs::is_regular_file(installed / "render" / "render_report.py", ec)) return installed.string();
   }
-  return RIGIDBENCH_SOURCE_DATA_DIR;
+  return build_info().source_data_dir;
 }
 
 std::string data_file(const std::string& relative) {
@@ -47,7 +48,7 @@ std::string data_file(const std::string& relative) {
 
 std::string python_executable() {
   if (const char* env = std::getenv("RIGIDBENCH_PYTHON"); env && *env) return env;
-  return RIGIDBENCH_PYTHON_EXE;
+  return build_info().python_executable;
 }
 
 }  // namespace rigidbench

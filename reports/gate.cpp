@@ -21,7 +21,7 @@ using nlohmann::ordered_json;
 namespace {
 
 using json_numbers::as_num;
-std::string fmt(double x) { return std::isfinite(x) ? format_number(x, 4) : std::string("-"); }
+std::string fmt4(double x) { return std::isfinite(x) ? format_number(x, 4) : std::string("-"); }
 
 std::string xml_escape(const std::string& s) {
   std::string o;
@@ -220,7 +220,7 @@ struct Gate {
     const json &bf_ = bm.at("floor"), &cf_ = cm.at("floor");
     const std::size_t n = bh.size();
     auto ladder_text = [](const json& h) {
-      return h.empty() ? std::string("no levels") : cat(std::to_string(h.size()), " levels from h = ", fmt(as_num(h.front())));
+      return h.empty() ? std::string("no levels") : cat(std::to_string(h.size()), " levels from h = ", fmt4(as_num(h.front())));
     };
     bool same = n > 0 && ch.size() == n && be_.size() == n && ce_.size() == n && bf_.size() == n && cf_.size() == n;
     for (std::size_t k = 0; same && k < n; ++k)
@@ -243,12 +243,12 @@ struct Gate {
       double fc = std::isfinite(as_num(cf_[k])) ? as_num(cf_[k]) : 0.0;
       if (std::isfinite(be) && !std::isfinite(ce)) {
         row.status = "fail";
-        row.message = cat("level h = ", fmt(h), " broke down (was ", fmt(be), ")");
+        row.message = cat("level h = ", fmt4(h), " broke down (was ", fmt4(be), ")");
         break;
       }
       if (!std::isfinite(be) && std::isfinite(ce)) {
         best = 1e300;
-        best_text = cat("level h = ", fmt(h), " now runs (was a breakdown)");
+        best_text = cat("level h = ", fmt4(h), " now runs (was a breakdown)");
         continue;
       }
       if (!std::isfinite(be)) continue;  // both broke down at this level: the same behaviour
@@ -261,16 +261,16 @@ struct Gate {
       if (ce > allowed) {
         const double rise = std::log10(ce / be);
         if (rise > worst)
-          worst = rise, worst_text = cat("error at h = ", fmt(h), " rose from ", fmt(be), " to ", fmt(ce), " (",
-                                          fmt(rise), " decades; allowed ", fmt(opt.rules.log10_rise),
-                                          " decades plus the floors ", fmt(fb + fc), ")");
+          worst = rise, worst_text = cat("error at h = ", fmt4(h), " rose from ", fmt4(be), " to ", fmt4(ce), " (",
+                                          fmt4(rise), " decades; allowed ", fmt4(opt.rules.log10_rise),
+                                          " decades plus the floors ", fmt4(fb + fc), ")");
       }
       const double gained_floor = be * std::pow(10.0, -opt.rules.log10_improvement_stale) - fb - fc;
       if (ce < gained_floor) {
         const double gain = std::log10(be / std::max(ce, 1e-300));
         if (gain > best)
-          best = gain, best_text = cat("error at h = ", fmt(h), " improved from ", fmt(be), " to ", fmt(ce), " (",
-                                        fmt(gain), " decades; more than ", fmt(opt.rules.log10_improvement_stale),
+          best = gain, best_text = cat("error at h = ", fmt4(h), " improved from ", fmt4(be), " to ", fmt4(ce), " (",
+                                        fmt4(gain), " decades; more than ", fmt4(opt.rules.log10_improvement_stale),
                                         "): baseline stale - re-bless");
       }
     }
@@ -376,7 +376,7 @@ struct Gate {
         continue;
       }
       const double bi = as_num(it.value().at("instructions_per_step")), ci = as_num(CS.at(it.key()).at("instructions_per_step"));
-      GateRow row{integ, prob, "instructions_per_step", "pass", fmt(bi), fmt(ci), ""};
+      GateRow row{integ, prob, "instructions_per_step", "pass", fmt4(bi), fmt4(ci), ""};
       if (!differs.empty()) {
         row.status = "stale";
         row.message = cat("counted by another toolchain (", differs, "): re-bless, or compare on this runner with --against REV");
@@ -385,14 +385,14 @@ struct Gate {
         row.message = "no instruction count on one side";
       } else if (ci > bi * (1 + opt.rules.instruction_rise)) {
         row.status = "fail";
-        row.message = cat("instructions per step rose by ", fmt(100 * (ci / bi - 1)), " % (", fmt(bi), " -> ", fmt(ci),
-                          "; allowed +", fmt(100 * opt.rules.instruction_rise), " %)");
+        row.message = cat("instructions per step rose by ", fmt4(100 * (ci / bi - 1)), " % (", fmt4(bi), " -> ", fmt4(ci),
+                          "; allowed +", fmt4(100 * opt.rules.instruction_rise), " %)");
       }
       add(row);
       const double br = as_num(it.value().at("ratio_to_baseline")), cr = as_num(CS.at(it.key()).at("ratio_to_baseline"));
       if (std::isfinite(br) && std::isfinite(cr) && cr > br * (1 + opt.rules.wallclock_rise_warn))
-        add({integ, prob, "wallclock_ratio", "warn", fmt(br), fmt(cr),
-             cat("wall-clock ratio to the baseline scheme rose by ", fmt(100 * (cr / br - 1)), " % (warning only)")});
+        add({integ, prob, "wallclock_ratio", "warn", fmt4(br), fmt4(cr),
+             cat("wall-clock ratio to the baseline scheme rose by ", fmt4(100 * (cr / br - 1)), " % (warning only)")});
     }
     for (auto it = CS.begin(); it != CS.end(); ++it) {
       std::string integ, prob;
@@ -405,7 +405,7 @@ struct Gate {
       bool known = false;
       for (auto b = BS.begin(); b != BS.end() && !known; ++b) known = b.key().rfind(prefix, 0) == 0;
       if (opt.speed_only && !known)
-        add({integ, prob, "instructions_per_step", "warn", "", fmt(as_num(it.value().at("instructions_per_step"))),
+        add({integ, prob, "instructions_per_step", "warn", "", fmt4(as_num(it.value().at("instructions_per_step"))),
              "a scheme the other build does not have (new in this one): no speed to compare with"});
       else
         add({integ, prob, "instructions_per_step", "missing", "", "", "pair not in the baseline's speed data: bless to gate it"});

@@ -1,5 +1,6 @@
 #include "rigidbench/reports/report.hpp"
 
+#include "rigidbench/core/build_info.hpp"
 #include "rigidbench/core/json_numbers.hpp"
 #include "rigidbench/verification/scoring.hpp"
 
@@ -107,11 +108,11 @@ std::string iso8601_now() {
 
 ordered_json tool_info() {
   return {{"name", "rigidbench"},
-          {"version", RIGIDBENCH_VERSION},
+          {"version", build_info().version},
           {"git_revision", detail::git_revision()},
-          {"compiler", std::string(RIGIDBENCH_COMPILER_ID) + " " + __VERSION__},
-          {"flags", RIGIDBENCH_CXX_FLAGS},
-          {"build_type", RIGIDBENCH_BUILD_TYPE}};
+          {"compiler", std::string(build_info().compiler_id) + " " + __VERSION__},
+          {"flags", build_info().cxx_flags},
+          {"build_type", build_info().build_type}};
 }
 
 ordered_json metrics_json() {

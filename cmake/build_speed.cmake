@@ -1,0 +1,56 @@
+# What makes a build of rigidbench fast without changing what it computes (docs/decisions.md,
+# "Build time", has each measure's measured saving):
+#
+# - RIGIDBENCH_CCACHE: compile through ccache (Debian package `ccache`) when it is installed. Its
+#   cache is ccache's own default folder (~/.cache/ccache, or $CCACHE_DIR). CCACHE_BASEDIR is this
+#   source tree, so paths on the command line are relative to it and two checkouts of the same
+#   sources (a fresh clone, the worktree of `gate --against`) share their objects; the sloppiness
+#   lets a precompiled header be cached (ccache manual, "Precompiled headers").
+# - RIGIDBENCH_PCH: precompiled headers for the heavy third-party headers every unit parses
+#   (Eigen, nlohmann/json, the standard library; Catch2 for the tests, CLI11 for the command line).
+# - RIGIDBENCH_UNITY: the units of code that is never timed - the command line, the report writers
+#   and tracking, the tests - compiled in a few unity batches (rigidbench_unity below). The schemes,
+#   problems, references and metrics keep one unit per file, so their optimised code, and with it
+#   the instruction counts the speed gate compares, are what they were.
+#
+# None of them changes a computed number: the unity sources are the same code under the same flags,
+# and x86-64 doubles are IEEE without excess precision or contraction (-std=c++20 sets
+# -ffp-contract=off), so inlining across files cannot change a result.
+
+option(RIGIDBENCH_CCACHE "Compile through ccache when it is installed" ON)
+option(RIGIDBENCH_PCH "Precompiled headers for the heavy third-party headers" ON)
+option(RIGIDBENCH_UNITY "Unity batches for the command line, report and tracking code and the tests" ON)
+
+set(RIGIDBENCH_COMPILER_CACHE "")
+if(RIGIDBENCH_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  find_program(RIGIDBENCH_CCACHE_EXE ccache)
+  if(RIGIDBENCH_CCACHE_EXE)
+    set(RIGIDBENCH_COMPILER_CACHE ${RIGIDBENCH_CCACHE_EXE})
+    set(CMAKE_CXX_COMPILER_LAUNCHER env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR}
+        CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime ${RIGIDBENCH_CCACHE_EXE})
+    message(STATUS "rigidbench: compiling through ${RIGIDBENCH_CCACHE_EXE} (RIGIDBENCH_CCACHE=OFF to stop)")
+  else()
+    message(STATUS "rigidbench: ccache not found - every build compiles everything (Debian: apt-get install ccache)")
+  endif()
+endif()
+
+# rigidbench_pch(TARGET [HEADER...]): the common headers, plus the target's own heavy ones.
+function(rigidbench_pch target)
+  if(NOT RIGIDBENCH_PCH)
+    return()
+  endif()
+  target_precompile_headers(${target} PRIVATE
+    <algorithm> <array> <cmath> <cstdint> <cstdio> <filesystem> <fstream> <functional> <map> <memory>
+    <optional> <set> <sstream> <string> <string_view> <vector>
+    <Eigen/Core> <Eigen/Geometry> <nlohmann/json.hpp> ${ARGN})
+endfunction()
+
+# rigidbench_unity(TARGET GROUP SOURCE...): SOURCEs of TARGET compiled as one unity unit named
+# GROUP (CMake's UNITY_BUILD_MODE GROUP: sources without a group keep their own unit).
+function(rigidbench_unity target group)
+  if(NOT RIGIDBENCH_UNITY)
+    return()
+  endif()
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+  set_source_files_properties(${ARGN} TARGET_DIRECTORY ${target} PROPERTIES UNITY_GROUP ${group})
+endfunction()
