@@ -25,16 +25,28 @@ cmake --build --preset sanitize -j "$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 work=build/sanitize/fuzz-runs
 mkdir -p "$work/artifacts"
+# One target per core at a time (each libFuzzer run is one process on one core): the same SECONDS and
+# the same executions per target as one after another, in 1/nproc of the wall time.
+fuzz_one() {
+  local t=$1 corpus="$work/corpus/$1" log="$work/$1.log"
+  mkdir -p "$corpus"
+  cp -n fuzz/corpus/"$t"/* "$corpus"/
+  # -max_len: room for nesting far past the reader's depth limit; -timeout: a hang is a finding.
+  build/sanitize/fuzz/fuzz_"$t" "$corpus" -dict="fuzz/dict/$t.dict" -max_total_time="$seconds" -max_len=16384 -timeout=10 \
+    -print_final_stats=1 -artifact_prefix="$work/artifacts/$t-" > "$log" 2>&1
+}
+slots=$(nproc)
+declare -A pid_of
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$slots" ]; do wait -n || true; done
+  fuzz_one "$t" &
+  pid_of[$t]=$!
+done
 total=0
 status=0
 for t in "${targets[@]}"; do
-  corpus="$work/corpus/$t"
-  mkdir -p "$corpus"
-  cp -n fuzz/corpus/"$t"/* "$corpus"/
   log="$work/$t.log"
-  # -max_len: room for nesting far past the reader's depth limit; -timeout: a hang is a finding.
-  if ! build/sanitize/fuzz/fuzz_"$t" "$corpus" -dict="fuzz/dict/$t.dict" -max_total_time="$seconds" -max_len=16384 -timeout=10 \
-      -print_final_stats=1 -artifact_prefix="$work/artifacts/$t-" > "$log" 2>&1; then
+  if ! wait "${pid_of[$t]}"; then
     status=1
     echo "fuzz.sh: $t FOUND A DEFECT - see $log and $work/artifacts/" >&2
     tail -n 40 "$log" >&2
@@ -42,7 +54,7 @@ for t in "${targets[@]}"; do
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   runs=${runs:-0}
   total=$((total + runs))
-  printf 'fuzz.sh: %-14s %12d executions in %s s (corpus %d inputs)\n' "$t" "$runs" "$seconds" "$(ls "$corpus" | wc -l)"
+  printf 'fuzz.sh: %-14s %12d executions in %s s (corpus %d inputs)\n' "$t" "$runs" "$seconds" "$(ls "$work/corpus/$t" | wc -l)"
 done
 printf 'fuzz.sh: %-14s %12d executions\n' "total" "$total"
 exit $status

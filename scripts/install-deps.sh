@@ -3,6 +3,7 @@
 # nothing is vendored or downloaded at build time). Idempotent; needs root or sudo.
 set -euo pipefail
 PKGS=(build-essential cmake ninja-build git
+      ccache                 # compiler cache, used by the build when present (cmake/build_speed.cmake)
       libeigen3-dev libboost-dev libbenchmark-dev nlohmann-json3-dev catch2 libcli11-dev
       libvalijson-dev python3 python3-matplotlib python3-jsonschema valgrind
       pybind11-dev python3-dev python3-numpy gfortran

@@ -4,13 +4,20 @@
 # reproductions, a short benchmark pass (ratios to the in-run baseline, instruction counts,
 # work-precision), the head-to-head comparison, and the HTML report rendered from those JSON files,
 # every output under one folder (default: ./rigidbench-out).
+# Each stage is timed (scripts/stages.sh): the table at the end, build/main-job-stages.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export RIGIDBENCH_STAGE_JSON="${RIGIDBENCH_STAGE_JSON:-build/main-job-stages.json}"
+source scripts/stages.sh
+trap stage_table EXIT
 OUT="${1:-rigidbench-out}"
-bash scripts/install-deps.sh
-cmake --preset release
-cmake --build --preset release -j "$(nproc)"
-bash scripts/install-python.sh build/release   # `import rigidbench` (docs/python.md)
+stage "install" bash scripts/install-deps.sh
+release_build() {
+  cmake --preset release
+  cmake --build --preset release -j "$(nproc)"
+}
+stage "release build" release_build
+stage "python module" bash scripts/install-python.sh build/release   # `import rigidbench` (docs/python.md)
 B=./build/release/cli/rigidbench
 mkdir -p "$OUT"
 verdicts=0
@@ -23,14 +30,14 @@ run_verify() {  # exit 1 = a failed verdict (a result, recorded in the report); 
   fi
   if [ "$rc" -eq 1 ]; then verdicts=1; fi
 }
-run_verify verify --suite quick --out "$OUT/verify-quick.json"
-run_verify verify --suite paper --quiet --out "$OUT/verify-paper.json"
+stage "quick suite" run_verify verify --suite quick --out "$OUT/verify-quick.json"
+stage "paper suite" run_verify verify --suite paper --quiet --out "$OUT/verify-paper.json"
 # Short benchmark pass: CPU time per step with ratios to the in-run RK4 baseline, instruction counts
 # (callgrind), work-precision. Writes $OUT/bench.json (rigidbench) and $OUT/benchmark.json (Google
 # Benchmark's own format).
-"$B" bench --min-time 0.02 --repetitions 3 --out "$OUT"
-"$B" compare --report "$OUT/verify-quick.json" --bench "$OUT/bench.json" --out "$OUT"
-"$B" report --in "$OUT/verify-quick.json" --in "$OUT/verify-paper.json" --in "$OUT/bench.json" \
+stage "bench" "$B" bench --min-time 0.02 --repetitions 3 --out "$OUT"
+stage "compare" "$B" compare --report "$OUT/verify-quick.json" --bench "$OUT/bench.json" --out "$OUT"
+stage "report" "$B" report --in "$OUT/verify-quick.json" --in "$OUT/verify-paper.json" --in "$OUT/bench.json" \
   --in "$OUT/compare.json" --out "$OUT/report"
 echo
 echo "main job done:"
