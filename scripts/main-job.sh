@@ -12,9 +12,9 @@ source scripts/stages.sh
 trap stage_table EXIT
 OUT="${1:-rigidbench-out}"
 stage "install" bash scripts/install-deps.sh
-release_build() {
+release_build() {  # only what the job runs: the command and the Python module (the tests: scripts/test.sh)
   cmake --preset release
-  cmake --build --preset release -j "$(nproc)"
+  cmake --build --preset release -j "$(nproc)" --target rigidbench_cli rigidbench_python
 }
 stage "release build" release_build
 stage "python module" bash scripts/install-python.sh build/release   # `import rigidbench` (docs/python.md)
