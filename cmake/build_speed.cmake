@@ -7,7 +7,8 @@
 #   sources (a fresh clone, the worktree of `gate --against`) share their objects; the sloppiness
 #   lets a precompiled header be cached (ccache manual, "Precompiled headers").
 # - RIGIDBENCH_PCH: precompiled headers for the heavy third-party headers every unit parses
-#   (Eigen, nlohmann/json, the standard library; Catch2 for the tests, CLI11 for the command line).
+#   (Eigen, nlohmann/json, the standard library; Catch2 for the tests). CLI11 is parsed by the two
+#   unity units of cli/ only.
 # - RIGIDBENCH_UNITY: the units of code that is never timed - the command line, the report writers
 #   and tracking, the tests - compiled in a few unity batches (rigidbench_unity below). The schemes,
 #   problems, references and metrics keep one unit per file, so their optimised code, and with it
@@ -21,11 +22,9 @@ option(RIGIDBENCH_CCACHE "Compile through ccache when it is installed" ON)
 option(RIGIDBENCH_PCH "Precompiled headers for the heavy third-party headers" ON)
 option(RIGIDBENCH_UNITY "Unity batches for the command line, report and tracking code and the tests" ON)
 
-set(RIGIDBENCH_COMPILER_CACHE "")
 if(RIGIDBENCH_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   find_program(RIGIDBENCH_CCACHE_EXE ccache)
   if(RIGIDBENCH_CCACHE_EXE)
-    set(RIGIDBENCH_COMPILER_CACHE ${RIGIDBENCH_CCACHE_EXE})
     set(CMAKE_CXX_COMPILER_LAUNCHER env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR}
         CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime ${RIGIDBENCH_CCACHE_EXE})
     message(STATUS "rigidbench: compiling through ${RIGIDBENCH_CCACHE_EXE} (RIGIDBENCH_CCACHE=OFF to stop)")

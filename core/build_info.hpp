@@ -15,7 +15,6 @@ struct BuildInfo {
   const char* cxx_flags;            ///< CMAKE_CXX_FLAGS plus the build type's flags
   const char* cxx_flags_base;       ///< CMAKE_CXX_FLAGS alone
   const char* build_type;           ///< Release, Debug, ...
-  const char* compiler_cache;       ///< the compiler cache this build used (ccache's path; "" for none)
   /// The CMake options (';'-separated -D arguments) that, with the compiler, flags and build type,
   /// make another configure of these sources compile exactly as this one (cli/against.cpp).
   const char* configure_options;

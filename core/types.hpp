@@ -2,6 +2,7 @@
 // Linear-algebra vocabulary shared by every layer. Fixed-size Eigen types only in hot paths.
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -25,6 +26,9 @@ inline std::string format_number(double x, int digits = 17) {
   os << x;
   return os.str();
 }
+
+/// format_number for a finite x, "-" otherwise (the tables of the gate and of compare).
+inline std::string format_or_dash(double x, int digits) { return std::isfinite(x) ? format_number(x, digits) : "-"; }
 
 /// Concatenation by appending. Used instead of `"literal" + std::string` chains, which GCC 12 at
 /// -O3 flags with a false -Wrestrict (GCC bug 105329).

@@ -23,7 +23,7 @@ namespace {
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 using json_numbers::as_num;
 using json_numbers::num;
-std::string fmt(double x, int digits = 3) { return std::isfinite(x) ? format_number(x, digits) : std::string("-"); }
+std::string fmt(double x, int digits = 3) { return format_or_dash(x, digits); }
 
 std::vector<double> numbers(const json& a) {
   std::vector<double> v;

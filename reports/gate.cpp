@@ -21,7 +21,7 @@ using nlohmann::ordered_json;
 namespace {
 
 using json_numbers::as_num;
-std::string fmt4(double x) { return std::isfinite(x) ? format_number(x, 4) : std::string("-"); }
+std::string fmt4(double x) { return format_or_dash(x, 4); }
 
 std::string xml_escape(const std::string& s) {
   std::string o;

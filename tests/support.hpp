@@ -83,13 +83,8 @@ inline CommandResult run_cli(const std::string& args) {
   return r;
 }
 
-// Appended rather than `std::string(a) + "/" + name`: GCC 12 at -O3 reports a false array-bounds
-// error on that form when it is inlined into a large unit (GCC PR 105651).
-inline std::string tmp_path(const std::string& name) {
-  std::string path = RIGIDBENCH_TEST_TMP;
-  path += '/';
-  path += name;
-  return path;
-}
+// cat, not `std::string(a) + "/" + name`: GCC 12 at -O3 reports a false array-bounds error on that
+// form when it is inlined into a large unit (GCC PR 105651).
+inline std::string tmp_path(const std::string& name) { return cat(RIGIDBENCH_TEST_TMP, "/", name); }
 
 }  // namespace rigidbench::test
