@@ -38,12 +38,11 @@ Command add_reference(CLI::App& app) {
             // (two solves for its error estimate and the cache need the whole grid; measured 440 B per
             // body and point, heavy_top at h = 1e-5: 438 MB peak): at most 10^7 body-points
             // (docs/decisions.md, "Input limits").
-            const std::int64_t n = steps_to_cover(p.t0, te, h, 1e7 / double(p.bodies.size()));
+            const FixedSteps steps = FixedSteps::covering(p.t0, te, h, 1e7 / double(p.bodies.size()));
             const ReferenceSettings rs =
                 reference_settings(o->formulation, o->precision, o->tol, tol->count() > 0, o->cache_dir, o->no_cache);
             std::vector<double> grid;
-            for (std::int64_t j = 0; j < n; ++j) grid.push_back(p.t0 + double(j) * h);
-            grid.push_back(te);
+            for (std::int64_t j = 0; j <= steps.steps; ++j) grid.push_back(steps.time(j));
             const ReferenceSolution r = compute_reference(p, grid, rs);
             std::fprintf(stderr, "reference: %s (%s), tolerance %g, error estimate %.3g rad / %.3g rad/s, %zu steps, %.3g s%s\n",
                          r.formulation.c_str(), r.precision.c_str(), r.tolerance, r.error_estimate.attitude,

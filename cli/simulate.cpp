@@ -4,10 +4,10 @@
 #include <memory>
 
 #include "rigidbench/cli/commands.hpp"
+#include "rigidbench/integrators/integrate.hpp"
 #include "rigidbench/problems/problem_file.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/reports/trajectory_writer.hpp"
-#include "rigidbench/verification/runner.hpp"
 
 namespace rigidbench::cli {
 
@@ -37,7 +37,7 @@ Command add_simulate(CLI::App& app) {
               throw InputError(cat("integrator '", o->integrator, "' does not apply to problem '", p.name, "': ", why));
             const double te = tend->count() ? o->t_end : p.t_end;
             auto integ = s.make(p);
-            steps_to_cover(p.t0, te, o->h, 2e9);  // bad h or t_end: before the output file is opened
+            FixedSteps::covering(p.t0, te, o->h, 2e9);  // bad h or t_end: before the output file is opened
             // Rows go to the output as they are produced (memory independent of the steps); the file
             // appears only when the run has ended well.
             TrajectoryWriter out(o->out, p,

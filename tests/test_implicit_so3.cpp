@@ -3,6 +3,7 @@
 // shared suite (test_integrators.cpp) and their Newton systems in test_newton_systems.cpp because they
 // are registered; here: LGVI's series branches, each scheme's defining equation checked from outside
 // at large steps, the claims that only show under a potential, and the breakdowns.
+#include "rigidbench/integrators/integrate.hpp"
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/integrators/akw_midpoint.hpp"
 #include "rigidbench/integrators/lgvi.hpp"
@@ -29,14 +30,11 @@ void for_each_step(const Problem& p, double h, int n, F&& f) {
   S s(p);
   s.reset(p.initial, p.t0);
   State x(1), y(1);
-  s.read(x);
-  for (int k = 0; k < n; ++k) {
-    const double t = p.t0 + k * h;
-    REQUIRE(s.step(t, h).ok);
-    s.read(y);
-    f(t, x, y);
+  const IntegrationOutcome r = integrate(s, FixedSteps{p.t0, h, n}, {.initial = true}, y, [&](const Observation& o, const State&) {
+    if (o.steps > 0) f(p.t0 + double(o.steps - 1) * h, x, y);
     x = y;
-  }
+  });
+  REQUIRE(r.ok);
 }
 
 template <class S>

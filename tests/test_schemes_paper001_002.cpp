@@ -1,5 +1,6 @@
 // What is specific to the schemes of papers 001 and 002 (the shared suites in test_integrators.cpp
 // cover order, determinism and claims for every registered scheme).
+#include "rigidbench/integrators/integrate.hpp"
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/problems/catalogue.hpp"
@@ -16,13 +17,10 @@ State run(const Problem& p, double h, int n, std::vector<State>* trace = nullptr
   S s(p);
   s.reset(p.initial, p.t0);
   State x(1);
-  for (int k = 0; k < n; ++k) {
-    REQUIRE(s.step(p.t0 + k * h, h).ok);
-    if (trace) {
-      s.read(x);
-      trace->push_back(x);
-    }
-  }
+  const IntegrationOutcome r = integrate(s, FixedSteps{p.t0, h, n}, {.last = true}, x, [&](const Observation&, const State& xo) {
+    if (trace) trace->push_back(xo);
+  });
+  REQUIRE(r.ok);
   s.read(x);
   return x;
 }
@@ -75,7 +73,7 @@ TEST_CASE("RIG_IMP reports Newton iterations and converges in a few", "[schemes]
   const Problem p = catalogue_problem("heavy_top");
   RigImp s(p);
   s.reset(p.initial, p.t0);
-  for (int n = 0; n < 100; ++n) REQUIRE(s.step(n * 9e-3, 9e-3).ok);
+  REQUIRE(integrate(s, FixedSteps{0.0, 9e-3, 100}).ok);
   const double per_step = double(s.counters().newton_iterations) / 100;
   CHECK(per_step >= 2);
   CHECK(per_step <= 8);

@@ -78,7 +78,6 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
   integ.reset(x, L.t0);
   // I_0 is the invariant of the problem's initial state (not of the scheme's map-in/map-out of it).
   p.evaluate_invariants(p.initial, r.inv_initial.data());
-  for (std::size_t i = 0; i < ni; ++i) r.inv_obs(0, Eigen::Index(i)) = r.inv_initial[i];
   // Invariants that hold only once the loads vanish (InvariantDef::from_time) are anchored at the
   // first step at or after that time; the grid time t0 + n h is compared with a few ulps of slack
   // so that a from_time on the grid counts as reached.
@@ -88,110 +87,47 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
   auto reached = [](double t, double from) { return t >= from - 8e-16 * std::max(1.0, std::abs(from)); };
   for (std::size_t i = 0; i < ni; ++i)
     if (reached(L.t0, defs[i].from_time)) active[i] = 1, r.inv_anchor[i] = r.inv_initial[i];
-  integ.read(x);
-  r.energy[0] = p.energy(x);
   // xi is column-major: flatten into a row buffer, then copy.
   Eigen::RowVectorXd row(p.observables());
-  flatten(x, tr, row.data());
-  r.xi.row(0) = row;
 
   const auto start = Clock::now();
   const std::int64_t half = r.steps / 2;
-  for (std::int64_t n = 0; n < r.steps; ++n) {
-    const double t = L.t0 + double(n) * r.h;  // never accumulated (docs/metrics.md, The step ladder)
-    StepStatus st = integ.step(t, r.h);
-    if (!st.ok) {
-      r.ok = false;
-      r.reason = "step " + std::to_string(n) + " (t = " + num(t) + ", h = " + num(r.h) + "): " + st.reason;
-      break;
-    }
-    // Observation, invariants and the finiteness check at the observation times only (the same
-    // times at every level, docs/metrics.md, Invariants): reading the state out and evaluating the
-    // invariants at every step cost as much as a cheap scheme's step. A non-finite state persists,
-    // so it is caught at the next observation time, at most stride - 1 steps later.
-    if ((n + 1) % stride != 0) continue;
-    integ.read(x);
-    p.evaluate_invariants(x, inv.data());
-    bool finite = true;
-    const double t_next = L.t0 + double(n + 1) * r.h;
-    for (std::size_t i = 0; i < ni; ++i) {
-      if (!active[i]) {
-        if (!std::isfinite(inv[i])) finite = false;
-        if (!reached(t_next, defs[i].from_time)) continue;
-        active[i] = 1, r.inv_anchor[i] = inv[i];
-      }
-      const double d = std::abs(inv[i] - r.inv_anchor[i]);
-      if (!std::isfinite(d)) finite = false;
-      r.inv_max_dev[i] = std::max(r.inv_max_dev[i], d);
-      double& half_max = n + 1 <= half ? r.inv_first_half[i] : r.inv_second_half[i];
-      half_max = std::max(half_max, d);
-    }
-    if (!finite || !all_finite(x)) {
-      r.ok = false;
-      r.reason = "non-finite state at the observation after step " + std::to_string(n) + " (t = " + num(t + r.h) +
-                 ", h = " + num(r.h) + ")";
-      break;
-    }
-    const Eigen::Index j = (n + 1) / stride;
-    flatten(x, tr, row.data());
-    r.xi.row(j) = row;
-    r.energy[std::size_t(j)] = p.energy(x);
-    for (std::size_t i = 0; i < ni; ++i) r.inv_obs(j, Eigen::Index(i)) = inv[i];
-  }
+  // Observation, invariants and the finiteness check at the observation times only (the same times
+  // at every level, docs/metrics.md, Invariants): reading the state out and evaluating the invariants
+  // at every step cost as much as a cheap scheme's step. A non-finite state persists, so it is caught
+  // at the next observation time, at most stride - 1 steps later. The initial observation is the
+  // state as the scheme mapped it in; its invariants stay I_0.
+  const IntegrationOutcome run = integrate(
+      integ, FixedSteps{L.t0, r.h, r.steps}, {.every = stride, .initial = true}, x,
+      [&](const Observation& o, const State& xo) {
+        if (o.index > 0) p.evaluate_invariants(xo, inv.data());
+        else inv = r.inv_initial;
+        bool finite = true;
+        for (std::size_t i = 0; i < ni && o.index > 0; ++i) {
+          if (!active[i]) {
+            if (!std::isfinite(inv[i])) finite = false;
+            if (!reached(o.t, defs[i].from_time)) continue;
+            active[i] = 1, r.inv_anchor[i] = inv[i];
+          }
+          const double d = std::abs(inv[i] - r.inv_anchor[i]);
+          if (!std::isfinite(d)) finite = false;
+          r.inv_max_dev[i] = std::max(r.inv_max_dev[i], d);
+          double& half_max = o.steps <= half ? r.inv_first_half[i] : r.inv_second_half[i];
+          half_max = std::max(half_max, d);
+        }
+        if (!finite) return StepStatus::breakdown(non_finite_at(o));
+        const Eigen::Index j = o.index;
+        flatten(xo, tr, row.data());
+        r.xi.row(j) = row;
+        r.energy[std::size_t(j)] = p.energy(xo);
+        for (std::size_t i = 0; i < ni; ++i) r.inv_obs(j, Eigen::Index(i)) = inv[i];
+        return StepStatus::success();
+      });
+  r.ok = run.ok;
+  r.reason = run.reason;
   r.seconds = since(start);
   r.counters = integ.counters();
   return r;
-}
-
-std::int64_t steps_to_cover(double t0, double t_end, double h, double max_steps) {
-  if (!std::isfinite(h) || h <= 0) throw InputError("step h must be positive and finite (got " + num(h) + ")");
-  if (!std::isfinite(t_end) || !std::isfinite(t0) || t_end <= t0)
-    throw InputError("t_end must be finite and greater than t0 = " + num(t0) + " (got " + num(t_end) + ")");
-  const double span = t_end - t0;
-  // A step longer than the span would be cut to the span: another h than the one asked for.
-  if (h > span * (1 + 1e-9))
-    throw InputError("step h = " + num(h) + " is longer than the span t_end - t0 = " + num(span) +
-                     " (no step of that size fits; give h <= " + num(span) + ")");
-  const double nd = std::ceil(span / h - 1e-9);
-  if (!(nd <= max_steps))
-    throw InputError("step h = " + num(h) + " needs " + num(nd) + " steps to cover [" + num(t0) + ", " + num(t_end) +
-                     "], more than the limit of " + num(max_steps));
-  return std::max<std::int64_t>(1, std::int64_t(nd));
-}
-
-Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_end, std::int64_t every) {
-  Trajectory kept;
-  Trajectory tr = simulate(integ, p, h, t_end, every, [&](double t, const State& s) {
-    kept.t.push_back(t);
-    kept.states.push_back(s);
-  });
-  tr.t = std::move(kept.t);
-  tr.states = std::move(kept.states);
-  return tr;
-}
-
-Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_end, std::int64_t every,
-                    const std::function<void(double, const State&)>& sink) {
-  if (every < 1) throw InputError("--every must be >= 1");
-  const std::int64_t N = steps_to_cover(p.t0, t_end, h, 2e9);
-  Trajectory tr;
-  State x = p.initial;
-  integ.reset(x, p.t0);
-  integ.read(x);
-  sink(p.t0, x);
-  for (std::int64_t n = 0; n < N; ++n) {
-    const double t = p.t0 + double(n) * h;
-    const double hn = n + 1 == N ? t_end - t : h;  // the last step lands on t_end
-    StepStatus st = integ.step(t, hn);
-    if (st.ok) integ.read(x);
-    if (!st.ok || !all_finite(x)) {
-      tr.ok = false;
-      tr.reason = "step " + std::to_string(n) + " (t = " + num(t) + "): " + (st.ok ? "non-finite state" : st.reason);
-      break;
-    }
-    if ((n + 1) % every == 0 || n + 1 == N) sink(n + 1 == N ? t_end : t + hn, x);
-  }
-  return tr;
 }
 
 std::vector<PairResult::Check> PairResult::checks() const {
@@ -489,11 +425,9 @@ CostResult measure_cost(const Problem& p, const SchemeEntry& s, double h, int st
   for (int r = 0; r < repetitions; ++r) {
     integ->reset(p.initial, p.t0);
     const auto start = Clock::now();
-    int n = 0;
-    for (; n < steps; ++n)
-      if (!integ->step(p.t0 + n * h, h).ok) break;
+    const bool ok = integrate(*integ, FixedSteps{p.t0, h, steps}).ok;
     const double sec = since(start);
-    if (n < steps) return c;  // broke down: no cost figure
+    if (!ok) return c;  // broke down: no cost figure
     best = std::min(best, sec);
     cnt = integ->counters();
   }

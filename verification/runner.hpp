@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "rigidbench/integrators/integrate.hpp"
 #include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/problems/problem.hpp"
 #include "rigidbench/reference/reference.hpp"
@@ -63,25 +64,6 @@ struct LevelRun {
   double seconds = 0;
 };
 LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int k);
-
-/// One run with step h to t_end (the last step shortened if needed), recording every `every` steps
-/// and the final state. Throws InputError for a bad h/t_end; a breakdown ends the run early.
-struct Trajectory {
-  std::vector<double> t;
-  std::vector<State> states;
-  bool ok = true;
-  std::string reason;
-};
-Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_end, std::int64_t every = 1);
-/// The same, handing each written state (t0, every k-th step, t_end) to `sink` as it is produced
-/// instead of keeping it: memory independent of the number of steps. The Trajectory returned holds
-/// only ok and reason.
-Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_end, std::int64_t every,
-                    const std::function<void(double, const State&)>& sink);
-/// The number N >= 1 of steps of size h that cover [t0, t_end], the last one landing on t_end
-/// (shortened by less than h). InputError for a non-finite or non-positive h, an empty span, a step
-/// longer than the span (it would not be the h asked for), or more than max_steps steps.
-std::int64_t steps_to_cover(double t0, double t_end, double h, double max_steps);
 
 struct InvariantResult {
   std::string name, kind, description;

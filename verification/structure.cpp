@@ -18,6 +18,7 @@
 #include <cmath>
 
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/integrate.hpp"
 
 namespace rigidbench {
 
@@ -111,14 +112,11 @@ StructureCheck symmetry(const Problem& p, const SchemeEntry& s, double h0) {
     c.allowance.push_back(allowance);
     auto integ = s.make(p);
     integ->reset(p.initial, p.t0);
-    StepStatus st = integ->step(p.t0, h);
-    if (st.ok) {
-      integ->read(x1);
-      st = integ->step(p.t0 + h, -h);
-    }
-    if (!st.ok || (integ->read(x2), !all_finite(x2))) {
+    IntegrationOutcome run = integrate(*integ, FixedSteps{p.t0, h, 1}, x1);
+    if (run.ok) run = integrate(*integ, FixedSteps{p.t0 + h, -h, 1}, x2);
+    if (!run.ok) {
       c.defect.push_back(kNaN);
-      breaks += cat(breaks.empty() ? "" : "; ", "h = ", format_number(h, 4), ": ", st.ok ? "non-finite state" : st.reason);
+      breaks += cat(breaks.empty() ? "" : "; ", "h = ", format_number(h, 4), ": ", run.cause);
       continue;
     }
     c.defect.push_back(state_distance(p, x2, p.initial, x1));
@@ -221,10 +219,8 @@ StructureCheck symplecticity(const Problem& p, const SchemeEntry& s, double h0) 
     const auto phi = [&](const Eigen::VectorXd& z, Eigen::VectorXd& out) {
       decode(p, z, p.initial, S, L, x);
       integ->reset(x, p.t0);
-      const StepStatus st = integ->step(p.t0, h);
-      if (!st.ok) return why = st.reason, false;
-      integ->read(y);
-      if (!all_finite(y)) return why = "non-finite state", false;
+      IntegrationOutcome run = integrate(*integ, FixedSteps{p.t0, h, 1}, y);
+      if (!run.ok) return why = std::move(run.cause), false;
       return encode(p, y, image, S, L, out);
     };
     Eigen::VectorXd z0, zp, zm, fp, fm, dummy;

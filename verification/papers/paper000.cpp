@@ -55,24 +55,19 @@ void paper000_tables(PaperSuiteResult& out, bool progress) {
         s.reset(p.initial, p.t0);
         const auto per_second = std::int64_t(std::llround(1.0 / hk));
         State x(1);
-        for (std::int64_t n = 0; n < 5 * per_second; ++n) {
-          const StepStatus st = s.step(p.t0 + double(n) * hk, hk);
-          if (!st.ok) {
-            ok = false, why = st.reason;
-            break;
-          }
-          if ((n + 1) % per_second) continue;
-          const int k = int((n + 1) / per_second) - 1;
-          s.read(x);
-          for (int c = 0; c < 9; ++c) q[lev][k][c] = s.directors()[c];
-          if (lev != 0) continue;
-          p.evaluate_invariants(x, vals.data());
-          for (std::size_t i = 0; i < defs.size(); ++i) {
-            if (defs[i].name == "nonholonomic_momentum_1") inv[k][0] = vals[i];
-            if (defs[i].name == "nonholonomic_momentum_2") inv[k][1] = vals[i];
-          }
-          inv[k][2] = 0.5 * x.body().W.dot(p.inertia() * x.body().W);
-        }
+        const IntegrationOutcome run = integrate(
+            s, FixedSteps{p.t0, hk, 5 * per_second}, {.every = per_second}, x, [&](const Observation& o, const State& xo) {
+              const int k = int(o.index) - 1;  // t = 1..5
+              for (int c = 0; c < 9; ++c) q[lev][k][c] = s.directors()[c];
+              if (lev != 0) return;
+              p.evaluate_invariants(xo, vals.data());
+              for (std::size_t i = 0; i < defs.size(); ++i) {
+                if (defs[i].name == "nonholonomic_momentum_1") inv[k][0] = vals[i];
+                if (defs[i].name == "nonholonomic_momentum_2") inv[k][1] = vals[i];
+              }
+              inv[k][2] = 0.5 * xo.body().W.dot(p.inertia() * xo.body().W);
+            });
+        if (!run.ok) ok = false, why = run.cause;
       }
       const double tol = tab.which == 3 ? 1e-4 : 2e-5;  // the agreement asked of the tables (docs/findings.md)
       PaperItem it{"000", cat("Tables ", std::to_string(2 * tab.which - 1), "-", std::to_string(2 * tab.which),

@@ -63,25 +63,19 @@ void paper002(PaperSuiteResult& out, bool progress) {
       const std::int64_t every = std::max<std::int64_t>(1, n / 400);
       ordered_json t_s = ordered_json::array(), dh = ordered_json::array();
       double max_rel = 0, max_rot = 0, max_axis = 0, sum_t = 0, sum_d = 0, sum_tt = 0, sum_td = 0;
-      bool ok = true;
-      for (std::int64_t k = 0; k < n; ++k) {
-        if (!integ->step(p.t0 + double(k) * h, h).ok) {
-          ok = false;
-          break;
-        }
-        integ->read(x);
-        const double rel = (p.energy(x) - H0) / H0;
-        if (!std::isfinite(rel)) {  // blown up: a breakdown, not a number
-          ok = false;
-          break;
-        }
-        const double t = double(k + 1) * h;
-        max_rel = std::max(max_rel, std::abs(rel));
-        max_rot = std::max(max_rot, h * x.body().W.norm());
-        if (h == h9) max_axis = std::max(max_axis, axis_angle(x.body().R, ref9.states[std::size_t(k + 1)].body().R));
-        sum_t += t, sum_d += rel, sum_tt += t * t, sum_td += t * rel;
-        if ((k + 1) % every == 0) t_s.push_back(t), dh.push_back(rel);
-      }
+      const bool ok =
+          integrate(*integ, FixedSteps{p.t0, h, n}, {.every = 1}, x, [&](const Observation& o, const State& xo) {
+            const double rel = (p.energy(xo) - H0) / H0;
+            if (!std::isfinite(rel)) return StepStatus::breakdown("blown up");  // a breakdown, not a number
+            const double t = double(o.steps) * h;
+            max_rel = std::max(max_rel, std::abs(rel));
+            max_rot = std::max(max_rot, h * xo.body().W.norm());
+            if (h == h9)
+              max_axis = std::max(max_axis, axis_angle(xo.body().R, ref9.states[std::size_t(o.steps)].body().R));
+            sum_t += t, sum_d += rel, sum_tt += t * t, sum_td += t * rel;
+            if (o.steps % every == 0) t_s.push_back(t), dh.push_back(rel);
+            return StepStatus::success();
+          }).ok;
       // Direction: least-squares trend of (H - H0)/H0 over the run against its largest excursion.
       const double nn = double(n);
       const double slope = (nn * sum_td - sum_t * sum_d) / (nn * sum_tt - sum_t * sum_t);
@@ -138,23 +132,19 @@ void paper002(PaperSuiteResult& out, bool progress) {
   integ->reset(off.initial, off.t0);
   State x(1);
   double max_rel = 0, max_axis_off = 0;
-  for (std::int64_t k = 0; k < n9; ++k) {
-    integ->step(double(k) * h9, h9);
-    integ->read(x);
-    max_rel = std::max(max_rel, std::abs(p.energy(x) - H0) / H0);  // the heavy top's H, gravity or not
-    max_axis_off = std::max(max_axis_off, axis_angle(x.body().R, ref9.states[std::size_t(k + 1)].body().R));
-  }
+  integrate(*integ, FixedSteps{0.0, h9, n9}, {.every = 1}, x, [&](const Observation& o, const State& xo) {
+    max_rel = std::max(max_rel, std::abs(p.energy(xo) - H0) / H0);  // the heavy top's H, gravity or not
+    max_axis_off = std::max(max_axis_off, axis_angle(xo.body().R, ref9.states[std::size_t(o.steps)].body().R));
+  });
   double U_swing = 0;
   {
     auto g = find_scheme("odeint_rk4_quat").make(p);
     g->reset(p.initial, p.t0);
     double umin = 1e300, umax = -1e300;
-    for (int k = 0; k < 10000; ++k) {
-      g->step(k * 1e-3, 1e-3);
-      g->read(x);
-      const double U = p.potential(x.body().R);
+    integrate(*g, FixedSteps{0.0, 1e-3, 10000}, {.every = 1}, x, [&](const Observation&, const State& xo) {
+      const double U = p.potential(xo.body().R);
       umin = std::min(umin, U), umax = std::max(umax, U);
-    }
+    });
     U_swing = (umax - umin) / H0;
   }
   w.data = {{"max_relative_H_error_gravity_off", max_rel}, {"potential_swing_over_H0", U_swing},

@@ -58,22 +58,16 @@ void paper004(PaperSuiteResult& out, bool progress) {
     const std::int64_t every = n / 400;
     std::vector<double> ts, dE, log_t, log_dE;
     double max_pi = 0;
-    bool ok = true;
-    for (std::int64_t k = 0; k < n; ++k) {
-      if (!integ->step(p.t0 + double(k) * h, h).ok) {
-        ok = false;
-        break;
-      }
-      if ((k + 1) % every != 0) continue;
-      integ->read(x);
-      const double t = p.t0 + double(k + 1) * h, rel = (p.energy(x) - E0) / E0;
-      p.evaluate_invariants(x, inv.data());
-      double d = 0;
-      for (std::size_t i : mom) d += (inv[i] - inv0[i]) * (inv[i] - inv0[i]);
-      max_pi = std::max(max_pi, std::sqrt(d) / pi0);
-      ts.push_back(t), dE.push_back(rel);
-      if (t >= kFitFrom && rel != 0) log_t.push_back(std::log(t)), log_dE.push_back(std::log(std::abs(rel)));
-    }
+    const bool ok =
+        integrate(*integ, FixedSteps{p.t0, h, n}, {.every = every}, x, [&](const Observation& o, const State& xo) {
+          const double t = o.t, rel = (p.energy(xo) - E0) / E0;
+          p.evaluate_invariants(xo, inv.data());
+          double d = 0;
+          for (std::size_t i : mom) d += (inv[i] - inv0[i]) * (inv[i] - inv0[i]);
+          max_pi = std::max(max_pi, std::sqrt(d) / pi0);
+          ts.push_back(t), dE.push_back(rel);
+          if (t >= kFitFrom && rel != 0) log_t.push_back(std::log(t)), log_dE.push_back(std::log(std::abs(rel)));
+        }).ok;
     ok_all &= ok;
     // Growth in t: the exponent a of |E - E0| ~ t^a; the rate: the least-squares slope of (E - E0)/E0 in t.
     const double a = ok ? fit_line(log_t, log_dE).slope : kNaN, rate = ok ? fit_line(ts, dE).slope : kNaN;

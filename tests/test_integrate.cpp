@@ -1,0 +1,145 @@
+// The integration driver (integrators/integrate.hpp): step times computed on the grid, observations
+// where the plan puts them, the landing last step, resumed runs, and every kind of breakdown.
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "rigidbench/integrators/integrate.hpp"
+#include "rigidbench/integrators/registry.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+
+namespace {
+
+/// A recording scheme: W = (t, steps, 0) after each step; fails or turns non-finite at a chosen step.
+struct Recorder {
+  std::vector<double> t_in, h_in;
+  double t = 0;
+  std::int64_t n = 0, fail_at = -1, nan_at = -1;
+  mutable int reads = 0;
+  bool nan = false;
+  void reset(const State&, double t0) { t = t0, n = 0, nan = false; }
+  StepStatus step(double tn, double h) {
+    if (n == fail_at) return StepStatus::breakdown("the test's breakdown");
+    t_in.push_back(tn), h_in.push_back(h);
+    t = tn + h;
+    if (n == nan_at) nan = true;
+    ++n;
+    return StepStatus::success();
+  }
+  void read(State& x) const {
+    ++reads;
+    x = State(1);
+    x.body().W = Vec3(nan ? std::numeric_limits<double>::quiet_NaN() : t, double(n), 0);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("driver: step times are t0 + n h, observations every k-th step with their index and time", "[integrate]") {
+  Recorder s;
+  s.reset(State(1), 0.5);
+  State x;
+  std::vector<Observation> seen;
+  const FixedSteps grid{0.5, 0.1, 12};
+  const IntegrationOutcome r =
+      integrate(s, grid, {.every = 4, .initial = true}, x, [&](const Observation& o, const State&) { seen.push_back(o); });
+  REQUIRE(r.ok);
+  CHECK(r.steps == 12);
+  CHECK(r.t == 0.5 + 12 * 0.1);
+  REQUIRE(s.t_in.size() == 12);
+  for (std::size_t n = 0; n < 12; ++n) {
+    CHECK(s.t_in[n] == 0.5 + double(n) * 0.1);  // computed, never accumulated: bit for bit
+    CHECK(s.h_in[n] == 0.1);
+  }
+  REQUIRE(seen.size() == 4);  // initial, after 4, 8, 12
+  for (std::size_t j = 0; j < 4; ++j) {
+    CHECK(seen[j].index == std::int64_t(j));
+    CHECK(seen[j].steps == std::int64_t(4 * j));
+    CHECK(seen[j].t == 0.5 + double(4 * j) * 0.1);
+  }
+  CHECK(s.reads == 4);
+}
+
+TEST_CASE("driver: a landing last step ends exactly on t_end and is observed", "[integrate]") {
+  const FixedSteps grid = FixedSteps::covering(0.0, 1.05, 0.1, 1e6);
+  REQUIRE(grid.steps == 11);
+  Recorder s;
+  State x;
+  std::vector<double> times;
+  const IntegrationOutcome r = integrate(s, grid, {.every = 5, .last = true}, x,
+                                         [&](const Observation& o, const State&) { times.push_back(o.t); });
+  REQUIRE(r.ok);
+  CHECK(times == std::vector<double>{0.5, 1.0, 1.05});
+  CHECK(s.h_in.back() == 1.05 - 1.0);
+  CHECK(r.t == 1.05);
+  // Without `last`, an end off the observation stride is not observed.
+  Recorder u;
+  times.clear();
+  integrate(u, grid, {.every = 5}, x, [&](const Observation& o, const State&) { times.push_back(o.t); });
+  CHECK(times == std::vector<double>{0.5, 1.0});
+  CHECK_THROWS_AS(FixedSteps::covering(0.0, 1.0, 2.0, 1e6), InputError);
+  CHECK_THROWS_AS(FixedSteps::covering(0.0, 1.0, std::nan(""), 1e6), InputError);
+  CHECK_THROWS_AS(FixedSteps::covering(0.0, 1.0, 1e-9, 1e6), InputError);
+}
+
+TEST_CASE("driver: a run resumed at step `from` takes the same times as one run", "[integrate]") {
+  Recorder one, two;
+  integrate(one, FixedSteps{0.0, 0.3, 10});
+  integrate(two, FixedSteps{.t0 = 0.0, .h = 0.3, .steps = 4});
+  const IntegrationOutcome r = integrate(two, FixedSteps{.t0 = 0.0, .h = 0.3, .steps = 10, .from = 4});
+  CHECK(r.steps == 10);
+  CHECK(one.t_in == two.t_in);
+  CHECK(one.reads == 0);  // no observer, no read-out
+}
+
+TEST_CASE("driver: breakdowns end the run with where and why", "[integrate]") {
+  State x;
+  const auto ignore = [](const Observation&, const State&) {};
+  SECTION("a failed step") {
+    Recorder s;
+    s.fail_at = 3;
+    const IntegrationOutcome r = integrate(s, FixedSteps{0.0, 0.25, 8}, {}, x, ignore);
+    CHECK_FALSE(r.ok);
+    CHECK(r.steps == 3);
+    CHECK(r.t == 0.75);
+    CHECK(r.cause == "the test's breakdown");
+    CHECK(r.reason == "step 3 (t = 0.75, h = 0.25): the test's breakdown");
+  }
+  SECTION("a non-finite state, caught at the next observation") {
+    Recorder s;
+    s.nan_at = 2;  // the state after step 2 (3 steps taken) is NaN
+    int observed = 0;
+    const IntegrationOutcome r =
+        integrate(s, FixedSteps{0.0, 0.25, 8}, {.every = 4}, x, [&](const Observation&, const State&) { ++observed; });
+    CHECK_FALSE(r.ok);
+    CHECK(observed == 0);  // the observer never sees it
+    CHECK(r.steps == 4);
+    CHECK(r.cause == "non-finite state");
+    CHECK(r.reason == "non-finite state at the observation after step 3 (t = 1, h = 0.25)");
+  }
+  SECTION("an observer that refuses the state") {
+    Recorder s;
+    const IntegrationOutcome r = integrate(s, FixedSteps{0.0, 0.25, 8}, {.every = 2}, x,
+                                           [&](const Observation& o, const State&) {
+                                             return o.steps == 6 ? StepStatus::breakdown("the energy is not finite")
+                                                                 : StepStatus::success();
+                                           });
+    CHECK_FALSE(r.ok);
+    CHECK(r.steps == 6);
+    CHECK(s.n == 6);  // no step after the refusal
+    CHECK(r.reason == "the energy is not finite");
+  }
+}
+
+TEST_CASE("driver: simulate writes t0, every k-th step and t_end from the problem's initial state", "[integrate]") {
+  const Problem p = catalogue_problem("free_body");
+  auto integ = find_scheme("rk4_quat").make(p);
+  const Trajectory tr = simulate(*integ, p, 0.1, p.t0 + 1.05, 4);
+  REQUIRE(tr.ok);
+  CHECK(tr.t == std::vector<double>{p.t0, p.t0 + 4 * 0.1, p.t0 + 8 * 0.1, p.t0 + 1.05});
+  REQUIRE(tr.states.size() == 4);
+  CHECK(tr.states[0].body().W == p.initial.body().W);
+}
