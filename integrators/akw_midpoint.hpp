@@ -20,6 +20,7 @@
 //   r(w) = 2 (J w - J W_n) - h (J w + h_B) x w - h/2 [T(t_m, R_n) + T(t_m, R_n cay(h w))].
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
@@ -96,5 +97,9 @@ class AkwMidpoint final : public So3VelocityScheme {
   }
   NewtonSettings newton_;
 };
+
+// The type-erased wrapper that verify, simulate and bench step is instantiated once, in akw_midpoint.cpp
+// (integrators/builtin.hpp says why).
+extern template class Erased<AkwMidpoint>;
 
 }  // namespace rigidbench

@@ -1,6 +1,13 @@
 #pragma once
 // The built-in schemes as a type list: typed tests iterate over it, and the runtime registry
-// (registry.hpp) is generated from it. Adding a built-in scheme is one file plus one line here.
+// (registry.hpp), the figures' styles (reports/styles.cpp: a scheme's place in this list) and the
+// benchmarks follow from it. Adding a built-in scheme is its header and source (integrators/CMakeLists.txt
+// finds the source) plus its include and its entry in the list below (docs/architecture.md).
+//
+// Each scheme's type-erased wrapper (what verify, simulate and bench step) is instantiated once, in
+// the scheme's own .cpp, and declared `extern template` in its header: the compiler inlines the update
+// into it there, in a translation unit of its own size, rather than in one unit holding all of them
+// (whose inlining budget would then decide the instruction counts).
 #include "rigidbench/integrators/akw_midpoint.hpp"
 #include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/dlm_splitting.hpp"
@@ -28,30 +35,6 @@ using Schemes = SchemeList<OdeintRk4Quaternion, Rk4Quaternion, LieEuler, TerzeMu
                            BakerGonzalezBody, BakerGonzalezSpatial, BakerGonzalezNewmark, CampelloSymplecticEuler,
                            CampelloImplicit, DlmSplitting, Rkmk4, GebhardtRomeroStandard, GebhardtRomeroNonholonomic,
                            SimoWong, AkwMidpoint, Lgvi>;
-
-// Each scheme's type-erased wrapper (what verify, simulate and bench step) is instantiated once, in
-// the scheme's own .cpp: the compiler inlines the update into it there, in a translation unit of its
-// own size, rather than in one unit holding all nineteen (whose inlining budget would then decide
-// the instruction counts).
-extern template class Erased<OdeintRk4Quaternion>;
-extern template class Erased<Rk4Quaternion>;
-extern template class Erased<LieEuler>;
-extern template class Erased<TerzeMullerZlatar>;
-extern template class Erased<RigPos>;
-extern template class Erased<RigNeg>;
-extern template class Erased<RigImp>;
-extern template class Erased<BakerGonzalezBody>;
-extern template class Erased<BakerGonzalezSpatial>;
-extern template class Erased<BakerGonzalezNewmark>;
-extern template class Erased<CampelloSymplecticEuler>;
-extern template class Erased<CampelloImplicit>;
-extern template class Erased<DlmSplitting>;
-extern template class Erased<Rkmk4>;
-extern template class Erased<GebhardtRomeroStandard>;
-extern template class Erased<GebhardtRomeroNonholonomic>;
-extern template class Erased<SimoWong>;
-extern template class Erased<AkwMidpoint>;
-extern template class Erased<Lgvi>;
 
 /// The in-run baseline every cost ratio refers to (registry.hpp, baseline_scheme()).
 using BaselineScheme = OdeintRk4Quaternion;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
@@ -78,5 +79,9 @@ class DlmSplitting final : public SchemeBase {  // state in the principal frame:
   Vec3 Pp_ = Vec3::Zero();      // body momentum in principal components
   MomentCache<Vec3> Tp_;  // principal-axes body moment at the end of the last step
 };
+
+// The type-erased wrapper that verify, simulate and bench step is instantiated once, in dlm_splitting.cpp
+// (integrators/builtin.hpp says why).
+extern template class Erased<DlmSplitting>;
 
 }  // namespace rigidbench

@@ -35,6 +35,7 @@
 
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
@@ -223,5 +224,10 @@ extern template void gr_system<15>(const GrStepData&, const Eigen::Matrix<double
                                    Eigen::Matrix<double, 15, 1>&, Eigen::Matrix<double, 15, 15>&, bool);
 extern template void gr_system<16>(const GrStepData&, const Eigen::Matrix<double, 16, 1>&,
                                    Eigen::Matrix<double, 16, 1>&, Eigen::Matrix<double, 16, 16>&, bool);
+
+// The type-erased wrapper that verify, simulate and bench step is instantiated once, in gebhardt_romero.cpp
+// (integrators/builtin.hpp says why).
+extern template class Erased<GebhardtRomeroStandard>;
+extern template class Erased<GebhardtRomeroNonholonomic>;
 
 }  // namespace rigidbench

@@ -15,6 +15,7 @@
 // M_{k+1} is the next step's M_k (first same as last, MomentCache).
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
@@ -110,5 +111,9 @@ class Lgvi final : public So3MomentumScheme {
   }
   NewtonSettings newton_;
 };
+
+// The type-erased wrapper that verify, simulate and bench step is instantiated once, in lgvi.cpp
+// (integrators/builtin.hpp says why).
+extern template class Erased<Lgvi>;
 
 }  // namespace rigidbench

@@ -1,5 +1,6 @@
 #pragma once
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
@@ -26,5 +27,9 @@ class LieEuler final : public So3VelocityScheme {
     return {};
   }
 };
+
+// The type-erased wrapper that verify, simulate and bench step is instantiated once, in lie_euler.cpp
+// (integrators/builtin.hpp says why).
+extern template class Erased<LieEuler>;
 
 }  // namespace rigidbench

@@ -2,6 +2,7 @@
 #include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
 #include <functional>
 
+#include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
 #include "rigidbench/reference/formulations/body_system.hpp"
 #include "rigidbench/reference/formulations/kirchhoff.hpp"
@@ -43,5 +44,9 @@ class OdeintRk4Quaternion final : public SchemeBase {
   formulations::BodySystemQuaternion::state_type ys_;
   boost::numeric::odeint::runge_kutta4<formulations::BodySystemQuaternion::state_type> stepper_s_;
 };
+
+// The type-erased wrapper that verify, simulate and bench step is instantiated once, in odeint_rk4_quaternion.cpp
+// (integrators/builtin.hpp says why).
+extern template class Erased<OdeintRk4Quaternion>;
 
 }  // namespace rigidbench

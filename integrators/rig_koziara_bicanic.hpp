@@ -14,6 +14,7 @@
 //   Lambda_{n+1} J Omega_{n+1} = Lambda_n J Omega_n + h Lambda_{n+1/2} T_{n+1/2}   (tested to round-off).
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
@@ -123,5 +124,11 @@ template <>
 const SchemeInfo& RigNeg::info();
 template <>
 const SchemeInfo& RigImp::info();
+
+// The type-erased wrapper that verify, simulate and bench step is instantiated once, in rig_koziara_bicanic.cpp
+// (integrators/builtin.hpp says why).
+extern template class Erased<RigPos>;
+extern template class Erased<RigNeg>;
+extern template class Erased<RigImp>;
 
 }  // namespace rigidbench

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
 #include "rigidbench/reference/formulations/body_system.hpp"
 #include "rigidbench/reference/formulations/kirchhoff.hpp"
@@ -114,5 +115,9 @@ class Rk4Quaternion final : public SchemeBase {
   formulations::BodySystemQuaternion sys_;
   formulations::BodySystemQuaternion::state_type ys_, k1s_, k2s_, k3s_, k4s_, tmps_;
 };
+
+// The type-erased wrapper that verify, simulate and bench step is instantiated once, in rk4_quaternion.cpp
+// (integrators/builtin.hpp says why).
+extern template class Erased<Rk4Quaternion>;
 
 }  // namespace rigidbench

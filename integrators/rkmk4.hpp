@@ -1,5 +1,6 @@
 #pragma once
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
@@ -36,5 +37,9 @@ class Rkmk4 final : public So3VelocityScheme {
     return {};
   }
 };
+
+// The type-erased wrapper that verify, simulate and bench step is instantiated once, in rkmk4.cpp
+// (integrators/builtin.hpp says why).
+extern template class Erased<Rkmk4>;
 
 }  // namespace rigidbench

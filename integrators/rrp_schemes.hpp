@@ -17,6 +17,7 @@
 
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/rrp.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
@@ -347,5 +348,13 @@ class CampelloSymplecticEuler final : public RrpSpatialChart {
     return {};
   }
 };
+
+// The type-erased wrapper that verify, simulate and bench step is instantiated once, in rrp_schemes.cpp
+// (integrators/builtin.hpp says why).
+extern template class Erased<BakerGonzalezBody>;
+extern template class Erased<BakerGonzalezSpatial>;
+extern template class Erased<BakerGonzalezNewmark>;
+extern template class Erased<CampelloSymplecticEuler>;
+extern template class Erased<CampelloImplicit>;
 
 }  // namespace rigidbench

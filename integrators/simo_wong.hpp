@@ -16,6 +16,7 @@
 //   r(Theta) = J (2 Theta / h - W_n) - exp(-hat Theta) [J W_n + h Lambda_n^T m(t_m, Lambda_n exp(hat Theta/2))].
 #include "rigidbench/core/newton.hpp"
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
@@ -95,5 +96,9 @@ class SimoWong final : public So3VelocityScheme {  // R_ is the paper's Lambda
   System system(double t, double h) const { return {p_, h, t + 0.5 * h, R_, W_}; }
   NewtonSettings newton_;
 };
+
+// The type-erased wrapper that verify, simulate and bench step is instantiated once, in simo_wong.cpp
+// (integrators/builtin.hpp says why).
+extern template class Erased<SimoWong>;
 
 }  // namespace rigidbench

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
 
 namespace rigidbench {
@@ -42,5 +43,9 @@ class TerzeMullerZlatar final : public So3MomentumScheme {  // Pi_ is the paper'
     return {};
   }
 };
+
+// The type-erased wrapper that verify, simulate and bench step is instantiated once, in terze_muller_zlatar.cpp
+// (integrators/builtin.hpp says why).
+extern template class Erased<TerzeMullerZlatar>;
 
 }  // namespace rigidbench

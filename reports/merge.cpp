@@ -7,6 +7,7 @@
 #include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/core/shard.hpp"
 #include "rigidbench/core/types.hpp"
+#include "rigidbench/reports/styles.hpp"
 
 namespace rigidbench {
 
@@ -82,6 +83,7 @@ json merge_shard_reports(const std::vector<json>& reports, const std::vector<std
     }
     out["results"] = results;
     out["work_precision"]["series"] = series;
+    add_styles(out);
     return out;
   }
 
@@ -132,6 +134,7 @@ json merge_shard_reports(const std::vector<json>& reports, const std::vector<std
       if (o.at("outcome") != "not_run" || !ran.count(cat(key_of(o), "/", o.at("check").get<std::string>()))) kept.push_back(o);
     out["expectations"]["outcomes"] = kept;
   }
+  add_styles(out);
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "rigidbench/core/build_info.hpp"
 #include "rigidbench/core/json_numbers.hpp"
+#include "rigidbench/reports/styles.hpp"
 #include "rigidbench/verification/scoring.hpp"
 
 #include <benchmark/benchmark.h>
@@ -161,6 +162,7 @@ ordered_json paper_report(const PaperSuiteResult& s, const std::vector<std::stri
     failed += i.verdict == Verdict::fail;
   }
   j["summary"] = {{"pairs", 0}, {"ok", 0}, {"skipped", 0}, {"breakdown", 0}, {"failed_verdicts", failed}};
+  add_styles(j);
   return j;
 }
 
@@ -372,6 +374,7 @@ ordered_json suite_report(const SuiteResult& s, const std::vector<std::string>& 
                   {"skipped", skipped},
                   {"breakdown", breakdown},
                   {"failed_verdicts", failed}};
+  add_styles(j);
   return j;
 }
 
@@ -446,6 +449,7 @@ ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& 
                               {"ns_growth", fit(s.ns_fit)}, {"instruction_growth", fit(s.instruction_fit)}});
     }
   }
+  add_styles(j);
   return j;
 }
 

@@ -1,12 +1,14 @@
 // The open registries: a program's own schemes and problems join the built-in ones and are run,
 // benchmarked and reported exactly like them (docs/extending.md).
 #include <algorithm>
+#include <set>
 
 #include "rigidbench/benchmarks/step_benchmarks.hpp"
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/reference/reference.hpp"
 #include "rigidbench/reports/report.hpp"
+#include "rigidbench/reports/styles.hpp"
 #include "rigidbench/verification/suite.hpp"
 #include "support.hpp"
 
@@ -101,6 +103,8 @@ TEST_CASE("registry: an outside scheme is verified, reported and benchmarked lik
   CHECK(jr["scheme"]["title"] == "Lie-Euler registered from a test");
   CHECK(jr["scheme"]["builtin"] == false);
   CHECK(jr["invariants"]["orthogonality"]["verdict"] == "pass");
+  // Its figure style travels in the report: drawn from its name, dotted like every outside scheme's.
+  CHECK(j["styles"]["test_outside_euler"]["line"] == ":");
 
   // The benchmark pairs include it beside the two baselines; its fixed-work run steps the same object.
   std::vector<Problem> problems{catalogue_problem("free_body")};
@@ -244,4 +248,24 @@ TEST_CASE("registry: an outside family's equations get a reference through a reg
   ReferenceSettings q;
   q.precision = Precision::quad;
   CHECK_THROWS_WITH(compute_reference(p, grid, q), Catch::Contains("quad precision"));
+}
+
+TEST_CASE("styles: every built-in scheme has its own colour and marker, from its place in the list", "[registry][report]") {
+  // The check values of CRC-32 (zlib's polynomial): outside schemes' styles match the renderer's
+  // zlib.crc32 fallback for reports written before styles existed.
+  CHECK(crc32("123456789") == 0xCBF43926u);
+  CHECK(crc32("abc") == 0x352441C2u);
+  std::set<std::pair<std::string, std::string>> seen;
+  std::size_t builtins = 0;
+  for (const SchemeEntry& e : registry()) {
+    if (!e.builtin) continue;
+    ++builtins;
+    const SchemeStyle st = scheme_style(e.info->name);
+    seen.insert({st.color, st.marker});
+    CHECK(st.line == (&e == &baseline_scheme() ? "--" : "-"));
+  }
+  CHECK(seen.size() == builtins);
+  CHECK(scheme_style("lie_euler").color != scheme_style("rk4_quat").color);
+  CHECK(scheme_style("no_such_scheme").line == ":");
+  CHECK(scheme_style("no_such_scheme").color == scheme_style("no_such_scheme").color);
 }

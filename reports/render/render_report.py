@@ -187,27 +187,23 @@ def finite(x):
     return isinstance(x, (int, float)) and math.isfinite(x)
 
 
-# One colour, marker and line style per scheme, the same in every figure of every report: fixed for the
-# built-in schemes (in the registry's order), drawn from the name for any other (zlib.crc32, stable
-# across runs and machines) with a dotted line, so that an outside scheme never looks like a built-in.
-# Twenty colours (matplotlib's tab10 and ten dark or saturated ones), ordered so that the thirteen
-# schemes of the rigid-body problems, which share most figures, get the most distinct ones; the
-# SE(3) maps of paper 001, shown mostly among themselves, get the dark ones.
-PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",  # RK4s, Lie-Euler, Terze, RIGs
-           "#008080", "#000080", "#800000", "#006400", "#c49a00",                        # BG maps, Campello's
-           "#000000", "#17becf", "#ff00ff", "#00c000", "#bcbd22", "#7f7f7f", "#4b0082",  # DLM ... LGVI
+# One colour, marker and line style per scheme, the same in every figure of every report. The reports
+# carry them (`styles`, written by reports/styles.cpp from the scheme registry), so a new built-in
+# scheme needs no change here. A name no input styles (a report written before styles existed) is
+# drawn from the name as the writer does for outside schemes (zlib.crc32 into the same palette), dotted.
+PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#008080", "#000080", "#800000", "#006400", "#c49a00",
+           "#000000", "#17becf", "#ff00ff", "#00c000", "#bcbd22", "#7f7f7f", "#4b0082",
            "#ff4500"]
 MARKERS = ["o", "s", "^", "v", "D", "<", ">", "p", "P", "h", "X", "*", "d", "H", "8", "1", "2", "3", "4", "+"]
-BUILTIN_SCHEMES = ["odeint_rk4_quat", "rk4_quat", "lie_euler", "terze", "rig_pos", "rig_neg", "rig_imp", "bg_body",
-                   "bg_spatial", "bg_newmark", "campello_symplectic_euler", "campello_implicit", "dlm_splitting",
-                   "rkmk4", "gr_energy_momentum", "gr_nonholonomic", "simo_wong", "akw_midpoint", "lgvi"]
+REPORT_STYLES = {}  # name -> {"color", "marker", "line"}, from the inputs' `styles`
 
 
 def scheme_style(name):
     """(colour, marker, line style) of a scheme: docs/reports.md, "Figures"."""
-    if name in BUILTIN_SCHEMES:
-        i = BUILTIN_SCHEMES.index(name)
-        return PALETTE[i], MARKERS[i], "--" if name == "odeint_rk4_quat" else "-"
+    s = REPORT_STYLES.get(name)
+    if s is not None:
+        return s["color"], s["marker"], s["line"]
     import zlib
     h = zlib.crc32(name.encode())
     return PALETTE[h % len(PALETTE)], MARKERS[(h // len(PALETTE)) % len(MARKERS)], ":"
@@ -993,6 +989,10 @@ def main(argv):
     figs = Figures(a.out, formats, progress=not a.quiet, style=a.style)
     if not a.quiet:
         print(f"report: rendering {sum(len(v) for v in inputs.values())} input(s) into {a.out}", file=sys.stderr, flush=True)
+    for k in inputs:
+        for _, j in inputs[k]:
+            if isinstance(j, dict) and isinstance(j.get("styles"), dict):
+                REPORT_STYLES.update(j["styles"])
     names = []
     for k in ("verify", "paper", "bench"):
         for _, j in inputs[k]:
