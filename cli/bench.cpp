@@ -6,7 +6,7 @@
 #include "rigidbench/benchmarks/bench_suite.hpp"
 #include "rigidbench/cli/commands.hpp"
 #include "rigidbench/cli/ranks.hpp"
-#include "rigidbench/reports/merge.hpp"
+#include "rigidbench/tracking/merge.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/reports/report.hpp"
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "rigidbench/reference/reference.hpp"
-#include "rigidbench/reports/history.hpp"
+#include "rigidbench/tracking/history.hpp"
 #include "rigidbench/verification/expectations.hpp"
 #include "rigidbench/verification/random_study.hpp"
 #include "rigidbench/verification/suite.hpp"

@@ -9,7 +9,7 @@
 #include "rigidbench/core/json_input.hpp"
 #include "rigidbench/core/data_files.hpp"
 #include "rigidbench/core/process.hpp"
-#include "rigidbench/reports/compare.hpp"
+#include "rigidbench/tracking/compare.hpp"
 #include "rigidbench/reference/cache.hpp"
 #include "rigidbench/reports/report.hpp"
 

@@ -13,8 +13,8 @@
 #include "rigidbench/cli/against.hpp"
 #include "rigidbench/cli/commands.hpp"
 #include "rigidbench/cli/ranks.hpp"
-#include "rigidbench/reports/merge.hpp"
-#include "rigidbench/reports/gate.hpp"
+#include "rigidbench/tracking/merge.hpp"
+#include "rigidbench/tracking/gate.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/verification/expectations.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "rigidbench/cli/commands.hpp"
 #include "rigidbench/core/json_input.hpp"
-#include "rigidbench/reports/compare.hpp"
+#include "rigidbench/tracking/compare.hpp"
 #include "rigidbench/reports/report.hpp"
 
 namespace rigidbench::cli {

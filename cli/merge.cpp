@@ -6,7 +6,7 @@
 
 #include "rigidbench/core/json_input.hpp"
 #include "rigidbench/cli/commands.hpp"
-#include "rigidbench/reports/merge.hpp"
+#include "rigidbench/tracking/merge.hpp"
 #include "rigidbench/reports/report.hpp"
 
 namespace rigidbench::cli {

@@ -2,7 +2,7 @@
 // MPI across machines (docs/scaling.md, "MPI"): started by a launcher (`mpirun -np N`, Slurm's
 // `srun`), the N processes of one command split its pairs as the N shards of a sweep (rank r runs
 // shard r+1/N, core/shard.hpp), and rank 0 gathers their reports and writes the one merged report
-// (reports/merge.hpp) -- the same report as one process writes, timing aside. Without a launcher, or
+// (tracking/merge.hpp) -- the same report as one process writes, timing aside. Without a launcher, or
 // in a build without MPI, there is one rank and nothing changes.
 #include <functional>
 #include <optional>

@@ -12,7 +12,7 @@
 #include "rigidbench/core/atomic_file.hpp"
 #include "rigidbench/problems/problem_file.hpp"
 #include "rigidbench/problems/random_family.hpp"
-#include "rigidbench/reports/merge.hpp"
+#include "rigidbench/tracking/merge.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/verification/random_study.hpp"
 #include "rigidbench/verification/expectations.hpp"

@@ -1,10 +1,10 @@
-// libFuzzer target: the gate's snapshot reader (reports/gate.hpp, docs/gate.md) on arbitrary bytes,
+// libFuzzer target: the gate's snapshot reader (tracking/gate.hpp, docs/gate.md) on arbitrary bytes,
 // the way `gate --current FILE` reads them: a snapshot, or a verify report turned into one; then
 // compared (with itself: the reader runs for both the baseline and the current side) and written
 // out as the table and the JUnit XML.
 #include "fuzz.hpp"
 #include "rigidbench/core/json_input.hpp"
-#include "rigidbench/reports/gate.hpp"
+#include "rigidbench/tracking/gate.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rigidbench;

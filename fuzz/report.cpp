@@ -1,10 +1,10 @@
 // libFuzzer target: the readers of verify and bench reports (`compare`, `merge`, `gate --current`,
-// `gate --against`; reports/compare.hpp, reports/gate.hpp) on arbitrary bytes. Each reader gets the
+// `gate --against`; tracking/compare.hpp, tracking/gate.hpp) on arbitrary bytes. Each reader gets the
 // same document; each may reject it (InputError) independently.
 #include "fuzz.hpp"
 #include "rigidbench/core/json_input.hpp"
-#include "rigidbench/reports/compare.hpp"
-#include "rigidbench/reports/gate.hpp"
+#include "rigidbench/tracking/compare.hpp"
+#include "rigidbench/tracking/gate.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rigidbench;

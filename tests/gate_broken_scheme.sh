@@ -9,7 +9,7 @@
 set -euo pipefail
 B=$1 SRC=$2 TMP=$3
 mkdir -p "$TMP"
-base=$SRC/reports/baselines/quick-gate.json
+base=$SRC/baselines/quick-gate.json
 xsd=$SRC/reports/schema/junit-ant.xsd
 sel=(--integrator rig_imp --problem free_body)
 

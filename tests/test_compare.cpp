@@ -5,7 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "rigidbench/reports/compare.hpp"
+#include "rigidbench/tracking/compare.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "rigidbench/reports/gate.hpp"
+#include "rigidbench/tracking/gate.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/verification/expectations.hpp"
 #include "support.hpp"
@@ -318,7 +318,7 @@ TEST_CASE("gate: shapes are checked against the snapshot schema, with the JSON p
 }
 
 TEST_CASE("verify --expect: listed failures pass - an unlisted failure, a listed pass or an unknown check fail", "[gate][cli]") {
-  const std::string project = std::string(RIGIDBENCH_SOURCE_DIR) + "/reports/baselines/expected-findings.json";
+  const std::string project = std::string(RIGIDBENCH_SOURCE_DIR) + "/baselines/expected-findings.json";
   const std::string pair = "verify --integrator rig_pos --problem dzhanibekov --quiet --expect ";
   // rig_pos on dzhanibekov fails attitude_error_final and q_ii, both listed in the project's file.
   auto r = test::run_cli(pair + project + " --out " + test::tmp_path("expect-report.json"));

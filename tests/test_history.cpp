@@ -1,4 +1,4 @@
-// The change-point rule of the run history (reports/history.hpp; docs/history.md, "Change points")
+// The change-point rule of the run history (tracking/history.hpp; docs/history.md, "Change points")
 // and the history file's own checks. The end-to-end test through the command line (recording,
 // trends, concurrent writers) is tests/history.py.
 #include <catch2/catch.hpp>
@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "rigidbench/core/types.hpp"
-#include "rigidbench/reports/history.hpp"
+#include "rigidbench/tracking/history.hpp"
 
 using namespace rigidbench;
 

@@ -2,8 +2,8 @@
 // its metrics, the report carries it, compare and the gate select from it.
 #include <set>
 
-#include "rigidbench/reports/compare.hpp"
-#include "rigidbench/reports/gate.hpp"
+#include "rigidbench/tracking/compare.hpp"
+#include "rigidbench/tracking/gate.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/verification/metric_table.hpp"
 #include "rigidbench/verification/suite.hpp"

@@ -1,4 +1,4 @@
-#include "rigidbench/reports/compare.hpp"
+#include "rigidbench/tracking/compare.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "rigidbench/reports/merge.hpp"
+#include "rigidbench/tracking/merge.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-#include "rigidbench/reports/gate.hpp"
+#include "rigidbench/tracking/gate.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "rigidbench/reports/history.hpp"
+#include "rigidbench/tracking/history.hpp"
 
 #include <sqlite3.h>
 
@@ -12,7 +12,7 @@
 #include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/integrators/registry.hpp"
-#include "rigidbench/reports/gate.hpp"
+#include "rigidbench/tracking/gate.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/verification/metric_table.hpp"
 
