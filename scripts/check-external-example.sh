@@ -18,6 +18,15 @@ for f in bin/rigidbench include/rigidbench/rigidbench.hpp lib/cmake/rigidbench/r
          share/rigidbench/schema/report-1.0.schema.json; do
   [ -e "$PREFIX/$f" ] || { echo "external example: the installation lacks $f" >&2; exit 1; }
 done
+# The installed headers need only the public dependencies (Eigen, nlohmann/json) besides the standard
+# library and each other: no Boost, CLI11, Google Benchmark, SQLite, MPI or valgrind header.
+private=$(grep -rhoE '^#include <[^>]+>' "$PREFIX/include/rigidbench" | sort -u |
+          grep -vE '^#include <(Eigen/[A-Za-z]+|nlohmann/json(_fwd)?\.hpp|[a-z_]+|c[a-z]+)>$' || true)
+[ -z "$private" ] || { echo "external example: installed headers include private dependencies:" >&2; echo "$private" >&2; exit 1; }
+while IFS= read -r inc; do  # and every project include resolves inside the installed tree
+  [ -e "$PREFIX/include/$inc" ] || { echo "external example: installed headers include $inc, which is not installed" >&2; exit 1; }
+done < <(grep -rhoE '^#include "rigidbench/[^"]+"' "$PREFIX/include/rigidbench" | sed -E 's/^#include "(.*)"$/\1/' | sort -u)
+
 # The installed command finds its data in the prefix, not in the source tree.
 "$PREFIX/bin/rigidbench" --version | tee "$TMP/version.txt"
 grep -qx "data: $PREFIX/share/rigidbench" "$TMP/version.txt" || {
