@@ -189,23 +189,21 @@ ordered_json machine_info() {
   return m;
 }
 
-ordered_json pair_to_json(const PairResult& r, const Problem* p) {
-  ordered_json j;
-  j["integrator"] = r.integrator;
-  j["problem"] = r.problem;
-  j["status"] = r.status;
-  j["reason"] = r.reason;
-  if (r.status == "skipped") return j;
-  if (r.info == nullptr) throw std::logic_error("pair_to_json: a result of '" + r.integrator + "' without its SchemeInfo");
-  const SchemeInfo& info = *r.info;
-  j["scheme"] = {{"title", info.title},
-                 {"source", info.source},
-                 {"order", info.order},
-                 {"kind", to_string(info.kind)},
-                 {"representation", info.representation},
-                 {"notes", info.notes},
-                 {"builtin", r.origin == SchemeOrigin::builtin},
-                 {"origin", to_string(r.origin)}};
+namespace {
+
+// The sections of a pair's JSON (docs/reports.md; reports/schema/report-1.0.schema.json).
+ordered_json scheme_json(const PairResult& r, const SchemeInfo& info) {
+  return {{"title", info.title},
+          {"source", info.source},
+          {"order", info.order},
+          {"kind", to_string(info.kind)},
+          {"representation", info.representation},
+          {"notes", info.notes},
+          {"builtin", r.origin == SchemeOrigin::builtin},
+          {"origin", to_string(r.origin)}};
+}
+
+ordered_json settings_json(const PairResult& r, const SchemeInfo& info, const Problem* p) {
   const Ladder& L = r.ladder;
   ordered_json settings;
   settings["h0"] = L.h0;
@@ -222,7 +220,135 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
     for (const SettingInfo& si : info.settings) sch[std::string(si.name)] = r.scheme_settings.get(si);
     settings["scheme"] = sch;
   }
-  j["settings"] = settings;
+  return settings;
+}
+
+ordered_json invariant_json(const InvariantResult& i) {
+  return {{"kind", i.kind},
+          {"description", i.description},
+          {"claim", to_string(i.claim)},
+          {"initial", num(i.initial)},
+          {"scale", num(i.scale)},
+          {"roundoff_scale", num(i.roundoff_scale)},
+          {"drift", num(i.drift)},
+          {"drift_by_level", nums(i.drift_by_level)},
+          {"first_half", num(i.first_half)},
+          {"second_half", num(i.second_half)},
+          {"judged_level", i.judged_level >= 0 ? ordered_json(i.judged_level) : ordered_json(nullptr)},
+          {"threshold", num(i.threshold)},
+          {"verdict", to_string(i.verdict)},
+          {"failed_at_roundoff", i.failed_at_roundoff},
+          {"note", i.note}};
+}
+
+ordered_json anatomy_json(const ErrorAnatomy& a) {
+  return {{"axis", a.axis.description},
+          {"axis_frame", a.axis.body ? "body" : "space"},
+          {"axis_components", {a.axis.axis[0], a.axis.axis[1], a.axis.axis[2]}},
+          {"t", a.t},
+          {"h", nums(a.h)},
+          {"total", nums(a.total)},
+          {"phase", nums(a.phase)},
+          {"shape", nums(a.shape)},
+          {"note", "final attitude error per level: delta = log(R_ref^T R) for a body axis, "
+                   "log(R R_ref^T) for a spatial one; phase = delta . axis (rad, signed), shape = "
+                   "|delta - phase axis|, total = |delta| (docs/metrics.md, Error anatomy)"}};
+}
+
+ordered_json structure_json(const StructureResult& st) {
+  ordered_json j = ordered_json::object();
+  for (const StructureCheck* c : {&st.symmetric, &st.symplectic})
+    j[c->property] = {{"claimed", c->claimed},
+                                   {"observed", to_string(c->observed)},
+                                   {"verdict", c->claimed && c->observed != Observed::not_checked
+                                                   ? ordered_json(to_string(c->verdict))
+                                                   : ordered_json(nullptr)},
+                                   {"h", nums(c->h)},
+                                   {"defect", nums(c->defect)},
+                                   {"allowance", nums(c->allowance)},
+                                   {"slope", num(c->slope)},
+                                   {"note", c->note}};
+  j["order_parity"] = st.order_parity;
+  return j;
+}
+
+ordered_json reference_json(const ReferenceSolution& ref) {
+  return {{"kind", ref.kind},
+          {"formulation", ref.formulation},
+          {"stepper", ref.stepper},
+          {"tolerance", ref.tolerance},
+          {"error_estimate", num(ref.error_estimate.max())},
+          {"error_estimate_attitude", num(ref.error_estimate.attitude)},
+          {"error_estimate_omega", num(ref.error_estimate.omega)},
+          {"steps", ref.steps},
+          {"precision", ref.precision},
+          {"notes", ref.notes},
+          {"seconds", ref.seconds},
+          {"from_cache", ref.from_cache}};
+}
+
+ordered_json cost_json(const CostResult& c) {
+  ordered_json j = {{"ns_per_step", num(c.ns_per_step)},
+                    {"instructions_per_step", nullptr},
+                    {"ratio_to_baseline", num(c.ratio_to_baseline)},
+                    {"baseline", baseline_scheme().info->name},
+                    {"ratio_to_rk4", num(c.ratio_to_rk4)},
+                    {"rk4_baseline", rk4_baseline_scheme().info->name},
+                    {"load_evaluations_per_step", num(c.load_evaluations_per_step)},
+                    {"newton_iterations_per_step", num(c.newton_iterations_per_step)},
+                    {"source", c.source.empty()
+                                   ? std::string("wall clock, min of repetitions of a fixed-work run (informational)")
+                                   : c.source},
+                    {"h", num(c.h)},
+                    {"steps", c.steps},
+                    {"repetitions", c.repetitions}};
+  if (std::isfinite(c.call_overhead_ns)) j["call_overhead_ns"] = c.call_overhead_ns;
+  return j;
+}
+
+ordered_json history_json(const History& H) {
+  ordered_json inv = ordered_json::object();
+  for (const auto& [name, dev] : H.invariants) inv[name] = nums(dev);
+  return {{"level", H.level},
+          {"h", H.h},
+          {"note", "finest level that ran, observation grid thinned to <= ~256 points; invariants as "
+                   "(I - I0)/S_I; Q_II at its primary level"},
+          {"t", nums(H.t)},
+          {"attitude_error", nums(H.attitude_error)},
+          {"invariants", inv},
+          {"q_ii", {{"h", num(H.q_ii_h)}, {"t", nums(H.q_ii_t)}, {"value", nums(H.q_ii)}}}};
+}
+
+ordered_json long_time_json(const LongTimeEnergy& L) {
+  return {{"status", L.status},
+          {"reason", L.reason},
+          {"h", num(L.h)},
+          {"steps", L.steps},
+          {"steps_run", L.steps_run},
+          {"scale", num(L.scale)},
+          {"t", nums(L.t)},
+          {"max_deviation", nums(L.max_deviation)},
+          {"exponent", num(L.fit.slope)},
+          {"exponent_stderr", num(L.fit.stderr_slope)},
+          {"behaviour", L.behaviour},
+          {"uncertain", L.uncertain},
+          {"seconds", L.seconds}};
+}
+
+}  // namespace
+
+ordered_json pair_to_json(const PairResult& r, const Problem* p) {
+  ordered_json j;
+  j["integrator"] = r.integrator;
+  j["problem"] = r.problem;
+  j["status"] = r.status;
+  j["reason"] = r.reason;
+  if (r.status == "skipped") return j;
+  if (r.info == nullptr) throw std::logic_error("pair_to_json: a result of '" + r.integrator + "' without its SchemeInfo");
+  const SchemeInfo& info = *r.info;
+  const Ladder& L = r.ladder;
+  j["scheme"] = scheme_json(r, info);
+  j["settings"] = settings_json(r, info, p);
   j["levels"] = ordered_json::array();
   for (std::size_t k = 0; k < r.h.size(); ++k)
     j["levels"].push_back({{"h", r.h[k]},
@@ -241,112 +367,16 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
   j["q_ii"] = qii_json(r.q_ii);
   j["q_ii_full"] = qii_json(r.q_ii_full);
   j["invariants"] = ordered_json::object();
-  for (const auto& i : r.invariants)
-    j["invariants"][i.name] = {{"kind", i.kind},
-                               {"description", i.description},
-                               {"claim", to_string(i.claim)},
-                               {"initial", num(i.initial)},
-                               {"scale", num(i.scale)},
-                               {"roundoff_scale", num(i.roundoff_scale)},
-                               {"drift", num(i.drift)},
-                               {"drift_by_level", nums(i.drift_by_level)},
-                               {"first_half", num(i.first_half)},
-                               {"second_half", num(i.second_half)},
-                               {"judged_level", i.judged_level >= 0 ? ordered_json(i.judged_level) : ordered_json(nullptr)},
-                               {"threshold", num(i.threshold)},
-                               {"verdict", to_string(i.verdict)},
-                               {"failed_at_roundoff", i.failed_at_roundoff},
-                               {"note", i.note}};
-  if (r.anatomy) {
-    const ErrorAnatomy& a = *r.anatomy;
-    j["error_anatomy"] = {{"axis", a.axis.description},
-                          {"axis_frame", a.axis.body ? "body" : "space"},
-                          {"axis_components", {a.axis.axis[0], a.axis.axis[1], a.axis.axis[2]}},
-                          {"t", a.t},
-                          {"h", nums(a.h)},
-                          {"total", nums(a.total)},
-                          {"phase", nums(a.phase)},
-                          {"shape", nums(a.shape)},
-                          {"note", "final attitude error per level: delta = log(R_ref^T R) for a body axis, "
-                                   "log(R R_ref^T) for a spatial one; phase = delta . axis (rad, signed), shape = "
-                                   "|delta - phase axis|, total = |delta| (docs/metrics.md, Error anatomy)"}};
-  }
-  if (r.structure) {
-    j["structure"] = ordered_json::object();
-    for (const StructureCheck* c : {&r.structure->symmetric, &r.structure->symplectic})
-      j["structure"][c->property] = {{"claimed", c->claimed},
-                                     {"observed", to_string(c->observed)},
-                                     {"verdict", c->claimed && c->observed != Observed::not_checked
-                                                     ? ordered_json(to_string(c->verdict))
-                                                     : ordered_json(nullptr)},
-                                     {"h", nums(c->h)},
-                                     {"defect", nums(c->defect)},
-                                     {"allowance", nums(c->allowance)},
-                                     {"slope", num(c->slope)},
-                                     {"note", c->note}};
-    j["structure"]["order_parity"] = r.structure->order_parity;
-  }
+  for (const auto& i : r.invariants) j["invariants"][i.name] = invariant_json(i);
+  if (r.anatomy) j["error_anatomy"] = anatomy_json(*r.anatomy);
+  if (r.structure) j["structure"] = structure_json(*r.structure);
   j["true_vs_printed_note"] =
       "paper 001's printed q-error compares squared H1 norms, so a scheme of order p shows slope p/2 in it; "
       "the true H1 distance (convergence.h1_distance) shows slope p.";
-  if (r.reference) {
-    const ReferenceSolution& ref = *r.reference;
-    j["reference"] = {{"kind", ref.kind},
-                      {"formulation", ref.formulation},
-                      {"stepper", ref.stepper},
-                      {"tolerance", ref.tolerance},
-                      {"error_estimate", num(ref.error_estimate.max())},
-                      {"error_estimate_attitude", num(ref.error_estimate.attitude)},
-                      {"error_estimate_omega", num(ref.error_estimate.omega)},
-                      {"steps", ref.steps},
-                      {"precision", ref.precision},
-                      {"notes", ref.notes},
-                      {"seconds", ref.seconds},
-                      {"from_cache", ref.from_cache}};
-  }
-  j["cost"] = {{"ns_per_step", num(r.cost.ns_per_step)},
-               {"instructions_per_step", nullptr},
-               {"ratio_to_baseline", num(r.cost.ratio_to_baseline)},
-               {"baseline", baseline_scheme().info->name},
-               {"ratio_to_rk4", num(r.cost.ratio_to_rk4)},
-               {"rk4_baseline", rk4_baseline_scheme().info->name},
-               {"load_evaluations_per_step", num(r.cost.load_evaluations_per_step)},
-               {"newton_iterations_per_step", num(r.cost.newton_iterations_per_step)},
-               {"source", r.cost.source.empty() ? std::string("wall clock, min of repetitions of a fixed-work run (informational)")
-                                                : r.cost.source},
-               {"h", num(r.cost.h)},
-               {"steps", r.cost.steps},
-               {"repetitions", r.cost.repetitions}};
-  if (std::isfinite(r.cost.call_overhead_ns)) j["cost"]["call_overhead_ns"] = r.cost.call_overhead_ns;
-  if (r.history.level >= 0) {
-    const History& H = r.history;
-    ordered_json inv = ordered_json::object();
-    for (const auto& [name, dev] : H.invariants) inv[name] = nums(dev);
-    j["history"] = {{"level", H.level},
-                    {"h", H.h},
-                    {"note", "finest level that ran, observation grid thinned to <= ~256 points; invariants as "
-                             "(I - I0)/S_I; Q_II at its primary level"},
-                    {"t", nums(H.t)},
-                    {"attitude_error", nums(H.attitude_error)},
-                    {"invariants", inv},
-                    {"q_ii", {{"h", num(H.q_ii_h)}, {"t", nums(H.q_ii_t)}, {"value", nums(H.q_ii)}}}};
-  }
-  if (r.long_time) {
-    const LongTimeEnergy& L = *r.long_time;
-    j["long_time_energy"] = {{"status", L.status},
-                             {"reason", L.reason},
-                             {"h", num(L.h)},
-                             {"steps", L.steps},
-                             {"steps_run", L.steps_run},
-                             {"scale", num(L.scale)},
-                             {"t", nums(L.t)},
-                             {"max_deviation", nums(L.max_deviation)},
-                             {"exponent", num(L.fit.slope)},
-                             {"exponent_stderr", num(L.fit.stderr_slope)},
-                             {"behaviour", L.behaviour},
-                             {"uncertain", L.uncertain},
-                             {"seconds", L.seconds}};
-  }
+  if (r.reference) j["reference"] = reference_json(*r.reference);
+  j["cost"] = cost_json(r.cost);
+  if (r.history.level >= 0) j["history"] = history_json(r.history);
+  if (r.long_time) j["long_time_energy"] = long_time_json(*r.long_time);
   j["seconds"] = r.seconds;
   return j;
 }
