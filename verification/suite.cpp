@@ -25,31 +25,36 @@ bool SuiteResult::any_failed() const {
   return false;
 }
 
-SuiteResult run_suite(const SuiteRequest& req) {
-  const auto start = std::chrono::steady_clock::now();
-  SuiteResult out;
-  out.suite = req.suite;
-  bool known = false;
-  for (const auto& s : suite_names()) known |= s == req.suite;
-  if (!known) throw InputError("unknown suite '" + req.suite + "' (available: quick, paper, full)");
-  const bool full = req.suite == "full";
-  if (req.jobs < 0) throw InputError("--jobs must be >= 0");
-  out.jobs = req.jobs > 0 ? req.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+namespace {
 
+/// A (scheme, problem) pair of the suite: its ladder (validated before any work), why it is skipped,
+/// and the reference grid it needs.
+struct Pair {
+  std::size_t problem;
+  const SchemeEntry* scheme;
+  Ladder ladder;
+  std::string skip;
+  std::size_t ref = 0;
+};
+
+/// The suite's problems: models, a problem file or catalogue names; the full suite's longer spans and
+/// extra level (docs/metrics.md, "Suites"); --t-end.
+std::vector<Problem> suite_problems(const SuiteRequest& req, bool full) {
+  std::vector<Problem> problems;
   if (!req.problem_models.empty()) {
     if (!req.problems.empty() || !req.problem_file.empty())
       throw std::logic_error("run_suite: problem models and problem names or a file given together");
-    out.problems = req.problem_models;
+    problems = req.problem_models;
   } else if (!req.problem_file.empty()) {
     if (!req.problems.empty()) throw InputError("give either --problem or --problem-file, not both");
-    out.problems.push_back(load_problem_file(req.problem_file));
+    problems.push_back(load_problem_file(req.problem_file));
   } else {
     for (const auto& name : req.problems.empty() ? (full ? full_problem_names() : quick_problem_names()) : req.problems)
-      out.problems.push_back(catalogue_problem(name));
+      problems.push_back(catalogue_problem(name));
   }
   if (full) {
     // The full suite: one level more and twice the span on every problem (docs/metrics.md, "Suites").
-    for (Problem& p : out.problems) {
+    for (Problem& p : problems) {
       ++p.verification.levels;
       if (!req.t_end) {
         if (p.verification.t_end) p.verification.t_end = std::min(p.t_end, 2 * (*p.verification.t_end - p.t0) + p.t0);
@@ -58,9 +63,8 @@ SuiteResult run_suite(const SuiteRequest& req) {
       p.finalize();
     }
   }
-  const std::int64_t long_time_steps = req.long_time_steps >= 0 ? req.long_time_steps : full ? 100000 : 0;
   if (req.t_end) {
-    for (Problem& p : out.problems) {
+    for (Problem& p : problems) {
       if (!std::isfinite(*req.t_end) || *req.t_end <= p.t0)
         throw InputError("--t-end must be finite and greater than t0 (got " + std::to_string(*req.t_end) + ")");
       p.t_end = *req.t_end;
@@ -69,22 +73,14 @@ SuiteResult run_suite(const SuiteRequest& req) {
       p.finalize();
     }
   }
-  const std::vector<SchemeEntry> configured =
-      req.schemes.empty() ? configure_schemes(select_schemes(req.integrators), req.scheme_settings) : req.schemes;
-  std::vector<const SchemeEntry*> schemes;
-  for (const SchemeEntry& e : configured) schemes.push_back(&e);
+  return problems;
+}
 
-  // Pairs, their ladders (validated here, before any work), and the reference grids they need.
-  struct Pair {
-    std::size_t problem;
-    const SchemeEntry* scheme;
-    Ladder ladder;
-    std::string skip;
-    std::size_t ref = 0;
-  };
-  std::vector<Pair> pairs;
+/// The pairs of this shard and the distinct reference grids they need (one per problem, observation
+/// interval and number of observations).
+void plan_pairs(const SuiteRequest& req, const std::vector<const SchemeEntry*>& schemes, SuiteResult& out,
+                std::vector<Pair>& pairs, std::vector<std::pair<std::size_t, Ladder>>& grids) {
   std::map<std::tuple<std::size_t, double, std::int64_t>, std::size_t> grid_index;
-  std::vector<std::pair<std::size_t, Ladder>> grids;
   out.shard = req.shard;
   for (std::size_t pi = 0; pi < out.problems.size(); ++pi)
     for (const SchemeEntry* s : schemes) {
@@ -102,53 +98,71 @@ SuiteResult run_suite(const SuiteRequest& req) {
       pairs.push_back(std::move(pr));
     }
 
-  // Work units (docs/scaling.md, "Work units"): the units of every reference (ReferenceJob) and
-  // then its finish; one unit per level of every pair (a level needs no reference); a pair's
-  // assessment once its levels and its reference are done. Each unit writes only its own slot and
-  // the combinations are in a fixed order, so the report is the same on any number of workers.
-  // Priorities: finishing first (it frees a pair's runs), then references (assessments wait on
-  // them), then the pairs' levels, the costliest pair first and its finest level first, so that the
-  // run does not end on one long unit and few pairs' runs are held at once.
+}
+
+/// The order of the pairs' levels: by the finest level's steps times bodies (the total is about twice
+/// that), the largest first (ties: suite order).
+std::vector<std::size_t> pair_ranks(const std::vector<Pair>& pairs, const std::vector<Problem>& problems) {
+  std::vector<std::size_t> rank(pairs.size());
+  std::vector<std::pair<double, std::size_t>> weight;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const Ladder& L = pairs[i].ladder;
+    const double bodies = double(problems[pairs[i].problem].bodies.size());
+    weight.emplace_back(pairs[i].skip.empty() ? -double(L.steps(L.levels - 1)) * bodies : 0.0, i);
+  }
+  std::sort(weight.begin(), weight.end());
+  for (std::size_t r = 0; r < weight.size(); ++r) rank[weight[r].second] = r;
+  return rank;
+}
+
+/// The work units of a suite (docs/scaling.md, "Work units"): the units of every reference
+/// (ReferenceJob) and then its finish; one unit per level of every pair (a level needs no reference);
+/// a pair's assessment once its levels and its reference are done. Each unit writes only its own slot
+/// and the combinations are in a fixed order, so the report is the same on any number of workers.
+/// Priorities: finishing first (it frees a pair's runs), then references (assessments wait on them),
+/// then the pairs' levels, the costliest pair first and its finest level first, so that the run does
+/// not end on one long unit and few pairs' runs are held at once.
+struct SuiteSchedule {
+  static constexpr double kFinish = 2e18, kReference = 1e18;
+  const SuiteRequest& req;
+  SuiteResult& out;
+  const std::vector<Pair>& pairs;
+  std::int64_t long_time_steps;
   TaskGraph graph;
-  constexpr double kFinish = 2e18, kReference = 1e18;
-  std::vector<std::unique_ptr<ReferenceJob>> ref_jobs(grids.size());
-  std::vector<TaskGraph::Id> ref_ready(grids.size());
-  out.references.resize(grids.size());
-  std::size_t cached = 0;
-  for (std::size_t g = 0; g < grids.size(); ++g) {
-    const auto& [pi, L] = grids[g];
-    ref_jobs[g] = std::make_unique<ReferenceJob>(out.problems[pi], L.obs_times(), req.reference);
-    cached += ref_jobs[g]->units() == 0;
-    std::vector<TaskGraph::Id> units;
-    for (std::size_t u = 0; u < ref_jobs[g]->units(); ++u)
-      units.push_back(graph.add([&ref_jobs, g, u] { ref_jobs[g]->run_unit(u); }, {}, kReference));
-    ref_ready[g] = graph.add(
-        [&out, &ref_jobs, g] {
-          out.references[g] = std::make_unique<ReferenceSolution>(ref_jobs[g]->finish());
-          ref_jobs[g].reset();
-        },
-        units, kFinish);
+  std::vector<std::unique_ptr<ReferenceJob>> ref_jobs;
+  std::vector<TaskGraph::Id> ref_ready;
+  std::vector<std::vector<LevelRun>> runs;
+  std::vector<LongTimeEnergy> long_time;
+  std::size_t done = 0, to_run = 0, skipped = 0, cached = 0;  // done: under `io`
+  std::mutex io;
+
+  SuiteSchedule(const SuiteRequest& r, SuiteResult& o, const std::vector<Pair>& p, std::int64_t lt)
+      : req(r), out(o), pairs(p), long_time_steps(lt), runs(p.size()), long_time(lt > 0 ? p.size() : 0) {
+    out.results.resize(pairs.size());
   }
 
-  out.results.resize(pairs.size());
-  std::vector<std::vector<LevelRun>> runs(pairs.size());
-  std::vector<LongTimeEnergy> long_time(long_time_steps > 0 ? pairs.size() : 0);
-  // The order of the pairs' levels: by the finest level's steps times bodies (the total is about
-  // twice that), the largest first (ties: suite order).
-  std::vector<std::size_t> rank(pairs.size());
-  {
-    std::vector<std::pair<double, std::size_t>> weight;
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-      const Ladder& L = pairs[i].ladder;
-      const double bodies = double(out.problems[pairs[i].problem].bodies.size());
-      weight.emplace_back(pairs[i].skip.empty() ? -double(L.steps(L.levels - 1)) * bodies : 0.0, i);
+  void add_references(const std::vector<std::pair<std::size_t, Ladder>>& grids) {
+    ref_jobs.resize(grids.size());
+    ref_ready.resize(grids.size());
+    out.references.resize(grids.size());
+    for (std::size_t g = 0; g < grids.size(); ++g) {
+      const auto& [pi, L] = grids[g];
+      ref_jobs[g] = std::make_unique<ReferenceJob>(out.problems[pi], L.obs_times(), req.reference);
+      cached += ref_jobs[g]->units() == 0;
+      std::vector<TaskGraph::Id> units;
+      for (std::size_t u = 0; u < ref_jobs[g]->units(); ++u)
+        units.push_back(graph.add([this, g, u] { ref_jobs[g]->run_unit(u); }, {}, kReference));
+      ref_ready[g] = graph.add(
+          [this, g] {
+            out.references[g] = std::make_unique<ReferenceSolution>(ref_jobs[g]->finish());
+            ref_jobs[g].reset();
+          },
+          units, kFinish);
     }
-    std::sort(weight.begin(), weight.end());
-    for (std::size_t r = 0; r < weight.size(); ++r) rank[weight[r].second] = r;
   }
-  std::size_t done = 0, to_run = 0, skipped = 0;  // done: under `io`
-  std::mutex io;
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
+
+  /// Pair i's levels, long-time run and assessment (a skipped pair is recorded at once).
+  void add_pair(std::size_t i, std::size_t rank) {
     const Pair& pr = pairs[i];
     const Problem& p = out.problems[pr.problem];
     if (!pr.skip.empty()) {
@@ -160,22 +174,22 @@ SuiteResult run_suite(const SuiteRequest& req) {
       r.status = "skipped";
       r.reason = pr.skip;
       ++skipped;
-      continue;
+      return;
     }
     ++to_run;
     std::vector<TaskGraph::Id> after{ref_ready[pr.ref]};
     runs[i].resize(std::size_t(pr.ladder.levels));
-    const double base = double(pairs.size() - rank[i]) * 64;  // levels <= 24 (make_ladder)
+    const double base = double(pairs.size() - rank) * 64;  // levels <= 24 (make_ladder)
     for (int k = 0; k < pr.ladder.levels; ++k)
       after.push_back(graph.add(
-          [&runs, &pr, &p, i, k] {
+          [this, &pr, &p, i, k] {
             auto integ = pr.scheme->make(p);
             runs[i][std::size_t(k)] = run_level(*integ, p, pr.ladder, k);
           },
           {}, base + k));
     if (long_time_steps > 0)
       after.push_back(graph.add(
-          [&long_time, &pr, &p, i, long_time_steps] {
+          [this, &pr, &p, i] {
             long_time[i] = long_time_energy(p, *pr.scheme, pr.ladder.h(std::min(1, pr.ladder.levels - 1)), long_time_steps);
           },
           {}, base + pr.ladder.levels));
@@ -195,14 +209,10 @@ SuiteResult run_suite(const SuiteRequest& req) {
         },
         after, kFinish);
   }
-  if (req.progress)
-    std::fprintf(stderr,
-                 "verify: %zu pair(s) to run (%zu not applicable), %zu reference grid(s) (%zu from the cache); "
-                 "%zu work unit(s) on %d worker(s)\n",
-                 to_run, skipped, grids.size(), cached, graph.size(), out.jobs);
-  graph.run(out.jobs);
+};
 
-  // Cost: measured serially after the parallel phase so that runs do not compete for cores.
+/// Cost: measured serially after the parallel phase so that runs do not compete for cores.
+void measure_costs(const SuiteRequest& req, const std::vector<Pair>& pairs, SuiteResult& out) {
   if (req.measure_cost) {
     const SchemeEntry& base = baseline_scheme();
     const SchemeEntry& rk4 = rk4_baseline_scheme();
@@ -218,6 +228,41 @@ SuiteResult run_suite(const SuiteRequest& req) {
   } else {
     for (std::size_t i = 0; i < pairs.size(); ++i) out.results[i].cost.source = req.no_cost_reason;
   }
+}
+
+}  // namespace
+
+SuiteResult run_suite(const SuiteRequest& req) {
+  const auto start = std::chrono::steady_clock::now();
+  SuiteResult out;
+  out.suite = req.suite;
+  bool known = false;
+  for (const auto& s : suite_names()) known |= s == req.suite;
+  if (!known) throw InputError("unknown suite '" + req.suite + "' (available: quick, paper, full)");
+  const bool full = req.suite == "full";
+  if (req.jobs < 0) throw InputError("--jobs must be >= 0");
+  out.jobs = req.jobs > 0 ? req.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+  out.problems = suite_problems(req, full);
+  const std::int64_t long_time_steps = req.long_time_steps >= 0 ? req.long_time_steps : full ? 100000 : 0;
+  const std::vector<SchemeEntry> configured =
+      req.schemes.empty() ? configure_schemes(select_schemes(req.integrators), req.scheme_settings) : req.schemes;
+  std::vector<const SchemeEntry*> schemes;
+  for (const SchemeEntry& e : configured) schemes.push_back(&e);
+
+  std::vector<Pair> pairs;
+  std::vector<std::pair<std::size_t, Ladder>> grids;
+  plan_pairs(req, schemes, out, pairs, grids);
+  SuiteSchedule sched(req, out, pairs, long_time_steps);
+  sched.add_references(grids);
+  const std::vector<std::size_t> rank = pair_ranks(pairs, out.problems);
+  for (std::size_t i = 0; i < pairs.size(); ++i) sched.add_pair(i, rank[i]);
+  if (req.progress)
+    std::fprintf(stderr,
+                 "verify: %zu pair(s) to run (%zu not applicable), %zu reference grid(s) (%zu from the cache); "
+                 "%zu work unit(s) on %d worker(s)\n",
+                 sched.to_run, sched.skipped, grids.size(), sched.cached, sched.graph.size(), out.jobs);
+  sched.graph.run(out.jobs);
+  measure_costs(req, pairs, out);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }
