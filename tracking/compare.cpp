@@ -123,7 +123,10 @@ json merge_verify_reports(const std::vector<json>& reports, const std::vector<st
   return out;
 }
 
-ordered_json compare_reports(const json& verify, const json* bench, const CompareOptions& opt) {
+namespace {
+
+/// The inputs compare can read: a verify report with pair results, a bench report, a target and h.
+void check_compare_inputs(const json& verify, const json* bench, const CompareOptions& opt) {
   if (!verify.is_object() || !verify.contains("results") || !verify["results"].is_array())
     throw InputError("compare: the input is not a rigidbench verify report (no \"results\" array)");
   if (verify["results"].empty())
@@ -140,6 +143,97 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
   validate_document(verify, DocumentSchema::report, "compare: the verify report");
   if (bench) validate_document(*bench, DocumentSchema::bench, "compare: the --bench report");
 
+}
+
+/// Exact claims held or failed; unclaimed invariants observed at round-off (threshold tau).
+ordered_json invariant_summary(const json& r, double tau) {
+  ordered_json held = ordered_json::array(), failed = ordered_json::array(), observed = ordered_json::array();
+  for (auto it = r.at("invariants").begin(); it != r.at("invariants").end(); ++it) {
+    const json& inv = it.value();
+    const std::string claim = inv.value("claim", "none"), verdict = inv.value("verdict", "undefined");
+    if (claim == "exact" && verdict == "pass") held.push_back(it.key());
+    else if (claim != "none" && verdict == "fail") failed.push_back(it.key());
+    else if (claim == "none" && exact_at_every_level(inv, r, tau)) observed.push_back(it.key());
+  }
+  return {{"claimed_and_held", held}, {"claimed_and_failed", failed}, {"unclaimed_exact_at_every_level", observed}};
+}
+
+/// The final attitude error split into phase about the symmetry axis and shape (docs/metrics.md,
+/// "Error anatomy"), at the level nearest h_fixed that ran: why a scheme ranks where it does. Null
+/// where the report has no anatomy.
+ordered_json anatomy_near(const json& r, double h_fixed) {
+  if (!r.contains("error_anatomy") || !r["error_anatomy"].is_object()) return nullptr;
+  const json& an = r["error_anatomy"];
+  const auto ah = numbers(an["h"]), tot = numbers(an["total"]), ph = numbers(an["phase"]), sh = numbers(an["shape"]);
+  std::size_t best = ah.size();
+  for (std::size_t k = 0; k < ah.size() && k < tot.size() && k < ph.size() && k < sh.size(); ++k)
+    if (std::isfinite(tot[k]) && (best == ah.size() || std::abs(std::log(ah[k] / h_fixed)) <
+                                                          std::abs(std::log(ah[best] / h_fixed))))
+      best = k;
+  if (best == ah.size()) return nullptr;
+  return {{"axis", an.value("axis", "")}, {"h", ah[best]}, {"total", num(tot[best])}, {"phase", num(ph[best])},
+          {"shape", num(sh[best])}};
+}
+
+/// The cost per step of a pair: from the bench report when it has the pair (CPU time, instructions),
+/// else the verify report's informational wall clock.
+struct StepCost {
+  double ns = kNan, instr = kNan;
+  ordered_json json;
+};
+StepCost step_cost(const json& r, const json* b) {
+  double ns = kNan, instr = kNan, ratio = kNan, iratio = kNan, ratio4 = kNan, iratio4 = kNan, fl = kNan, ipf = kNan;
+  std::string source;
+  if (b != nullptr) {
+    ns = as_num((*b)["ns_per_step"]);
+    ratio = as_num((*b)["ratio_to_baseline"]);
+    instr = as_num(b->value("instructions_per_step", json()));
+    iratio = as_num(b->value("instruction_ratio_to_baseline", json()));
+    ratio4 = as_num(b->value("ratio_to_rk4", json()));
+    iratio4 = as_num(b->value("instruction_ratio_to_rk4", json()));
+    fl = as_num(b->value("flops_per_step", json()));
+    ipf = as_num(b->value("instructions_per_flop", json()));
+    source = "bench: Google Benchmark CPU time (min of interleaved repetitions); callgrind instructions";
+  } else if (r.contains("cost")) {
+    ns = as_num(r["cost"]["ns_per_step"]);
+    ratio = as_num(r["cost"]["ratio_to_baseline"]);
+    ratio4 = as_num(r["cost"].value("ratio_to_rk4", json()));
+    source = "verify report: wall clock of a fixed-work run (informational)";
+  }
+  StepCost out{ns, instr, {}};
+  out.json = {{"ns", num(ns)}, {"ratio_to_baseline", num(ratio)}, {"instructions", num(instr)},
+              {"instruction_ratio_to_baseline", num(iratio)}, {"ratio_to_rk4", num(ratio4)},
+              {"instruction_ratio_to_rk4", num(iratio4)}, {"flops", num(fl)},
+              {"instructions_per_flop", num(ipf)}, {"source", source}};
+  return out;
+}
+
+/// Rows ranked by cost to the target accuracy in `unit`; schemes without a finite cost come last, unranked.
+ordered_json ranked_rows(const ordered_json& rows, const char* unit) {
+  std::vector<std::size_t> idx(rows.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  auto key = [&](std::size_t i) { return as_num(rows[i].at("cost_to_target").at(unit)); };
+  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+    const double ka = key(a), kb = key(b);
+    if (std::isfinite(ka) != std::isfinite(kb)) return std::isfinite(ka);
+    return std::isfinite(ka) && ka < kb;
+  });
+  ordered_json ranked = ordered_json::array();
+  int rank = 0;
+  for (std::size_t i : idx) {
+    ordered_json row = rows[i];
+    ordered_json with_rank;
+    with_rank["rank"] = std::isfinite(key(i)) ? ordered_json(++rank) : ordered_json(nullptr);
+    for (auto it = row.begin(); it != row.end(); ++it) with_rank[it.key()] = it.value();
+    ranked.push_back(with_rank);
+  }
+  return ranked;
+}
+
+}  // namespace
+
+ordered_json compare_reports(const json& verify, const json* bench, const CompareOptions& opt) {
+  check_compare_inputs(verify, bench, opt);
   // Per-step cost from the bench report when given (CPU time, instructions), keyed (scheme, problem).
   std::map<std::pair<std::string, std::string>, const json*> bench_of;
   if (bench)
@@ -231,56 +325,17 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
                      {"expected", num(as_num(q["expected"]))}, {"verdict", q.value("verdict", "undefined")}};
       // Invariants: exact claims held or failed; unclaimed invariants observed at round-off.
       const double tau = pv && pv->contains("exact_threshold") ? as_num((*pv)["exact_threshold"]) : 1e-11;
-      ordered_json held = ordered_json::array(), failed = ordered_json::array(), observed = ordered_json::array();
-      for (auto it = r.at("invariants").begin(); it != r.at("invariants").end(); ++it) {
-        const json& inv = it.value();
-        const std::string claim = inv.value("claim", "none"), verdict = inv.value("verdict", "undefined");
-        if (claim == "exact" && verdict == "pass") held.push_back(it.key());
-        else if (claim != "none" && verdict == "fail") failed.push_back(it.key());
-        else if (claim == "none" && exact_at_every_level(inv, r, tau)) observed.push_back(it.key());
-      }
-      row["invariants"] = {{"claimed_and_held", held}, {"claimed_and_failed", failed},
-                           {"unclaimed_exact_at_every_level", observed}};
+      row["invariants"] = invariant_summary(r, tau);
       const LadderValue eh = error_at_step(h, e, asym, slope, h_fixed);
       row["error_at_h"] = {{"h", h_fixed}, {"error", num(eh.value)}, {"extrapolated", eh.extrapolated}};
       // The final attitude error split into phase about the symmetry axis and shape (docs/metrics.md,
       // "Error anatomy"), at the level nearest the fixed h that ran: why a scheme ranks where it does.
-      if (r.contains("error_anatomy") && r["error_anatomy"].is_object()) {
-        const json& an = r["error_anatomy"];
-        const auto ah = numbers(an["h"]), tot = numbers(an["total"]), ph = numbers(an["phase"]), sh = numbers(an["shape"]);
-        std::size_t best = ah.size();
-        for (std::size_t k = 0; k < ah.size() && k < tot.size() && k < ph.size() && k < sh.size(); ++k)
-          if (std::isfinite(tot[k]) && (best == ah.size() || std::abs(std::log(ah[k] / h_fixed)) <
-                                                                std::abs(std::log(ah[best] / h_fixed))))
-            best = k;
-        if (best < ah.size())
-          row["attitude_anatomy"] = {{"axis", an.value("axis", "")}, {"h", ah[best]}, {"total", num(tot[best])},
-                                     {"phase", num(ph[best])}, {"shape", num(sh[best])}};
-      }
-
+      if (ordered_json an = anatomy_near(r, h_fixed); !an.is_null()) row["attitude_anatomy"] = an;
       // Cost per step.
-      double ns = kNan, instr = kNan, ratio = kNan, iratio = kNan, ratio4 = kNan, iratio4 = kNan, fl = kNan, ipf = kNan;
-      std::string source;
-      if (auto b = bench_of.find({name, pname}); b != bench_of.end()) {
-        ns = as_num((*b->second)["ns_per_step"]);
-        ratio = as_num((*b->second)["ratio_to_baseline"]);
-        instr = as_num(b->second->value("instructions_per_step", json()));
-        iratio = as_num(b->second->value("instruction_ratio_to_baseline", json()));
-        ratio4 = as_num(b->second->value("ratio_to_rk4", json()));
-        iratio4 = as_num(b->second->value("instruction_ratio_to_rk4", json()));
-        fl = as_num(b->second->value("flops_per_step", json()));
-        ipf = as_num(b->second->value("instructions_per_flop", json()));
-        source = "bench: Google Benchmark CPU time (min of interleaved repetitions); callgrind instructions";
-      } else if (r.contains("cost")) {
-        ns = as_num(r["cost"]["ns_per_step"]);
-        ratio = as_num(r["cost"]["ratio_to_baseline"]);
-        ratio4 = as_num(r["cost"].value("ratio_to_rk4", json()));
-        source = "verify report: wall clock of a fixed-work run (informational)";
-      }
-      row["cost_per_step"] = {{"ns", num(ns)}, {"ratio_to_baseline", num(ratio)}, {"instructions", num(instr)},
-                              {"instruction_ratio_to_baseline", num(iratio)}, {"ratio_to_rk4", num(ratio4)},
-                              {"instruction_ratio_to_rk4", num(iratio4)}, {"flops", num(fl)},
-                              {"instructions_per_flop", num(ipf)}, {"source", source}};
+      const auto b = bench_of.find({name, pname});
+      const StepCost sc = step_cost(r, b != bench_of.end() ? b->second : nullptr);
+      const double ns = sc.ns, instr = sc.instr;
+      row["cost_per_step"] = sc.json;
       const LadderValue hs = step_for_error(h, e, asym, slope, opt.target);
       const double steps = span / hs.value;
       row["cost_to_target"] = {{"h", num(hs.value)},
@@ -291,25 +346,8 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
       if (std::isfinite(steps * ns) && !std::isfinite(steps * instr)) all_instr = false;
       rows.push_back(row);
     }
-    // Rank by cost to the target accuracy; schemes without a finite cost come last, unranked.
     const char* unit = all_instr ? "instructions" : "cpu_seconds";
-    std::vector<std::size_t> idx(rows.size());
-    for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-    auto key = [&](std::size_t i) { return as_num(rows[i]["cost_to_target"][unit]); };
-    std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
-      const double ka = key(a), kb = key(b);
-      if (std::isfinite(ka) != std::isfinite(kb)) return std::isfinite(ka);
-      return std::isfinite(ka) && ka < kb;
-    });
-    ordered_json ranked = ordered_json::array();
-    int rank = 0;
-    for (std::size_t i : idx) {
-      ordered_json row = rows[i];
-      ordered_json with_rank;
-      with_rank["rank"] = std::isfinite(key(i)) ? ordered_json(++rank) : ordered_json(nullptr);
-      for (auto it = row.begin(); it != row.end(); ++it) with_rank[it.key()] = it.value();
-      ranked.push_back(with_rank);
-    }
+    const ordered_json ranked = ranked_rows(rows, unit);
     P["h_fixed"] = num(h_fixed);
     P["rank_by"] = cat("cost to reach ", opt.metric, " <= ", format_number(opt.target, 3), " in ", unit);
     P["rows"] = ranked;
