@@ -230,6 +230,81 @@ ordered_json ranked_rows(const ordered_json& rows, const char* unit) {
   return ranked;
 }
 
+/// One row of a problem's table: order, Q_II, invariants, error at the fixed h, anatomy, cost per step
+/// and cost to the target, read from the pair's result r (and its bench entry when given).
+ordered_json compare_row(const json& r, const MetricDef& metric, const CompareOptions& opt, const json* pv,
+                         double h_fixed, double span, const json* bench_row, bool& all_instr) {
+  const std::string name = r.value("integrator", ""), status = r.value("status", ""), pname = r.value("problem", "");
+  const json& conv = r.at(to_string(metric.section));
+  if (!conv.contains(opt.metric))
+    throw InputError(cat("compare: metric '", opt.metric, "' is not in the report's ", to_string(metric.section),
+                         " of ", name, " on ", pname, " (a report of another rigidbench version?)"));
+  const json& c = conv[opt.metric];
+  const auto h = numbers(c["h"]), e = numbers(c["error"]);
+  std::vector<bool> asym;
+  if (c.contains("asymptotic"))
+    for (const json& a : c["asymptotic"]) asym.push_back(a.get<bool>());
+  const double fitted = as_num(c["slope"]), expected = as_num(c["expected"]);
+  const double slope = fitted > 0 ? fitted : expected;
+  ordered_json row;
+  row["integrator"] = name;
+  row["status"] = status;
+  if (!r.value("reason", "").empty()) row["reason"] = r["reason"];
+  if (r.contains("scheme")) row["kind"] = r["scheme"].value("kind", "");
+  row["order"] = {{"expected", num(expected)}, {"observed", num(fitted)}, {"stderr", num(as_num(c["stderr"]))},
+                  {"verdict", c.value("verdict", "undefined")}};
+  const json& q = r.at("q_ii");
+  row["q_ii"] = {{"h", num(as_num(q["h"]))}, {"median", num(as_num(q["median"]))},
+                 {"expected", num(as_num(q["expected"]))}, {"verdict", q.value("verdict", "undefined")}};
+  // Invariants: exact claims held or failed; unclaimed invariants observed at round-off.
+  const double tau = pv && pv->contains("exact_threshold") ? as_num((*pv)["exact_threshold"]) : 1e-11;
+  row["invariants"] = invariant_summary(r, tau);
+  const LadderValue eh = error_at_step(h, e, asym, slope, h_fixed);
+  row["error_at_h"] = {{"h", h_fixed}, {"error", num(eh.value)}, {"extrapolated", eh.extrapolated}};
+  // The final attitude error split into phase about the symmetry axis and shape (docs/metrics.md,
+  // "Error anatomy"), at the level nearest the fixed h that ran: why a scheme ranks where it does.
+  if (ordered_json an = anatomy_near(r, h_fixed); !an.is_null()) row["attitude_anatomy"] = an;
+  // Cost per step.
+  const StepCost sc = step_cost(r, bench_row);
+  const double ns = sc.ns, instr = sc.instr;
+  row["cost_per_step"] = sc.json;
+  const LadderValue hs = step_for_error(h, e, asym, slope, opt.target);
+  const double steps = span / hs.value;
+  row["cost_to_target"] = {{"h", num(hs.value)},
+                           {"steps", num(steps)},
+                           {"cpu_seconds", num(steps * ns * 1e-9)},
+                           {"instructions", num(steps * instr)},
+                           {"extrapolated", hs.extrapolated}};
+  if (std::isfinite(steps * ns) && !std::isfinite(steps * instr)) all_instr = false;
+  return row;
+}
+
+/// The metric compare reads: an error metric of the table (its ladder is what the comparison reads).
+const MetricDef& error_metric(const std::string& name) {
+  const MetricDef* mp = find_metric(name);
+  if (mp == nullptr || !is_error_metric(*mp)) {
+    std::string have;
+    for (const MetricDef& m : metric_table())
+      if (is_error_metric(m)) have += cat(have.empty() ? "" : ", ", m.name);
+    throw InputError(cat("compare: '", name, "' is not an error metric (choose one of: ", have, ")"));
+  }
+  return *mp;
+}
+
+/// The problems in the report's order; each one asked for must be there.
+std::vector<std::string> problem_order(const json& verify, const CompareOptions& opt) {
+  std::vector<std::string> order;
+  for (const json& r : verify["results"]) {
+    const std::string p = r.value("problem", "");
+    if (std::find(order.begin(), order.end(), p) == order.end()) order.push_back(p);
+  }
+  for (const auto& want : opt.problems)
+    if (std::find(order.begin(), order.end(), want) == order.end())
+      throw InputError(cat("compare: problem '", want, "' is not in the report"));
+
+  return order;
+}
+
 }  // namespace
 
 ordered_json compare_reports(const json& verify, const json* bench, const CompareOptions& opt) {
@@ -240,25 +315,9 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
     for (const json& b : (*bench)["results"])
       bench_of[{b.value("integrator", ""), b.value("problem", "")}] = &b;
 
-  // The metric must be an error metric of the table (its ladder is what the comparison reads).
-  const MetricDef* mp = find_metric(opt.metric);
-  if (mp == nullptr || !is_error_metric(*mp)) {
-    std::string have;
-    for (const MetricDef& m : metric_table())
-      if (is_error_metric(m)) have += cat(have.empty() ? "" : ", ", m.name);
-    throw InputError(cat("compare: '", opt.metric, "' is not an error metric (choose one of: ", have, ")"));
-  }
-  const MetricDef& metric = *mp;
+  const MetricDef& metric = error_metric(opt.metric);
 
-  std::vector<std::string> order;
-  for (const json& r : verify["results"]) {
-    const std::string p = r.value("problem", "");
-    if (std::find(order.begin(), order.end(), p) == order.end()) order.push_back(p);
-  }
-  for (const auto& want : opt.problems)
-    if (std::find(order.begin(), order.end(), want) == order.end())
-      throw InputError(cat("compare: problem '", want, "' is not in the report"));
-
+  const std::vector<std::string> order = problem_order(verify, opt);
   ordered_json out = report_envelope(0, {}, iso8601_now());
   out["kind"] = "compare";
   out["source"] = {{"verify_git_revision", verify.contains("tool") ? verify["tool"].value("git_revision", "") : ""},
@@ -302,48 +361,9 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
         P["title"] = (*problem)["title"];
       if (!std::isfinite(h_fixed)) h_fixed = (pv && pv->contains("h0") ? as_num((*pv)["h0"]) : as_num(st["h0"])) / 4;
       const double span = as_num(st["t_end"]) - as_num(st["t0"]);
-      const json& conv = r.at(to_string(metric.section));
-      if (!conv.contains(opt.metric))
-        throw InputError(cat("compare: metric '", opt.metric, "' is not in the report's ", to_string(metric.section),
-                             " of ", name, " on ", pname, " (a report of another rigidbench version?)"));
-      const json& c = conv[opt.metric];
-      const auto h = numbers(c["h"]), e = numbers(c["error"]);
-      std::vector<bool> asym;
-      if (c.contains("asymptotic"))
-        for (const json& a : c["asymptotic"]) asym.push_back(a.get<bool>());
-      const double fitted = as_num(c["slope"]), expected = as_num(c["expected"]);
-      const double slope = fitted > 0 ? fitted : expected;
-      ordered_json row;
-      row["integrator"] = name;
-      row["status"] = status;
-      if (!r.value("reason", "").empty()) row["reason"] = r["reason"];
-      if (r.contains("scheme")) row["kind"] = r["scheme"].value("kind", "");
-      row["order"] = {{"expected", num(expected)}, {"observed", num(fitted)}, {"stderr", num(as_num(c["stderr"]))},
-                      {"verdict", c.value("verdict", "undefined")}};
-      const json& q = r.at("q_ii");
-      row["q_ii"] = {{"h", num(as_num(q["h"]))}, {"median", num(as_num(q["median"]))},
-                     {"expected", num(as_num(q["expected"]))}, {"verdict", q.value("verdict", "undefined")}};
-      // Invariants: exact claims held or failed; unclaimed invariants observed at round-off.
-      const double tau = pv && pv->contains("exact_threshold") ? as_num((*pv)["exact_threshold"]) : 1e-11;
-      row["invariants"] = invariant_summary(r, tau);
-      const LadderValue eh = error_at_step(h, e, asym, slope, h_fixed);
-      row["error_at_h"] = {{"h", h_fixed}, {"error", num(eh.value)}, {"extrapolated", eh.extrapolated}};
-      // The final attitude error split into phase about the symmetry axis and shape (docs/metrics.md,
-      // "Error anatomy"), at the level nearest the fixed h that ran: why a scheme ranks where it does.
-      if (ordered_json an = anatomy_near(r, h_fixed); !an.is_null()) row["attitude_anatomy"] = an;
-      // Cost per step.
       const auto b = bench_of.find({name, pname});
-      const StepCost sc = step_cost(r, b != bench_of.end() ? b->second : nullptr);
-      const double ns = sc.ns, instr = sc.instr;
-      row["cost_per_step"] = sc.json;
-      const LadderValue hs = step_for_error(h, e, asym, slope, opt.target);
-      const double steps = span / hs.value;
-      row["cost_to_target"] = {{"h", num(hs.value)},
-                               {"steps", num(steps)},
-                               {"cpu_seconds", num(steps * ns * 1e-9)},
-                               {"instructions", num(steps * instr)},
-                               {"extrapolated", hs.extrapolated}};
-      if (std::isfinite(steps * ns) && !std::isfinite(steps * instr)) all_instr = false;
+      const ordered_json row =
+          compare_row(r, metric, opt, pv, h_fixed, span, b != bench_of.end() ? b->second : nullptr, all_instr);
       rows.push_back(row);
     }
     const char* unit = all_instr ? "instructions" : "cpu_seconds";
