@@ -445,21 +445,31 @@ ordered_json change_points_json(const std::vector<ChangePoint>& cps, const std::
   return a;
 }
 
-}  // namespace
-
-ordered_json HistoryDb::trends(const HistoryQuery& q) const {
-  if (q.last < 1) throw InputError("history: --last must be >= 1");
-  if (!(q.h >= 0) || !std::isfinite(q.h)) throw InputError("history: --h must be a positive step (or 0: chosen per pair)");
-  Impl& d = *impl_;
-  const std::string w = d.where("reading");
-  // Revisions in the order they were first recorded; the newest q.last of them.
+/// The revisions of the history in the order they were first recorded (the newest `last` of them),
+/// their runs, and which run belongs to which.
+struct Revisions {
   std::vector<std::string> order;
   std::map<std::string, std::pair<std::string, std::string>> span;  // first and last recorded_at
   std::map<std::string, int> run_count;
   std::map<std::string, std::set<std::string>> commands;
   std::map<std::int64_t, std::string> run_revision;
+  std::map<std::string, std::size_t> index;
+  /// The index in `order` of a run's revision; false outside the window.
+  bool index_of(std::int64_t run, std::size_t& idx) const {
+    const auto r = run_revision.find(run);
+    if (r == run_revision.end()) return false;
+    const auto i = index.find(r->second);
+    if (i == index.end()) return false;
+    idx = i->second;
+    return true;
+  }
+};
+
+Revisions read_revisions(sqlite3* db, const std::string& w, int last) {
+  Revisions R;
+  auto& [order, span, run_count, commands, run_revision, index] = R;
   {
-    Statement s(d.db, "SELECT id, revision, recorded_at, command FROM runs ORDER BY recorded_at, id", w);
+    Statement s(db, "SELECT id, revision, recorded_at, command FROM runs ORDER BY recorded_at, id", w);
     while (s.step()) {
       const std::string rev = s.text(1), at = s.text(2);
       if (!span.count(rev)) {
@@ -472,24 +482,20 @@ ordered_json HistoryDb::trends(const HistoryQuery& q) const {
       run_revision[s.i64(0)] = rev;
     }
   }
-  if (order.size() > std::size_t(q.last)) order.erase(order.begin(), order.end() - q.last);
-  std::map<std::string, std::size_t> rev_index;
-  for (std::size_t i = 0; i < order.size(); ++i) rev_index[order[i]] = i;
-  auto window = [&](std::int64_t run, std::size_t& idx) {
-    const auto r = run_revision.find(run);
-    if (r == run_revision.end()) return false;
-    const auto i = rev_index.find(r->second);
-    if (i == rev_index.end()) return false;
-    idx = i->second;
-    return true;
-  };
+  if (order.size() > std::size_t(last)) order.erase(order.begin(), order.end() - last);
+  for (std::size_t i = 0; i < order.size(); ++i) index[order[i]] = i;
+  return R;
+}
 
+/// The selected pairs' errors, costs and verdicts in the window, by revision index.
+std::map<PairKey, PairData> read_pairs(sqlite3* db, const std::string& w, const Revisions& R, const HistoryQuery& q) {
   std::map<PairKey, PairData> pairs;
   auto selected = [&](const std::string& integ, const std::string& prob) {
     return matches_any(q.integrators, integ) && matches_any(q.problems, prob);
   };
+  const auto window = [&R](std::int64_t run, std::size_t& idx) { return R.index_of(run, idx); };
   {
-    Statement s(d.db, "SELECT run_id, integrator, problem, metric, h, error, floor, rounding FROM errors", w);
+    Statement s(db, "SELECT run_id, integrator, problem, metric, h, error, floor, rounding FROM errors", w);
     std::size_t idx;
     while (s.step()) {
       if (!window(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
@@ -499,7 +505,7 @@ ordered_json HistoryDb::trends(const HistoryQuery& q) const {
     }
   }
   {
-    Statement s(d.db,
+    Statement s(db,
                 "SELECT c.run_id, c.integrator, c.problem, c.instructions_per_step, c.ns_per_step, r.compiler, r.flags, "
                 "r.valgrind FROM costs c JOIN runs r ON r.id = c.run_id",
                 w);
@@ -512,13 +518,135 @@ ordered_json HistoryDb::trends(const HistoryQuery& q) const {
     }
   }
   {
-    Statement s(d.db, "SELECT run_id, integrator, problem, check_name, verdict FROM verdicts", w);
+    Statement s(db, "SELECT run_id, integrator, problem, check_name, verdict FROM verdicts", w);
     std::size_t idx;
     while (s.step()) {
       if (!window(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
       pairs[{s.text(1), s.text(2)}].verdicts[s.text(3)][idx].insert(s.text(4));
     }
   }
+  return pairs;
+}
+
+/// The step a pair's error trend is read at: as asked, else the finest level whose error in the newest
+/// revision is clear of the round-off and reference allowance (10x), so that rounding does not pose
+/// as a change; else the coarsest.
+double trend_step(const std::vector<ErrRow>& rows, double asked) {
+  double h = asked;
+  if (h > 0) return h;
+  std::size_t newest = 0;
+  for (const ErrRow& r : rows) newest = std::max(newest, r.rev);
+  std::map<double, std::pair<std::vector<double>, double>, std::greater<>> levels;  // coarse first
+  for (const ErrRow& r : rows)
+    if (r.rev == newest && std::isfinite(r.h)) {
+      auto& l = levels[r.h];
+      l.first.push_back(r.error);
+      l.second = std::max(l.second, r.allowance);
+    }
+  for (const auto& [lh, l] : levels) {
+    if (h == 0) h = lh;  // the coarsest, unless a finer level qualifies
+    const double e = median_finite(l.first);
+    if (std::isfinite(e) && e > 10 * l.second) h = lh;
+  }
+  return h;
+}
+
+/// Counts of what a pair's trends found: change points, and how many of them (and of its verdict
+/// changes) are at the newest revision.
+struct TrendCounts {
+  int changes = 0, latest = 0;
+};
+
+/// The error of `metric` at one h per revision (median of its runs) and its change points.
+ordered_json error_trend(const PairData& pd, const std::string& metric, const HistoryQuery& q,
+                         const std::vector<std::string>& order, TrendCounts& n) {
+  const double err_factor = std::pow(10.0, 0.1);
+  const auto& rows = pd.errors.at(metric);
+  const double h = trend_step(rows, q.h);
+  std::vector<std::vector<double>> per_rev(order.size());
+  std::vector<double> allowance(order.size(), 0.0);
+  std::vector<int> runs(order.size(), 0);
+  for (const ErrRow& r : rows)
+    if (same_h(r.h, h)) {
+      per_rev[r.rev].push_back(r.error);
+      allowance[r.rev] = std::max(allowance[r.rev], r.allowance);
+      runs[r.rev]++;
+    }
+  std::vector<double> values;
+  std::vector<std::size_t> idx;
+  std::vector<double> allow;
+  ordered_json points = ordered_json::array();
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (runs[i] == 0) continue;
+    const double v = median_finite(per_rev[i]);
+    values.push_back(v);
+    idx.push_back(i);
+    allow.push_back(allowance[i]);
+    points.push_back({{"index", i}, {"revision", order[i]}, {"value", num(v)}, {"allowance", num(allowance[i])}, {"runs", runs[i]}});
+  }
+  const auto cps = change_points(values, err_factor, allow);
+  n.changes += int(cps.size());
+  for (const auto& c : cps) n.latest += idx[c.index] + 1 == order.size();
+  return {{"metric", metric}, {"h", h > 0 ? ordered_json(h) : ordered_json(nullptr)}, {"points", points},
+                {"change_points", change_points_json(cps, idx, order)}};
+}
+
+/// Instructions per step per revision, one series per toolchain, and their change points.
+ordered_json instruction_trends(const PairData& pd, const std::vector<std::string>& order, TrendCounts& n) {
+  ordered_json instr = ordered_json::array();
+  for (const auto& [env, rows] : pd.costs) {
+    std::vector<std::vector<double>> ins(order.size()), ns(order.size());
+    for (const CostRow& r : rows) {
+      ins[r.rev].push_back(r.instructions);
+      ns[r.rev].push_back(r.ns);
+    }
+    std::vector<double> values;
+    std::vector<std::size_t> idx;
+    ordered_json points = ordered_json::array();
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      if (ins[i].empty()) continue;
+      const double v = median_finite(ins[i]);
+      points.push_back({{"index", i}, {"revision", order[i]}, {"value", num(v)}, {"ns_per_step", num(median_finite(ns[i]))},
+                        {"runs", int(ins[i].size())}});
+      values.push_back(v);
+      idx.push_back(i);
+    }
+    const auto cps = change_points(values, 1.02);
+    n.changes += int(cps.size());
+    for (const auto& c : cps) n.latest += idx[c.index] + 1 == order.size();
+    instr.push_back({{"environment", env}, {"points", points}, {"change_points", change_points_json(cps, idx, order)}});
+  }
+  return instr;
+}
+
+/// Verdict changes between consecutive revisions that have the check ("mixed": the runs of one
+/// revision disagree, e.g. two compilers at round-off).
+ordered_json verdict_changes(const PairData& pd, const std::vector<std::string>& order, TrendCounts& n) {
+  ordered_json vc = ordered_json::array();
+  for (const auto& [check, by_rev] : pd.verdicts) {
+    std::string prev;
+    for (const auto& [i, vs] : by_rev) {
+      const std::string v = vs.size() == 1 ? *vs.begin() : "mixed";
+      if (!prev.empty() && v != prev) {
+        vc.push_back({{"check", check}, {"index", i}, {"revision", order[i]}, {"from", prev}, {"to", v}});
+        n.latest += i + 1 == order.size();
+      }
+      prev = v;
+    }
+  }
+  return vc;
+}
+
+}  // namespace
+
+ordered_json HistoryDb::trends(const HistoryQuery& q) const {
+  if (q.last < 1) throw InputError("history: --last must be >= 1");
+  if (!(q.h >= 0) || !std::isfinite(q.h)) throw InputError("history: --h must be a positive step (or 0: chosen per pair)");
+  Impl& d = *impl_;
+  const std::string w = d.where("reading");
+  const Revisions R = read_revisions(d.db, w, q.last);
+  const std::vector<std::string>& order = R.order;
+  const std::map<PairKey, PairData> pairs = read_pairs(d.db, w, R, q);
 
   ordered_json doc;
   doc["kind"] = "rigidbench-history";
@@ -532,20 +660,19 @@ ordered_json HistoryDb::trends(const HistoryQuery& q) const {
   ordered_json revs = ordered_json::array();
   for (const auto& r : order)
     revs.push_back({{"revision", r},
-                    {"first_recorded", span[r].first},
-                    {"last_recorded", span[r].second},
-                    {"runs", run_count[r]},
-                    {"commands", std::vector<std::string>(commands[r].begin(), commands[r].end())}});
+                    {"first_recorded", R.span.at(r).first},
+                    {"last_recorded", R.span.at(r).second},
+                    {"runs", R.run_count.at(r)},
+                    {"commands", std::vector<std::string>(R.commands.at(r).begin(), R.commands.at(r).end())}});
   doc["revisions"] = revs;
 
-  const double err_factor = std::pow(10.0, 0.1);
   int n_cp = 0, n_vc = 0, n_latest = 0;
   ordered_json out_pairs = ordered_json::array();
-  for (auto& [key, pd] : pairs) {
+  for (const auto& [key, pd] : pairs) {
     ordered_json p;
     p["integrator"] = key.first;
     p["problem"] = key.second;
-    int pair_changes = 0;
+    TrendCounts n;
     // The error at one h: the requested metric, else the first the metric table lists that the pair has.
     std::string metric;
     if (pd.errors.count(q.metric)) {
@@ -557,105 +684,20 @@ ordered_json HistoryDb::trends(const HistoryQuery& q) const {
           break;
         }
     }
-    if (metric.empty()) {
-      p["error"] = nullptr;
-    } else {
-      const auto& rows = pd.errors.at(metric);
-      // The step: as asked, else the finest level whose error in the newest revision is clear of the
-      // round-off and reference allowance (10x), so that rounding does not pose as a change; else the
-      // coarsest.
-      double h = q.h;
-      if (!(h > 0)) {
-        std::size_t newest = 0;
-        for (const ErrRow& r : rows) newest = std::max(newest, r.rev);
-        std::map<double, std::pair<std::vector<double>, double>, std::greater<>> levels;  // coarse first
-        for (const ErrRow& r : rows)
-          if (r.rev == newest && std::isfinite(r.h)) {
-            auto& l = levels[r.h];
-            l.first.push_back(r.error);
-            l.second = std::max(l.second, r.allowance);
-          }
-        for (const auto& [lh, l] : levels) {
-          if (h == 0) h = lh;  // the coarsest, unless a finer level qualifies
-          const double e = median_finite(l.first);
-          if (std::isfinite(e) && e > 10 * l.second) h = lh;
-        }
-      }
-      std::vector<std::vector<double>> per_rev(order.size());
-      std::vector<double> allowance(order.size(), 0.0);
-      std::vector<int> runs(order.size(), 0);
-      for (const ErrRow& r : rows)
-        if (same_h(r.h, h)) {
-          per_rev[r.rev].push_back(r.error);
-          allowance[r.rev] = std::max(allowance[r.rev], r.allowance);
-          runs[r.rev]++;
-        }
-      std::vector<double> values;
-      std::vector<std::size_t> idx;
-      std::vector<double> allow;
-      ordered_json points = ordered_json::array();
-      for (std::size_t i = 0; i < order.size(); ++i) {
-        if (runs[i] == 0) continue;
-        const double v = median_finite(per_rev[i]);
-        values.push_back(v);
-        idx.push_back(i);
-        allow.push_back(allowance[i]);
-        points.push_back({{"index", i}, {"revision", order[i]}, {"value", num(v)}, {"allowance", num(allowance[i])}, {"runs", runs[i]}});
-      }
-      const auto cps = change_points(values, err_factor, allow);
-      pair_changes += int(cps.size());
-      for (const auto& c : cps) n_latest += idx[c.index] + 1 == order.size();
-      p["error"] = {{"metric", metric}, {"h", h > 0 ? ordered_json(h) : ordered_json(nullptr)}, {"points", points},
-                    {"change_points", change_points_json(cps, idx, order)}};
-    }
-    ordered_json instr = ordered_json::array();
-    for (const auto& [env, rows] : pd.costs) {
-      std::vector<std::vector<double>> ins(order.size()), ns(order.size());
-      for (const CostRow& r : rows) {
-        ins[r.rev].push_back(r.instructions);
-        ns[r.rev].push_back(r.ns);
-      }
-      std::vector<double> values;
-      std::vector<std::size_t> idx;
-      ordered_json points = ordered_json::array();
-      for (std::size_t i = 0; i < order.size(); ++i) {
-        if (ins[i].empty()) continue;
-        const double v = median_finite(ins[i]);
-        points.push_back({{"index", i}, {"revision", order[i]}, {"value", num(v)}, {"ns_per_step", num(median_finite(ns[i]))},
-                          {"runs", int(ins[i].size())}});
-        values.push_back(v);
-        idx.push_back(i);
-      }
-      const auto cps = change_points(values, 1.02);
-      pair_changes += int(cps.size());
-      for (const auto& c : cps) n_latest += idx[c.index] + 1 == order.size();
-      instr.push_back({{"environment", env}, {"points", points}, {"change_points", change_points_json(cps, idx, order)}});
-    }
-    p["instructions"] = instr;
-    // Verdict changes between consecutive revisions that have the check ("mixed": the runs of one
-    // revision disagree, e.g. two compilers at round-off).
-    ordered_json vc = ordered_json::array();
-    for (const auto& [check, by_rev] : pd.verdicts) {
-      std::string prev;
-      for (const auto& [i, vs] : by_rev) {
-        const std::string v = vs.size() == 1 ? *vs.begin() : "mixed";
-        if (!prev.empty() && v != prev) {
-          vc.push_back({{"check", check}, {"index", i}, {"revision", order[i]}, {"from", prev}, {"to", v}});
-          n_latest += i + 1 == order.size();
-        }
-        prev = v;
-      }
-    }
+    p["error"] = metric.empty() ? ordered_json(nullptr) : error_trend(pd, metric, q, order, n);
+    p["instructions"] = instruction_trends(pd, order, n);
+    const ordered_json vc = verdict_changes(pd, order, n);
     n_vc += int(vc.size());
     p["verdict_changes"] = vc;
-    n_cp += pair_changes;
+    n_cp += n.changes;
+    n_latest += n.latest;
     out_pairs.push_back(p);
   }
   doc["pairs"] = out_pairs;
   doc["summary"] = {{"revisions", order.size()},
                     {"runs", [&] {
                        int n = 0;
-                       for (const auto& r : order) n += run_count[r];
+                       for (const auto& r : order) n += R.run_count.at(r);
                        return n;
                      }()},
                     {"pairs", out_pairs.size()},
