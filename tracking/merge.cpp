@@ -17,9 +17,9 @@ namespace {
 
 std::string key_of(const json& r) { return shard_key(r.at("integrator").get<std::string>(), r.at("problem").get<std::string>()); }
 
-}  // namespace
-
-json merge_shard_reports(const std::vector<json>& reports, const std::vector<std::string>& names) {
+/// Every report is a valid shard of one sweep by one build, each shard exactly once, holding only
+/// its own pairs (and the baselines, for bench). Returns whether the reports are bench reports.
+bool check_shards(const std::vector<json>& reports, const std::vector<std::string>& names) {
   if (reports.empty()) throw InputError("merge: no reports given");
   const bool bench = reports.front().is_object() && reports.front().value("kind", "") == "bench";
   for (std::size_t i = 0; i < reports.size(); ++i) {
@@ -60,35 +60,25 @@ json merge_shard_reports(const std::vector<json>& reports, const std::vector<std
         throw InputError(cat("merge: ", names[i], " holds ", key_of(res), ", which belongs to shard ",
                              std::to_string(Shard::of(key_of(res), count)), "/", std::to_string(count)));
   }
+  return bench;
+}
 
-  json out = first;
-  out.erase("shard");
-  out["merged_from"] = names;
-  std::string started = first.at("started");
-  double duration = 0;
-  for (const json& r : reports) {
-    started = std::min(started, r.at("started").get<std::string>());
-    duration = std::max(duration, r.at("duration_s").get<double>());  // the shards ran side by side
+/// bench: each pair from its owning shard (a baseline's entry only once), every work-precision series.
+void merge_bench(const std::vector<json>& reports, int count, json& out) {
+  json results = json::array(), series = json::array();
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const Shard shard{reports[i].at("shard").at("index").get<int>(), count};
+    for (const json& res : reports[i].at("results"))
+      if (shard.contains(key_of(res))) results.push_back(res);  // a baseline entry from its owning shard only
+    for (const json& s : reports[i].at("work_precision").at("series")) series.push_back(s);
   }
-  out["started"] = started;
-  out["duration_s"] = duration;
+  out["results"] = results;
+  out["work_precision"]["series"] = series;
+}
 
-  if (bench) {
-    json results = json::array(), series = json::array();
-    for (std::size_t i = 0; i < reports.size(); ++i) {
-      const Shard shard{reports[i].at("shard").at("index").get<int>(), count};
-      for (const json& res : reports[i].at("results"))
-        if (shard.contains(key_of(res))) results.push_back(res);  // a baseline entry from its owning shard only
-      for (const json& s : reports[i].at("work_precision").at("series")) series.push_back(s);
-    }
-    out["results"] = results;
-    out["work_precision"]["series"] = series;
-    add_styles(out);
-    return out;
-  }
-
-  // verify: every position of the sweep exactly once, in the order of the unsharded run.
-  const std::size_t total = first.at("shard").at("pairs_total");
+/// verify: every position of the sweep exactly once, in the order of the unsharded run.
+json merged_results(const std::vector<json>& reports, const std::vector<std::string>& names) {
+  const std::size_t total = reports.front().at("shard").at("pairs_total");
   std::vector<const json*> slot(total, nullptr);
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const json& ord = reports[i].at("shard").at("ordinals");
@@ -105,35 +95,63 @@ json merge_shard_reports(const std::vector<json>& reports, const std::vector<std
     if (!slot[o]) throw InputError(cat("merge: position ", std::to_string(o), " of the sweep is missing from every shard"));
     results.push_back(*slot[o]);
   }
-  out["results"] = results;
+  return results;
+}
+
+/// An expectation is "not_run" in every shard but the one holding its pair: it is not_run in the
+/// sweep only when no shard ran it.
+json merged_outcomes(const std::vector<json>& reports) {
+  json outcomes = json::array();
+  std::map<std::string, int> not_run;
+  std::set<std::string> ran;
+  for (const json& r : reports)
+    if (r.contains("expectations"))
+      for (const json& o : r.at("expectations").at("outcomes")) {
+        const std::string id = cat(key_of(o), "/", o.at("check").get<std::string>());
+        if (o.at("outcome") == "not_run") {
+          if (not_run[id]++ == 0) outcomes.push_back(o);
+        } else {
+          ran.insert(id);
+          outcomes.push_back(o);
+        }
+      }
+  json kept = json::array();
+  for (const json& o : outcomes)
+    if (o.at("outcome") != "not_run" || !ran.count(cat(key_of(o), "/", o.at("check").get<std::string>()))) kept.push_back(o);
+  return kept;
+}
+
+}  // namespace
+
+json merge_shard_reports(const std::vector<json>& reports, const std::vector<std::string>& names) {
+  const bool bench = check_shards(reports, names);
+  const json& first = reports.front();
+  const int count = first.at("shard").at("count");
+  json out = first;
+  out.erase("shard");
+  out["merged_from"] = names;
+  std::string started = first.at("started");
+  double duration = 0;
+  for (const json& r : reports) {
+    started = std::min(started, r.at("started").get<std::string>());
+    duration = std::max(duration, r.at("duration_s").get<double>());  // the shards ran side by side
+  }
+  out["started"] = started;
+  out["duration_s"] = duration;
+
+  if (bench) {
+    merge_bench(reports, count, out);
+    add_styles(out);
+    return out;
+  }
+  out["results"] = merged_results(reports, names);
   // Summaries add up (every count is over disjoint sets of pairs).
   json summary = json::object();
   for (const json& r : reports)
     for (auto it = r.at("summary").begin(); it != r.at("summary").end(); ++it)
       summary[it.key()] = summary.value(it.key(), 0) + it.value().get<int>();
   out["summary"] = summary;
-  if (first.contains("expectations")) {
-    // An expectation is "not_run" in every shard but the one holding its pair: it is not_run in the
-    // sweep only when no shard ran it.
-    json outcomes = json::array();
-    std::map<std::string, int> not_run;
-    std::set<std::string> ran;
-    for (const json& r : reports)
-      if (r.contains("expectations"))
-        for (const json& o : r.at("expectations").at("outcomes")) {
-          const std::string id = cat(key_of(o), "/", o.at("check").get<std::string>());
-          if (o.at("outcome") == "not_run") {
-            if (not_run[id]++ == 0) outcomes.push_back(o);
-          } else {
-            ran.insert(id);
-            outcomes.push_back(o);
-          }
-        }
-    json kept = json::array();
-    for (const json& o : outcomes)
-      if (o.at("outcome") != "not_run" || !ran.count(cat(key_of(o), "/", o.at("check").get<std::string>()))) kept.push_back(o);
-    out["expectations"]["outcomes"] = kept;
-  }
+  if (first.contains("expectations")) out["expectations"]["outcomes"] = merged_outcomes(reports);
   add_styles(out);
   return out;
 }
