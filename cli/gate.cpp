@@ -138,124 +138,140 @@ GateResult run_against(const AgainstRequest& ar, const GateOptions& options, His
                       nlohmann::json::parse(gate_speed_snapshot({c1, c2}).dump()), opt);
 }
 
+/// What the options of `gate` fill (CLI11).
+struct GateCliOptions {
+  std::string baseline, current, junit, snapshot_out, expect, shard;
+  AgainstRequest against;
+  HistoryOptions history;
+  bool run = false, bless = false;
+  GateOptions gate;
+  RunOptions run_options;
+};
+
+/// The subcommand and its options.
+CLI::App* add_gate_options(CLI::App& app, GateCliOptions& o) {
+  auto* sc = app.add_subcommand("gate", "Compare a run with a blessed baseline (accuracy and speed regressions)");
+  sc->add_option("--baseline", o.baseline, "Baseline snapshot (JSON); written only with --bless");
+  sc->add_option("--current", o.current, "Current snapshot or verify report (JSON)");
+  sc->add_flag("--run", o.run, "Run the quick suite and the benchmarks to produce the current snapshot");
+  sc->add_flag("--bless", o.bless, "Write the current snapshot as the new baseline (the only way to write one)");
+  sc->add_option("--junit", o.junit, "Write JUnit XML (one testcase per scheme x problem x metric)");
+  sc->add_option("--snapshot-out", o.snapshot_out, "Also write the current snapshot to this file");
+  sc->add_flag("--allow-stale", o.gate.allow_stale,
+               "Stale rows (improved errors, speed counted by another toolchain) warn instead of failing");
+  sc->add_flag("--accuracy-only", o.gate.accuracy_only,
+               "Compare accuracy only (no benchmarks with --run): for a runner with another toolchain or no valgrind");
+  sc->add_option("--integrator", o.gate.integrators, "Gate only these schemes (names or globs; both sides)");
+  sc->add_option("--problem", o.gate.problems, "Gate only these problems (names or globs; both sides)");
+  sc->add_option("--expect", o.expect, "Expected findings (JSON): listed failures pass, listed checks that pass fail");
+  sc->add_option("--shard", o.shard,
+                 "Gate shard k/N of the pairs (run and compared; the baseline is restricted to the same shard)");
+  sc->add_option("--jobs", o.run_options.jobs, "Worker threads of --run's verification, build jobs of --against (default: all cores)");
+  sc->add_option("--against", o.against.revision,
+                 "Speed against git revision REV instead of a baseline: REV built in a worktree with this build's "
+                 "compiler and flags (cached), both builds' benchmarks run here, instructions +2 % fail");
+  sc->add_option("--against-binary", o.against.binary, "Speed against this rigidbench command (an existing build of another revision)");
+  sc->add_option("--repository", o.against.repository, "The git repository --against builds from (default: the current folder's)");
+  sc->add_option("--build-cache", o.against.cache_dir, "Where --against keeps its builds (default: <reference cache>/against)");
+  o.history.add_to(sc);
+  sc->add_flag("--quiet", o.run_options.quiet, "No progress on stderr");
+  return sc;
+}
+
+/// The table printed, the JUnit file written, the outcome recorded with what was measured
+/// (docs/history.md); the gate's exit code.
+int finish_gate(const GateCliOptions& o, HistoryRun& record, const GateResult& g, HistoryDb* history) {
+  std::fputs(gate_table(g).c_str(), stdout);
+  if (!o.junit.empty()) write_atomic(o.junit, gate_junit(g, iso8601_now(), machine_info().value("hostname", "unknown")));
+  record.outcome = g.exit_code() == 0 ? "pass" : "fail";
+  record_run(history, record);
+  return g.exit_code();
+}
+
+/// --against: the speed of two builds compared on this machine.
+int gate_against(GateCliOptions& o, HistoryRun& record) {
+  if (ranks().distributed())
+    throw InputError("gate --against builds and benchmarks on this machine: run it in one process, not under MPI");
+  if (o.run || !o.current.empty() || o.bless || !o.baseline.empty() || o.gate.accuracy_only)
+    throw InputError("gate: --against compares two builds' speed on this machine: --run, --current, --bless, "
+                     "--baseline and --accuracy-only do not apply");
+  if (!o.against.revision.empty() && !o.against.binary.empty())
+    throw InputError("gate: give one of --against REV and --against-binary PATH");
+  if (o.against.revision.empty()) o.against.revision = o.against.binary;
+  AgainstRequest& ar = o.against;
+  if (!o.gate.integrators.empty()) ar.integrators = o.gate.integrators;
+  ar.problems = o.gate.problems;
+  if (!o.shard.empty()) o.gate.shard = ar.shard = parse_shard(o.shard);
+  ar.jobs = o.run_options.jobs;
+  ar.quiet = o.run_options.quiet;
+  const std::unique_ptr<HistoryDb> history = o.history.open();
+  record.recorded_at = iso8601_now();
+  return finish_gate(o, record, run_against(ar, o.gate, record), history.get());
+}
+
+/// --run or --current against a blessed baseline (or --bless to write one).
+int gate_baseline(GateCliOptions& o, HistoryRun& record) {
+  if (o.baseline.empty()) throw InputError("gate: --baseline FILE is required (or --against REV)");
+  if (o.run == !o.current.empty()) throw InputError("gate: give exactly one of --run and --current FILE");
+  if (o.bless && (!o.gate.integrators.empty() || !o.gate.problems.empty()))
+    throw InputError("gate: --bless writes a whole baseline: --integrator and --problem do not apply");
+  if (o.bless && o.gate.accuracy_only)
+    throw InputError("gate: --bless writes a whole baseline (accuracy and speed): --accuracy-only does not apply");
+  if (o.run_options.jobs < 0) throw InputError("gate: --jobs must be >= 0 (0: all cores)");
+  if (!o.shard.empty()) {
+    if (o.bless) throw InputError("gate: --bless writes a whole baseline: --shard does not apply");
+    o.gate.shard = parse_shard(o.shard);
+    o.run_options.shard = o.gate.shard;
+  }
+  Expectations expect;
+  if (!o.expect.empty()) {
+    expect = load_expectations(o.expect);
+    o.gate.expect = &expect;
+  }
+  // Read the baseline and open the history before minutes of work, so that a bad path fails at once.
+  nlohmann::json baseline;
+  if (!o.bless) baseline = read_json(o.baseline, "the baseline ", " (create one with --bless)");
+  if (o.bless && (o.history.record || !o.history.path.empty()))
+    throw InputError("gate: --bless writes a baseline and compares nothing: --history and --record do not apply");
+  const std::unique_ptr<HistoryDb> history = o.history.open();
+  nlohmann::json current;
+  if (o.run) {
+    RunOptions ro = o.run_options;
+    if (!o.gate.integrators.empty()) ro.integrators = o.gate.integrators;
+    ro.problems = o.gate.problems;
+    ro.speed = !o.gate.accuracy_only;
+    auto snapshot = run_snapshot(ro, record);
+    if (!snapshot) return kOk;  // an MPI rank other than 0: rank 0 compares, and its code is every rank's
+    current = std::move(*snapshot);
+  } else {
+    current = read_json(o.current, "", "");
+    // A plain verify report is accepted too (no speed data).
+    if (!current.is_object() || current.value("kind", "") != "rigidbench-gate-snapshot") {
+      record.verify = current;
+      current = nlohmann::json::parse(gate_snapshot(current, nlohmann::json()).dump());
+    } else {
+      record.snapshot = current;
+    }
+  }
+  if (!o.snapshot_out.empty()) write_report(o.snapshot_out, current.dump(1) + "\n");
+  if (o.bless) {
+    write_report(o.baseline, current.dump(1) + "\n");
+    std::printf("gate: blessed %s as the baseline\n", o.baseline.c_str());
+    return kOk;
+  }
+  return finish_gate(o, record, gate_compare(baseline, current, o.gate), history.get());
+}
+
 }  // namespace
 
 Command add_gate(CLI::App& app) {
-  struct Options {
-    std::string baseline, current, junit, snapshot_out, expect, shard;
-    AgainstRequest against;
-    HistoryOptions history;
-    bool run = false, bless = false;
-    GateOptions gate;
-    RunOptions run_options;
-  };
-  auto o = std::make_shared<Options>();
-  auto* sc = app.add_subcommand("gate", "Compare a run with a blessed baseline (accuracy and speed regressions)");
-  sc->add_option("--baseline", o->baseline, "Baseline snapshot (JSON); written only with --bless");
-  sc->add_option("--current", o->current, "Current snapshot or verify report (JSON)");
-  sc->add_flag("--run", o->run, "Run the quick suite and the benchmarks to produce the current snapshot");
-  sc->add_flag("--bless", o->bless, "Write the current snapshot as the new baseline (the only way to write one)");
-  sc->add_option("--junit", o->junit, "Write JUnit XML (one testcase per scheme x problem x metric)");
-  sc->add_option("--snapshot-out", o->snapshot_out, "Also write the current snapshot to this file");
-  sc->add_flag("--allow-stale", o->gate.allow_stale,
-               "Stale rows (improved errors, speed counted by another toolchain) warn instead of failing");
-  sc->add_flag("--accuracy-only", o->gate.accuracy_only,
-               "Compare accuracy only (no benchmarks with --run): for a runner with another toolchain or no valgrind");
-  sc->add_option("--integrator", o->gate.integrators, "Gate only these schemes (names or globs; both sides)");
-  sc->add_option("--problem", o->gate.problems, "Gate only these problems (names or globs; both sides)");
-  sc->add_option("--expect", o->expect, "Expected findings (JSON): listed failures pass, listed checks that pass fail");
-  sc->add_option("--shard", o->shard,
-                 "Gate shard k/N of the pairs (run and compared; the baseline is restricted to the same shard)");
-  sc->add_option("--jobs", o->run_options.jobs, "Worker threads of --run's verification, build jobs of --against (default: all cores)");
-  sc->add_option("--against", o->against.revision,
-                 "Speed against git revision REV instead of a baseline: REV built in a worktree with this build's "
-                 "compiler and flags (cached), both builds' benchmarks run here, instructions +2 % fail");
-  sc->add_option("--against-binary", o->against.binary, "Speed against this rigidbench command (an existing build of another revision)");
-  sc->add_option("--repository", o->against.repository, "The git repository --against builds from (default: the current folder's)");
-  sc->add_option("--build-cache", o->against.cache_dir, "Where --against keeps its builds (default: <reference cache>/against)");
-  o->history.add_to(sc);
-  sc->add_flag("--quiet", o->run_options.quiet, "No progress on stderr");
+  auto o = std::make_shared<GateCliOptions>();
+  CLI::App* sc = add_gate_options(app, *o);
   return {sc, [o] {
             HistoryRun record;
             record.command = "gate";
-            // The outcome of the comparison is recorded with what was measured (docs/history.md).
-            auto finish = [&](const GateResult& g, HistoryDb* history) {
-              std::fputs(gate_table(g).c_str(), stdout);
-              if (!o->junit.empty())
-                write_atomic(o->junit, gate_junit(g, iso8601_now(), machine_info().value("hostname", "unknown")));
-              record.outcome = g.exit_code() == 0 ? "pass" : "fail";
-              record_run(history, record);
-              return g.exit_code();
-            };
             const bool against = !o->against.revision.empty() || !o->against.binary.empty();
-            if (against) {
-              if (ranks().distributed())
-                throw InputError("gate --against builds and benchmarks on this machine: run it in one process, not under MPI");
-              if (o->run || !o->current.empty() || o->bless || !o->baseline.empty() || o->gate.accuracy_only)
-                throw InputError("gate: --against compares two builds' speed on this machine: --run, --current, --bless, "
-                                 "--baseline and --accuracy-only do not apply");
-              if (!o->against.revision.empty() && !o->against.binary.empty())
-                throw InputError("gate: give one of --against REV and --against-binary PATH");
-              if (o->against.revision.empty()) o->against.revision = o->against.binary;
-              AgainstRequest& ar = o->against;
-              if (!o->gate.integrators.empty()) ar.integrators = o->gate.integrators;
-              ar.problems = o->gate.problems;
-              if (!o->shard.empty()) o->gate.shard = ar.shard = parse_shard(o->shard);
-              ar.jobs = o->run_options.jobs;
-              ar.quiet = o->run_options.quiet;
-              const std::unique_ptr<HistoryDb> history = o->history.open();
-              record.recorded_at = iso8601_now();
-              return finish(run_against(ar, o->gate, record), history.get());
-            }
-            if (o->baseline.empty()) throw InputError("gate: --baseline FILE is required (or --against REV)");
-            if (o->run == !o->current.empty()) throw InputError("gate: give exactly one of --run and --current FILE");
-            if (o->bless && (!o->gate.integrators.empty() || !o->gate.problems.empty()))
-              throw InputError("gate: --bless writes a whole baseline: --integrator and --problem do not apply");
-            if (o->bless && o->gate.accuracy_only)
-              throw InputError("gate: --bless writes a whole baseline (accuracy and speed): --accuracy-only does not apply");
-            if (o->run_options.jobs < 0) throw InputError("gate: --jobs must be >= 0 (0: all cores)");
-            if (!o->shard.empty()) {
-              if (o->bless) throw InputError("gate: --bless writes a whole baseline: --shard does not apply");
-              o->gate.shard = parse_shard(o->shard);
-              o->run_options.shard = o->gate.shard;
-            }
-            Expectations expect;
-            if (!o->expect.empty()) {
-              expect = load_expectations(o->expect);
-              o->gate.expect = &expect;
-            }
-            // Read the baseline and open the history before minutes of work, so that a bad path fails at once.
-            nlohmann::json baseline;
-            if (!o->bless) baseline = read_json(o->baseline, "the baseline ", " (create one with --bless)");
-            if (o->bless && (o->history.record || !o->history.path.empty()))
-              throw InputError("gate: --bless writes a baseline and compares nothing: --history and --record do not apply");
-            const std::unique_ptr<HistoryDb> history = o->history.open();
-            nlohmann::json current;
-            if (o->run) {
-              RunOptions ro = o->run_options;
-              if (!o->gate.integrators.empty()) ro.integrators = o->gate.integrators;
-              ro.problems = o->gate.problems;
-              ro.speed = !o->gate.accuracy_only;
-              auto snapshot = run_snapshot(ro, record);
-              if (!snapshot) return kOk;  // an MPI rank other than 0: rank 0 compares, and its code is every rank's
-              current = std::move(*snapshot);
-            } else {
-              current = read_json(o->current, "", "");
-              // A plain verify report is accepted too (no speed data).
-              if (!current.is_object() || current.value("kind", "") != "rigidbench-gate-snapshot") {
-                record.verify = current;
-                current = nlohmann::json::parse(gate_snapshot(current, nlohmann::json()).dump());
-              } else {
-                record.snapshot = current;
-              }
-            }
-            if (!o->snapshot_out.empty()) write_report(o->snapshot_out, current.dump(1) + "\n");
-            if (o->bless) {
-              write_report(o->baseline, current.dump(1) + "\n");
-              std::printf("gate: blessed %s as the baseline\n", o->baseline.c_str());
-              return kOk;
-            }
-            return finish(gate_compare(baseline, current, o->gate), history.get());
+            return against ? gate_against(*o, record) : gate_baseline(*o, record);
           }};
 }
 
