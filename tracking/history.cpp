@@ -493,12 +493,11 @@ std::map<PairKey, PairData> read_pairs(sqlite3* db, const std::string& w, const 
   auto selected = [&](const std::string& integ, const std::string& prob) {
     return matches_any(q.integrators, integ) && matches_any(q.problems, prob);
   };
-  const auto window = [&R](std::int64_t run, std::size_t& idx) { return R.index_of(run, idx); };
   {
     Statement s(db, "SELECT run_id, integrator, problem, metric, h, error, floor, rounding FROM errors", w);
     std::size_t idx;
     while (s.step()) {
-      if (!window(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
+      if (!R.index_of(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
       const double fl = s.real(6), ro = s.real(7);
       pairs[{s.text(1), s.text(2)}].errors[s.text(3)].push_back(
           {idx, s.i64(0), s.real(4), s.real(5), (std::isfinite(fl) ? fl : 0.0) + (std::isfinite(ro) ? ro : 0.0)});
@@ -511,7 +510,7 @@ std::map<PairKey, PairData> read_pairs(sqlite3* db, const std::string& w, const 
                 w);
     std::size_t idx;
     while (s.step()) {
-      if (!window(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
+      if (!R.index_of(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
       // Instruction counts belong to a toolchain (docs/gate.md): one series per compiler, flags and valgrind.
       const std::string env = cat(s.text(5), " |", s.text(6), " | ", s.text(7).empty() ? "no valgrind" : s.text(7));
       pairs[{s.text(1), s.text(2)}].costs[env].push_back({idx, s.real(3), s.real(4)});
@@ -521,7 +520,7 @@ std::map<PairKey, PairData> read_pairs(sqlite3* db, const std::string& w, const 
     Statement s(db, "SELECT run_id, integrator, problem, check_name, verdict FROM verdicts", w);
     std::size_t idx;
     while (s.step()) {
-      if (!window(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
+      if (!R.index_of(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
       pairs[{s.text(1), s.text(2)}].verdicts[s.text(3)][idx].insert(s.text(4));
     }
   }

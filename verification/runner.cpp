@@ -261,7 +261,7 @@ LevelErrors level_errors(const Problem& p, const Ladder& L, const std::vector<Le
 
 /// Per-level errors and floors of every error metric, by the metric table's name.
 std::map<std::string_view, ErrorSeries> error_series(const Problem& p, const Ladder& L, const ReferenceSolution& ref,
-                                                     const LevelErrors& E, std::size_t levels) {
+                                                     const LevelErrors& E) {
   const std::size_t M = std::size_t(L.m), nb = p.bodies.size();
   const double span = L.t_end() - L.t0, dt = L.obs_dt();
   const bool tr = p.translating();
@@ -299,7 +299,7 @@ std::map<std::string_view, ErrorSeries> error_series(const Problem& p, const Lad
   // Accumulated rounding per level: kRoundoffUlpsPerStep ulps of the quantity's scale per step
   // (angles: 1 rad; W: its largest norm; H1: both, integrated over the span).
   auto rounding = [&](double scale) {
-    std::vector<double> r(levels);
+    std::vector<double> r(std::size_t(L.levels));
     for (std::size_t k = 0; k < r.size(); ++k) r[k] = kRoundoffUlpsPerStep * kEps * double(L.steps(int(k))) * scale;
     return r;
   };
@@ -422,7 +422,7 @@ PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   for (int k = 0; k < L.levels; ++k)
     if (runs[std::size_t(k)].ok) finest = k;
   const LevelErrors E = level_errors(p, L, runs, ref, finest, R);
-  const auto series = error_series(p, L, ref, E, R.h.size());
+  const auto series = error_series(p, L, ref, E);
   for (const MetricDef& m : metric_table()) {
     if (!is_error_metric(m)) continue;
     const auto it = series.find(m.name);
