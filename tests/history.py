@@ -136,7 +136,7 @@ def trends():
     doc = json.load(open(os.path.join(out, "history.json")))
     try:
         import jsonschema
-        schema = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reports", "schema",
+        schema = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rigidbench", "reports", "schema",
                                              "history-1.0.schema.json")))
         jsonschema.Draft7Validator(schema).validate(doc)
     except ImportError:

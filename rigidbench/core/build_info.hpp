@@ -19,7 +19,7 @@ struct BuildInfo {
   /// make another configure of these sources compile exactly as this one (cli/against.cpp).
   const char* configure_options;
   const char* python_executable;    ///< the Python with jsonschema and matplotlib (render, checks)
-  const char* source_data_dir;      ///< <source tree>/reports: renderer and schemas in a build tree
+  const char* source_data_dir;      ///< <source tree>/rigidbench/reports: renderer and schemas in a build tree
   const char* install_data_subdir;  ///< share/rigidbench, relative to the installation prefix
   const char* install_lib_subdir;   ///< lib (or lib/<multiarch>), relative to the prefix
 };

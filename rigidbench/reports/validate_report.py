@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Validates rigidbench JSON files (reports, problem files) against a schema of reports/schema/.
+"""Validates rigidbench JSON files (reports, problem files) against a schema of rigidbench/reports/schema/.
 
 Usage: validate_report.py SCHEMA FILE [FILE ...]; exit 0 when all are valid, 1 otherwise. The
 schema's "$schema" picks the draft (reports: 2020-12; problem files: draft-07, what valijson reads).

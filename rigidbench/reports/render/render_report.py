@@ -5,7 +5,7 @@ Usage: render_report.py --out DIR [--format png,svg,pdf] [--style screen|journal
                         [--integrator GLOB ...] [--problem GLOB ...] [--] REPORT.json [REPORT.json ...]
 
 Plots and HTML come from the JSON files alone, never from in-memory state.
-Every input is validated against its schema (reports/schema/) first; an input that is not valid
+Every input is validated against its schema (rigidbench/reports/schema/) first; an input that is not valid
 JSON, not a rigidbench report or not valid against its schema is bad input: exit 2, nothing written.
 Accepted reports: `verify` (quick or any problem selection), `verify --suite paper`, `bench`,
 `compare`, and the trends of `rigidbench history` (docs/history.md). Output: DIR/index.html (PNG figures inlined), DIR/figures/*.{png,svg,pdf} and
@@ -188,7 +188,7 @@ def finite(x):
 
 
 # One colour, marker and line style per scheme, the same in every figure of every report. The reports
-# carry them (`styles`, written by reports/styles.cpp from the scheme registry), so a new built-in
+# carry them (`styles`, written by rigidbench/reports/styles.cpp from the scheme registry), so a new built-in
 # scheme needs no change here. A name no input styles (a report written before styles existed) is
 # drawn from the name as the writer does for outside schemes (zlib.crc32 into the same palette), dotted.
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
