@@ -278,14 +278,17 @@ std::string HistoryDb::integrity_check() const {
   return out;
 }
 
-std::int64_t HistoryDb::record(const HistoryRun& run) {
+namespace {
+
+/// The verdicts of what is recorded by the gate's check names (PairResult::checks): the snapshot of
+/// the verify report, which validates it too, or the snapshot recorded itself (null for bench alone).
+/// Every input is validated against its schema.
+json recorded_snapshot(const HistoryRun& run) {
   if (run.command != "verify" && run.command != "bench" && run.command != "gate")
     throw std::logic_error("HistoryDb::record: command must be verify, bench or gate");
   const bool has_verify = run.verify.is_object(), has_bench = run.bench.is_object();
   const bool has_snapshot = !has_verify && run.snapshot.is_object();
   if (!has_verify && !has_bench && !has_snapshot) throw InputError("history: nothing to record (no report)");
-  // The verdicts by the gate's check names (PairResult::checks): the snapshot of the verify report,
-  // which validates it too.
   json snapshot;
   if (has_verify) {
     validate_document(run.verify, DocumentSchema::report, "the verify report to record");
@@ -297,52 +300,52 @@ std::int64_t HistoryDb::record(const HistoryRun& run) {
     snapshot = run.snapshot;
   }
   if (has_bench) validate_document(run.bench, DocumentSchema::bench, "the bench report to record");
+  return snapshot;
+}
 
-  // Provenance: from the report (tool, machine) or the snapshot (environment).
+/// A run's row of the runs table, less its command and outcome.
+struct Provenance {
+  std::string revision, version, compiler, flags, build_type, cpu, hostname, suite, shard, started, valgrind;
+};
+
+/// From the report (tool, machine) or the snapshot (environment).
+Provenance provenance_of(const HistoryRun& run, const json& snapshot) {
+  const bool has_verify = run.verify.is_object(), has_bench = run.bench.is_object();
   const json& head = has_verify ? run.verify : has_bench ? run.bench : json();
-  std::string revision, version, compiler, flags, build_type, cpu, hostname, suite, shard, started;
+  Provenance v;
   if (head.is_object()) {
     const json& tool = head.at("tool");
-    revision = tool.at("git_revision");
-    version = tool.at("version");
-    compiler = tool.at("compiler");
-    flags = tool.at("flags");
-    build_type = tool.at("build_type");
-    cpu = head.at("machine").value("cpu", "");
-    hostname = head.at("machine").value("hostname", "");
-    started = head.value("started", "");
-    suite = has_verify ? run.verify.value("suite", "") : "";
-    shard = shard_text(head);
+    v.revision = tool.at("git_revision");
+    v.version = tool.at("version");
+    v.compiler = tool.at("compiler");
+    v.flags = tool.at("flags");
+    v.build_type = tool.at("build_type");
+    v.cpu = head.at("machine").value("cpu", "");
+    v.hostname = head.at("machine").value("hostname", "");
+    v.started = head.value("started", "");
+    v.suite = has_verify ? run.verify.value("suite", "") : "";
+    v.shard = shard_text(head);
   } else {
     const json& env = snapshot.at("environment");
-    revision = snapshot.at("git_revision");
-    compiler = env.at("compiler");
-    flags = env.at("flags");
-    build_type = env.at("build_type");
-    cpu = env.value("machine", "");
-    shard = snapshot.contains("selection") ? snapshot.at("selection").value("shard", "") : "";
-    suite = "quick";
+    v.revision = snapshot.at("git_revision");
+    v.compiler = env.at("compiler");
+    v.flags = env.at("flags");
+    v.build_type = env.at("build_type");
+    v.cpu = env.value("machine", "");
+    v.shard = snapshot.contains("selection") ? snapshot.at("selection").value("shard", "") : "";
+    v.suite = "quick";
   }
-  if (has_verify && has_bench && run.bench.at("tool").at("git_revision") != revision)
+  if (has_verify && has_bench && run.bench.at("tool").at("git_revision") != v.revision)
     throw std::logic_error("HistoryDb::record: the verify and bench reports come from two builds");
-  std::string valgrind;
-  if (has_bench) valgrind = run.bench.at("instruction_counts").value("tool", "");
-  else if (has_snapshot) valgrind = snapshot.at("environment").at("valgrind");
-  const std::string when = !run.recorded_at.empty() ? run.recorded_at : !started.empty() ? started : iso8601_now();
+  if (has_bench) v.valgrind = run.bench.at("instruction_counts").value("tool", "");
+  else if (!has_verify && snapshot.is_object()) v.valgrind = snapshot.at("environment").at("valgrind");
+  return v;
+}
 
-  Impl& d = *impl_;
-  Impl::Transaction t(d);
-  const std::string w = d.where("recording");
-  Statement ins_run(d.db,
-                    "INSERT INTO runs(command, revision, recorded_at, outcome, version, compiler, flags, build_type, "
-                    "valgrind, cpu, hostname, suite, shard) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    w);
-  ins_run.bind(1, run.command).bind(2, revision).bind(3, when).bind(4, run.outcome).bind(5, version).bind(6, compiler);
-  ins_run.bind(7, flags).bind(8, build_type).bind(9, valgrind).bind(10, cpu).bind(11, hostname).bind(12, suite).bind(13, shard);
-  ins_run.run();
-  const std::int64_t id = sqlite3_last_insert_rowid(d.db);
-
-  Statement ins_err(d.db, "INSERT INTO errors VALUES(?,?,?,?,?,?,?,?,?)", w);
+/// The errors table: every ladder of the verify report (the convergence metrics and the papers' own
+/// measures), or the convergence series of the snapshot.
+void insert_errors(sqlite3* db, const std::string& w, std::int64_t id, const HistoryRun& run, const json& snapshot) {
+  Statement ins_err(db, "INSERT INTO errors VALUES(?,?,?,?,?,?,?,?,?)", w);
   auto errors_of = [&](const std::string& integ, const std::string& prob, const std::string& metric, const json& m) {
     const json& hs = m.at("h");
     const json& es = m.at("error");
@@ -353,8 +356,7 @@ std::int64_t HistoryDb::record(const HistoryRun& run) {
       ins_err.run();
     }
   };
-  if (has_verify) {
-    // Every ladder the report has: the convergence metrics and the papers' own measures.
+  if (run.verify.is_object()) {
     for (const json& r : run.verify.at("results")) {
       if (r.at("status") == "skipped") continue;
       const std::string integ = r.at("integrator"), prob = r.at("problem");
@@ -365,7 +367,7 @@ std::int64_t HistoryDb::record(const HistoryRun& run) {
             errors_of(integ, prob, it.key(), it.value());
       }
     }
-  } else if (has_snapshot) {
+  } else if (snapshot.is_object()) {
     for (auto it = snapshot.at("accuracy").begin(); it != snapshot.at("accuracy").end(); ++it) {
       if (!it.value().contains("convergence")) continue;
       const auto slash = it.key().find('/');
@@ -373,23 +375,30 @@ std::int64_t HistoryDb::record(const HistoryRun& run) {
         errors_of(it.key().substr(0, slash), it.key().substr(slash + 1), m.key(), m.value());
     }
   }
-  if (snapshot.is_object()) {
-    Statement ins_v(d.db, "INSERT INTO verdicts VALUES(?,?,?,?,?)", w);
-    for (auto it = snapshot.at("accuracy").begin(); it != snapshot.at("accuracy").end(); ++it) {
-      const auto slash = it.key().find('/');
-      const std::string integ = it.key().substr(0, slash), prob = it.key().substr(slash + 1);
-      auto put = [&](const std::string& check, const std::string& v) {
-        ins_v.bind(1, id).bind(2, integ).bind(3, prob).bind(4, check).bind(5, v);
-        ins_v.run();
-      };
-      if (it.value().at("status") == "skipped") continue;
-      for (auto c = it.value().at("checks").begin(); c != it.value().at("checks").end(); ++c) put(c.key(), c.value());
-      for (auto m = it.value().at("convergence").begin(); m != it.value().at("convergence").end(); ++m)
-        put(m.key(), m.value().at("verdict"));
-    }
+}
+
+/// The verdicts table: each pair's checks and convergence verdicts, from the snapshot.
+void insert_verdicts(sqlite3* db, const std::string& w, std::int64_t id, const json& snapshot) {
+  if (!snapshot.is_object()) return;
+  Statement ins_v(db, "INSERT INTO verdicts VALUES(?,?,?,?,?)", w);
+  for (auto it = snapshot.at("accuracy").begin(); it != snapshot.at("accuracy").end(); ++it) {
+    const auto slash = it.key().find('/');
+    const std::string integ = it.key().substr(0, slash), prob = it.key().substr(slash + 1);
+    auto put = [&](const std::string& check, const std::string& v) {
+      ins_v.bind(1, id).bind(2, integ).bind(3, prob).bind(4, check).bind(5, v);
+      ins_v.run();
+    };
+    if (it.value().at("status") == "skipped") continue;
+    for (auto c = it.value().at("checks").begin(); c != it.value().at("checks").end(); ++c) put(c.key(), c.value());
+    for (auto m = it.value().at("convergence").begin(); m != it.value().at("convergence").end(); ++m)
+      put(m.key(), m.value().at("verdict"));
   }
-  Statement ins_c(d.db, "INSERT INTO costs VALUES(?,?,?,?,?,?,?,?,?,?)", w);
-  if (has_bench) {
+}
+
+/// The costs table: the bench report's results, or the snapshot's instruction counts.
+void insert_costs(sqlite3* db, const std::string& w, std::int64_t id, const HistoryRun& run, const json& snapshot) {
+  Statement ins_c(db, "INSERT INTO costs VALUES(?,?,?,?,?,?,?,?,?,?)", w);
+  if (run.bench.is_object()) {
     for (const json& r : run.bench.at("results")) {
       ins_c.bind(1, id).bind(2, r.at("integrator").get<std::string>()).bind(3, r.at("problem").get<std::string>());
       ins_c.bind_num(4, as_num(r.at("h"))).bind_num(5, as_num(r.at("instructions_per_step"))).bind_num(6, as_num(r.at("ns_per_step")));
@@ -397,7 +406,7 @@ std::int64_t HistoryDb::record(const HistoryRun& run) {
       ins_c.bind_num(9, as_num(r.at("newton_iterations_per_step"))).bind_num(10, as_num(r.at("load_evaluations_per_step")));
       ins_c.run();
     }
-  } else if (has_snapshot) {
+  } else if (snapshot.is_object() && !run.verify.is_object()) {
     for (auto it = snapshot.at("speed").begin(); it != snapshot.at("speed").end(); ++it) {
       const auto slash = it.key().find('/');
       ins_c.bind(1, id).bind(2, it.key().substr(0, slash)).bind(3, it.key().substr(slash + 1)).bind_num(4, std::nan(""));
@@ -407,6 +416,30 @@ std::int64_t HistoryDb::record(const HistoryRun& run) {
       ins_c.run();
     }
   }
+}
+
+}  // namespace
+
+std::int64_t HistoryDb::record(const HistoryRun& run) {
+  const json snapshot = recorded_snapshot(run);
+  const Provenance v = provenance_of(run, snapshot);
+  const std::string when = !run.recorded_at.empty() ? run.recorded_at : !v.started.empty() ? v.started : iso8601_now();
+
+  Impl& d = *impl_;
+  Impl::Transaction t(d);
+  const std::string w = d.where("recording");
+  Statement ins_run(d.db,
+                    "INSERT INTO runs(command, revision, recorded_at, outcome, version, compiler, flags, build_type, "
+                    "valgrind, cpu, hostname, suite, shard) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    w);
+  ins_run.bind(1, run.command).bind(2, v.revision).bind(3, when).bind(4, run.outcome).bind(5, v.version).bind(6, v.compiler);
+  ins_run.bind(7, v.flags).bind(8, v.build_type).bind(9, v.valgrind).bind(10, v.cpu).bind(11, v.hostname).bind(12, v.suite);
+  ins_run.bind(13, v.shard);
+  ins_run.run();
+  const std::int64_t id = sqlite3_last_insert_rowid(d.db);
+  insert_errors(d.db, w, id, run, snapshot);
+  insert_verdicts(d.db, w, id, snapshot);
+  insert_costs(d.db, w, id, run, snapshot);
   t.commit();
   return id;
 }

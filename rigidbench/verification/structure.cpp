@@ -170,6 +170,40 @@ void decode(const Problem& p, const Eigen::VectorXd& z, const State& base, doubl
   p.family->velocities(p, m, y);
 }
 
+/// The Jacobian of one step of size h in the scaled canonical charts about the initial state, by
+/// central differences with two increments (M[0] at kIncrement, M[1] at twice it); false, with the
+/// cause in `why`, when a step breaks down.
+bool step_jacobians(const Problem& p, const SchemeEntry& s, double h, double S, double L, int dim,
+                    Eigen::MatrixXd (&M)[2], std::string& why) {
+  auto integ = s.make(p);
+  const auto nb = p.initial.bodies.size();
+  State y(nb), x(nb), image(nb);
+  // Phi_h in the charts: decode about the initial state, one step, encode about the image.
+  const auto phi = [&](const Eigen::VectorXd& z, Eigen::VectorXd& out) {
+    decode(p, z, p.initial, S, L, x);
+    integ->reset(x, p.t0);
+    IntegrationOutcome run = integrate(*integ, FixedSteps{p.t0, h, 1}, y);
+    if (!run.ok) return why = std::move(run.cause), false;
+    return encode(p, y, image, S, L, out);
+  };
+  Eigen::VectorXd z0, zp, zm, fp, fm, dummy;
+  encode(p, p.initial, p.initial, S, L, z0);
+  image = p.initial;
+  bool ok = phi(z0, dummy);
+  if (ok) integ->read(image);
+  for (int e = 0; e < 2 && ok; ++e) {
+    const double inc = kIncrement * double(1 << e);
+    M[e].resize(dim, dim);
+    for (int col = 0; col < dim && ok; ++col) {
+      zp = z0, zm = z0;
+      zp[col] += inc, zm[col] -= inc;
+      ok = phi(zp, fp) && phi(zm, fm);
+      if (ok) M[e].col(col) = (fp - fm) / (2 * inc);
+    }
+  }
+  return ok;
+}
+
 StructureCheck symplecticity(const Problem& p, const SchemeEntry& s, double h0) {
   StructureCheck c;
   c.property = "symplectic";
@@ -211,34 +245,9 @@ StructureCheck symplecticity(const Problem& p, const SchemeEntry& s, double h0) 
   for (int j = 0; j < kStructureSteps; ++j) {
     const double h = h0 * double(1 << j);
     c.h.push_back(h);
-    auto integ = s.make(p);
-    const auto nb = static_cast<std::size_t>(n);
-    State y(nb), x(nb), image(nb);
-    std::string why;
-    // Phi_h in the charts: decode about the initial state, one step, encode about the image.
-    const auto phi = [&](const Eigen::VectorXd& z, Eigen::VectorXd& out) {
-      decode(p, z, p.initial, S, L, x);
-      integ->reset(x, p.t0);
-      IntegrationOutcome run = integrate(*integ, FixedSteps{p.t0, h, 1}, y);
-      if (!run.ok) return why = std::move(run.cause), false;
-      return encode(p, y, image, S, L, out);
-    };
-    Eigen::VectorXd z0, zp, zm, fp, fm, dummy;
-    encode(p, p.initial, p.initial, S, L, z0);
-    image = p.initial;
-    bool ok = phi(z0, dummy);
-    if (ok) integ->read(image);
     Eigen::MatrixXd M[2];
-    for (int e = 0; e < 2 && ok; ++e) {
-      const double inc = kIncrement * double(1 << e);
-      M[e].resize(dim, dim);
-      for (int col = 0; col < dim && ok; ++col) {
-        zp = z0, zm = z0;
-        zp[col] += inc, zm[col] -= inc;
-        ok = phi(zp, fp) && phi(zm, fm);
-        if (ok) M[e].col(col) = (fp - fm) / (2 * inc);
-      }
-    }
+    std::string why;
+    const bool ok = step_jacobians(p, s, h, S, L, dim, M, why);
     if (!ok) {
       c.defect.push_back(kNaN);
       c.allowance.push_back(kNaN);

@@ -27,21 +27,67 @@ constexpr double kSpan = 400.0;
 /// of the size of one step's.
 constexpr double kFitFrom = kSpan / 8;
 
+/// The free body's spatial momentum as the problem evaluates it: its three components (judged as
+/// one vector) and their initial values.
+struct Momentum {
+  std::vector<std::size_t> index;
+  std::vector<double> inv0;
+  double pi0 = 0;
+};
+Momentum momentum_of(const Problem& p) {
+  Momentum m;
+  for (std::size_t i = 0; i < p.invariants().size(); ++i)
+    if (p.invariants()[i].kind == InvariantKind::momentum) m.index.push_back(i);
+  m.inv0.resize(p.invariants().size());
+  p.evaluate_invariants(p.initial, m.inv0.data());
+  for (std::size_t i : m.index) m.pi0 += m.inv0[i] * m.inv0[i];
+  m.pi0 = std::sqrt(m.pi0);
+  return m;
+}
+
+/// One run at step h over [0, kSpan]: the largest relative momentum drift, the exponent a of
+/// |E - E0| ~ t^a, the least-squares rate of (E - E0)/E0 in t, and the run's record.
+struct TerzeRun {
+  bool ok = false;
+  std::int64_t n = 0;
+  double max_pi = 0, a = kNaN, rate = kNaN;
+  ordered_json record;
+};
+TerzeRun terze_run(const Problem& p, const SchemeEntry& e, const Momentum& mom, double E0, double h) {
+  auto integ = e.make(p);
+  integ->reset(p.initial, p.t0);
+  State x(1);
+  TerzeRun r;
+  r.n = std::int64_t(std::llround(kSpan / h));
+  const std::int64_t every = r.n / 400;
+  std::vector<double> ts, dE, log_t, log_dE, inv(p.invariants().size());
+  r.ok = integrate(*integ, FixedSteps{p.t0, h, r.n}, {.every = every}, x, [&](const Observation& o, const State& xo) {
+           const double t = o.t, rel = (p.energy(xo) - E0) / E0;
+           p.evaluate_invariants(xo, inv.data());
+           double d = 0;
+           for (std::size_t i : mom.index) d += (inv[i] - mom.inv0[i]) * (inv[i] - mom.inv0[i]);
+           r.max_pi = std::max(r.max_pi, std::sqrt(d) / mom.pi0);
+           ts.push_back(t), dE.push_back(rel);
+           if (t >= kFitFrom && rel != 0) log_t.push_back(std::log(t)), log_dE.push_back(std::log(std::abs(rel)));
+         }).ok;
+  // Growth in t: the exponent a of |E - E0| ~ t^a; the rate: the least-squares slope of (E - E0)/E0 in t.
+  if (r.ok) r.a = fit_line(log_t, log_dE).slope, r.rate = fit_line(ts, dE).slope;
+  // Exact to round-off: the harness's rule for an exact claim, max(threshold, N eps) (docs/metrics.md).
+  const double allowed = std::max(p.verification.exact_threshold, double(r.n) * kEps);
+  r.record = {{"h", h}, {"steps", r.n}, {"status", r.ok ? "ok" : "breakdown"},
+              {"max_relative_momentum_drift", num(r.max_pi)}, {"momentum_allowance", allowed},
+              {"t_exponent", num(r.a)}, {"energy_rate_per_time", num(r.rate)},
+              {"t", ts}, {"relative_E_error", dE}};
+  return r;
+}
+
 }  // namespace
 
 void paper004(PaperSuiteResult& out, bool progress) {
   const Problem p = catalogue_problem("free_body");
   const SchemeEntry& e = find_scheme("terze");
   const double E0 = p.energy(p.initial);
-  // The spatial momentum, as the problem evaluates it (its three components, judged as one vector).
-  std::vector<std::size_t> mom;
-  for (std::size_t i = 0; i < p.invariants().size(); ++i)
-    if (p.invariants()[i].kind == InvariantKind::momentum) mom.push_back(i);
-  std::vector<double> inv0(p.invariants().size()), inv(p.invariants().size());
-  p.evaluate_invariants(p.initial, inv0.data());
-  double pi0 = 0;
-  for (std::size_t i : mom) pi0 += inv0[i] * inv0[i];
-  pi0 = std::sqrt(pi0);
+  const Momentum mom = momentum_of(p);
 
   ordered_json runs = ordered_json::array();
   std::vector<double> log_h, log_rate;
@@ -51,36 +97,14 @@ void paper004(PaperSuiteResult& out, bool progress) {
   for (double h : kSteps) steps += cat(steps.empty() ? "" : ", ", format_number(h, 3));
   const std::string span = cat("[0, ", format_number(kSpan, 4), "]");
   for (double h : kSteps) {
-    auto integ = e.make(p);
-    integ->reset(p.initial, p.t0);
-    State x(1);
-    const auto n = std::int64_t(std::llround(kSpan / h));
-    const std::int64_t every = n / 400;
-    std::vector<double> ts, dE, log_t, log_dE;
-    double max_pi = 0;
-    const bool ok =
-        integrate(*integ, FixedSteps{p.t0, h, n}, {.every = every}, x, [&](const Observation& o, const State& xo) {
-          const double t = o.t, rel = (p.energy(xo) - E0) / E0;
-          p.evaluate_invariants(xo, inv.data());
-          double d = 0;
-          for (std::size_t i : mom) d += (inv[i] - inv0[i]) * (inv[i] - inv0[i]);
-          max_pi = std::max(max_pi, std::sqrt(d) / pi0);
-          ts.push_back(t), dE.push_back(rel);
-          if (t >= kFitFrom && rel != 0) log_t.push_back(std::log(t)), log_dE.push_back(std::log(std::abs(rel)));
-        }).ok;
-    ok_all &= ok;
-    // Growth in t: the exponent a of |E - E0| ~ t^a; the rate: the least-squares slope of (E - E0)/E0 in t.
-    const double a = ok ? fit_line(log_t, log_dE).slope : kNaN, rate = ok ? fit_line(ts, dE).slope : kNaN;
-    // Exact to round-off: the harness's rule for an exact claim, max(threshold, N eps) (docs/metrics.md).
-    const double allowed = std::max(p.verification.exact_threshold, double(n) * kEps);
-    worst_pi = std::max(worst_pi, max_pi), worst_pi_allowed = std::max(worst_pi_allowed, allowed);
-    worst_t_exponent_dev = std::max(worst_t_exponent_dev, std::isfinite(a) ? std::abs(a - 1) : kNaN);
-    t_exponents += cat(t_exponents.empty() ? "" : ", ", format_number(a, 3));
-    if (std::isfinite(rate) && rate != 0) log_h.push_back(std::log(h)), log_rate.push_back(std::log(std::abs(rate)));
-    runs.push_back({{"h", h}, {"steps", n}, {"status", ok ? "ok" : "breakdown"},
-                    {"max_relative_momentum_drift", num(max_pi)}, {"momentum_allowance", allowed},
-                    {"t_exponent", num(a)}, {"energy_rate_per_time", num(rate)},
-                    {"t", ts}, {"relative_E_error", dE}});
+    const TerzeRun r = terze_run(p, e, mom, E0, h);
+    ok_all &= r.ok;
+    const double allowed = std::max(p.verification.exact_threshold, double(r.n) * kEps);
+    worst_pi = std::max(worst_pi, r.max_pi), worst_pi_allowed = std::max(worst_pi_allowed, allowed);
+    worst_t_exponent_dev = std::max(worst_t_exponent_dev, std::isfinite(r.a) ? std::abs(r.a - 1) : kNaN);
+    t_exponents += cat(t_exponents.empty() ? "" : ", ", format_number(r.a, 3));
+    if (std::isfinite(r.rate) && r.rate != 0) log_h.push_back(std::log(h)), log_rate.push_back(std::log(std::abs(r.rate)));
+    runs.push_back(r.record);
   }
   const double h_slope = log_h.size() == std::size(kSteps) ? fit_line(log_h, log_rate).slope : kNaN;
 
