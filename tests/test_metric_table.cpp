@@ -2,10 +2,15 @@
 // its metrics, the report carries it, compare and the gate select from it.
 #include <set>
 
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/core/state.hpp"
+#include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/tracking/compare.hpp"
 #include "rigidbench/tracking/gate.hpp"
 #include "rigidbench/reports/report.hpp"
+#include "rigidbench/verification/error_metrics/error_metric.hpp"
 #include "rigidbench/verification/metric_table.hpp"
+#include "rigidbench/verification/metrics.hpp"
 #include "rigidbench/verification/suite.hpp"
 #include "support.hpp"
 
@@ -105,4 +110,71 @@ TEST_CASE("metric table: compare accepts error metrics only - the gate snapshots
     if (m.section == MetricSection::convergence) CHECK(e["convergence"].contains(std::string(m.name)) == m.gating);
     if (m.section == MetricSection::q_ii) CHECK(e["checks"].contains(std::string(m.name)) == m.gating);
   }
+}
+
+namespace {
+/// A reference on the ladder's grid that is the initial state at every time (the metrics compare
+/// data: they do not ask whether it solves anything), with estimates of zero, and a level run whose
+/// observables are that reference rotated by exp(theta e3) on the right at every time.
+struct SyntheticLevel {
+  Problem p = catalogue_problem("free_body");
+  Ladder L = make_ladder(p, 2, {.h0 = 0.01, .levels = 3});
+  ReferenceSolution ref;
+  LevelRun run;
+  explicit SyntheticLevel(double theta) {
+    const std::size_t n = std::size_t(L.m) + 1;
+    ref.times = L.obs_times();
+    ref.states.assign(n, p.initial);
+    ref.estimate_attitude.assign(n, 0.0);
+    ref.estimate_omega.assign(n, 0.0);
+    State x = p.initial;
+    x.bodies[0].R = x.bodies[0].R * so3::exp(Vec3(0, 0, theta));
+    run.xi.resize(Eigen::Index(n), p.observables());
+    Eigen::VectorXd row(p.observables());
+    flatten(x, p.translating(), row.data());
+    for (Eigen::Index j = 0; j < Eigen::Index(n); ++j) run.xi.row(j) = row.transpose();
+    run.energy.assign(n, p.energy(x));
+  }
+  double error(std::string_view metric) const {
+    const MetricDef* m = find_metric(metric);
+    REQUIRE(m);
+    REQUIRE(m->error);
+    return m->error->level_error(ErrorInputs{p, L, ref}, run);
+  }
+};
+}  // namespace
+
+TEST_CASE("metric table: every error metric carries its computation, and only they", "[metrics]") {
+  for (const MetricDef& m : metric_table()) {
+    INFO(m.name);
+    CHECK((m.error != nullptr) == is_error_metric(m));
+  }
+}
+
+TEST_CASE("error metrics: computed from the observed run against the reference", "[metrics]") {
+  const SyntheticLevel same(0.0);
+  for (const char* m : {"attitude_error_final", "attitude_error_max", "omega_error_final", "omega_error_max",
+                        "h1_distance", "q_error", "E_error"}) {
+    INFO(m);
+    CHECK(same.error(m) == 0.0);
+  }
+  // A rotation by theta about the body's e3: the geodesic attitude error is theta at every time; the
+  // body angular velocity is the reference's (W is in body components), the spatial one is not
+  // (Omega = R W); the energy of a free body does not see R.
+  const double theta = 1e-3, span = same.L.t_end() - same.L.t0;
+  const SyntheticLevel off(theta);
+  CHECK(off.error("attitude_error_final") == Approx(theta).epsilon(1e-12));
+  CHECK(off.error("attitude_error_max") == Approx(theta).epsilon(1e-12));
+  CHECK(off.error("omega_error_final") == 0.0);
+  CHECK(off.error("omega_error_max") == 0.0);
+  const Vec3 W = same.p.initial.body().W, dOmega = same.p.initial.body().R * (so3::exp(Vec3(0, 0, theta)) * W - W);
+  CHECK(off.error("h1_distance") ==
+        Approx(std::sqrt(span * (theta * theta + dOmega.squaredNorm()))).epsilon(1e-9));
+  CHECK(off.error("E_error") == Approx(0.0).margin(1e-15));
+  // The floors follow the reference's estimates: 100x them where they are larger than round-off.
+  SyntheticLevel coarse(theta);
+  coarse.ref.estimate_attitude.back() = 1e-6;
+  const MetricDef* final_att = find_metric("attitude_error_final");
+  CHECK(final_att->error->floor(ErrorInputs{coarse.p, coarse.L, coarse.ref}) == Approx(1e-4));
+  CHECK(final_att->error->floor(ErrorInputs{same.p, same.L, same.ref}) == Approx(kRoundoffUlps * kEps));
 }

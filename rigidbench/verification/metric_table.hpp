@@ -1,7 +1,8 @@
 #pragma once
 // Every metric rigidbench reports, declared once: its report key, where it sits in a result, what it
-// measures, its unit and the rule that turns it into a verdict (docs/metrics.md). The runner computes
-// and judges the metrics by walking this table, the report writer emits it (top-level "metrics" of a
+// measures, its unit, the rule that turns it into a verdict (docs/metrics.md) and, for an error
+// metric, how it is computed (an ErrorMeasure, defined in the metric's own file under
+// verification/error_metrics/). The runner computes and judges the metrics by walking this table, the report writer emits it (top-level "metrics" of a
 // verify report, so the renderer and any other reader label and select metrics from the report), and
 // compare and the gate select what they compare from it. A metric added here appears everywhere.
 #include <span>
@@ -24,6 +25,20 @@ const char* to_string(VerdictRule r);
 enum class MetricSection { convergence, paper_measures, q_ii, invariants, cost };
 const char* to_string(MetricSection s);
 
+struct ErrorInputs;  // verification/error_metrics/error_metric.hpp
+struct LevelRun;     // verification/runner.hpp
+
+/// How an error metric (sections convergence and paper_measures) is computed from one level's observed
+/// run and the reference on the ladder's observation grid (docs/metrics.md, "Errors against the
+/// reference"): the level's error, the floor below which a level is not used for the rate (100x the
+/// reference's own estimate where the metric is taken, or round-off), and the scale S of the rounding
+/// a run may accumulate (kRoundoffUlpsPerStep ulps of S per step; the gate's allowance).
+struct ErrorMeasure {
+  double (*level_error)(const ErrorInputs&, const LevelRun&);
+  double (*floor)(const ErrorInputs&);
+  double (*rounding_scale)(const ErrorInputs&);
+};
+
 struct MetricDef {
   std::string_view name;     // the key in its section (invariants: the section itself)
   MetricSection section;
@@ -34,6 +49,7 @@ struct MetricDef {
   double order_factor = 1;   // rules order/order_at_least: expected slope = order_factor * p
   bool gating = true;        // a failed verdict fails `verify` and the gate
   std::string_view note;     // said with every verdict of this metric
+  const ErrorMeasure* error = nullptr;  // error metrics: how the runner computes it; null otherwise
 };
 
 /// The table, in report order.

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/verification/error_metrics/error_metric.hpp"
 #include "rigidbench/verification/metric_table.hpp"
 #include "rigidbench/verification/verdicts.hpp"
 
@@ -16,16 +17,6 @@ std::string num(double x) { return format_number(x, 10); }
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-Mat3 attitude_of(const Eigen::MatrixXd& xi, Eigen::Index row, int offset = 0) {
-  Mat3 R;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) R(i, j) = xi(row, offset + 3 * i + j);
-  return R;
-}
-Vec3 vec_of(const Eigen::MatrixXd& xi, Eigen::Index row, int offset) {
-  return Vec3(xi(row, offset), xi(row, offset + 1), xi(row, offset + 2));
-}
 
 }  // namespace
 
@@ -167,148 +158,38 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
 
 namespace {
 
-/// The errors of every level against the reference (docs/metrics.md, Errors against a reference), and
-/// what the floors need of the reference: the largest |W| and |q|_H1.
-struct LevelErrors {
-  std::vector<double> att_f, att_m, om_f, om_m, h1, qerr, eerr;
-  std::vector<double> att_t;  // attitude error vs t at the finest level that ran (history)
-  double w_scale = 0, q_ref_norm = 0;
-};
-
-/// Level k's errors into E (and R's anatomy). Every body contributes (SE(3)^n: docs/metrics.md
-/// concatenates bodies): the errors are the worst body's, the H1 integrands and paper 001's |q|^2 sum
-/// over bodies, with |x|^2 + |v|^2 for SE(3).
-void errors_of_level(const Problem& p, const Ladder& L, const std::vector<LevelRun>& runs, const ReferenceSolution& ref,
-                     std::size_t k, int finest, LevelErrors& E, PairResult& R) {
-  const std::size_t M = std::size_t(L.m), nb = p.bodies.size();
-  const double span = L.t_end() - L.t0, dt = L.obs_dt();
-  const double E0 = p.energy(p.initial);
-  const bool tr = p.translating();
-  const int per = observables_per_body(tr);
-  auto &att_f = E.att_f, &att_m = E.att_m, &om_f = E.om_f, &om_m = E.om_m, &h1 = E.h1, &qerr = E.qerr,
-       &eerr = E.eerr, &att_t = E.att_t;
-  const auto& xi = runs[k].xi;
-  std::vector<double> h1i(M + 1, 0.0), qnh(M + 1, 0.0), qnr(M + 1, 0.0), ed(M + 1);
-  double am = 0, wm = 0;
-  for (std::size_t j = 0; j <= M; ++j) {
-    const Eigen::Index row = Eigen::Index(j);
-    double eRj = 0, eWj = 0;  // worst body at t_j
-    for (std::size_t bi = 0; bi < nb; ++bi) {
-      const BodyState& b = ref.states[j].bodies[bi];
-      const int o = int(bi) * per;
-      const Mat3 Rh = attitude_of(xi, row, o);
-      const Vec3 Wh = vec_of(xi, row, o + 9);
-      const double eR = so3::angle_between(b.R, Rh);
-      eRj = std::max(eRj, eR);
-      eWj = std::max(eWj, (Wh - b.W).norm());
-      const Vec3 Om_h = Rh * Wh, Om_r = b.R * b.W;  // spatial angular velocities
-      h1i[j] += eR * eR + (Om_h - Om_r).squaredNorm();
-      const double th_h = so3::angle(Rh), th_r = so3::angle(b.R);
-      qnh[j] += th_h * th_h + Om_h.squaredNorm();
-      qnr[j] += th_r * th_r + Om_r.squaredNorm();
-      if (tr) {
-        const Vec3 xh = vec_of(xi, row, o + 12), vh = vec_of(xi, row, o + 15);
-        h1i[j] += (xh - b.x).squaredNorm() + (vh - b.v).squaredNorm();
-        qnh[j] += xh.squaredNorm() + vh.squaredNorm();
-        qnr[j] += b.x.squaredNorm() + b.v.squaredNorm();
-      }
-    }
-    am = std::max(am, eRj);
-    wm = std::max(wm, eWj);
-    if (int(k) == finest) att_t[j] = eRj;
-    const double de = runs[k].energy[j] - E0;
-    ed[j] = de * de;
-    if (j == M) {
-      att_f[k] = eRj;
-      om_f[k] = eWj;
-    }
-  }
-  att_m[k] = am;
-  om_m[k] = wm;
-  if (R.anatomy) {
-    const ErrorSplit e = split_attitude_error(R.anatomy->axis, attitude_of(xi, Eigen::Index(M), 0), ref.states[M].body().R);
-    R.anatomy->total[k] = e.total, R.anatomy->phase[k] = e.phase, R.anatomy->shape[k] = e.shape;
-  }
-  h1[k] = std::sqrt(trapezoid(h1i, dt));
-  // Paper 001 eqs. 35-36 as printed: a difference of squared norms, hence slope p/2.
-  qerr[k] = std::sqrt(std::abs(trapezoid(qnh, dt) - trapezoid(qnr, dt))) / std::sqrt(trapezoid(qnr, dt));
-  // Paper 001 eqs. 37-38: ||E_h - E(0)||_H0 / ||E(0)||_H0 with ||E(0)||^2_H0 = E(0)^2 (t_N - t_0).
-  eerr[k] = E0 != 0 ? std::sqrt(trapezoid(ed, dt)) / (std::abs(E0) * std::sqrt(span)) : kNaN;
+/// One error metric of the table over the ladder (docs/metrics.md, "Errors against the reference"):
+/// its error at every level that ran (NaN where a level broke down), its floor, and per level the
+/// rounding a run may accumulate, kRoundoffUlpsPerStep ulps of the metric's scale per step.
+ErrorSeries error_series(const ErrorInputs& in, const std::vector<LevelRun>& runs, const ErrorMeasure& e) {
+  ErrorSeries s;
+  s.error.assign(runs.size(), kNaN);
+  for (std::size_t k = 0; k < runs.size(); ++k)
+    if (runs[k].ok) s.error[k] = e.level_error(in, runs[k]);
+  s.floor = e.floor(in);
+  const double scale = e.rounding_scale(in);
+  s.rounding.resize(std::size_t(in.L.levels));
+  for (std::size_t k = 0; k < s.rounding.size(); ++k)
+    s.rounding[k] = kRoundoffUlpsPerStep * kEps * double(in.L.steps(int(k))) * scale;
+  return s;
 }
 
-LevelErrors level_errors(const Problem& p, const Ladder& L, const std::vector<LevelRun>& runs,
-                         const ReferenceSolution& ref, int finest, PairResult& R) {
-  const std::size_t nl = std::size_t(L.levels), M = std::size_t(L.m);
-  const bool tr = p.translating();
-  LevelErrors E;
-  for (auto* v : {&E.att_f, &E.att_m, &E.om_f, &E.om_m, &E.h1, &E.qerr, &E.eerr}) v->assign(nl, kNaN);
-  E.att_t.assign(M + 1, kNaN);
-  std::vector<double> qn(M + 1, 0.0);
-  for (std::size_t j = 0; j <= M; ++j)
-    for (const BodyState& b : ref.states[j].bodies) {
-      E.w_scale = std::max(E.w_scale, b.W.norm());
-      const double th = so3::angle(b.R);
-      qn[j] += th * th + (b.R * b.W).squaredNorm() + (tr ? b.x.squaredNorm() + b.v.squaredNorm() : 0.0);
-    }
-  E.q_ref_norm = std::sqrt(trapezoid(qn, L.obs_dt()));
-  if (const auto axis = phase_axis(p))
-    R.anatomy = ErrorAnatomy{*axis, L.t_end(), R.h, std::vector<double>(nl, kNaN), std::vector<double>(nl, kNaN),
-                             std::vector<double>(nl, kNaN)};
-  for (std::size_t k = 0; k < nl; ++k)
-    if (runs[k].ok) errors_of_level(p, L, runs, ref, k, finest, E, R);
-  return E;
-}
-
-/// Per-level errors and floors of every error metric, by the metric table's name.
-std::map<std::string_view, ErrorSeries> error_series(const Problem& p, const Ladder& L, const ReferenceSolution& ref,
-                                                     const LevelErrors& E) {
-  const std::size_t M = std::size_t(L.m), nb = p.bodies.size();
-  const double span = L.t_end() - L.t0, dt = L.obs_dt();
-  const bool tr = p.translating();
-  const double w_scale = E.w_scale, q_ref_norm = E.q_ref_norm;
-  // Floors: 100x the reference's own estimate where the metric is taken (final time, worst time,
-  // or integrated like the metric), or 100 ulps of the quantity's scale.
-  const auto& ea = ref.estimate_attitude;
-  const auto& ew = ref.estimate_omega;
-  double ra_max = 0, rw_max = 0;
-  std::vector<double> r_h1i(M + 1);
-  for (std::size_t j = 0; j <= M; ++j) {
-    ra_max = std::max(ra_max, ea[j]);
-    rw_max = std::max(rw_max, ew[j]);
-    double wj = 0;
-    for (const BodyState& b : ref.states[j].bodies) wj = std::max(wj, b.W.norm());
-    const double rom = ew[j] + wj * ea[j];  // spatial Omega = R W
-    r_h1i[j] = ea[j] * ea[j] + rom * rom;
-    if (tr) {  // per-time position/velocity estimates are not kept: their maxima bound them
-      const double ep = ref.error_estimate.position, ev = ref.error_estimate.velocity;
-      r_h1i[j] += double(nb) * (ep * ep + ev * ev);
-    }
+/// The final attitude error of every level that ran split into phase and shape (anatomy.hpp); empty
+/// where the problem has no phase axis.
+std::optional<ErrorAnatomy> error_anatomy(const ErrorInputs& in, const std::vector<LevelRun>& runs,
+                                          const std::vector<double>& h) {
+  const auto axis = phase_axis(in.p);
+  if (!axis) return std::nullopt;
+  const std::size_t nl = runs.size(), M = in.M();
+  ErrorAnatomy a{*axis, in.L.t_end(), h, std::vector<double>(nl, kNaN), std::vector<double>(nl, kNaN),
+                 std::vector<double>(nl, kNaN)};
+  for (std::size_t k = 0; k < nl; ++k) {
+    if (!runs[k].ok) continue;
+    const Mat3 Rh = error_metric::attitude_at(runs[k].xi, M, 0, in.p.translating());
+    const ErrorSplit e = split_attitude_error(a.axis, Rh, in.ref.states[M].body().R);
+    a.total[k] = e.total, a.phase[k] = e.phase, a.shape[k] = e.shape;
   }
-  const double r_h1 = std::sqrt(trapezoid(r_h1i, dt));
-  const double att_roundoff = kRoundoffUlps * kEps, om_roundoff = kRoundoffUlps * kEps * std::max(1.0, w_scale);
-  const double f_att_final = std::max(kRefFloorFactor * ea[M], att_roundoff);
-  const double f_att_max = std::max(kRefFloorFactor * ra_max, att_roundoff);
-  const double f_om_final = std::max(kRefFloorFactor * ew[M], om_roundoff);
-  const double f_om_max = std::max(kRefFloorFactor * rw_max, om_roundoff);
-  const double f_h1 = std::max(kRefFloorFactor * r_h1, kRoundoffUlps * kEps * std::sqrt(span) * (1 + w_scale));
-  // q-error is sqrt(|A_h - A|)/|q| with A = |q|^2_H1; the reference moves A by ~2 |q| r_h1, so the
-  // 100x margin applies to the squared quantity: q_err^2 >= 100 * 2 r_h1 / |q|.
-  const double f_q = std::max(std::sqrt(kRefFloorFactor * 2 * r_h1 / std::max(q_ref_norm, 1e-300)),
-                              std::sqrt(kRoundoffUlps * kEps));
-  const double f_e = kRoundoffUlps * kEps;
-  // Accumulated rounding per level: kRoundoffUlpsPerStep ulps of the quantity's scale per step
-  // (angles: 1 rad; W: its largest norm; H1: both, integrated over the span).
-  auto rounding = [&](double scale) {
-    std::vector<double> r(std::size_t(L.levels));
-    for (std::size_t k = 0; k < r.size(); ++k) r[k] = kRoundoffUlpsPerStep * kEps * double(L.steps(int(k))) * scale;
-    return r;
-  };
-  const auto r_att = rounding(1.0), r_om = rounding(std::max(1.0, w_scale)),
-             r_h1norm = rounding(std::sqrt(span) * (1 + w_scale)), r_one = rounding(1.0);
-  return {{"attitude_error_final", {E.att_f, f_att_final, r_att}}, {"attitude_error_max", {E.att_m, f_att_max, r_att}},
-          {"omega_error_final", {E.om_f, f_om_final, r_om}},      {"omega_error_max", {E.om_m, f_om_max, r_om}},
-          {"h1_distance", {E.h1, f_h1, r_h1norm}},                    {"q_error", {E.qerr, f_q, r_one}},
-          {"E_error", {E.eerr, f_e, r_one}}};
+  return a;
 }
 
 /// The invariants' drifts per level and their verdicts (docs/metrics.md, Invariants).
@@ -348,8 +229,9 @@ void assess_invariants(PairResult& R, const Problem& p, const SchemeEntry& s, co
 }
 
 /// Time histories for the plots, on the thinned observation grid.
-void fill_history(PairResult& R, const Problem& p, const Ladder& L, const std::vector<LevelRun>& runs, int finest,
-                  const std::vector<double>& att_t) {
+void fill_history(PairResult& R, const ErrorInputs& in, const std::vector<LevelRun>& runs, int finest) {
+  const Problem& p = in.p;
+  const Ladder& L = in.L;
   const std::size_t M = std::size_t(L.m);
   const auto& defs = p.invariants();
   const std::size_t thin = std::max<std::size_t>(1, (M + 255) / 256);
@@ -361,7 +243,7 @@ void fill_history(PairResult& R, const Problem& p, const Ladder& L, const std::v
     const LevelRun& fr = runs[std::size_t(finest)];
     for (std::size_t j = 0; j <= M; j += thin) {
       H.t.push_back(times[j]);
-      H.attitude_error.push_back(att_t[j]);
+      H.attitude_error.push_back(error_metric::worst_attitude_error(in, fr, j));
     }
     for (std::size_t i = 0; i < defs.size(); ++i) {
       std::vector<double> dev;
@@ -421,16 +303,15 @@ PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   int finest = -1;
   for (int k = 0; k < L.levels; ++k)
     if (runs[std::size_t(k)].ok) finest = k;
-  const LevelErrors E = level_errors(p, L, runs, ref, finest, R);
-  const auto series = error_series(p, L, ref, E);
+  // Every error metric of the table, computed by its own file (verification/error_metrics/).
+  const ErrorInputs in{p, L, ref};
   for (const MetricDef& m : metric_table()) {
     if (!is_error_metric(m)) continue;
-    const auto it = series.find(m.name);
-    if (it == series.end()) throw std::logic_error(cat("verify_pair: the metric table declares '", m.name,
-                                                       "' but the runner does not compute it"));
+    if (!m.error) throw std::logic_error(cat("verify_pair: the error metric '", m.name, "' declares no ErrorMeasure"));
     (m.section == MetricSection::convergence ? R.convergence : R.paper_measures)[std::string(m.name)] =
-        judge_order(m, R.h, it->second, order);
+        judge_order(m, R.h, error_series(in, runs, *m.error), order);
   }
+  R.anatomy = error_anatomy(in, runs, R.h);
 
   // ---- second quotient of precision ----
   std::vector<int> all_comps(std::size_t(p.observables()));
@@ -446,7 +327,7 @@ PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   }
 
   assess_invariants(R, p, s, L, runs, finest);
-  fill_history(R, p, L, runs, finest, E.att_t);
+  fill_history(R, in, runs, finest);
   R.seconds = level_seconds + since(start);  // the pair's work, whether its levels ran together or not
   return R;
 }
