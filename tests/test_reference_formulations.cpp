@@ -9,9 +9,9 @@
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/reference/analytic.hpp"
-#include "rigidbench/reference/formulations/euler_angles.hpp"
-#include "rigidbench/reference/formulations/kirchhoff.hpp"
-#include "rigidbench/reference/formulations/rigid_body_t.hpp"
+#include "rigidbench/problems/formulations/euler_angles.hpp"
+#include "rigidbench/problems/formulations/kirchhoff.hpp"
+#include "rigidbench/problems/formulations/rigid_body_t.hpp"
 #include "rigidbench/reference/reference.hpp"
 #include "support.hpp"
 

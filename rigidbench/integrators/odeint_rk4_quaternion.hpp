@@ -4,12 +4,12 @@
 
 #include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
-#include "rigidbench/reference/formulations/body_system.hpp"
-#include "rigidbench/reference/formulations/kirchhoff.hpp"
+#include "rigidbench/problems/formulations/body_system.hpp"
+#include "rigidbench/problems/formulations/kirchhoff.hpp"
 
 namespace rigidbench {
 
-/// Boost.Odeint's classical `runge_kutta4` on the quaternion Kirchhoff form (reference/formulations/
+/// Boost.Odeint's classical `runge_kutta4` on the quaternion Kirchhoff form (problems/formulations/
 /// kirchhoff.hpp; for a body_system, every body in that form with the interactions,
 /// formulations/body_system.hpp) -- the in-run baseline of every cost ratio (docs/metrics.md, Cost). The
 /// quaternions are not projected back to unit length during the run (plain RK4); the canonical

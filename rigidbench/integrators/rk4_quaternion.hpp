@@ -7,8 +7,8 @@
 
 #include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
-#include "rigidbench/reference/formulations/body_system.hpp"
-#include "rigidbench/reference/formulations/kirchhoff.hpp"
+#include "rigidbench/problems/formulations/body_system.hpp"
+#include "rigidbench/problems/formulations/kirchhoff.hpp"
 
 namespace rigidbench {
 

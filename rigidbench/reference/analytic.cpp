@@ -7,7 +7,7 @@
 #include <boost/multiprecision/cpp_bin_float.hpp>
 #include <cmath>
 
-#include "rigidbench/reference/formulations/rigid_body_t.hpp"
+#include "rigidbench/problems/formulations/rigid_body_t.hpp"
 
 namespace rigidbench {
 

@@ -42,12 +42,12 @@ inline double binomial_coefficient<double, policies::policy<>>(unsigned n, unsig
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/problem_file.hpp"
 #include "rigidbench/reference/analytic.hpp"
-#include "rigidbench/reference/formulations/body_system.hpp"
-#include "rigidbench/reference/formulations/euler_angles.hpp"
-#include "rigidbench/reference/formulations/kirchhoff.hpp"
-#include "rigidbench/reference/formulations/kirchhoff_body.hpp"
-#include "rigidbench/reference/formulations/non_twisting.hpp"
-#include "rigidbench/reference/formulations/rigid_body_t.hpp"
+#include "rigidbench/problems/formulations/body_system.hpp"
+#include "rigidbench/problems/formulations/euler_angles.hpp"
+#include "rigidbench/problems/formulations/kirchhoff.hpp"
+#include "rigidbench/problems/formulations/kirchhoff_body.hpp"
+#include "rigidbench/problems/formulations/non_twisting.hpp"
+#include "rigidbench/problems/formulations/rigid_body_t.hpp"
 
 // odeint walks value_type chains to find a state's scalar; a multiprecision number defines its own
 // value_type (the backend), which ends the chain in an incomplete type. The scalar is the number.

@@ -1,6 +1,6 @@
 // Paper 003 (Massa & Vignolo, docs/bibliography.md [MV]): the Newton-Euler (right-invariant), Kirchhoff
 // (left-invariant) and Lagrange (jet coordinates: Euler angles) formulations are one dynamics. The
-// harness solves each as its own reference (reference/formulations/); here they are compared with each
+// harness solves each as its own reference (problems/formulations/); here they are compared with each
 // other and with the closed-form solutions (torque-free: reference/analytic.hpp; the heavy symmetric top:
 // reference/lagrange_top.hpp), within their own error estimates.
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "rigidbench/reference/formulations/euler_angles.hpp"
+#include "rigidbench/problems/formulations/euler_angles.hpp"
 
 #include <cmath>
 
