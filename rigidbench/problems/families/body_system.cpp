@@ -2,14 +2,75 @@
 // docs/problems.md P5): binder bonds (eqs. 44, 51, 53), Hertz contact between particles (eq. 56) and
 // walls. Interactions are problem data (problems/interactions.hpp); no external loads.
 #include <cmath>
+#include <numbers>
+#include <random>
 
 #include "rigidbench/core/directions.hpp"
 #include "rigidbench/core/json_input.hpp"
+#include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/families/common.hpp"
 #include "rigidbench/problems/file_reader.hpp"
 
 namespace rigidbench::families {
 namespace {
+
+constexpr double pi = std::numbers::pi;
+
+// P5: the particle-binder torus of paper 001 section 4.1 in SE(3)^80. Particle i sits at the angle
+// pi + 2 pi i / N of a circle of diameter D_t in the plane z = 0 (particle 0 nearest the wall), the
+// neighbours in point contact (D_p = D_t sin(pi/N)); bonds (i, i+1 mod N) with rest vectors of that
+// undeformed ring and R0 = I. `impact`: the wall x = 0 (normal e1), the closest surface 0.05 from it,
+// v(0) = (-1, 0, 0). Free: no wall, v(0) = (-1, 0, 0) plus a rigid spin 0.5 rad/s about e3 through
+// the ring's centre (W = R^T omega), and particle 0 moved radially out so that both its bonds are
+// 1 % longer than at rest (docs/problems.md P5: "a perturbation of the bond lengths of 1 % on particle 0").
+Problem torus(bool impact) {
+  constexpr std::size_t N = 80;
+  constexpr double Dt = 3.0, r = Dt / 2, Km = 10, Ka = 200, Ks = 200, Kpp = 2100, v0 = 1.0;
+  const double Dp = Dt * std::sin(pi / double(N));
+  Problem p;
+  p.family = &find_family("body_system");
+  p.name = impact ? "torus_impact" : "torus_free";
+  p.title = impact ? "Particle-binder torus (80 particles) impacting a rigid wall"
+                   : "Free particle-binder torus (80 particles), spinning, one bond pair stretched 1 %";
+  p.source = "paper 001 section 4.1; docs/problems.md P5";
+  const Vec3 centre(impact ? 0.05 + Dp / 2 + r : 0.0, 0, 0);
+  std::vector<Vec3> ring(N);
+  for (std::size_t i = 0; i < N; ++i) {
+    const double phi = pi + 2 * pi * double(i) / double(N);
+    ring[i] = centre + r * Vec3(std::cos(phi), std::sin(phi), 0);
+  }
+  BodyModel body{Mat3::Identity(), 1.0};
+  body.diameter = Dp;
+  p.bodies.assign(N, body);
+  p.initial = State(N);
+  for (std::size_t i = 0; i < N; ++i)
+    p.interactions.bonds.push_back(Bond{.i = i, .j = (i + 1) % N, .bending = Km, .axial = Ka, .shear = Ks,
+                                        .rest = ring[i] - ring[(i + 1) % N]});
+  p.interactions.contact_stiffness = Kpp;
+  const Vec3 omega = impact ? Vec3::Zero() : Vec3(0, 0, 0.5);
+  for (std::size_t i = 0; i < N; ++i) {
+    BodyState& b = p.initial.bodies[i];
+    b.x = ring[i];
+    if (!impact && i == 0) {
+      // |x0 - x1| = 1.01 L0 with x0 on its ray from the centre: a^2 - 2 a r cos(2 pi/N) + r^2 = (1.01 L0)^2.
+      const double c = std::cos(2 * pi / double(N)), L = 1.01 * Dp;
+      const double a = r * c + std::sqrt(r * r * c * c - r * r + L * L);
+      b.x = centre + (a / r) * (ring[0] - centre);
+    }
+    b.v = Vec3(-v0, 0, 0) + omega.cross(b.x - centre);
+    b.W = b.R.transpose() * omega;
+  }
+  if (impact) p.interactions.walls.push_back(Wall{.normal = Vec3::UnitX(), .offset = 0.0, .stiffness = Kpp});
+  p.t_end = impact ? 35.0 : 25.0;
+  // Convergence on [0, 10] (docs/problems.md P5). The stiffest mode, the bonds' axial one, has
+  // omega_max ~ 2 sqrt(K^a / L0^2) = 240 rad/s (more under Hertz contact): explicit Verlet-type maps
+  // are stable only for h < 2/omega_max = 8.3e-3, and the impact's contact stiffening makes h = 4e-3
+  // blow up and h = 2e-3 drift (docs/findings.md). The ladders start where the maps are stable and
+  // reach the asymptotic range (local slopes within 0.1 of 2 on torus_free from h = 5e-4 down).
+  p.verification = {.h0 = impact ? 1e-3 : 2e-3, .levels = impact ? 4 : 5, .h0_order1 = std::nullopt,
+                    .sample_times = {2, 4, 6, 8, 10}, .t_end = 10.0};
+  return p;
+}
 
 class BodySystem final : public Family {
  public:
@@ -156,9 +217,74 @@ class BodySystem final : public Family {
   void write_body(const Problem& p, std::size_t b, nlohmann::ordered_json& body) const override {
     body["diameter"] = p.bodies[b].diameter;
   }
+  // The family's catalogue problems (docs/problems.md P5, P7), in the catalogue's order. The torus (P5)
+  // and the gas (P7) are not in the quick suite: the torus' high-accuracy reference alone takes over a
+  // minute on 2 cores (quick <= 60 s); `verify --problem torus_free torus_impact` runs it.
+  std::vector<CatalogueEntry> catalogue() const override {
+    return {{"torus_impact", [] { return torus(true); }, false},
+            {"torus_free", [] { return torus(false); }, false},
+            {"particle_gas", [] { return particle_gas(kParticleGasDefault); }, false}};
+  }
 };
 
 }  // namespace
+
+}  // namespace rigidbench::families
+
+namespace rigidbench {
+
+// P7: a granular gas of n frictionless spheres in a closed box (docs/problems.md P7), the scalable
+// body system of the scaling study (`bench --sizes`). Spheres of diameter D = 1, m = 1, J = m D^2/10
+// (solid sphere), on a cubic lattice of spacing 1.5 D (packing fraction pi/(6 1.5^3) = 0.155) with
+// k = ceil(n^(1/3)) sites per edge filled in order; each centre jittered by at most 0.1 D per axis
+// (so that no two overlap: the closest centres stay 1.5 - 2 sqrt(3) 0.1 > 1.15 apart) and
+// velocities and spins uniform in [-1, 1]^3, all from one mt19937_64 stream (seed 20261124) read
+// as 53-bit uniforms, identical on every platform. Six walls close the box half a spacing beyond the
+// outer sites. Hertz contact (eq. 56) between spheres and with the walls, K = 1e4: a head-on
+// collision at the mean relative speed overlaps by ~3 % of D and lasts ~0.05. Measured on 500
+// spheres over [0, 4] (bg_newmark, h = 1e-3): largest overlap 4.9 % of D, 1.7 collisions per sphere
+// per unit time. The energy is the one conserved quantity: the walls take momentum.
+Problem particle_gas(std::size_t n) {
+  if (n < 2 || n > 1000000)
+    throw InputError(cat("particle_gas: the number of spheres must be in [2, 1000000] (got ", std::to_string(n), ")"));
+  constexpr double D = 1.0, spacing = 1.5 * D, jitter = 0.1 * D, K = 1e4;
+  std::size_t k = 1;
+  while (k * k * k < n) ++k;
+  std::mt19937_64 rng(20261124);
+  const auto uniform = [&rng](double a, double b) { return a + (b - a) * double(rng() >> 11) * 0x1.0p-53; };
+  Problem p;
+  p.family = &find_family("body_system");
+  p.name = n == kParticleGasDefault ? "particle_gas" : cat("particle_gas_", std::to_string(n));
+  p.title = cat("Granular gas: ", std::to_string(n), " frictionless spheres with Hertz contact in a closed box");
+  p.source = "docs/problems.md P7 (rigidbench's own: the scalable body system)";
+  BodyModel body{Mat3::Identity() * (0.1 * D * D), 1.0};
+  body.diameter = D;
+  p.bodies.assign(n, body);
+  p.initial = State(n);
+  for (std::size_t b = 0; b < n; ++b) {
+    const std::size_t i = b % k, j = (b / k) % k, l = b / (k * k);
+    BodyState& s = p.initial.bodies[b];
+    s.x = spacing * Vec3(double(i), double(j), double(l));
+    for (int a = 0; a < 3; ++a) s.x[a] += uniform(-jitter, jitter);
+    for (int a = 0; a < 3; ++a) s.v[a] = uniform(-1, 1);
+    for (int a = 0; a < 3; ++a) s.W[a] = uniform(-1, 1);
+  }
+  p.interactions.contact_stiffness = K;
+  const double lo = -0.5 * spacing, hi = (double(k) - 0.5) * spacing;
+  for (int a = 0; a < 3; ++a) {
+    const Vec3 e = Vec3::Unit(a);
+    p.interactions.walls.push_back(Wall{.normal = e, .offset = lo, .stiffness = K});    // e . x >= lo
+    p.interactions.walls.push_back(Wall{.normal = -e, .offset = -hi, .stiffness = K});  // e . x <= hi
+  }
+  p.t_end = 4.0;
+  // The contact's stiffest mode is ~70 rad/s at these speeds: h = 4e-3 is 0.28 rad per step.
+  p.verification = {.h0 = 4e-3, .levels = 4, .h0_order1 = std::nullopt, .sample_times = {0.5, 1.0}, .t_end = 1.0};
+  return p;
+}
+
+}  // namespace rigidbench
+
+namespace rigidbench::families {
 
 std::unique_ptr<Family> body_system() { return std::make_unique<BodySystem>(); }
 

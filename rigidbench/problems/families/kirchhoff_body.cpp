@@ -11,6 +11,26 @@
 namespace rigidbench::families {
 namespace {
 
+// P6: a body in an ideal fluid (paper 003, Kirchhoff's equations): added-mass tensor M, inertia I.
+Problem kirchhoff_body() {
+  Problem p;
+  p.name = "kirchhoff_body";
+  p.title = "Body in an ideal fluid (Kirchhoff), M = diag(2, 3, 4), I = diag(1, 2, 3)";
+  p.source = "paper 003; docs/problems.md P6";
+  p.family = &find_family("kirchhoff_body");
+  BodyModel b;
+  b.inertia = Vec3(1, 2, 3).asDiagonal();
+  b.added_mass = Vec3(2, 3, 4).asDiagonal();
+  p.bodies = {b};
+  p.initial.body().R = Mat3::Identity();
+  p.initial.body().x = Vec3::Zero();
+  p.initial.body().v = Vec3(1.0, 0.5, 0.2);  // = R u with R(0) = I
+  p.initial.body().W = Vec3(0.3, 1.0, 0.5);
+  p.t_end = 20.0;
+  p.verification = {.h0 = 0.05, .levels = 6, .h0_order1 = std::nullopt, .sample_times = {4, 8, 12, 16, 20}};
+  return p;
+}
+
 class KirchhoffBody final : public Family {
  public:
   std::string_view name() const override { return "kirchhoff_body"; }
@@ -95,6 +115,8 @@ class KirchhoffBody final : public Family {
   void write_body(const Problem& p, std::size_t b, nlohmann::ordered_json& body) const override {
     body["added_mass"] = json_mat(p.bodies[b].added_mass);
   }
+  // The family's catalogue problem (docs/problems.md P6).
+  std::vector<CatalogueEntry> catalogue() const override { return {{"kirchhoff_body", kirchhoff_body, true}}; }
 };
 
 }  // namespace

@@ -8,6 +8,37 @@
 namespace rigidbench::families {
 namespace {
 
+// P4: rigid body on a non-twisting frame (paper 000 section 6). J = [[3, -1/7, 0], [-1/7, 4, 0], [0, 0, 5]]
+// (Euler coefficients [[3, 1/7, 0], [1/7, 2, 0], [0, 0, 1]]), R(0) = I, t in [0, 5], h = 0.005.
+// `scale` multiplies the printed load amplitudes of eqs. 115 and 118 (1 = as printed; the *_tables
+// variants use 1/20, docs/findings.md "Paper 000 Tables 3-6").
+Problem non_twisting(int which, double scale) {
+  Problem p;
+  p.family = &find_family("non_twisting");
+  p.name = cat("non_twisting_case", std::to_string(which), scale == 1.0 ? "" : "_tables");
+  const char* what[] = {"", "nonzero initial velocity, no load", "vanishing follower load from rest",
+                        "nonzero initial velocity and a vanishing follower load"};
+  p.title = cat("Rigid body on a non-twisting frame, case ", std::to_string(which), ": ", what[which],
+                scale == 1.0 ? "" : " (load amplitudes / 20: the values behind Tables 3-6)");
+  p.source = cat("paper 000 section 6.", std::to_string(which), "; docs/problems.md P4");
+  Mat3 J;
+  J << 3, -1.0 / 7.0, 0, -1.0 / 7.0, 4, 0, 0, 0, 5;
+  p.bodies = {BodyModel{J, 1.0}};
+  p.initial.body().R = Mat3::Identity();
+  // omega_perp(0) = a d1(0) + b d2(0) with R(0) = I: body components (a, b, 0) (eqs. 112, 114, 117).
+  const Vec3 W0[] = {Vec3::Zero(), Vec3(6, -18, 0), Vec3::Zero(), Vec3(1.5, 4.5, 0)};
+  p.initial.body().W = W0[which];
+  // f(t) of eq. 116: 2t on [0, 0.5), 2 - 2t on [0.5, 1), 0 from t = 1 (kinks at 0.5 and 1).
+  const TimeProfile f{{{0.0, 0.0}, {0.5, 1.0}, {1.0, 0.0}}};
+  if (which == 2) p.loads = {FollowerMoment{-scale * Vec3(2472.5, 1075, 0), f}};
+  if (which == 3) p.loads = {FollowerMoment{-scale * Vec3(1236.25, 537.5, 0), f}};
+  p.t_end = 5.0;
+  // The paper's h = 0.005 is the coarsest level; the ladder goes 7 levels down (h = 7.8e-5) so that
+  // the printed loads (|W| ~ 400 rad/s after t = 1, 2 rad per step at h = 0.005) reach the asymptotic range.
+  p.verification = {.h0 = 0.005, .levels = 7, .h0_order1 = std::nullopt, .sample_times = {1, 2, 3, 4, 5}};
+  return p;
+}
+
 class NonTwisting final : public Family {
  public:
   std::string_view name() const override { return "non_twisting"; }
@@ -69,6 +100,14 @@ class NonTwisting final : public Family {
   }
   double energy(const Problem& p, const State& s) const override { return rigid_body_energy(p, s); }
   std::vector<std::string> formulations(const Problem&) const override { return {"non_twisting"}; }
+  // The family's catalogue problems (docs/problems.md P4), in the catalogue's order.
+  std::vector<CatalogueEntry> catalogue() const override {
+    return {{"non_twisting_case1", [] { return non_twisting(1, 1.0); }, true},
+            {"non_twisting_case2", [] { return non_twisting(2, 1.0); }, true},
+            {"non_twisting_case3", [] { return non_twisting(3, 1.0); }, true},
+            {"non_twisting_case2_tables", [] { return non_twisting(2, 1.0 / 20.0); }, true},
+            {"non_twisting_case3_tables", [] { return non_twisting(3, 1.0 / 20.0); }, true}};
+  }
 };
 
 }  // namespace

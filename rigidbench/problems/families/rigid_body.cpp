@@ -4,7 +4,10 @@
 // with h_B the body's internal angular momentum (zero here; a family built on these equations, like
 // the gyrostat, sets it).
 #include <cmath>
+#include <numbers>
 
+#include "rigidbench/core/rrp.hpp"
+#include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/families/common.hpp"
 #include "rigidbench/problems/families/rigid_body.hpp"
 
@@ -88,6 +91,84 @@ std::vector<InvariantGroup> rigid_body_invariants(const Problem& p) {
 
 namespace {
 
+constexpr double pi = std::numbers::pi;
+
+Problem free_body_common(std::string name) {
+  Problem p;
+  p.name = std::move(name);
+  p.bodies = {BodyModel{Vec3(1, 2, 3).asDiagonal(), 1.0}};
+  p.initial.body().R = Mat3::Identity();
+  return p;
+}
+
+// P1: torque-free asymmetric body (Euler-Poinsot).
+Problem free_body() {
+  Problem p = free_body_common("free_body");
+  p.title = "Torque-free asymmetric body (Euler-Poinsot), J = diag(1, 2, 3)";
+  p.source = "docs/problems.md P1";
+  p.initial.body().W = Vec3(1.0, 0.5, -0.8);
+  p.t_end = 10.0;
+  // |W| ~ 1.4 rad/s: h0 = 0.05 is ~0.07 rad per step, inside every scheme's asymptotic range.
+  p.verification = {.h0 = 0.05, .levels = 6, .h0_order1 = 0.0125, .sample_times = {2, 4, 6, 8, 10}};
+  return p;
+}
+
+// P1b: near the intermediate axis; periodic flips (Dzhanibekov effect).
+Problem dzhanibekov() {
+  Problem p = free_body_common("dzhanibekov");
+  p.title = "Free body near the intermediate axis (Dzhanibekov flips)";
+  p.source = "docs/problems.md P1b";
+  p.initial.body().W = Vec3(0.01, 5.0, 0.01);
+  p.t_end = 20.0;
+  // 5 rad/s spin; the flips amplify phase errors, so steps are small.
+  p.verification = {.h0 = 0.01, .levels = 6, .h0_order1 = 2.5e-4, .sample_times = {4, 8, 12, 16, 20}};
+  return p;
+}
+
+// P2: heavy symmetrical top (paper 002; Simo & Wong 1991).
+Problem heavy_top() {
+  Problem p;
+  p.name = "heavy_top";
+  p.title = "Heavy symmetrical top (Simo & Wong 1991), J = diag(5, 5, 1), M = 20, g = l = 1";
+  p.source = "paper 002; docs/problems.md P2";
+  p.bodies = {BodyModel{Vec3(5, 5, 1).asDiagonal(), 20.0}};
+  // t = -M g r x e3, r = l R E3: a field -g e3 acting at l E3.
+  p.loads = {UniformField{.mass = 20.0, .acceleration = Vec3(0, 0, -1.0), .point = Vec3(0, 0, 1.0)}};
+  p.initial.body().R = so3::exp(Vec3(0.05, 0, 0));
+  p.initial.body().W = Vec3(0, 0, 50.0);
+  p.t_end = 10.0;
+  // 50 rad/s spin, 40 rad/s nutation: h0 = 4e-3 puts h = 1e-3 (RK4) and 2e-3 (Terze) on the ladder.
+  // Explicit first-order schemes amplify the nutation by (1 + (40 h)^2)^(n/2) ~ exp(8000 h): they
+  // are asymptotic only for h below ~2e-5 (exp(0.16) at h0), hence h0_order1 = 2e-5, whose
+  // observation grid (h0 2^4 = 3.2e-4) still contains the sample times 2, 4, ..., 10.
+  p.verification = {.h0 = 4e-3, .levels = 6, .h0_order1 = 2e-5, .sample_times = {2, 4, 6, 8, 10}};
+  return p;
+}
+
+// P3: three-dimensional pendulum, spherical body (paper 001 section 3).
+Problem pendulum3d() {
+  Problem p;
+  p.name = "pendulum3d";
+  p.title = "Three-dimensional pendulum, spherical body (Baker & Gonzalez section 3)";
+  p.source = "paper 001 section 3; docs/problems.md P3";
+  p.bodies = {BodyModel{Mat3::Identity(), 1.0}};  // J = 1, m = 1 (not stated in the paper)
+  // U(R) = -m g e3 . R rho0 exactly as printed (paper 001 section 3): a field +g e3 at rho0 = E3.
+  // The printed moment (eq. 40) mixes frames; the moment used is the one derived from U
+  // (docs/decisions.md, "pendulum3d").
+  p.loads = {UniformField{.mass = 1.0, .acceleration = Vec3(0, 0, 1.0), .point = Vec3(0, 0, 1.0)}};
+  const Vec3 alpha0 = Vec3(0, 1, 0) * 2.0 * std::tan(3.0 * pi / 8.0);  // 3 pi / 4 about e2
+  const Mat3 R0 = rrp::to_matrix(alpha0);
+  const double s = std::sin(pi / 4.0);
+  const Vec3 Omega0 = Vec3(1, 0, 1) * 0.4 * s * s;  // spatial
+  p.initial.body().R = R0;
+  p.initial.body().W = R0.transpose() * Omega0;
+  p.t_end = 10.0;
+  // The paper's ladder h = 0.1 2^-k, k = 0..5, extended by two levels so that the second-order
+  // schemes reach the asymptotic range of Q_II (its O(h) correction halves per level).
+  p.verification = {.h0 = 0.1, .levels = 8, .h0_order1 = std::nullopt, .sample_times = {2, 4, 6, 8, 10}};
+  return p;
+}
+
 class RigidBody final : public Family {
  public:
   std::string_view name() const override { return "rigid_body"; }
@@ -108,6 +189,13 @@ class RigidBody final : public Family {
   }
   std::vector<std::string> formulations(const Problem&) const override {
     return {"analytic", "kirchhoff", "newton_euler", "euler_angles"};
+  }
+  // The family's catalogue problems (docs/problems.md P1-P3), in the catalogue's order.
+  std::vector<CatalogueEntry> catalogue() const override {
+    return {{"free_body", free_body, true},
+            {"dzhanibekov", dzhanibekov, true},
+            {"heavy_top", heavy_top, true},
+            {"pendulum3d", pendulum3d, true}};
   }
 };
 
