@@ -193,7 +193,8 @@ TEST_CASE("registry: model families are looked up by name - names are unique", "
 
 TEST_CASE("registry: an outside family's equations get a reference through a registered solver", "[registry][reference]") {
   // A family with equations of its own: a spherical body (J = j I) whose spin is constant, so the
-  // exact flow is R(t) = R0 exp((t - t0) W0). Its solver is registered for (its equations, kirchhoff).
+  // exact flow is R(t) = R0 exp((t - t0) W0). Its solver is registered for its equations under a
+  // formulation name of its own: formulations are names, not a closed list.
   struct UniformSpin final : Family {
     std::string_view name() const override { return "test_uniform_spin"; }
     std::string_view title() const override { return "torque-free sphere"; }
@@ -206,7 +207,7 @@ TEST_CASE("registry: an outside family's equations get a reference through a reg
     double energy(const Problem& p, const State& s) const override {
       return 0.5 * s.body().W.dot(p.bodies[0].inertia * s.body().W);
     }
-    std::vector<std::string> formulations(const Problem&) const override { return {"kirchhoff"}; }
+    std::vector<std::string> formulations(const Problem&) const override { return {"spin_closed_form"}; }
   };
   static const bool registered = [] {
     register_family(std::make_unique<UniformSpin>());
@@ -219,11 +220,20 @@ TEST_CASE("registry: an outside family's equations get a reference through a reg
   p.bodies[0].inertia = 2.0 * Mat3::Identity();
   p.finalize();
   const std::vector<double> grid{p.t0, p.t0 + 0.5, p.t0 + 1.0};
-  // No solver yet: the family lists kirchhoff but nothing solves its equations.
+  // No solver yet: the family lists spin_closed_form but nothing solves its equations, and the name
+  // is not known.
   CHECK(applicable_formulations(p).empty());
+  CHECK_FALSE(formulation_from_string("spin_closed_form"));
+  const Formulation own{"spin_closed_form"};
   CHECK_THROWS_WITH(compute_reference(p, grid), Catch::Contains("no formulation solves problem 'test_sphere'"));
   int calls = 0;
-  register_reference_solver({"test_uniform_spin", Formulation::kirchhoff, "uniform_spin_closed_form", false, false,
+  // A formulation name is a cache and report key: one or more of a-z, 0-9 and _; "analytic" is the closed form.
+  const auto none = [](const Problem&, const std::vector<double>&, double, const ReferenceSettings&) { return ReferenceRun{}; };
+  CHECK_THROWS_WITH(register_reference_solver({"test_uniform_spin", Formulation{"Spin form"}, "bad", false, false, none}),
+                    Catch::Contains("'Spin form' is not one or more of a-z, 0-9 and _"));
+  CHECK_THROWS_WITH(register_reference_solver({"test_uniform_spin", Formulation::analytic, "bad", false, false, none}),
+                    Catch::Contains("'analytic' is the closed form"));
+  register_reference_solver({"test_uniform_spin", own, "uniform_spin_closed_form", false, false,
                              [&calls](const Problem& q, const std::vector<double>& t, double, const ReferenceSettings&) {
                                ++calls;
                                ReferenceRun r;
@@ -234,11 +244,13 @@ TEST_CASE("registry: an outside family's equations get a reference through a reg
                                }
                                return r;
                              }});
-  CHECK_THROWS_WITH(register_reference_solver({"test_uniform_spin", Formulation::kirchhoff, "again", false, false,
-                                               [](const Problem&, const std::vector<double>&, double,
-                                                  const ReferenceSettings&) { return ReferenceRun{}; }}),
+  CHECK_THROWS_WITH(register_reference_solver({"test_uniform_spin", own, "again", false, false, none}),
                     Catch::Contains("already solved by 'uniform_spin_closed_form'"));
-  REQUIRE(applicable_formulations(p) == std::vector<Formulation>{Formulation::kirchhoff});
+  REQUIRE(applicable_formulations(p) == std::vector<Formulation>{own});
+  CHECK(formulation_from_string("spin_closed_form") == own);
+  const auto names = formulation_names();
+  CHECK(std::count(names.begin(), names.end(), "spin_closed_form") == 1);
+  CHECK(names.front() == "analytic");
   const ReferenceSolution r = compute_reference(p, grid);
   CHECK(calls == 2);  // the run and the estimating rerun
   CHECK(r.formulation == "uniform_spin_closed_form");

@@ -23,7 +23,8 @@ Command add_reference(CLI::App& app) {
   auto* tend = sc->add_option("--t-end", o->t_end, "Final time (default: the problem's)");
   auto* tol = sc->add_option("--tol", o->tol, "Absolute and relative tolerance (default 1e-13; 1e-25 in quad)");
   sc->add_option("--formulation", o->formulation,
-                 "kirchhoff, newton_euler, euler_angles or analytic (default: analytic where it applies, else kirchhoff)");
+                 "A formulation the problem's family lists: kirchhoff, newton_euler, euler_angles, hybrid, ..., a "
+                 "program's own, or analytic (default: the family's first that applies)");
   sc->add_option("--precision", o->precision, "double (default) or quad (cpp_bin_float_quad)");
   sc->add_option("--cache-dir", o->cache_dir, "Reference cache folder (default $RIGIDBENCH_CACHE_DIR or ~/.cache/rigidbench)");
   sc->add_flag("--no-cache", o->no_cache, "Neither read nor write the reference cache");

@@ -339,31 +339,33 @@ nlohmann::json cache_key(const Problem& p, const std::vector<double>& times, con
 
 }  // namespace
 
-const char* to_string(Formulation f) {
-  switch (f) {
-    case Formulation::kirchhoff: return "kirchhoff";
-    case Formulation::newton_euler: return "newton_euler";
-    case Formulation::euler_angles: return "euler_angles";
-    case Formulation::analytic: return "analytic";
-    case Formulation::hybrid: return "hybrid";
-    case Formulation::non_twisting: return "non_twisting";
-    case Formulation::body_system: return "body_system";
-  }
-  return "?";
-}
+std::string to_string(const Formulation& f) { return f.name(); }
 
 std::optional<Formulation> formulation_from_string(const std::string& s) {
-  for (Formulation f : {Formulation::kirchhoff, Formulation::newton_euler, Formulation::euler_angles,
-                        Formulation::analytic, Formulation::hybrid, Formulation::non_twisting,
-                        Formulation::body_system})
-    if (s == to_string(f)) return f;
+  if (s == Formulation::analytic.name()) return Formulation::analytic;
+  for (const ReferenceSolver& r : solver_registry())
+    if (r.formulation.name() == s) return r.formulation;
   return std::nullopt;
+}
+
+std::vector<std::string> formulation_names() {
+  std::vector<std::string> out{Formulation::analytic.name()};
+  for (const ReferenceSolver& r : solver_registry())
+    if (std::find(out.begin(), out.end(), r.formulation.name()) == out.end()) out.push_back(r.formulation.name());
+  return out;
 }
 
 const char* to_string(Precision p) { return p == Precision::quad ? "quad (cpp_bin_float_quad, 113-bit)" : "binary64"; }
 
 void register_reference_solver(ReferenceSolver s) {
   if (!s.run) throw InputError(cat("register_reference_solver: '", s.name, "' has no run function"));
+  // The name is a key of the reference cache and of every report's settings.
+  const std::string& f = s.formulation.name();
+  if (f.empty() || !std::all_of(f.begin(), f.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }))
+    throw InputError(cat("register_reference_solver: '", s.name, "': the formulation name '", f,
+                         "' is not one or more of a-z, 0-9 and _"));
+  if (s.formulation == Formulation::analytic)
+    throw InputError(cat("register_reference_solver: '", s.name, "': 'analytic' is the closed form, not a solver's formulation"));
   for (const ReferenceSolver& o : solver_registry())
     if (o.equations == s.equations && o.formulation == s.formulation)
       throw InputError(cat("register_reference_solver: ", s.equations, " / ", to_string(s.formulation),
@@ -573,7 +575,11 @@ ReferenceSettings reference_settings(const std::string& form, const std::string&
   if (!form.empty()) {
     s.formulation = formulation_from_string(form);
     if (!s.formulation)
-      throw InputError(cat("unknown reference formulation '", form, "' (known: kirchhoff, newton_euler, euler_angles, analytic, hybrid)"));
+    {
+      std::string known;
+      for (const std::string& n : formulation_names()) known += cat(known.empty() ? "" : ", ", n);
+      throw InputError(cat("unknown reference formulation '", form, "' (known: ", known, ")"));
+    }
   }
   if (prec == "quad") s.precision = Precision::quad;
   else if (prec != "double") throw InputError(cat("--precision must be double or quad (got '", prec, "')"));

@@ -42,9 +42,35 @@ enum class ReferenceStepper {
 /// hybrid: SE(3) only (spatial velocity of the reference point, body angular velocity).
 /// non_twisting: the non_twisting family only (paper 000 eqs. 69-71, formulations/non_twisting.hpp).
 /// body_system: SE(3)^n, every body in Kirchhoff form with the interactions (formulations/body_system.hpp).
-enum class Formulation { kirchhoff, newton_euler, euler_angles, analytic, hybrid, non_twisting, body_system };
-const char* to_string(Formulation f);
+/// A formulation of a family's equations, by name (docs/extending.md, "Its reference"): a family lists
+/// the names that solve its problems (Family::formulations), each solved by the solver registered
+/// under the family's equations and that name (register_reference_solver); "analytic" is the closed
+/// form. The built-in names are the constants below; a program's own family registers solvers under
+/// names of its own (one or more of a-z, 0-9 and _), e.g. Formulation{"my_formulation"}.
+class Formulation {
+ public:
+  Formulation() = default;
+  explicit Formulation(std::string name) : name_(std::move(name)) {}
+  const std::string& name() const { return name_; }
+  bool operator==(const Formulation&) const = default;
+  static const Formulation kirchhoff, newton_euler, euler_angles, analytic, hybrid, non_twisting, body_system;
+
+ private:
+  std::string name_;
+};
+inline const Formulation Formulation::kirchhoff{"kirchhoff"};
+inline const Formulation Formulation::newton_euler{"newton_euler"};
+inline const Formulation Formulation::euler_angles{"euler_angles"};
+inline const Formulation Formulation::analytic{"analytic"};
+inline const Formulation Formulation::hybrid{"hybrid"};
+inline const Formulation Formulation::non_twisting{"non_twisting"};
+inline const Formulation Formulation::body_system{"body_system"};
+std::string to_string(const Formulation& f);
+/// The formulation of that name: "analytic", or a name under which a solver is registered; empty
+/// for any other name.
 std::optional<Formulation> formulation_from_string(const std::string& s);
+/// Every known formulation name: "analytic", then the registered solvers' in order of registration.
+std::vector<std::string> formulation_names();
 
 enum class Precision { binary64, quad };  // double, or boost::multiprecision::cpp_bin_float_quad
 const char* to_string(Precision p);
