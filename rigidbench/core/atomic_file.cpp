@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -83,16 +84,54 @@ void remove_stale_temporaries(const std::string& dir, const std::string& name) {
   ::closedir(d);
 }
 
+/// The path with every symbolic link along its last component followed (a link to a link, a
+/// relative link, a link to a file not yet there); IoError for a loop.
+std::string resolve_links(std::string path) {
+  namespace fs = std::filesystem;
+  for (int hops = 0;; ++hops) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+    if (hops == 40) throw IoError(cat("cannot write '", path, "': too many levels of symbolic links"));
+    std::error_code ec;
+    fs::path to = fs::read_symlink(path, ec);
+    if (ec) throw IoError(cat("cannot write '", path, "': ", ec.message()));
+    if (to.is_relative()) to = fs::path(path).parent_path() / to;
+    path = to.string();
+  }
+}
+
+const char* file_kind(mode_t m) {
+  if (S_ISDIR(m)) return "a folder";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISSOCK(m)) return "a socket";
+  return "not a regular file";
+}
+
 }  // namespace
 
 AtomicFile::AtomicFile(const std::string& path) : path_(path) {
   namespace fs = std::filesystem;
   static std::atomic<unsigned> counter{0};
-  const fs::path target(path);
-  dir_ = target.has_parent_path() ? target.parent_path().string() : std::string(".");
+  // What stands at the target decides how it is written (the header): the file a link names is
+  // replaced and the link kept; a device or a FIFO is written through; only a regular file is
+  // ever renamed over.
+  const std::string target = resolve_links(path);
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+      target_ = target;
+      open_through(S_ISFIFO(st.st_mode));
+      return;
+    }
+    throw IoError(cat("cannot write '", path, "': it is ", file_kind(st.st_mode),
+                      ", and only a regular file is ever replaced"));
+  }
+  target_ = target;
+  const fs::path tp(target);
+  dir_ = tp.has_parent_path() ? tp.parent_path().string() : std::string(".");
   std::error_code ec;
   if (!fs::is_directory(dir_, ec)) throw InputError(cat("cannot write '", path, "': folder '", dir_, "' does not exist"));
-  const std::string name = target.filename().string();
+  const std::string name = tp.filename().string();
   remove_stale_temporaries(dir_, name);
   tmp_ = cat(dir_, "/.", name, ".tmp.", std::to_string(::getpid()), ".", std::to_string(counter++));
   install_handlers_once();
@@ -101,16 +140,40 @@ AtomicFile::AtomicFile(const std::string& path) : path_(path) {
   if (f_ == nullptr) fail("cannot create a file in its folder", errno);
 }
 
+void AtomicFile::open_through(bool fifo) {
+  // A FIFO is opened without blocking: with no reader, open fails (ENXIO) instead of waiting forever;
+  // the writes themselves then block as a pipe's should.
+  const int fd = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0));
+  if (fd < 0) {
+    const int err = errno;
+    if (fifo && err == ENXIO) throw IoError(cat("cannot write '", path_, "': it is a FIFO that no program reads"));
+    throw IoError(cat("cannot write '", path_, "': ", std::strerror(err)));
+  }
+  if (fifo) {
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    // A reader that goes away mid-write is a refused write (EPIPE, exit 5), not a kill by SIGPIPE -
+    // unless the embedding program handles SIGPIPE itself.
+    struct sigaction old {};
+    if (::sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) ::signal(SIGPIPE, SIG_IGN);
+  }
+  f_ = ::fdopen(fd, "wb");
+  if (f_ == nullptr) {
+    const int err = errno;
+    ::close(fd);
+    throw IoError(cat("cannot write '", path_, "': ", std::strerror(err)));
+  }
+}
+
 AtomicFile::~AtomicFile() {
   if (f_ != nullptr) std::fclose(f_);
-  if (!committed_) ::unlink(tmp_.c_str());
+  if (!committed_ && !tmp_.empty()) ::unlink(tmp_.c_str());
   release_slot(slot_);
 }
 
 void AtomicFile::fail(const char* what, int err) {
   if (f_ != nullptr) std::fclose(f_);
   f_ = nullptr;
-  ::unlink(tmp_.c_str());
+  if (!tmp_.empty()) ::unlink(tmp_.c_str());
   release_slot(slot_);
   slot_ = -1;
   committed_ = true;  // nothing left to remove
@@ -127,6 +190,13 @@ void AtomicFile::commit() {
   if (f_ == nullptr) throw std::logic_error("AtomicFile::commit twice");
   errno = 0;
   if (std::fflush(f_) != 0) fail("write failed", errno ? errno : EIO);
+  if (tmp_.empty()) {  // written through a device or a FIFO: nothing to sync or rename
+    std::FILE* f = f_;
+    f_ = nullptr;
+    committed_ = true;
+    if (std::fclose(f) != 0) throw IoError(cat("cannot write '", path_, "': closing failed: ", std::strerror(errno)));
+    return;
+  }
   if (::fsync(::fileno(f_)) != 0) fail("flushing to disk failed", errno);
   std::FILE* f = f_;
   f_ = nullptr;
@@ -136,7 +206,7 @@ void AtomicFile::commit() {
     committed_ = true;
     throw IoError(cat("cannot write '", path_, "': closing failed: ", std::strerror(err)));
   }
-  if (::rename(tmp_.c_str(), path_.c_str()) != 0) fail("renaming into place failed", errno);
+  if (::rename(tmp_.c_str(), target_.c_str()) != 0) fail("renaming into place failed", errno);
   committed_ = true;
   release_slot(slot_);
   slot_ = -1;

@@ -2,7 +2,10 @@
 // Files written so that a reader never sees half of one and a failure never loses the previous one
 // (docs/decisions.md, "Writing files"): every report, snapshot, trajectory and history page goes
 // through AtomicFile - a temporary beside the target, written, flushed to disk, renamed over the
-// target, and the folder flushed too.
+// target, and the folder flushed too. Only a regular file (or nothing) is ever replaced: a symbolic
+// link is followed and its target replaced, a character device or a FIFO (/dev/null, a pipe to
+// another program) is written through, and anything else (a folder, a block device, a socket) is
+// refused - never turned into a regular file.
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -22,7 +25,9 @@ struct IoError : std::runtime_error {
 /// are installed only where the signal's disposition is the default, e.g. not inside Python).
 class AtomicFile {
  public:
-  /// InputError when the folder does not exist; IoError when the temporary cannot be created.
+  /// InputError when the folder does not exist; IoError when the temporary cannot be created, when
+  /// the target exists and is neither a regular file, a character device nor a FIFO, or is a FIFO
+  /// that no program reads.
   explicit AtomicFile(const std::string& path);
   ~AtomicFile();  // removes the temporary unless committed
   AtomicFile(const AtomicFile&) = delete;
@@ -37,7 +42,8 @@ class AtomicFile {
 
  private:
   [[noreturn]] void fail(const char* what, int err);
-  std::string path_, tmp_, dir_;
+  void open_through(bool fifo);
+  std::string path_, target_, tmp_, dir_;  // target_: path_ with links followed; tmp_ empty when writing through (a device or a FIFO)
   std::FILE* f_ = nullptr;
   int slot_ = -1;
   bool committed_ = false;

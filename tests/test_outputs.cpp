@@ -1,0 +1,150 @@
+// Outputs never replace what is not theirs (issue "Reliability, third pass", class 1; docs/decisions.md,
+// "Writing files"): every report, snapshot, table and JUnit file goes through AtomicFile, which
+// renames a temporary over the target only when the target is a regular file or absent. A link is
+// followed (its file replaced, the link kept), a character device or a FIFO is written through, and
+// a folder, a block device or a socket is refused with IoError - each left as it was.
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "rigidbench/core/atomic_file.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// A fresh, empty folder for one test case.
+fs::path fresh(const std::string& name) {
+  const fs::path d = test::tmp_path(name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+/// Nothing but `keep` in `dir`: no temporary left behind.
+bool only(const fs::path& dir, std::initializer_list<const char*> keep) {
+  std::size_t n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    (void)e;
+    ++n;
+  }
+  return n == keep.size();
+}
+
+}  // namespace
+
+TEST_CASE("outputs: a link is followed - its file is replaced and the link kept", "[outputs]") {
+  const fs::path d = fresh("out-links");
+  std::ofstream(d / "target.json") << "old";
+  fs::create_symlink("target.json", d / "report.json");  // relative, as `ln -s` makes them
+  write_atomic((d / "report.json").string(), "new");
+  CHECK(fs::is_symlink(d / "report.json"));
+  CHECK(slurp(d / "target.json") == "new");
+
+  // A link to a file not there yet (a dangling link) creates that file, as a shell's `>` does.
+  fs::create_symlink(d / "later.json", d / "dangling.json");
+  write_atomic((d / "dangling.json").string(), "made");
+  CHECK(fs::is_symlink(d / "dangling.json"));
+  CHECK(fs::is_regular_file(d / "later.json"));
+  CHECK(slurp(d / "later.json") == "made");
+
+  // A loop of links is refused, both links left.
+  fs::create_symlink("loop-b", d / "loop-a");
+  fs::create_symlink("loop-a", d / "loop-b");
+  CHECK_THROWS_AS(write_atomic((d / "loop-a").string(), "x"), IoError);
+  CHECK(fs::is_symlink(d / "loop-a"));
+  CHECK(only(d, {"target.json", "report.json", "dangling.json", "later.json", "loop-a", "loop-b"}));
+}
+
+TEST_CASE("outputs: a FIFO is written through, and one nobody reads is refused at once", "[outputs]") {
+  const fs::path d = fresh("out-fifo");
+  const fs::path fifo = d / "pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+
+  // No reader: an immediate IoError, not a process blocked forever in open().
+  try {
+    write_atomic(fifo.string(), "lost");
+    FAIL("a FIFO without a reader was written");
+  } catch (const IoError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("no program reads"));
+  }
+  CHECK(fs::is_fifo(fifo));
+
+  // With a reader: the bytes arrive through the pipe, and the FIFO is still a FIFO.
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  REQUIRE(reader >= 0);
+  write_atomic(fifo.string(), "{\"through\": true}\n");
+  char buf[64] = {};
+  const ssize_t n = ::read(reader, buf, sizeof buf - 1);
+  ::close(reader);
+  CHECK(std::string(buf, n > 0 ? std::size_t(n) : 0) == "{\"through\": true}\n");
+  CHECK(fs::is_fifo(fifo));
+  CHECK(only(d, {"pipe"}));
+}
+
+TEST_CASE("outputs: a folder and a socket are refused and left as they are", "[outputs]") {
+  const fs::path d = fresh("out-refused");
+  fs::create_directories(d / "report.json");
+  try {
+    write_atomic((d / "report.json").string(), "x");
+    FAIL("a folder was replaced");
+  } catch (const IoError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("it is a folder"));
+  }
+  CHECK(fs::is_directory(d / "report.json"));
+
+  const fs::path sock = d / "socket";
+  const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  REQUIRE(s >= 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  REQUIRE(sock.string().size() < sizeof addr.sun_path);
+  std::strcpy(addr.sun_path, sock.c_str());
+  REQUIRE(::bind(s, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0);
+  try {
+    write_atomic(sock.string(), "x");
+    FAIL("a socket was replaced");
+  } catch (const IoError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("it is a socket"));
+  }
+  ::close(s);
+  CHECK(fs::is_socket(sock));
+  CHECK(only(d, {"report.json", "socket"}));
+}
+
+TEST_CASE("outputs: a character device is written through, never replaced (as root: null and full)", "[outputs]") {
+  // Device nodes of our own (mknod: root, outside a restricted container) rather than the system's
+  // /dev/null and /dev/full: a regression here must not replace the machine's devices.
+  const fs::path d = fresh("out-devices");
+  const fs::path null_dev = d / "null", full_dev = d / "full";
+  if (::mknod(null_dev.c_str(), S_IFCHR | 0666, ::makedev(1, 3)) != 0 ||
+      ::mknod(full_dev.c_str(), S_IFCHR | 0666, ::makedev(1, 7)) != 0) {
+    WARN("mknod refused (" << std::strerror(errno) << "): character devices not tested here");
+    return;
+  }
+  write_atomic(null_dev.string(), "discarded");
+  CHECK(fs::is_character_file(null_dev));
+  try {
+    write_atomic(full_dev.string(), std::string(1 << 16, 'x'));
+    FAIL("a write to a full device succeeded");
+  } catch (const IoError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("No space left on device"));
+  }
+  CHECK(fs::is_character_file(full_dev));
+  CHECK(only(d, {"null", "full"}));
+}
