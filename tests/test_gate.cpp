@@ -5,6 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "rigidbench/core/json_input.hpp"
+#include "rigidbench/core/types.hpp"
 #include "rigidbench/tracking/gate.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/verification/expectations.hpp"
@@ -15,15 +17,21 @@ using nlohmann::json;
 
 namespace {
 /// A real snapshot: the quick suite on the heavy top (three schemes, short ladder) plus bench data.
-json make_snapshot() {
-  static const json snap = [] {
+const json& verify_report() {
+  static const json verify = [] {
     SuiteRequest req;
     req.problems = {"heavy_top"};
     req.integrators = {"odeint_rk4_quat", "terze", "rig_neg"};
     req.ladder.levels = 4;
     req.progress = false;
     req.measure_cost = false;
-    const json verify = json::parse(suite_report(run_suite(req), {}, "2026-01-01T00:00:00Z").dump());
+    return json::parse(suite_report(run_suite(req), {}, "2026-01-01T00:00:00Z").dump());
+  }();
+  return verify;
+}
+json make_snapshot() {
+  static const json snap = [] {
+    const json& verify = verify_report();
     json bench = {{"schema_version", "1.0"}, {"kind", "bench"},      {"tool", verify["tool"]},
                   {"machine", verify["machine"]}, {"started", "x"}, {"duration_s", 1.0},
                   {"baseline", "odeint_rk4_quat"}, {"instruction_counts", {{"tool", "valgrind-3.19.0"}, {"note", ""}}},
@@ -357,4 +365,66 @@ TEST_CASE("verify --expect: listed failures pass - an unlisted failure, a listed
                                                                      {"checks", "q_ii"}, {"reason", why}}})));
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("/expected_failures/0/checks"));
+}
+
+TEST_CASE("gate: no input can fool it - duplicates, impossible values and self-declared floors", "[gate]") {
+  const json s = make_snapshot();
+  SECTION("a pair twice in a verify report, the regression in the first copy: refused, not resolved") {
+    json report = verify_report();
+    json bad = report["results"][1];
+    bad["convergence"]["attitude_error_final"]["error"][0] = 1.0;
+    report["results"].insert(report["results"].begin(), bad);
+    try {
+      (void)gate_snapshot(report, json());
+      FAIL("a report with a pair twice was snapshotted");
+    } catch (const InputError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("is already at /results/0") && Catch::Contains("each pair once"));
+    }
+  }
+  SECTION("a key twice in one object of a snapshot file: refused at parsing (the parser would keep the last)") {
+    const std::string text = R"({"accuracy": {"terze/heavy_top": {"status": "breakdown"}, "terze/heavy_top": {"status": "ok"}}})";
+    CHECK_THROWS_WITH(parse_json_input(text, "the baseline"), Catch::Contains("\"terze/heavy_top\" appears twice"));
+    // The same key in two different objects is fine.
+    CHECK_NOTHROW(parse_json_input(R"({"a": {"k": 1}, "b": {"k": 2}, "c": [{"k": 1}, {"k": 2}]})", "x"));
+  }
+  SECTION("negative errors, floors and counts in a baseline: bad input, never a NaN comparison that passes") {
+    for (const char* field : {"error", "floor", "rounding"}) {
+      json base = s;
+      ladder(base, "terze/heavy_top", "attitude_error_final")[field][1] = -1e-3;
+      CHECK_THROWS_AS(gate_compare(base, s), InputError);
+    }
+    json base = s;
+    base["speed"]["terze/heavy_top"]["instructions_per_step"] = -5.0;
+    CHECK_THROWS_WITH(gate_compare(base, s), Catch::Contains("instructions_per_step"));
+    json verify = verify_report();
+    verify["results"][0]["convergence"]["attitude_error_final"]["floor"][0] = -1.0;
+    CHECK_THROWS_AS(gate_snapshot(verify, json()), InputError);
+  }
+  SECTION("a current run that declares its own floors cannot pass errors 1000x worse") {
+    json cur = s;
+    json& m = ladder(cur, "terze/heavy_top", "attitude_error_final");
+    for (auto& e : m["error"]) e = e.get<double>() * 1000;
+    for (auto& f : m["floor"]) f = 1e300;
+    const GateResult g = gate_compare(s, cur);
+    CHECK(g.exit_code() == 1);
+    const GateRow* r = row(g, "terze", "attitude_error_final");
+    REQUIRE(r != nullptr);
+    CHECK(r->status == "fail");
+    CHECK_THAT(r->message, Catch::Contains("does not follow from the same reference"));
+    // The same errors with the floors left alone fail as a rise: the check above is not what catches them.
+    json honest = s;
+    for (auto& e : ladder(honest, "terze/heavy_top", "attitude_error_final")["error"]) e = e.get<double>() * 1000;
+    const GateRow* h = row(gate_compare(s, honest), "terze", "attitude_error_final");
+    REQUIRE(h != nullptr);
+    CHECK(h->status == "fail");
+    CHECK_THAT(h->message, Catch::Contains("rose from"));
+  }
+  SECTION("a comparison whose allowed error overflows fails instead of passing") {
+    json base = s;
+    ladder(base, "terze/heavy_top", "attitude_error_final")["error"][0] = 1.7e308;
+    const GateRow* r = row(gate_compare(base, s), "terze", "attitude_error_final");
+    REQUIRE(r != nullptr);
+    CHECK(r->status == "fail");
+    CHECK_THAT(r->message, Catch::Contains("not a finite number"));
+  }
 }

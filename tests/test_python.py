@@ -142,6 +142,21 @@ class ModuleTest(unittest.TestCase):
             rigidbench.verify(BadClaim, ["free_body"])
         self.assertIn("perfect", str(e.exception))
 
+    def test_one_name_one_scheme(self):
+        # A report holds each pair once: two classes under one name, or a class named like a
+        # registered scheme, are refused before any work (not written as a report no reader takes).
+        class Twin(LieEuler):
+            pass
+        with self.assertRaises(ValueError) as e:
+            rigidbench.verify([LieEuler, Twin], ["free_body"], levels=3, measure_cost=False)
+        self.assertIn("two schemes are named 'py_lie_euler'", str(e.exception))
+
+        class Impostor(LieEuler):
+            name = "terze"
+        with self.assertRaises(ValueError) as e:
+            rigidbench.verify([Impostor, "terze"], ["free_body"], levels=3, measure_cost=False)
+        self.assertIn("two schemes are named 'terze'", str(e.exception))
+
     def test_call_overhead_and_ladder(self):
         ns = rigidbench.call_overhead_ns(steps=500, repetitions=2)
         self.assertTrue(math.isfinite(ns) and ns > 0)

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <set>
+#include <vector>
 
 #include "rigidbench/core/types.hpp"
 
@@ -17,9 +19,28 @@ template <class J>
 J parse_bounded(std::string_view text, const std::string& origin, const JsonLimits& limits) {
   // The parser itself is iterative; the depth bound protects whatever walks the value afterwards
   // (schema validation, dump, messages).
-  auto bound = [&](int depth, typename J::parse_event_t, J&) {
+  // A key given twice in one object is refused: the parser would keep the last copy, so a file could
+  // show a reviewer one value and give rigidbench another (a gate baseline's pair listed twice, the
+  // regression in the copy that wins). One set of keys per open object, along the current path only.
+  using Event = typename J::parse_event_t;
+  std::vector<std::set<std::string>> open;
+  auto bound = [&](int depth, Event event, J& parsed) {
     if (depth > limits.max_depth)
       throw InputError(cat(origin, ": JSON nested deeper than ", std::to_string(limits.max_depth), " levels"));
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start: open.emplace_back(); break;
+      case Event::object_end:
+      case Event::array_end:
+        if (!open.empty()) open.pop_back();
+        break;
+      case Event::key:
+        if (!open.empty() && !open.back().insert(parsed.template get<std::string>()).second)
+          throw InputError(cat(origin, ": the key ", json_brief(nlohmann::json(parsed.template get<std::string>())),
+                               " appears twice in one object"));
+        break;
+      case Event::value: break;
+    }
     return true;
   };
   try {

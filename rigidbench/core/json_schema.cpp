@@ -17,10 +17,12 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 
+#include "rigidbench/core/json_input.hpp"
 #include "rigidbench/core/types.hpp"
 
 namespace rigidbench {
@@ -77,10 +79,38 @@ std::string pointer(const std::vector<std::string>& context) {
 
 std::string_view schema_file_name(DocumentSchema s) { return kSchemas[std::size_t(s)].file; }
 
+namespace {
+
+/// A report holds each integrator/problem pair once: a reader keyed by pair (the gate, compare,
+/// history) would otherwise keep one copy - the last - and a regression placed in the other would
+/// pass unseen. No JSON Schema keyword says "unique by two fields", so it is checked here.
+void require_unique_pairs(const nlohmann::json& j, const std::string& origin) {
+  const auto results = j.find("results");
+  if (results == j.end() || !results->is_array()) return;
+  std::map<std::pair<std::string, std::string>, std::size_t> first;
+  for (std::size_t i = 0; i < results->size(); ++i) {
+    const nlohmann::json& r = (*results)[i];
+    if (!r.is_object() || !r.contains("integrator") || !r.contains("problem") || !r.at("integrator").is_string() ||
+        !r.at("problem").is_string())
+      continue;  // the schema already said what is wrong with it
+    const auto key = std::make_pair(r.at("integrator").get<std::string>(), r.at("problem").get<std::string>());
+    const auto [it, fresh] = first.emplace(key, i);
+    if (!fresh)
+      throw InputError(cat(origin, ": /results/", std::to_string(i), ": the pair ",
+                           json_brief(nlohmann::json(key.first + "/" + key.second)), " is already at /results/",
+                           std::to_string(it->second), ": a report holds each pair once"));
+  }
+}
+
+}  // namespace
+
 void validate_document(const nlohmann::json& j, DocumentSchema s, const std::string& origin) {
   valijson::Validator validator;
   valijson::ValidationResults results;
-  if (validator.validate(parsed(s), valijson::adapters::NlohmannJsonAdapter(j), &results)) return;
+  if (validator.validate(parsed(s), valijson::adapters::NlohmannJsonAdapter(j), &results)) {
+    if (s == DocumentSchema::report || s == DocumentSchema::bench) require_unique_pairs(j, origin);
+    return;
+  }
   // valijson lists a failure along its whole path (an enclosing object fails because a member
   // does); the deepest entries say what is wrong: keep those, once each, with the offending value
   // (scalars only: a nested value from an untrusted file is named by its type, never dumped).

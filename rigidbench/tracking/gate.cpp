@@ -257,7 +257,25 @@ struct Gate {
       // (docs/gate.md, "Tolerances").
       fb += rounding_of(bm, k);
       fc += rounding_of(cm, k);
+      // The current run's allowance follows from its reference's error estimate and its ladder (the
+      // same problem, tolerance and steps as the baseline's), not from the scheme, and so from one
+      // build to another it moves by far less than a decade. One beyond that is not believed: a
+      // report could otherwise declare floors of 1e300 and pass any error (docs/gate.md).
+      if (fc > opt.rules.allowance_trust * fb) {
+        row.status = "fail";
+        row.message = cat("at h = ", fmt4(h), " the current run's allowance (floor + rounding) is ", fmt4(fc),
+                          ", more than ", fmt4(opt.rules.allowance_trust), "x the baseline's ", fmt4(fb),
+                          ": it does not follow from the same reference and ladder - not compared (re-bless if the "
+                          "reference or its tolerance changed)");
+        break;
+      }
       const double allowed = be * std::pow(10.0, opt.rules.log10_rise) + fb + fc;
+      if (!std::isfinite(allowed)) {  // a comparison that cannot be made fails, it never passes
+        row.status = "fail";
+        row.message = cat("at h = ", fmt4(h), " the allowed error is not a finite number (baseline ", fmt4(be),
+                          "): nothing comparable");
+        break;
+      }
       if (ce > allowed) {
         const double rise = std::log10(ce / be);
         if (rise > worst)

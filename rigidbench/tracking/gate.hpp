@@ -2,10 +2,13 @@
 // The CI gate (docs/gate.md): compares a snapshot of the current run with a blessed baseline, and
 // fails closed - whatever cannot be compared is a failure, never a silent pass.
 //   accuracy: per level, an error above 10^0.1 x the baseline's plus both runs' reference floors
-//             fails; an order, Q_II or invariant verdict turning from pass to fail fails; a ladder
-//             (level count, h) that differs, a pair or check missing on either side, a pair that
-//             broke down: fail. The tolerances hold under floating-point reassociation, so a
-//             baseline blessed by one compiler and flag set gates a build by another.
+//             fails, and so does a current floor + rounding above 10x the baseline's (it does not
+//             follow from the same reference); an order, Q_II or invariant verdict turning from
+//             pass to fail fails; a ladder (level count, h) that differs, a pair or check missing
+//             on either side, a pair that broke down: fail. The tolerances hold under
+//             floating-point reassociation, so a baseline blessed by one compiler and flag set
+//             gates a build by another. Inputs are checked first: a key twice in one object, a
+//             pair twice in a report, a negative error, floor, count or cost is bad input.
 //   speed:    instructions per step above +2 % fail; they are bound to the toolchain that counted
 //             them: a baseline from another compiler, flag set or valgrind is stale; wall-clock
 //             ratios only warn.
@@ -26,6 +29,7 @@ struct Expectations;
 struct GateRules {
   double log10_rise = 0.1;               // an error may rise by 26 % (plus the floors) before failing
   double log10_improvement_stale = 0.3;  // an error that fell by 2x (minus the floors): re-bless
+  double allowance_trust = 10;           // a current floor + rounding above 10x the baseline's is not believed
   double instruction_rise = 0.02;
   double wallclock_rise_warn = 0.10;
 };

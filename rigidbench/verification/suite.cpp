@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <utility>
 
@@ -49,8 +50,9 @@ std::vector<Problem> suite_problems(const SuiteRequest& req, bool full) {
     if (!req.problems.empty()) throw InputError("give either --problem or --problem-file, not both");
     problems.push_back(load_problem_file(req.problem_file));
   } else {
+    std::set<std::string> seen;  // a name given twice (--problem x --problem x) is one problem, as for schemes
     for (const auto& name : req.problems.empty() ? (full ? full_problem_names() : quick_problem_names()) : req.problems)
-      problems.push_back(catalogue_problem(name));
+      if (seen.insert(name).second) problems.push_back(catalogue_problem(name));
   }
   if (full) {
     // The full suite: one level more and twice the span on every problem (docs/metrics.md, "Suites").
@@ -74,6 +76,21 @@ std::vector<Problem> suite_problems(const SuiteRequest& req, bool full) {
     }
   }
   return problems;
+}
+
+/// A report holds each integrator/problem pair once (its readers key by pair), so two different
+/// schemes or problems under one name - two Python classes, a class named like a registered scheme,
+/// two Problem objects - are refused before any work, not written as a report no reader accepts.
+void require_distinct_names(const std::vector<Problem>& problems, const std::vector<const SchemeEntry*>& schemes) {
+  std::set<std::string> seen;
+  for (const Problem& p : problems)
+    if (!seen.insert(p.name).second)
+      throw InputError(cat("two problems are named '", p.name, "': a report holds each pair once - rename one"));
+  seen.clear();
+  for (const SchemeEntry* e : schemes)
+    if (!seen.insert(std::string(e->info->name)).second)
+      throw InputError(cat("two schemes are named '", std::string(e->info->name),
+                           "': a report holds each pair once - rename one"));
 }
 
 /// The pairs of this shard and the distinct reference grids they need (one per problem, observation
@@ -248,6 +265,7 @@ SuiteResult run_suite(const SuiteRequest& req) {
       req.schemes.empty() ? configure_schemes(select_schemes(req.integrators), req.scheme_settings) : req.schemes;
   std::vector<const SchemeEntry*> schemes;
   for (const SchemeEntry& e : configured) schemes.push_back(&e);
+  require_distinct_names(out.problems, schemes);
 
   std::vector<Pair> pairs;
   std::vector<std::pair<std::size_t, Ladder>> grids;
