@@ -9,6 +9,8 @@ usage: history.py RIGIDBENCH TMP_DIR [record|trends|writers|bad ...] (default: a
 import copy
 import json
 import os
+import resource
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -248,6 +250,24 @@ def bad():
     check("/results/0/convergence/attitude_error_final" in p.stderr, f"the JSON path named: {p.stderr}")
     n = sqlite3.connect(db).execute("SELECT count(*) FROM runs").fetchone()[0]
     check(n == 1, f"refused imports recorded nothing ({n} runs)")
+    # A history the run could not be recorded into (here: no room for a 1 KiB file, as on a full
+    # disk) is exit 5 before the run starts, not after it: the report is never computed.
+    full = fresh("full.sqlite")
+    run("history", "--history", full, "--import", verify_json)
+    before = open(full, "rb").read()
+    out = os.path.join(TMP, "never-written.json")
+    if os.path.exists(out):
+        os.remove(out)
+
+    def no_room():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
+    p = subprocess.run([B, "verify", *SEL, "--history", full, "--out", out], capture_output=True, text=True,
+                       preexec_fn=no_room)
+    check(p.returncode == 5, f"exit {p.returncode}, expected 5: {p.stderr}")
+    check("checked before the run" in p.stderr, p.stderr)
+    check(not os.path.exists(out), "the run did not start")
+    check(open(full, "rb").read() == before, "the history is left as it was")
     print("bad: refused with exit 2, nothing recorded")
 
 

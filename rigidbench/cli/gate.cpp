@@ -1,13 +1,18 @@
 // `rigidbench gate`: accuracy and speed regressions against a blessed baseline (docs/gate.md).
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
 
+#include "rigidbench/core/atomic_file.hpp"
 #include "rigidbench/core/json_input.hpp"
 #include "rigidbench/benchmarks/bench_suite.hpp"
 #include "rigidbench/cli/against.hpp"
@@ -109,11 +114,22 @@ GateResult run_against(const AgainstRequest& ar, const GateOptions& options, His
   const auto t0 = std::chrono::steady_clock::now();
   const std::string other = against_binary(ar);
   const std::string self = fs::read_symlink("/proc/self/exe").string();
-  const fs::path tmp = fs::temp_directory_path() / cat("rigidbench-against-", std::to_string(getpid()));
-  fs::remove_all(tmp);
+  // The scratch folder: a fresh name no other user can guess or take first (mkdtemp: created
+  // atomically, mode 0700), removed after a comparison - and kept after a failure, whose message
+  // points into it (its bench.log).
+  std::string name = (fs::temp_directory_path() / "rigidbench-against-XXXXXX").string();
+  if (::mkdtemp(name.data()) == nullptr)
+    throw IoError(cat("gate --against: cannot create a scratch folder in ", fs::temp_directory_path().string(), ": ",
+                      std::strerror(errno)));
+  const fs::path tmp = name;
   struct Cleanup {
     fs::path p;
+    int unwinding = std::uncaught_exceptions();
     ~Cleanup() {
+      if (std::uncaught_exceptions() > unwinding) {
+        std::fprintf(stderr, "gate: --against: the scratch folder with its logs is kept: %s\n", p.c_str());
+        return;
+      }
       std::error_code ec;
       fs::remove_all(p, ec);
     }

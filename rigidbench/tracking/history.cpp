@@ -9,6 +9,7 @@
 #include <set>
 
 #include "rigidbench/core/json_numbers.hpp"
+#include "rigidbench/core/atomic_file.hpp"
 #include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/integrators/registry.hpp"
@@ -70,6 +71,20 @@ CREATE TABLE costs(
 
 // ---- a minimal RAII layer over the SQLite C API ----------------------------------------------------
 
+/// The system refused a write (no space, a read-only file or file system, permission, an I/O error):
+/// IoError, exit 5 - the same as for a report that cannot be written; anything else SQLite
+/// reports (not a database, a malformed file) is the user's input, InputError (exit 2).
+[[noreturn]] void throw_sqlite_error(sqlite3* db, const std::string& message) {
+  switch (sqlite3_errcode(db) & 0xff) {
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+    case SQLITE_CANTOPEN: throw IoError(message);
+    default: throw InputError(message);
+  }
+}
+
 class Statement {
  public:
   Statement(sqlite3* db, const char* sql, const std::string& where) : db_(db), where_(where) {
@@ -117,7 +132,7 @@ class Statement {
   void check(int rc) {
     if (rc != SQLITE_OK) fail();
   }
-  [[noreturn]] void fail() const { throw InputError(cat(where_, ": ", sqlite3_errmsg(db_))); }
+  [[noreturn]] void fail() const { throw_sqlite_error(db_, cat(where_, ": ", sqlite3_errmsg(db_))); }
   sqlite3* db_;
   sqlite3_stmt* s_ = nullptr;
   std::string where_;
@@ -184,7 +199,7 @@ struct HistoryDb::Impl {
     if (sqlite3_exec(db, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
       const std::string m = msg ? msg : sqlite3_errmsg(db);
       sqlite3_free(msg);
-      throw InputError(cat(where(what), ": ", m));
+      throw_sqlite_error(db, cat(where(what), ": ", m));
     }
   }
   int pragma_int(const char* sql) {
@@ -213,10 +228,22 @@ struct HistoryDb::Impl {
       Transaction t(*this);
       check_header(true);
       t.commit();
+      probe_write();
     } else {
       check_header(false);
     }
   }
+  /// A file the run could not be recorded into is found now, not after the run (minutes or hours
+  /// of it): a read-only file or file system, or no space for the journal. The probe dirties a page
+  /// (SQLite copies its original into the rollback journal at once) and rolls back: the file is left
+  /// as it was.
+  void probe_write() {
+    if (sqlite3_db_readonly(db, "main") == 1)
+      throw IoError(where("is read-only (file or file system): the run could not be recorded"));
+    Transaction t(*this);
+    exec("CREATE TABLE rigidbench_write_probe(x)", "writing to it (checked before the run)");
+  }  // rolled back
+
   void check_header(bool create) {
     const int app = pragma_int("PRAGMA application_id"), layout = pragma_int("PRAGMA user_version");
     if (app == kApplicationId) {
