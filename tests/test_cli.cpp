@@ -65,6 +65,17 @@ TEST_CASE("bad input: exit code 2 - a message naming the value - no file left be
     j["bodies"][0]["inertia"] = {{5, 0.5, 0}, {0, 5, 0}, {0, 0, 1}};
   });
   const std::string unknown_field = write_problem("in-unknown.json", [](json& j) { j["initial"][0]["spin"] = 3; });
+  // Names are one to 64 of a-z, 0-9 and _ wherever they enter (core/names.hpp): a name that is a path
+  // broke `report` and `history --out`; one with control bytes reached the terminal.
+  const std::string path_name = write_problem("in-path-name.json", [](json& j) { j["name"] = "../../tmp/evil"; });
+  const std::string esc_name = write_problem("in-esc-name.json", [](json& j) { j["name"] = "top\u001b]0;pwned\u0007"; });
+  const std::string slash_report = test::tmp_path("in-slash-report.json");
+  {
+    std::ifstream in(data("report-integrator-is-number.json"));
+    json r = json::parse(in);
+    r["results"][0]["integrator"] = "lie/euler";
+    std::ofstream(slash_report) << r.dump();
+  }
   const std::string malformed = test::tmp_path("in-malformed.json");
   std::ofstream(malformed) << "{\"rigidbench_problem\": 1, \"name\": ";
 
@@ -134,6 +145,10 @@ TEST_CASE("bad input: exit code 2 - a message naming the value - no file left be
       {"compare --report " + data("report-integrator-is-number.json") + " --report " + data("report-bench-as-verify.json") +
            " --out OUT.json",
        "/results/0/integrator"},
+      {"simulate --integrator terze --problem-file " + path_name + " --h 1e-3 --out OUT.csv", "/name"},
+      {"simulate --integrator terze --problem-file " + esc_name + " --h 1e-3 --out OUT.csv", "/name"},
+      {"compare --report " + slash_report + " --out OUT.json", "/results/0/integrator"},
+      {"report --in " + slash_report + " --out OUT", "/results/0/integrator"},
       {sim + "--h 1e12 --out OUT.csv", "longer than the span"},
       {"reference --problem heavy_top --h 1e12 --out OUT.csv", "longer than the span"},
       {"verify --problem heavy_top --levels 0 --out OUT.json", "levels must be in [3, 24] (got 0)"},

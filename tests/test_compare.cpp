@@ -103,16 +103,16 @@ TEST_CASE("ladder reading: log-log interpolation is exact for a power law and ex
 TEST_CASE("compare ranks by the cost of reaching the target accuracy", "[compare]") {
   // A: e = h^2, 100 ns/step; B: e = 10 h^4, 300 ns/step. Span 10, target 1e-8:
   // A needs h = 1e-4 (1e5 steps, 10 ms); B needs h = (1e-9)^(1/4) (1778 steps, 0.53 ms).
-  const json rep = synthetic_report({synthetic_result("A", 1.0, 2, 100), synthetic_result("B", 10.0, 4, 300)});
+  const json rep = synthetic_report({synthetic_result("scheme_a", 1.0, 2, 100), synthetic_result("scheme_b", 10.0, 4, 300)});
   CompareOptions opt;
   opt.target = 1e-8;
   const auto c = compare_reports(rep, nullptr, opt);
   REQUIRE(c["problems"].size() == 1);
   const auto& rows = c["problems"][0]["rows"];
   REQUIRE(rows.size() == 2);
-  CHECK(rows[0]["integrator"] == "B");
+  CHECK(rows[0]["integrator"] == "scheme_b");
   CHECK(rows[0]["rank"] == 1);
-  CHECK(rows[1]["integrator"] == "A");
+  CHECK(rows[1]["integrator"] == "scheme_a");
   const double hB = std::pow(1e-9, 0.25);
   CHECK(rows[0]["cost_to_target"]["h"].get<double>() == Approx(hB).epsilon(1e-12));
   CHECK(rows[0]["cost_to_target"]["cpu_seconds"].get<double>() == Approx(10.0 / hB * 300e-9).epsilon(1e-12));
@@ -128,25 +128,25 @@ TEST_CASE("compare ranks by the cost of reaching the target accuracy", "[compare
   json bench = synthetic_report({});
   bench.erase("suite");
   bench.erase("summary");
-  bench["baseline"] = "A";
+  bench["baseline"] = "scheme_a";
   bench["instruction_counts"] = {{"tool", "callgrind"}, {"note", ""}};
   bench["work_precision"] = {{"error_metric", "attitude_error_final"}, {"series", json::array()}};
   bench["kind"] = "bench";
-  bench["results"] = {{{"integrator", "A"}, {"problem", "toy"}, {"ns_per_step", 1.0}, {"ratio_to_baseline", 1.0},
+  bench["results"] = {{{"integrator", "scheme_a"}, {"problem", "toy"}, {"ns_per_step", 1.0}, {"ratio_to_baseline", 1.0},
                        {"instructions_per_step", 1.0}, {"instruction_ratio_to_baseline", 1.0}, {"h", 0.01},
                        {"load_evaluations_per_step", 0.0}, {"newton_iterations_per_step", 0.0}},
-                      {{"integrator", "B"}, {"problem", "toy"}, {"ns_per_step", 1.0}, {"ratio_to_baseline", 1.0},
+                      {{"integrator", "scheme_b"}, {"problem", "toy"}, {"ns_per_step", 1.0}, {"ratio_to_baseline", 1.0},
                        {"instructions_per_step", 1000.0}, {"instruction_ratio_to_baseline", 1000.0}, {"h", 0.01},
                        {"load_evaluations_per_step", 0.0}, {"newton_iterations_per_step", 0.0}}};
   const auto cb = compare_reports(rep, &bench, opt);
   const auto& rb = cb["problems"][0]["rows"];
-  CHECK(rb[0]["integrator"] == "A");  // 1e5 x 1 < 1778 x 1000
+  CHECK(rb[0]["integrator"] == "scheme_a");  // 1e5 x 1 < 1778 x 1000
   CHECK(rb[1]["cost_to_target"]["instructions"].get<double>() == Approx(10.0 / hB * 1000).epsilon(1e-12));
   CHECK(cb["problems"][0]["rank_by"].get<std::string>().find("instructions") != std::string::npos);
 }
 
 TEST_CASE("compare: invariant columns use the exact-claim test at every level", "[compare]") {
-  json r = synthetic_result("A", 1.0, 2, 100);  // levels of 1000 .. 16000 steps: N eps < 1e-11
+  json r = synthetic_result("scheme_a", 1.0, 2, 100);  // levels of 1000 .. 16000 steps: N eps < 1e-11
   r["invariants"]["momentum"] = {{"threshold", 1e-11}, {"claim", "exact"}, {"verdict", "pass"}, {"drift", 1e-14},
                                  {"drift_by_level", {1e-14, 1e-14, 1e-14, 1e-14, 1e-14}}};
   r["invariants"]["casimir"] = {{"threshold", 1e-11}, {"claim", "exact"}, {"verdict", "fail"}, {"drift", 1e-6},
@@ -170,7 +170,7 @@ TEST_CASE("compare reads the problem's verification settings only where the repo
   // settings.h0 (h0 / 4); a problem that is not an object, or a verification that is not one, is
   // ignored. (A missing verification.h0 was an assertion in nlohmann's const operator[]: found by
   // fuzz/report.cpp, fuzz/corpus/report/regress-compare-verification-without-h0.json.)
-  json r = synthetic_result("A", 1.0, 2, 100);
+  json r = synthetic_result("scheme_a", 1.0, 2, 100);
   const double h0 = r["settings"]["h0"].get<double>();
   for (const json& problem : {json{{"title", "toy"}, {"verification", {{"levels", 5}}}}, json{{"verification", 3}},
                               json(42), json{{"title", 7}}}) {
@@ -184,7 +184,7 @@ TEST_CASE("compare reads the problem's verification settings only where the repo
 }
 
 TEST_CASE("compare: bad input is an InputError naming what is wrong", "[compare]") {
-  const json good = synthetic_report({synthetic_result("A", 1.0, 2, 100)});
+  const json good = synthetic_report({synthetic_result("scheme_a", 1.0, 2, 100)});
   CHECK_THROWS_WITH(compare_reports(json::object(), nullptr, {}), Catch::Contains("not a rigidbench verify report"));
   CHECK_THROWS_WITH(compare_reports(synthetic_report({}), nullptr, {}), Catch::Contains("no pair results"));
   CompareOptions bad_metric;

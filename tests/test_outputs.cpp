@@ -14,8 +14,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 
 #include "rigidbench/core/atomic_file.hpp"
+#include "rigidbench/core/text_escape.hpp"
+#include "rigidbench/tracking/compare.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;
@@ -147,4 +150,34 @@ TEST_CASE("outputs: a character device is written through, never replaced (as ro
   }
   CHECK(fs::is_character_file(full_dev));
   CHECK(only(d, {"null", "full"}));
+}
+
+TEST_CASE("text from inputs: terminal and Markdown escapes", "[outputs]") {
+  CHECK(terminal_text("plain text\twith tab\nand newline") == "plain text\twith tab\nand newline");
+  CHECK(terminal_text("title\x1b]0;pwned\x07 and \r overwrite") == "title\\x1b]0;pwned\\x07 and \\x0d overwrite");
+  CHECK(markdown_text("a|b\nc <script>x</script> & `d`") == "a\\|b c &lt;script&gt;x&lt;/script&gt; &amp; \\`d\\`");
+  CHECK(markdown_text("lie_euler") == "lie_euler");
+
+  // End to end: bytes that would reprogram the terminal reach it as text.
+  const auto r = test::run_cli("verify --problem \"$(printf 'top\\033]0;pwned\\007')\" --out /nonexistent.json");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find('\x1b') == std::string::npos);
+  CHECK(r.output.find('\x07') == std::string::npos);
+  CHECK_THAT(r.output, Catch::Contains("top\\x1b]0;pwned\\x07"));
+}
+
+TEST_CASE("text from inputs: compare.md keeps its table whatever a report's strings hold", "[outputs]") {
+  nlohmann::ordered_json c = {{"metric", "attitude_error_final"}, {"target_error", 1e-6}, {"method", "m"}};
+  nlohmann::ordered_json P = {{"problem", "toy"},
+                              {"title", "Toy | top\n<img src=x onerror=alert(1)>"},
+                              {"rank_by", "instructions"},
+                              {"h_fixed", 0.01},
+                              {"rows", nlohmann::ordered_json::array()},
+                              {"skipped", {{{"integrator", "lie_euler"}, {"reason", "no | table\nbreak <b>"}}}}};
+  c["problems"] = {P};
+  const std::string md = compare_markdown(c);
+  CHECK(md.find("<img") == std::string::npos);
+  CHECK(md.find("<b>") == std::string::npos);
+  CHECK_THAT(md, Catch::Contains("## toy — Toy \\| top &lt;img"));
+  CHECK_THAT(md, Catch::Contains("(no \\| table break &lt;b&gt;)"));
 }

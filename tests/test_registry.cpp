@@ -4,6 +4,7 @@
 #include <set>
 
 #include "rigidbench/benchmarks/step_benchmarks.hpp"
+#include "rigidbench/core/names.hpp"
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/reference/reference.hpp"
@@ -227,10 +228,10 @@ TEST_CASE("registry: an outside family's equations get a reference through a reg
   const Formulation own{"spin_closed_form"};
   CHECK_THROWS_WITH(compute_reference(p, grid), Catch::Contains("no formulation solves problem 'test_sphere'"));
   int calls = 0;
-  // A formulation name is a cache and report key: one or more of a-z, 0-9 and _; "analytic" is the closed form.
+  // A formulation name is a cache and report key: one to 64 of a-z, 0-9 and _; "analytic" is the closed form.
   const auto none = [](const Problem&, const std::vector<double>&, double, const ReferenceSettings&) { return ReferenceRun{}; };
   CHECK_THROWS_WITH(register_reference_solver({"test_uniform_spin", Formulation{"Spin form"}, "bad", false, false, none}),
-                    Catch::Contains("'Spin form' is not one or more of a-z, 0-9 and _"));
+                    Catch::Contains("'Spin form' is not one to 64 of a-z, 0-9 and _"));
   CHECK_THROWS_WITH(register_reference_solver({"test_uniform_spin", Formulation::analytic, "bad", false, false, none}),
                     Catch::Contains("'analytic' is the closed form"));
   register_reference_solver({"test_uniform_spin", own, "uniform_spin_closed_form", false, false,
@@ -280,4 +281,21 @@ TEST_CASE("styles: every built-in scheme has its own colour and marker, from its
   CHECK(scheme_style("lie_euler").color != scheme_style("rk4_quat").color);
   CHECK(scheme_style("no_such_scheme").line == ":");
   CHECK(scheme_style("no_such_scheme").color == scheme_style("no_such_scheme").color);
+}
+
+TEST_CASE("names: one alphabet wherever a name enters - registration, files, programs' own problems", "[registry]") {
+  CHECK(is_name("heavy_top"));
+  CHECK(is_name(std::string(kMaxNameLength, 'a')));
+  for (const char* bad : {"", "Heavy", "a/b", "..", "a b", "=cmd()", "x^^5c", "tab\tname", "\x1b]0;x\x07"})
+    CHECK_FALSE(is_name(bad));
+  CHECK_FALSE(is_name(std::string(kMaxNameLength + 1, 'a')));
+  // A problem a program builds itself is not registered or read from a file: the suite checks it.
+  Problem p = catalogue_problem("free_body");
+  p.name = "free body/2";
+  SuiteRequest req;
+  req.problem_models = {p};
+  req.integrators = {"terze"};
+  req.progress = false;
+  req.measure_cost = false;
+  CHECK_THROWS_WITH(run_suite(req), Catch::Contains("problem name 'free body/2' is not one to 64 of a-z, 0-9 and _"));
 }

@@ -7,6 +7,7 @@
 #include "rigidbench/cli/commands.hpp"
 #include "rigidbench/cli/ranks.hpp"
 #include "rigidbench/core/data_files.hpp"
+#include "rigidbench/core/text_escape.hpp"
 #include "rigidbench/reports/report.hpp"
 
 namespace rigidbench {
@@ -38,7 +39,8 @@ int run_command(int argc, char** argv) {
       if (!c.app->get_group().empty()) names += cat(names.empty() ? "" : ", ", c.app->get_name());
     }
     if (!known) {
-      std::fprintf(stderr, "rigidbench: error: unknown command '%s' (known: %s)\n", argv[1], names.c_str());
+      std::fprintf(stderr, "rigidbench: error: unknown command '%s' (known: %s)\n", terminal_text(argv[1]).c_str(),
+                   names.c_str());
       return kBadInput;
     }
   }
@@ -61,16 +63,16 @@ int run_command(int argc, char** argv) {
         return c.run();
       }
   } catch (const InputError& e) {
-    std::fprintf(stderr, "rigidbench: error: %s\n", e.what());
+    std::fprintf(stderr, "rigidbench: error: %s\n", terminal_text(e.what()).c_str());
     return kBadInput;
   } catch (const IoError& e) {
-    std::fprintf(stderr, "rigidbench: error: %s\n", e.what());
+    std::fprintf(stderr, "rigidbench: error: %s\n", terminal_text(e.what()).c_str());
     return kIoError;
   } catch (const std::filesystem::filesystem_error& e) {
-    std::fprintf(stderr, "rigidbench: error: %s\n", e.what());
+    std::fprintf(stderr, "rigidbench: error: %s\n", terminal_text(e.what()).c_str());
     return kBadInput;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "rigidbench: internal error: %s\n", e.what());
+    std::fprintf(stderr, "rigidbench: internal error: %s\n", terminal_text(e.what()).c_str());
     return kInternal;
   }
   return kOk;
@@ -85,7 +87,7 @@ int run_cli(int argc, char** argv) {
   try {
     session.emplace(argc, argv);
   } catch (const InputError& e) {
-    std::fprintf(stderr, "rigidbench: error: %s\n", e.what());
+    std::fprintf(stderr, "rigidbench: error: %s\n", terminal_text(e.what()).c_str());
     return cli::kBadInput;
   }
   return session->agree(run_command(argc, argv));

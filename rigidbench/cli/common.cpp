@@ -7,8 +7,10 @@
 
 #include "rigidbench/cli/commands.hpp"
 #include "rigidbench/core/json_input.hpp"
+#include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/core/data_files.hpp"
 #include "rigidbench/core/process.hpp"
+#include "rigidbench/core/text_escape.hpp"
 #include "rigidbench/tracking/compare.hpp"
 #include "rigidbench/reference/cache.hpp"
 #include "rigidbench/reports/report.hpp"
@@ -33,7 +35,8 @@ void print_summary(const SuiteResult& s) {
               "Q_II(h)/2^p", "exact invariants", "ns/step", "x RK4");
   for (const auto& r : s.results) {
     if (r.status == "skipped") {
-      std::printf("%-18s %-14s %-9s %s\n", r.integrator.c_str(), r.problem.c_str(), "skipped", r.reason.c_str());
+      std::printf("%-18s %-14s %-9s %s\n", r.integrator.c_str(), r.problem.c_str(), "skipped",
+                  terminal_text(r.reason).c_str());
       continue;
     }
     const auto it = r.convergence.find("attitude_error_final");
@@ -98,7 +101,7 @@ void print_expectations(const ExpectationReport& e, const std::string& origin) {
                        : o.outcome == "nonstrict_pass"   ? "passed (listed non-strict: at round-off)"
                                                          : "UNKNOWN CHECK (the pair ran without it)";
     std::printf("  %-40s %s x %s: %s%s%s\n", what, o.integrator.c_str(), o.problem.c_str(), o.check.c_str(),
-                o.reason.empty() ? "" : " - listed because: ", o.reason.c_str());
+                o.reason.empty() ? "" : " - listed because: ", terminal_text(o.reason).c_str());
   }
 }
 
@@ -106,10 +109,19 @@ void print_expectations(const ExpectationReport& e, const std::string& origin) {
 // starts; the renderer itself exits 2 for a report it cannot use.
 int render_reports(const std::vector<std::string>& inputs, const std::string& out_dir, const std::string& formats,
                    bool quiet, const std::vector<std::string>& renderer_options) {
+  // Every input is read and validated here, before the output folder exists: a bad input creates
+  // nothing (the renderer validates again, for its own callers). The kind decides the schema, as in
+  // render_report.py's report_kind.
   for (const auto& f : inputs) {
     const nlohmann::json j = read_json_input(f, "the report");
     if (!j.is_object() || !j.contains("schema_version"))
       throw InputError(cat("report: '", f, "' is not a rigidbench report (no schema_version)"));
+    const std::string kind = j.contains("kind") && j.at("kind").is_string() ? j.at("kind").get<std::string>() : "";
+    const DocumentSchema schema = kind == "bench"                 ? DocumentSchema::bench
+                                  : kind == "compare"             ? DocumentSchema::compare
+                                  : kind == "rigidbench-history" ? DocumentSchema::history
+                                                                  : DocumentSchema::report;
+    validate_document(j, schema, cat("report: '", f, "'"));
   }
   for (std::size_t a = 0, b; a <= formats.size(); a = b + 1) {
     b = formats.find(',', a);

@@ -107,7 +107,7 @@ Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
   sc->add_option("--problem", o->problem, "Catalogue problem");
   sc->add_option("--problem-file", o->problem_file, "Problem file (JSON)");
   sc->add_option("--trajectories", o->dir, "Folder with level<k>.csv|json or manifest.json")->required();
-  sc->add_option("--name", o->req.scheme.name, "The scheme's name in the report ([a-z0-9_]+)")->required();
+  sc->add_option("--name", o->req.scheme.name, "The scheme's name in the report ([a-z0-9_]{1,64})")->required();
   sc->add_option("--order", o->req.scheme.order, "The order p it claims")->required();
   sc->add_option("--claims", o->claims,
                  "Invariant claims kind=none|bounded|exact, comma-separated or repeated (kinds: energy, momentum, "

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "rigidbench/cli/commands.hpp"
+#include "rigidbench/core/text_escape.hpp"
 #include "rigidbench/integrators/integrate.hpp"
 #include "rigidbench/problems/problem_file.hpp"
 #include "rigidbench/reports/report.hpp"
@@ -45,7 +46,7 @@ Command add_simulate(CLI::App& app) {
                                   {"h", o->h}, {"t_end", te}, {"problem_file", problem_to_json(p)}});
             const Trajectory tr = simulate(*integ, p, o->h, te, o->every, [&](double t, const State& x) { out.add(t, x); });
             if (!tr.ok) {
-              std::fprintf(stderr, "rigidbench: breakdown: %s (no output written)\n", tr.reason.c_str());
+              std::fprintf(stderr, "rigidbench: breakdown: %s (no output written)\n", terminal_text(tr.reason).c_str());
               return kVerdictFailed;
             }
             out.finish();

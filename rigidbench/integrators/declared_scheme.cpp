@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 
+#include "rigidbench/core/names.hpp"
 #include "rigidbench/problems/family.hpp"
 
 namespace rigidbench {
@@ -92,13 +93,8 @@ Claims parse_claims(const std::vector<std::string>& assignments) {
 }
 
 const SchemeInfo& declare_scheme(SchemeDeclaration d) {
-  const auto valid_name = [](const std::string& n) {
-    return !n.empty() && std::all_of(n.begin(), n.end(), [](char c) {
-      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-    });
-  };
-  if (!valid_name(d.name))
-    throw InputError(cat("scheme name '", d.name, "' is not one or more of a-z, 0-9 and _ (it is a report key)"));
+  if (!is_name(d.name))
+    throw InputError(cat("scheme name '", d.name, "' is not ", kNameRule, " (it is a report key)"));
   if (d.order < 1 || d.order > 12)
     throw InputError(cat("scheme '", d.name, "': order must be an integer in [1, 12] (got ", std::to_string(d.order), ")"));
   if (d.families.empty()) throw InputError(cat("scheme '", d.name, "': no model family given (e.g. rigid_body)"));

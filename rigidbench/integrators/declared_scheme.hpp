@@ -12,7 +12,7 @@
 namespace rigidbench {
 
 struct SchemeDeclaration {
-  std::string name;                // [a-z0-9_]+, the report key
+  std::string name;                // [a-z0-9_]{1,64} (core/names.hpp), the report key
   std::string title, source, representation, notes;
   int order = 0;                   // >= 1: the order the ladder and the verdicts test
   SchemeKind kind = SchemeKind::explicit_;

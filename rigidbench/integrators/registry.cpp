@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "rigidbench/core/names.hpp"
+
 namespace rigidbench {
 
 std::deque<SchemeEntry> builtin_scheme_entries();  // builtin.cpp
@@ -36,10 +38,8 @@ const char* to_string(SchemeOrigin o) {
 const SchemeEntry& register_scheme(SchemeEntry e) {
   if (e.info == nullptr || e.factory == nullptr) throw std::logic_error("register_scheme: entry without info or factory");
   const std::string name(e.info->name);
-  if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-      }))
-    throw InputError(cat("cannot register scheme '", name, "': a name is one or more of a-z, 0-9 and _ (it is used "
+  if (!is_name(name))
+    throw InputError(cat("cannot register scheme '", name, "': a name is ", kNameRule, " (it is used "
                          "on the command line, in globs and in report keys)"));
   if (e.info->order < 1) throw InputError(cat("cannot register scheme '", name, "': order must be >= 1"));
   std::lock_guard lock(registry_mutex());

@@ -53,8 +53,8 @@ SchemeEntry scheme_entry(bool builtin = false) {
 /// Built-in schemes first, then the registered ones in registration order. Entries never move
 /// (a deque), so pointers to them stay valid after further registrations.
 const std::deque<SchemeEntry>& registry();
-/// Adds a scheme. Throws InputError for an empty name, a name that is not [a-z0-9_]+, or a name
-/// that is already registered (a built-in's or another outside scheme's); returns the entry.
+/// Adds a scheme. Throws InputError for a name that is not [a-z0-9_]{1,64} (is_name,
+/// core/names.hpp), or a name that is already registered (a built-in's or another outside scheme's); returns the entry.
 const SchemeEntry& register_scheme(SchemeEntry e);
 template <Integrator S>
 const SchemeEntry& register_scheme() {

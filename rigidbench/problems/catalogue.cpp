@@ -5,6 +5,7 @@
 #include <mutex>
 #include <string>
 
+#include "rigidbench/core/names.hpp"
 #include "rigidbench/problems/family.hpp"
 
 namespace rigidbench {
@@ -60,10 +61,7 @@ bool builtin_problem(const std::string& name) {
 }
 
 void register_problem(const std::string& name, std::function<Problem()> make, bool quick) {
-  if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-      }))
-    throw InputError(cat("cannot register problem '", name, "': a name is one or more of a-z, 0-9 and _"));
+  if (!is_name(name)) throw InputError(cat("cannot register problem '", name, "': a name is ", kNameRule));
   if (!make) throw InputError(cat("cannot register problem '", name, "': no function makes it"));
   std::lock_guard lock(entries_mutex());
   for (const Entry& e : entries())

@@ -34,7 +34,7 @@ bool builtin_problem(const std::string& name);
 /// Adds a catalogue problem: `make` builds it (unfinalized, named `name`) whenever it is asked
 /// for, and every command finds it by name (`verify --problem NAME`, `problem export NAME`...).
 /// `quick`: part of the quick suite, the default of `verify`, `compare` and the gate. Throws
-/// InputError for a name that is taken or not [a-z0-9_]+, or a problem that is named otherwise or
+/// InputError for a name that is taken or not [a-z0-9_]{1,64}, or a problem that is named otherwise or
 /// fails validation (it is made once here). Register before running a command.
 void register_problem(const std::string& name, std::function<Problem()> make, bool quick = true);
 

@@ -4,6 +4,7 @@
 #include <deque>
 #include <mutex>
 
+#include "rigidbench/core/names.hpp"
 #include "rigidbench/core/types.hpp"
 
 namespace rigidbench {
@@ -57,10 +58,7 @@ std::vector<const Family*> all_families() {
 const Family& register_family(std::unique_ptr<Family> f) {
   if (!f) throw std::logic_error("register_family: no family");
   const std::string name(f->name());
-  if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-      }))
-    throw InputError(cat("cannot register family '", name, "': a name is one or more of a-z, 0-9 and _"));
+  if (!is_name(name)) throw InputError(cat("cannot register family '", name, "': a name is ", kNameRule));
   std::lock_guard lock(entries_mutex());
   for (const auto& x : entries())
     if (x->name() == name) throw InputError(cat("cannot register family '", name, "': the name is taken"));

@@ -132,7 +132,7 @@ class Family {
 const Family& find_family(std::string_view name);
 /// Every registered family: the built-in ones (problems/families/builtin.cpp), then the program's.
 std::vector<const Family*> all_families();
-/// Adds a family; throws InputError for a taken or malformed name ([a-z0-9_]+). Register before
+/// Adds a family; throws InputError for a taken or malformed name ([a-z0-9_]{1,64}). Register before
 /// running a command; the family lives as long as the program.
 const Family& register_family(std::unique_ptr<Family> f);
 

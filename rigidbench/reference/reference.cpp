@@ -39,6 +39,7 @@ inline double binomial_coefficient<double, policies::policy<>>(unsigned n, unsig
 #include <algorithm>
 #include <deque>
 
+#include "rigidbench/core/names.hpp"
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/problem_file.hpp"
 #include "rigidbench/reference/analytic.hpp"
@@ -361,9 +362,8 @@ void register_reference_solver(ReferenceSolver s) {
   if (!s.run) throw InputError(cat("register_reference_solver: '", s.name, "' has no run function"));
   // The name is a key of the reference cache and of every report's settings.
   const std::string& f = s.formulation.name();
-  if (f.empty() || !std::all_of(f.begin(), f.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }))
-    throw InputError(cat("register_reference_solver: '", s.name, "': the formulation name '", f,
-                         "' is not one or more of a-z, 0-9 and _"));
+  if (!is_name(f))
+    throw InputError(cat("register_reference_solver: '", s.name, "': the formulation name '", f, "' is not ", kNameRule));
   if (s.formulation == Formulation::analytic)
     throw InputError(cat("register_reference_solver: '", s.name, "': 'analytic' is the closed form, not a solver's formulation"));
   for (const ReferenceSolver& o : solver_registry())

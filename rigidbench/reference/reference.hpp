@@ -46,7 +46,7 @@ enum class ReferenceStepper {
 /// the names that solve its problems (Family::formulations), each solved by the solver registered
 /// under the family's equations and that name (register_reference_solver); "analytic" is the closed
 /// form. The built-in names are the constants below; a program's own family registers solvers under
-/// names of its own (one or more of a-z, 0-9 and _), e.g. Formulation{"my_formulation"}.
+/// names of its own (one to 64 of a-z, 0-9 and _), e.g. Formulation{"my_formulation"}.
 class Formulation {
  public:
   Formulation() = default;

@@ -10,6 +10,7 @@
 #include "rigidbench/core/json_input.hpp"
 #include "rigidbench/core/json_numbers.hpp"
 #include "rigidbench/core/json_schema.hpp"
+#include "rigidbench/core/text_escape.hpp"
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/reports/report.hpp"
 
@@ -378,19 +379,21 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
 }
 
 std::string compare_markdown(const ordered_json& c) {
+  // Every string that came from a report (titles, reasons, names, keys) goes through markdown_text:
+  // a '|' or a line break would cut the table, HTML would be rendered by GitHub.
   std::ostringstream o;
   o << "# Head-to-head comparison\n\n";
   o << "Metric `" << c.value("metric", "") << "`";
   if (c.contains("metric_definition"))
     o << " (" << c["metric_definition"].value("what", "") << ", " << c["metric_definition"].value("units", "") << ")";
-  o << ", target error " << fmt(as_num(c["target_error"])) << ". " << c.value("method", "") << " `~` marks a value read outside the measured asymptotic range.\n";
+  o << ", target error " << fmt(as_num(c["target_error"])) << ". " << markdown_text(c.value("method", "")) << " `~` marks a value read outside the measured asymptotic range.\n";
   for (const auto& P : c["problems"]) {
-    o << "\n## " << P.value("problem", "");
-    if (P.contains("title")) o << " — " << P["title"].get<std::string>();
-    o << "\n\nRanked by " << P.value("rank_by", "") << "; error at fixed h = " << fmt(as_num(P["h_fixed"])) << ".";
+    o << "\n## " << markdown_text(P.value("problem", ""));
+    if (P.contains("title")) o << " — " << markdown_text(P["title"].get<std::string>());
+    o << "\n\nRanked by " << markdown_text(P.value("rank_by", "")) << "; error at fixed h = " << fmt(as_num(P["h_fixed"])) << ".";
     for (const auto& r : P["rows"])
       if (r.contains("attitude_anatomy")) {
-        o << " Attitude phase: the final attitude error's rotation about " << r["attitude_anatomy"].value("axis", "")
+        o << " Attitude phase: the final attitude error's rotation about " << markdown_text(r["attitude_anatomy"].value("axis", ""))
           << " (signed, rad); shape: the rest.";
         break;
       }
@@ -401,7 +404,7 @@ std::string compare_markdown(const ordered_json& c) {
     for (const auto& r : P["rows"]) {
       auto list = [](const ordered_json& a) {
         std::string s;
-        for (const auto& x : a) s += cat(s.empty() ? "" : ", ", x.template get<std::string>());
+        for (const auto& x : a) s += cat(s.empty() ? "" : ", ", markdown_text(x.template get<std::string>()));
         return s.empty() ? std::string("-") : s;
       };
       const auto& inv = r["invariants"];
@@ -420,8 +423,8 @@ std::string compare_markdown(const ordered_json& c) {
       if (as_num(ct["instructions"]) > 0) cost = tilde_c + fmt(as_num(ct["instructions"]) * 1e-6) + " Minstr";
       else if (as_num(ct["cpu_seconds"]) > 0) cost = tilde_c + fmt(as_num(ct["cpu_seconds"]) * 1e3) + " ms";
       o << "| " << (r["rank"].is_number() ? std::to_string(r["rank"].get<int>()) : std::string("-")) << " | "
-        << r.value("integrator", "") << (r.value("status", "") != "ok" ? cat(" (", r.value("status", ""), ")") : "")
-        << " | " << r.value("kind", "") << " | " << fmt(as_num(r["order"]["observed"])) << "/"
+        << markdown_text(r.value("integrator", "")) << (r.value("status", "") != "ok" ? cat(" (", markdown_text(r.value("status", "")), ")") : "")
+        << " | " << markdown_text(r.value("kind", "")) << " | " << fmt(as_num(r["order"]["observed"])) << "/"
         << fmt(as_num(r["order"]["expected"])) << " " << r["order"].value("verdict", "") << " | "
         << fmt(as_num(r["q_ii"]["median"]), 4) << " (" << fmt(as_num(r["q_ii"]["expected"])) << ") "
         << r["q_ii"].value("verdict", "") << " | " << claims << " | " << list(inv["unclaimed_exact_at_every_level"]) << " | "
@@ -436,8 +439,8 @@ std::string compare_markdown(const ordered_json& c) {
     if (!P["skipped"].empty()) {
       o << "\nNot applicable: ";
       std::string s;
-      for (const auto& k : P["skipped"]) s += cat(s.empty() ? "" : ", ", k.value("integrator", ""));
-      o << s << " (" << P["skipped"][0].value("reason", "") << ").\n";
+      for (const auto& k : P["skipped"]) s += cat(s.empty() ? "" : ", ", markdown_text(k.value("integrator", "")));
+      o << s << " (" << markdown_text(P["skipped"][0].value("reason", "")) << ").\n";
     }
   }
   return o.str();

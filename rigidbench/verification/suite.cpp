@@ -10,6 +10,7 @@
 #include <thread>
 #include <utility>
 
+#include "rigidbench/core/names.hpp"
 #include "rigidbench/core/task_graph.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/problem_file.hpp"
@@ -83,9 +84,12 @@ std::vector<Problem> suite_problems(const SuiteRequest& req, bool full) {
 /// two Problem objects - are refused before any work, not written as a report no reader accepts.
 void require_distinct_names(const std::vector<Problem>& problems, const std::vector<const SchemeEntry*>& schemes) {
   std::set<std::string> seen;
-  for (const Problem& p : problems)
+  for (const Problem& p : problems) {
+    // A problem built in a program (not registered, not read from a file) meets the name rule here.
+    if (!is_name(p.name)) throw InputError(cat("problem name '", p.name, "' is not ", kNameRule, " (it is a report key)"));
     if (!seen.insert(p.name).second)
       throw InputError(cat("two problems are named '", p.name, "': a report holds each pair once - rename one"));
+  }
   seen.clear();
   for (const SchemeEntry* e : schemes)
     if (!seen.insert(std::string(e->info->name)).second)

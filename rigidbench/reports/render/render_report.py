@@ -121,6 +121,28 @@ def select(inputs, integrators, problems):
     return inputs
 
 
+# Text from the inputs in the tables people open (docs/decisions.md, "Text from inputs"). Names are
+# one alphabet (a-z, 0-9, _), but metric keys, invariant names and enum-free strings can hold anything.
+TEX_SPECIAL = {"\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "$": "\\$", "&": "\\&", "#": "\\#",
+               "_": "\\_", "%": "\\%", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}"}
+
+
+def tex(x):
+    """Every TeX special escaped - '^' too, so that TeX's ^^ notation cannot spell a command - and
+    control characters dropped."""
+    return "".join(TEX_SPECIAL.get(c, c) for c in str(x) if c >= " " and c != "\x7f")
+
+
+def csv_cell(v):
+    """A cell a spreadsheet shows as text: a string beginning with =, +, -, @, tab or CR would be run as
+    a formula (=HYPERLINK(...)), so it gets a leading apostrophe (OWASP's advice); numbers are numbers."""
+    if v is None:
+        return ""
+    if isinstance(v, str) and v[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + v
+    return v
+
+
 def write_tables(out_dir, inputs):
     """Order, Q_II and verdicts of every pair of each verify report, as CSV and as a LaTeX booktabs
     table (DIR/tables/verdicts[_rN].{csv,tex}); the files written."""
@@ -155,11 +177,9 @@ def write_tables(out_dir, inputs):
         w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
         w.writeheader()
         for row in rows:
-            w.writerow({k: ("" if v is None else v) for k, v in row.items()})
+            w.writerow({k: csv_cell(v) for k, v in row.items()})
         write_atomic(os.path.join(d, stem + ".csv"), buf.getvalue())
 
-        def tex(x):
-            return str(x).replace("\\", "\\textbackslash{}").replace("_", "\\_").replace("&", "\\&").replace("%", "\\%")
 
         def n3(x):
             return f"{x:.3g}" if finite(x) else "--"
