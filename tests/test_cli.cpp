@@ -69,6 +69,13 @@ TEST_CASE("bad input: exit code 2 - a message naming the value - no file left be
   // broke `report` and `history --out`; one with control bytes reached the terminal.
   const std::string path_name = write_problem("in-path-name.json", [](json& j) { j["name"] = "../../tmp/evil"; });
   const std::string esc_name = write_problem("in-esc-name.json", [](json& j) { j["name"] = "top\u001b]0;pwned\u0007"; });
+  // Finite numbers beyond binary64's reach: an energy that overflows; a reference that turns to NaN.
+  const std::string huge_w = write_problem("in-huge-w.json", [](json& j) {
+    j["initial"][0]["angular_velocity"]["body"] = {0, 0, 1e160};
+  });
+  const std::string big_w = write_problem("in-big-w.json", [](json& j) {
+    j["initial"][0]["angular_velocity"]["body"] = {0, 0, 1e150};
+  });
   const std::string slash_report = test::tmp_path("in-slash-report.json");
   {
     std::ifstream in(data("report-integrator-is-number.json"));
@@ -148,6 +155,8 @@ TEST_CASE("bad input: exit code 2 - a message naming the value - no file left be
       {"simulate --integrator terze --problem-file " + path_name + " --h 1e-3 --out OUT.csv", "/name"},
       {"simulate --integrator terze --problem-file " + esc_name + " --h 1e-3 --out OUT.csv", "/name"},
       {"compare --report " + slash_report + " --out OUT.json", "/results/0/integrator"},
+      {"verify --integrator terze --problem-file " + huge_w + " --out OUT.json", "energy is not finite (inf)"},
+      {"reference --problem-file " + big_w + " --h 1e-3 --t-end 0.01 --out OUT.csv", "the solution is not finite"},
       {"report --in " + slash_report + " --out OUT", "/results/0/integrator"},
       {sim + "--h 1e12 --out OUT.csv", "longer than the span"},
       {"reference --problem heavy_top --h 1e12 --out OUT.csv", "longer than the span"},
@@ -225,6 +234,17 @@ TEST_CASE("verify writes a report and exits 0 when every verdict holds", "[cli]"
   CHECK(j["results"].size() == 2);
   CHECK(j["results"][0]["reference"]["kind"] == "odeint");
   CHECK(j["summary"]["failed_verdicts"] == 0);
+}
+
+TEST_CASE("verify --jobs far beyond the machine still writes its report", "[cli]") {
+  // 10^6 workers: the pool takes no more threads than there are work units, and a thread the system
+  // refuses leaves the run on the threads it has (it was exit 3 after all the work, report lost).
+  const std::string out = test::tmp_path("jobs-million.json");
+  fs::remove(out);
+  const auto r = test::run_cli("verify --integrator terze --problem free_body --levels 3 --quiet --jobs 1000000 --out " + out);
+  INFO(r.output);
+  CHECK((r.exit_code == 0 || r.exit_code == 1));
+  CHECK(fs::is_regular_file(out));
 }
 
 TEST_CASE("verify --set: the report lists every declared setting of the pair, given or default", "[cli][settings]") {

@@ -266,7 +266,8 @@ TEST_CASE("quad precision: the double reference's error estimate is honest (free
   CHECK(d.error_estimate.omega <= 30 * true_err.omega + 1e-13);
 }
 
-TEST_CASE("quad precision on the heavy top: cost and honesty of the double estimate", "[reference][quad]") {
+// ~3 s (the quad reference at 1e-25): the ci label; the free body's quad check above stays in fast.
+TEST_CASE("quad precision on the heavy top: cost and honesty of the double estimate", "[reference][quad][ci]") {
   const Problem p = catalogue_problem("heavy_top");
   const auto g = grid(0, 10, 0.05);
   const auto [d, q] = double_and_quad(p, g);

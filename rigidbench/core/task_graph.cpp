@@ -1,11 +1,13 @@
 #include "rigidbench/core/task_graph.hpp"
 
+#include <algorithm>
 #include <condition_variable>
 #include <exception>
 #include <map>
 #include <mutex>
 #include <queue>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <tuple>
 
@@ -101,8 +103,15 @@ void TaskGraph::run(int workers) {
       cv.notify_all();
     }
   };
+  // No more threads than units (a worker without a unit only waits), and when the system refuses a
+  // thread (EAGAIN: --jobs 1000000), the pool runs with those it has: the results are the same on any
+  // number of workers, so a refused thread must not turn a finished run into an internal error.
+  const std::size_t wanted = std::min<std::size_t>(std::size_t(workers), std::max<std::size_t>(1, g.nodes.size()));
   std::vector<std::jthread> pool;
-  for (int j = 1; j < workers; ++j) pool.emplace_back(worker);
+  try {
+    for (std::size_t j = 1; j < wanted; ++j) pool.emplace_back(worker);
+  } catch (const std::system_error&) {
+  }
   worker();
   pool.clear();  // joins
   if (!errors.empty()) std::rethrow_exception(errors.begin()->second);

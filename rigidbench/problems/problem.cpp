@@ -145,6 +145,13 @@ void Problem::finalize() {
   invariants_.clear();
   for (const InvariantGroup& g : invariant_groups_)
     for (const InvariantDef& d : g.defs) invariants_.push_back(d);
+  // Finite entries can still make an infinite energy (|W| = 1e160: J W^2 overflows): such a state is
+  // outside binary64, and every scheme and the reference would turn it into NaN.
+  std::vector<double> at_start(invariants_.size());
+  evaluate_invariants(initial, at_start.data());
+  for (std::size_t i = 0; i < at_start.size(); ++i)
+    require(std::isfinite(at_start[i]), where + "the initial state's " + invariants_[i].name + " is not finite (" +
+                                            num(at_start[i]) + "): the problem is outside the range of binary64");
 }
 
 double TimeProfile::operator()(double t) const { return piecewise_linear(knots, t); }

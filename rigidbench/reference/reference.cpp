@@ -533,6 +533,17 @@ ReferenceSolution ReferenceJob::finish() {
   }
   if (r.states.size() != times.size() || second.size() != times.size())
     throw std::logic_error("reference: observer count does not match the grid");
+  // A reference that is not finite is no reference (std::max below would read its NaN estimate as 0):
+  // the problem lies outside what binary64 can integrate - an energy that overflows, |W| h beyond any
+  // step - and says so, instead of rows of nan judged as the truth (and cached).
+  for (std::size_t i = 0; i < times.size(); ++i)
+    for (const State* s : {&r.states[i], &second[i]})
+      for (const BodyState& b : s->bodies)
+        if (!(b.R.allFinite() && b.W.allFinite() && b.x.allFinite() && b.v.allFinite()))
+          throw InputError(cat("reference for problem '", j.p->name, "': the solution is not finite at t = ",
+                               format_or_dash(times[i], 6),
+                               ": the problem is outside what binary64 can integrate (check the size of its angular "
+                               "velocities, loads and span)"));
   // Per grid time, the worst body (one body for every family but body_system).
   for (std::size_t i = 0; i < times.size(); ++i) {
     double ea = 0, ew = 0;
