@@ -14,8 +14,30 @@ std::string python_message(const py::error_already_set& e) {
   return m;
 }
 
+/// What a step() returned (docs/python.md): None or True go on; False - Python's or numpy's - or a
+/// str is a breakdown; anything else (a number, an array, a tuple) is not part of the contract and is
+/// a breakdown naming its type, never read as success. Returns the reason, empty to go on.
+std::string step_failure(const py::object& r) {
+  if (r.is_none()) return {};
+  if (py::isinstance<py::str>(r)) return cat("python: ", r.cast<std::string>().substr(0, 400));
+  const std::string type = py::str(py::type::of(r).attr("__name__"));
+  const std::string module = py::str(py::getattr(py::type::of(r), "__module__", py::str("")));
+  if (py::isinstance<py::bool_>(r) || (type == "bool_" && module == "numpy"))
+    return PyObject_IsTrue(r.ptr()) == 1 ? std::string() : std::string("python: step returned False");
+  return cat("python: step returned a ", module.empty() || module == "builtins" ? type : cat(module, ".", type),
+             " (expected None, True, False or a str)");
+}
+
 template <class M>
 M matrix_of(const py::handle& o, const char* what, int rows, int cols) {
+  // Real numbers only: forcecast would drop a complex array's imaginary part and read booleans as
+  // 0/1 without a word (numpy's kinds: f float, i/u integer).
+  if (py::isinstance<py::array>(o)) {
+    const char kind = py::reinterpret_borrow<py::array>(o).dtype().kind();
+    if (kind != 'f' && kind != 'i' && kind != 'u')
+      throw InputError(cat(what, " must be an array of real numbers (got dtype ",
+                           std::string(py::str(py::reinterpret_borrow<py::array>(o).dtype())), ")"));
+  }
   py::array_t<double, py::array::c_style | py::array::forcecast> a;
   try {
     a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(o);
@@ -101,8 +123,7 @@ class PythonScheme final : public AnyIntegrator {
     py::gil_scoped_acquire gil;
     try {
       const py::object r = obj_->obj.attr("step")(t, h);
-      if (py::isinstance<py::bool_>(r) && !r.cast<bool>()) return StepStatus::breakdown("python: step returned False");
-      if (py::isinstance<py::str>(r)) return StepStatus::breakdown(cat("python: ", r.cast<std::string>().substr(0, 400)));
+      if (const std::string why = step_failure(r); !why.empty()) return StepStatus::breakdown(why);
       state_from_python(obj_->obj.attr("read")(), *p_, x_);
     } catch (const py::error_already_set& e) {
       return StepStatus::breakdown(cat("python: ", python_message(e)));

@@ -248,6 +248,14 @@ def bad():
     json.dump(broken, open(garbage, "w"))
     p = run("history", "--history", db, "--import", garbage, expect=2)
     check("/results/0/convergence/attitude_error_final" in p.stderr, f"the JSON path named: {p.stderr}")
+    # A file that passes the schema and is refused when recorded (a paper-suite report) refuses the
+    # whole import: the good file before it is not recorded either (it was).
+    paper = os.path.join(TMP, "paper-like.json")
+    doc = json.load(open(verify_json))
+    doc["suite"] = "paper"
+    json.dump(doc, open(paper, "w"))
+    p = run("history", "--history", db, "--import", verify_json, paper, expect=2)
+    check("paper suite" in p.stderr, p.stderr)
     n = sqlite3.connect(db).execute("SELECT count(*) FROM runs").fetchone()[0]
     check(n == 1, f"refused imports recorded nothing ({n} runs)")
     # A history the run could not be recorded into (here: no room for a 1 KiB file, as on a full

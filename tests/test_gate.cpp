@@ -295,6 +295,24 @@ TEST_CASE("gate: expected findings are strict", "[gate]") {
   g = gate_compare(both, both, o);
   CHECK(g.exit_code() == 1);
   CHECK(row(g, "rig_neg", "q_ii")->status == "fail");
+  // An entry naming a scheme nobody knows (a typo) would never apply: it fails instead of being ignored.
+  e.items.push_back({"terzee", "heavy_top", "q_ii", "a typo of terze"});
+  g = gate_compare(s, cur, o);
+  CHECK(g.exit_code() == 1);
+  REQUIRE(row(g, "terzee", "q_ii") != nullptr);
+  CHECK(row(g, "terzee", "q_ii")->status == "missing");
+  CHECK_THAT(row(g, "terzee", "q_ii")->message, Catch::Contains("no scheme of that name ran or is registered"));
+  // verify --expect: the same entry is an unknown scheme, counted with the unknown checks; an entry
+  // for a registered scheme the run left out is only not run.
+  SuiteResult run;
+  Expectations v;
+  v.items = {{"terzee", "heavy_top", "q_ii", "typo"}, {"lgvi", "heavy_top", "q_ii", "filtered out"}};
+  const ExpectationReport R = apply_expectations(run, v);
+  REQUIRE(R.outcomes.size() == 2);
+  CHECK(R.outcomes[0].outcome == "unknown_scheme");
+  CHECK(R.outcomes[1].outcome == "not_run");
+  CHECK(R.unknown_checks == 1);
+  CHECK_FALSE(R.ok());
 }
 
 TEST_CASE("gate: shapes are checked against the snapshot schema, with the JSON path", "[gate]") {

@@ -129,6 +129,46 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(by["py_bad_shape"]["status"], "breakdown")
         self.assertIn("W must be a 3 array", by["py_bad_shape"]["reason"])
 
+    def test_no_silent_substitutions(self):
+        # numpy's False is False; a return outside the contract is a breakdown naming its type; a
+        # complex or boolean state is refused, not cast to real.
+        class NumpyFalse(LieEuler):
+            name = "py_numpy_false"
+
+            def step(self, t, h):
+                super().step(t, h)
+                return np.bool_(False)
+
+        class ReturnsInt(LieEuler):
+            name = "py_returns_int"
+
+            def step(self, t, h):
+                super().step(t, h)
+                return 0
+
+        class Complex(LieEuler):
+            name = "py_complex"
+
+            def read(self):
+                return {"R": self.R.astype(complex), "W": self.W}
+
+        class NumpyTrue(LieEuler):
+            name = "py_numpy_true"
+
+            def step(self, t, h):
+                super().step(t, h)
+                return np.bool_(True)
+        rep = rigidbench.verify([NumpyFalse, ReturnsInt, Complex, NumpyTrue], ["free_body"], levels=3,
+                                measure_cost=False)
+        by = {r["integrator"]: r for r in rep["results"]}
+        self.assertEqual(by["py_numpy_false"]["status"], "breakdown")
+        self.assertIn("step returned False", by["py_numpy_false"]["reason"])
+        self.assertEqual(by["py_returns_int"]["status"], "breakdown")
+        self.assertIn("step returned a int", by["py_returns_int"]["reason"])
+        self.assertEqual(by["py_complex"]["status"], "breakdown")
+        self.assertIn("array of real numbers (got dtype complex128)", by["py_complex"]["reason"])
+        self.assertEqual(by["py_numpy_true"]["status"], "ok")
+
     def test_bad_declarations_are_errors(self):
         class NoOrder:
             name = "x"

@@ -67,6 +67,20 @@ std::string slurp(const std::string& f) {
 void spit(const std::string& f, const std::string& text) { std::ofstream(f) << text; }
 
 /// Line `line` (1-based) of a CSV file with field `field` (0-based) replaced by `value`.
+std::string field(const std::string& f, int line, std::size_t index) {
+  std::istringstream in(slurp(f));
+  std::string l;
+  for (int n = 1; std::getline(in, l); ++n)
+    if (n == line) {
+      std::stringstream ss(l);
+      std::size_t i = 0;
+      for (std::string x; std::getline(ss, x, ','); ++i)
+        if (i == index) return x;
+    }
+  FAIL("no field " << index << " on line " << line << " of " << f);
+  return {};
+}
+
 void set_field(const std::string& f, int line, std::size_t field, const std::string& value) {
   std::istringstream in(slurp(f));
   std::string out, l;
@@ -208,7 +222,28 @@ TEST_CASE("bad trajectory files are clear errors naming the file and the row", "
     const std::string f = (fs::path(dir) / "level2.csv").string();
     set_field(f, 10, 12, "nan");  // W3 (the invariant columns after it are ignored)
     CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)),
-                      Contains("level2.csv: line 10, column W3") && Contains("not a finite number"));
+                      Contains("level2.csv: line 10, column W3") && Contains("not a finite decimal number"));
+    set_field(f, 10, 12, "0x1p3");  // a hex float: not the documented syntax, not silently 0
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains("'0x1p3' is not a finite decimal number"));
+    set_field(f, 10, 12, "1e400");
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains("'1e400' overflows a double"));
+  }
+  SECTION("the documented number syntax and a byte-order mark are read, not refused") {
+    // '+' signs and a value below the smallest double (it is 0, as in JSON) change nothing here, and
+    // the mark a spreadsheet puts before the header is not part of the column 't'.
+    const std::string dir = fresh("syntax");
+    const std::string f = (fs::path(dir) / "level0.csv").string();
+    const SuiteResult before = score_trajectories(request(p, dir, terze));
+    set_field(f, 3, 0, "+" + field(f, 3, 0));
+    set_field(f, 4, 11, field(f, 4, 11) + "e0");
+    REQUIRE(field(f, 2, 2) == "0");  // R12 of the initial row
+    set_field(f, 2, 2, "1e-400");
+    spit(f, "\xEF\xBB\xBF" + slurp(f));
+    const SuiteResult after = score_trajectories(request(p, dir, terze));
+    REQUIRE(after.results.size() == 1);
+    CHECK(after.results[0].status == before.results[0].status);
+    CHECK(after.results[0].convergence.at("attitude_error_final").error ==
+          before.results[0].convergence.at("attitude_error_final").error);
   }
   SECTION("a truncated file") {
     const std::string dir = fresh("truncated");

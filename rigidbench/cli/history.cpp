@@ -125,11 +125,10 @@ Command add_history(CLI::App& app) {
               std::vector<HistoryRun> runs;
               for (const auto& f : o->import) runs.push_back(run_of_file(f));
               HistoryDb db(path, HistoryDb::Mode::record);
-              for (std::size_t i = 0; i < runs.size(); ++i) {
-                const std::int64_t id = db.record(runs[i]);
+              const std::vector<std::int64_t> ids = db.record(runs);
+              for (std::size_t i = 0; i < runs.size(); ++i)
                 std::printf("history: recorded %s (%s) as run %lld\n", o->import[i].c_str(), runs[i].command.c_str(),
-                            static_cast<long long>(id));
-              }
+                            static_cast<long long>(ids[i]));
             }
             const HistoryDb db(path, HistoryDb::Mode::read);
             if (o->check) {

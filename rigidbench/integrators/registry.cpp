@@ -96,6 +96,12 @@ const SchemeEntry& find_scheme(const std::string& name) {
   throw InputError("unknown integrator '" + name + "' (registered: " + known_names() + ")");
 }
 
+bool is_registered(std::string_view name) {
+  for (const auto& e : registry())
+    if (e.info->name == name) return true;
+  return false;
+}
+
 std::vector<const SchemeEntry*> select_schemes(const std::vector<std::string>& patterns) {
   std::vector<const SchemeEntry*> out;
   for (const std::string& pat : patterns) {

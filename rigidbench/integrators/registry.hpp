@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rigidbench/integrators/any_integrator.hpp"
@@ -70,6 +71,8 @@ const SchemeEntry& rk4_baseline_scheme();
 
 /// Exact name; throws InputError listing the registered names.
 const SchemeEntry& find_scheme(const std::string& name);
+/// Whether a scheme of that exact name is registered.
+bool is_registered(std::string_view name);
 /// Names, shell-style globs (*, ?) or "all"; an entry matching nothing is an InputError.
 std::vector<const SchemeEntry*> select_schemes(const std::vector<std::string>& patterns);
 /// Copies of `schemes` with user settings applied. Each assignment is "name=value" (every selected

@@ -363,6 +363,21 @@ struct Gate {
                       : "no baseline entry matches the --integrator/--problem/--shard selection: nothing to compare"});
   }
 
+  /// An expectation naming a scheme that neither snapshot has and this build does not register would
+  /// silently never apply (a typo, a removed scheme): a failing row.
+  void unknown_expectations(const json& BA, const json& CA) {
+    for (const ExpectedFailure& x : opt.expect->items) {
+      const std::string prefix = x.integrator + "/";
+      bool seen = is_registered(x.integrator);
+      for (const json* side : {&BA, &CA})
+        for (auto it = side->begin(); it != side->end() && !seen; ++it) seen = it.key().rfind(prefix, 0) == 0;
+      if (!seen)
+        add({x.integrator, x.problem, x.check, "missing", "", "",
+             cat("listed in ", opt.expect->origin, ", but no scheme of that name ran or is registered (a typo or a "
+                 "removed scheme: the entry would never apply)")});
+    }
+  }
+
   void speed(const json& base, const json& cur) {
     if (opt.accuracy_only) {
       g.notes.push_back("speed not compared (--accuracy-only)");
@@ -443,6 +458,7 @@ GateResult gate_compare(const json& base, const json& cur, const GateOptions& op
   else
     gate.accuracy(base.at("accuracy"), cur.at("accuracy"));
   gate.speed(base, cur);
+  if (options.expect != nullptr) gate.unknown_expectations(base.at("accuracy"), cur.at("accuracy"));
   return gate.g;
 }
 

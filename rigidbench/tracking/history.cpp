@@ -447,29 +447,40 @@ void insert_costs(sqlite3* db, const std::string& w, std::int64_t id, const Hist
 
 }  // namespace
 
-std::int64_t HistoryDb::record(const HistoryRun& run) {
-  const json snapshot = recorded_snapshot(run);
-  const Provenance v = provenance_of(run, snapshot);
-  const std::string when = !run.recorded_at.empty() ? run.recorded_at : !v.started.empty() ? v.started : iso8601_now();
-
+std::vector<std::int64_t> HistoryDb::record(const std::vector<HistoryRun>& runs) {
+  // Everything each run needs is computed (and validated) before the transaction starts; the rows
+  // of all runs then go in one transaction: all of them or none (history --import a b with b bad
+  // recorded a).
+  std::vector<json> snapshots;
+  for (const HistoryRun& run : runs) snapshots.push_back(recorded_snapshot(run));
   Impl& d = *impl_;
   Impl::Transaction t(d);
   const std::string w = d.where("recording");
-  Statement ins_run(d.db,
-                    "INSERT INTO runs(command, revision, recorded_at, outcome, version, compiler, flags, build_type, "
-                    "valgrind, cpu, hostname, suite, shard) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    w);
-  ins_run.bind(1, run.command).bind(2, v.revision).bind(3, when).bind(4, run.outcome).bind(5, v.version).bind(6, v.compiler);
-  ins_run.bind(7, v.flags).bind(8, v.build_type).bind(9, v.valgrind).bind(10, v.cpu).bind(11, v.hostname).bind(12, v.suite);
-  ins_run.bind(13, v.shard);
-  ins_run.run();
-  const std::int64_t id = sqlite3_last_insert_rowid(d.db);
-  insert_errors(d.db, w, id, run, snapshot);
-  insert_verdicts(d.db, w, id, snapshot);
-  insert_costs(d.db, w, id, run, snapshot);
+  std::vector<std::int64_t> ids;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const HistoryRun& run = runs[i];
+    const json& snapshot = snapshots[i];
+    const Provenance v = provenance_of(run, snapshot);
+    const std::string when = !run.recorded_at.empty() ? run.recorded_at : !v.started.empty() ? v.started : iso8601_now();
+    Statement ins_run(d.db,
+                      "INSERT INTO runs(command, revision, recorded_at, outcome, version, compiler, flags, build_type, "
+                      "valgrind, cpu, hostname, suite, shard) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                      w);
+    ins_run.bind(1, run.command).bind(2, v.revision).bind(3, when).bind(4, run.outcome).bind(5, v.version).bind(6, v.compiler);
+    ins_run.bind(7, v.flags).bind(8, v.build_type).bind(9, v.valgrind).bind(10, v.cpu).bind(11, v.hostname).bind(12, v.suite);
+    ins_run.bind(13, v.shard);
+    ins_run.run();
+    const std::int64_t id = sqlite3_last_insert_rowid(d.db);
+    insert_errors(d.db, w, id, run, snapshot);
+    insert_verdicts(d.db, w, id, snapshot);
+    insert_costs(d.db, w, id, run, snapshot);
+    ids.push_back(id);
+  }
   t.commit();
-  return id;
+  return ids;
 }
+
+std::int64_t HistoryDb::record(const HistoryRun& run) { return record(std::vector<HistoryRun>{run}).front(); }
 
 // ---- trends -------------------------------------------------------------------------------------
 

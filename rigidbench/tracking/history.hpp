@@ -69,6 +69,9 @@ class HistoryDb {
   const std::string& path() const;
   /// Records one run in one transaction (all of it or nothing); returns its id.
   std::int64_t record(const HistoryRun& run);
+  /// Records several runs in one transaction: every run is validated first, and either all are
+  /// recorded or none (history --import a b). Returns their ids in order.
+  std::vector<std::int64_t> record(const std::vector<HistoryRun>& runs);
   /// The number of runs recorded.
   std::int64_t runs() const;
   /// SQLite's own consistency check ("ok" when sound).

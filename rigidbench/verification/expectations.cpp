@@ -6,6 +6,7 @@
 #include "rigidbench/core/json_input.hpp"
 #include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/core/types.hpp"
+#include "rigidbench/integrators/registry.hpp"
 
 namespace rigidbench {
 
@@ -41,7 +42,7 @@ ExpectationReport apply_expectations(const SuiteResult& s, const Expectations& e
     R.expected_failures += o == "expected_failure";
     R.unexpected_passes += o == "unexpected_pass";
     R.unexpected_failures += o == "unexpected_failure";
-    R.unknown_checks += o == "unknown_check";
+    R.unknown_checks += o == "unknown_check" || o == "unknown_scheme";
   };
   std::set<const ExpectedFailure*> used;
   for (const PairResult& r : s.results) {
@@ -56,8 +57,15 @@ ExpectationReport apply_expectations(const SuiteResult& s, const Expectations& e
   for (const ExpectedFailure& x : e.items) {
     if (used.count(&x)) continue;
     bool ran = false;  // a pair that ran (not skipped) yet has no such check: the list names it wrongly
-    for (const PairResult& r : s.results) ran |= r.integrator == x.integrator && r.problem == x.problem && r.status != "skipped";
-    add(x.integrator, x.problem, x.check, ran ? "unknown_check" : "not_run", x.reason);
+    bool in_run = false;
+    for (const PairResult& r : s.results) {
+      ran |= r.integrator == x.integrator && r.problem == x.problem && r.status != "skipped";
+      in_run |= r.integrator == x.integrator;
+    }
+    // An entry for a pair the filters left out is not run; one naming a scheme that neither this run
+    // nor the registry knows is a typo or a removed scheme, and would silently never apply.
+    const bool known_scheme = in_run || is_registered(x.integrator);
+    add(x.integrator, x.problem, x.check, ran ? "unknown_check" : known_scheme ? "not_run" : "unknown_scheme", x.reason);
   }
   return R;
 }

@@ -34,7 +34,8 @@ Expectations load_expectations(const std::string& path);
 struct ExpectationOutcome {
   std::string integrator, problem, check;
   /// expected_failure: failed, as listed; unexpected_pass: listed but passed; unexpected_failure:
-  /// failed and not listed; unknown_check: the pair ran but has no such check; not_run: the pair
+  /// failed and not listed; unknown_check: the pair ran but has no such check; unknown_scheme: no
+  /// scheme of that name ran or is registered (counted with unknown_checks); not_run: the pair
   /// was not part of the run (filters) - neither good nor bad; nonstrict_pass: listed with
   /// "strict": false and passed with this build - reported, not failed.
   std::string outcome;

@@ -1,6 +1,8 @@
 #include "rigidbench/verification/scoring.hpp"
 
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -26,6 +28,24 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
   return s;
+}
+
+/// One CSV number (docs/trajectory-files.md): a decimal with an optional sign (+ or -), point and
+/// exponent; no hex floats, no nan or inf. A magnitude above the largest double is refused; one
+/// below the smallest reads as the nearest double (0 or a subnormal), as JSON numbers do. Returns
+/// what is wrong, empty when v holds the value.
+std::string parse_decimal(std::string_view s, double& v) {
+  std::string_view d = s;
+  if (d.size() > 1 && d.front() == '+' && d[1] != '-' && d[1] != '+') d.remove_prefix(1);
+  const auto [ptr, ec] = std::from_chars(d.data(), d.data() + d.size(), v);
+  if (ec == std::errc::result_out_of_range && ptr == d.data() + d.size()) {
+    const double x = std::strtod(std::string(d).c_str(), nullptr);  // the same text, with its range
+    if (std::isinf(x)) return "overflows a double";
+    v = x;  // underflow: 0 or a subnormal, the nearest double
+    return {};
+  }
+  if (ec != std::errc() || ptr != d.data() + d.size() || !std::isfinite(v)) return "is not a finite decimal number";
+  return {};
 }
 
 std::vector<std::string_view> split(std::string_view line) {
@@ -90,6 +110,9 @@ RecordedTrajectory read_trajectory_csv(std::istream& in, const std::string& file
   r.csv = true;
   std::string line;
   if (!std::getline(in, line)) throw InputError(cat(file, ": empty file (expected a header line of column names)"));
+  // A UTF-8 byte-order mark (spreadsheets write one) is not part of the first column's name: it
+  // made the header's 't' unrecognisable ("no column 't'").
+  if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
   std::vector<std::string> header;
   for (std::string_view f : split(line)) header.emplace_back(f);
   const auto idx = locate(header, p, file);
@@ -108,10 +131,8 @@ RecordedTrajectory read_trajectory_csv(std::istream& in, const std::string& file
     for (std::size_t c = 0; c < idx.size(); ++c) {
       const std::string_view s = f[idx[c]];
       double v = 0;
-      const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-      if (ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(v))
-        throw InputError(cat(file, ": line ", std::to_string(lineno), ", column ", header[idx[c]], ": ", quoted(s),
-                             " is not a finite number"));
+      if (const std::string bad = parse_decimal(s, v); !bad.empty())
+        throw InputError(cat(file, ": line ", std::to_string(lineno), ", column ", header[idx[c]], ": ", quoted(s), " ", bad));
       vals[Eigen::Index(c)] = v;
     }
     r.t.push_back(vals[0]);
