@@ -1,6 +1,8 @@
 // Trajectory scoring (verification/scoring.hpp): trajectories written to files and replayed through
 // the integrator contract get the verdicts the scheme gets when run directly; every kind of bad file
 // is an InputError naming the file and the row.
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -260,6 +262,23 @@ TEST_CASE("bad trajectory files are clear errors naming the file and the row", "
     set_field(f, 2, 10, "12.5");  // W1 of the initial row
     CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)),
                       Contains("level0.csv: line 2") && Contains("not the problem's initial state"));
+  }
+  SECTION("files are regular, unambiguous and of bounded rows") {
+    // A FIFO named by the manifest is refused before it is opened (it blocked forever).
+    const std::string dir = fresh("bounds");
+    REQUIRE(::mkfifo((fs::path(dir) / "pipe.csv").c_str(), 0600) == 0);
+    spit((fs::path(dir) / "manifest.json").string(), R"({"levels": [{"h": 0.05, "file": "pipe.csv"}]})");
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains("pipe.csv' is not a regular file"));
+    fs::remove(fs::path(dir) / "manifest.json");
+    // level0.csv and level0.json both there: one would silently shadow the other.
+    spit((fs::path(dir) / "level0.json").string(), "{}");
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains("are given for level 0: remove one"));
+    fs::remove(fs::path(dir) / "level0.json");
+    // One endless line: refused at its bound, not read into memory.
+    const std::string f = (fs::path(dir) / "level1.csv").string();
+    const std::string text = slurp(f);
+    spit(f, text.substr(0, text.find('\n') + 1) + std::string(1 << 20, '1'));
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains("level1.csv: line 2 is longer than"));
   }
   SECTION("a manifest naming an h off the ladder") {
     const std::string dir = fresh("manifest");

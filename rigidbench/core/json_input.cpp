@@ -15,38 +15,68 @@ namespace rigidbench {
 
 namespace {
 
+/// The first of two passes over untrusted JSON (docs/decisions.md, "Input limits"): an event
+/// reader that builds nothing and enforces the limits - depth (which protects whatever walks the
+/// value afterwards: schema validation, dump, messages), the number of values (the memory of the
+/// tree the second pass builds), and each key once per object (the parser would keep the last copy,
+/// so a file could show a reviewer one value and give rigidbench another: a gate baseline's pair
+/// listed twice, the regression in the copy that wins). One set of keys per open object, along the
+/// current path only. Both passes are linear in the text: nlohmann's callback parser, used before,
+/// rescans the enclosing array at the end of every object (quadratic: an array of 8 M empty objects
+/// ran for hours).
+struct LimitsCheck : nlohmann::json_sax<nlohmann::json> {
+  const std::string& origin;
+  const JsonLimits& limits;
+  std::vector<std::set<std::string>> open;  // per open container (arrays: an unused empty set)
+  std::uint64_t values = 0;
+
+  LimitsCheck(const std::string& o, const JsonLimits& l) : origin(o), limits(l) {}
+
+  bool value() {
+    if (++values > limits.max_values)
+      throw InputError(cat(origin, ": more than ", std::to_string(limits.max_values),
+                           " JSON values (the memory bound of a parsed document; a trajectory this long goes in CSV)"));
+    return true;
+  }
+  bool enter() {
+    open.emplace_back();
+    if (open.size() > std::size_t(limits.max_depth))
+      throw InputError(cat(origin, ": JSON nested deeper than ", std::to_string(limits.max_depth), " levels"));
+    return value();
+  }
+  bool leave() {
+    if (!open.empty()) open.pop_back();
+    return true;
+  }
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool string(string_t&) override { return value(); }
+  bool binary(binary_t&) override { return value(); }
+  bool start_object(std::size_t) override { return enter(); }
+  bool end_object() override { return leave(); }
+  bool start_array(std::size_t) override { return enter(); }
+  bool end_array() override { return leave(); }
+  bool key(string_t& k) override {
+    if (!open.empty() && !open.back().insert(k).second)
+      throw InputError(cat(origin, ": the key ", json_brief(nlohmann::json(k)), " appears twice in one object"));
+    return value();
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    // parse_error (syntax) and out_of_range (a number that overflows a double) alike: bad input.
+    throw InputError(cat(origin, ": not valid JSON: ", e.what()));
+  }
+};
+
 template <class J>
 J parse_bounded(std::string_view text, const std::string& origin, const JsonLimits& limits) {
-  // The parser itself is iterative; the depth bound protects whatever walks the value afterwards
-  // (schema validation, dump, messages).
-  // A key given twice in one object is refused: the parser would keep the last copy, so a file could
-  // show a reviewer one value and give rigidbench another (a gate baseline's pair listed twice, the
-  // regression in the copy that wins). One set of keys per open object, along the current path only.
-  using Event = typename J::parse_event_t;
-  std::vector<std::set<std::string>> open;
-  auto bound = [&](int depth, Event event, J& parsed) {
-    if (depth > limits.max_depth)
-      throw InputError(cat(origin, ": JSON nested deeper than ", std::to_string(limits.max_depth), " levels"));
-    switch (event) {
-      case Event::object_start:
-      case Event::array_start: open.emplace_back(); break;
-      case Event::object_end:
-      case Event::array_end:
-        if (!open.empty()) open.pop_back();
-        break;
-      case Event::key:
-        if (!open.empty() && !open.back().insert(parsed.template get<std::string>()).second)
-          throw InputError(cat(origin, ": the key ", json_brief(nlohmann::json(parsed.template get<std::string>())),
-                               " appears twice in one object"));
-        break;
-      case Event::value: break;
-    }
-    return true;
-  };
+  LimitsCheck check(origin, limits);
+  nlohmann::json::sax_parse(text.begin(), text.end(), &check);
   try {
-    return J::parse(text.begin(), text.end(), bound);
+    return J::parse(text.begin(), text.end());
   } catch (const nlohmann::json::exception& e) {
-    // parse_error (syntax) and out_of_range (a number that overflows a double) alike: bad input.
     throw InputError(cat(origin, ": not valid JSON: ", e.what()));
   }
 }

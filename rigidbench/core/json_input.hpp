@@ -18,6 +18,11 @@ struct JsonLimits {
   int max_depth = 64;
   /// Largest file read; a verify report of the full suite is a few MB.
   std::uintmax_t max_bytes = std::uintmax_t(512) << 20;
+  /// Most values (each object, array, key, number, string, literal counts one). Reading costs at
+  /// most ~180 B per value (an array of empty objects, measured end to end through `compare` by
+  /// scripts/input-memory.py: 1.4 GB at this limit, growing as n^0.98), so a document stays below
+  /// 2 GB (docs/decisions.md, "Input limits"); the size limit alone allowed 16-28x the text.
+  std::uint64_t max_values = std::uint64_t(1) << 23;
 };
 
 /// Parses `text`; InputError "<origin>: not valid JSON: ..." when it is not JSON, holds a number

@@ -30,6 +30,25 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+/// std::getline with a bound on the line's length: InputError naming the line beyond it.
+bool bounded_getline(std::istream& in, std::string& line, std::size_t max_line, const std::string& file,
+                     std::size_t lineno) {
+  line.clear();
+  std::streambuf* sb = in.rdbuf();
+  for (;;) {
+    const int c = sb->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      return !line.empty();
+    }
+    if (c == '\n') return true;
+    if (line.size() == max_line)
+      throw InputError(cat(file, ": line ", std::to_string(lineno), " is longer than ", std::to_string(max_line),
+                           " characters (64 per column of the header)"));
+    line.push_back(char(c));
+  }
+}
+
 /// One CSV number (docs/trajectory-files.md): a decimal with an optional sign (+ or -), point and
 /// exponent; no hex floats, no nan or inf. A magnitude above the largest double is refused; one
 /// below the smallest reads as the nearest double (0 or a subnormal), as JSON numbers do. Returns
@@ -109,7 +128,8 @@ RecordedTrajectory read_trajectory_csv(std::istream& in, const std::string& file
   r.file = file;
   r.csv = true;
   std::string line;
-  if (!std::getline(in, line)) throw InputError(cat(file, ": empty file (expected a header line of column names)"));
+  if (!bounded_getline(in, line, std::size_t(16) << 20, file, 1))
+    throw InputError(cat(file, ": empty file (expected a header line of column names)"));
   // A UTF-8 byte-order mark (spreadsheets write one) is not part of the first column's name: it
   // made the header's 't' unrecognisable ("no column 't'").
   if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
@@ -118,7 +138,11 @@ RecordedTrajectory read_trajectory_csv(std::istream& in, const std::string& file
   const auto idx = locate(header, p, file);
   Eigen::VectorXd vals(Eigen::Index(idx.size()));  // (a std::vector here trips GCC 12's -Wstringop-overflow)
   std::size_t lineno = 1;
-  while (std::getline(in, line)) {
+  // A row's length is bounded (64 characters per column of the header, and 4096 more): rows are
+  // counted (max_rows) and each is read into bounded memory, so no file - a single endless line
+  // included - makes the reader hold more than the level's states.
+  const std::size_t max_line = 64 * header.size() + 4096;
+  while (bounded_getline(in, line, max_line, file, lineno + 1)) {
     ++lineno;
     if (trim(line).empty()) continue;
     if (r.t.size() == max_rows)
@@ -283,16 +307,24 @@ std::vector<std::string> trajectory_files(const std::string& dir, const Ladder& 
   }
   for (int k = 0; k < L.levels; ++k) {
     std::string& f = files[std::size_t(k)];
-    if (!f.empty()) continue;
-    for (const char* ext : {".csv", ".json"}) {
-      const fs::path c = fs::path(dir) / cat("level", std::to_string(k), ext);
-      if (fs::exists(c)) f = c.string();
+    if (f.empty()) {
+      for (const char* ext : {".csv", ".json"}) {
+        const fs::path c = fs::path(dir) / cat("level", std::to_string(k), ext);
+        if (!fs::exists(c)) continue;
+        if (!f.empty())  // one would silently shadow the other
+          throw InputError(cat("both '", f, "' and '", c.string(), "' are given for level ", std::to_string(k),
+                               ": remove one (or name the one to use in manifest.json)"));
+        f = c.string();
+      }
     }
     if (f.empty())
       throw InputError(cat("no trajectory for level ", std::to_string(k), " (h = ", num(L.h(k)), ", ",
                            std::to_string(L.steps(k)), " steps) in '", dir, "': expected level", std::to_string(k),
                            ".csv or .json, or an entry in manifest.json"));
-    if (!fs::is_regular_file(f)) throw InputError(cat("'", f, "' is not a regular file"));
+    // Every file, named by the manifest or found by its name: a FIFO would block the read forever and
+    // a link to /dev/zero would read until memory runs out.
+    std::error_code ec;
+    if (!fs::is_regular_file(f, ec)) throw InputError(cat("trajectory file '", f, "' is not a regular file"));
   }
   return files;
 }
