@@ -66,6 +66,25 @@ namespace {
 /// Bump when a formulation or the estimate changes what a cached reference would contain.
 constexpr int kReferenceCodeVersion = 8;  // 7: the estimate from a looser rerun; 8: Dormand-Prince for contact
 
+/// Steps a reference may take, over its whole run (each of its two solves): the ladder has its own
+/// bound (FixedSteps::covering), and a reference without one ran for days on |W| = 1e8 or a span of
+/// 1e9 (docs/decisions.md, "Input limits"). 10^8 steps: ~15 minutes per solve on the heavy top at
+/// 1e-13 (~9 us per step, measured); the catalogue's references take at most ~10^6.
+constexpr std::size_t kReferenceStepLimit = 100000000;
+
+/// odeint's step-overflow checker used as a budget over the whole run: odeint calls reset() at each
+/// observation (its own checker bounds the steps between two), this one counts on.
+struct StepBudget {
+  std::size_t* taken;
+  void operator()() {
+    if (++*taken > kReferenceStepLimit)
+      throw InputError(cat("reference: more than ", std::to_string(kReferenceStepLimit),
+                           " steps (the limit): the problem's rates over its span are more than a reference can "
+                           "follow - shorten the span or lower the angular velocities"));
+  }
+  void reset() {}
+};
+
 // GCC 12 reports -Wuninitialized (maybe-) inside odeint's stepper copy constructor: the controlled
 // stepper copies a default-constructed RKF78 whose scratch arrays are still unset. The copied
 // values are overwritten before use; the diagnostic is silenced for these functions only.
@@ -87,6 +106,8 @@ std::vector<State_> integrate_on_grid(const Sys& sys, State_ y, const std::vecto
   std::vector<State_> out;
   out.reserve(times_d.size());
   steps = 0;
+  std::size_t taken = 0;
+  const StepBudget budget{&taken};
   std::vector<double> cuts;
   for (double k : kinks)
     if (k > times_d.front() && k < times_d.back()) cuts.push_back(k);
@@ -114,13 +135,13 @@ std::vector<State_> integrate_on_grid(const Sys& sys, State_ y, const std::vecto
       // (eps_abs, eps_rel, a_x = 1, a_dxdt = 0, no max step, control_interpolation = true)
       odeint::bulirsch_stoer_dense_out<State_, T, State_, T> stepper(tol, tol, static_cast<T>(1), static_cast<T>(0),
                                                                      static_cast<T>(0), true);
-      steps += odeint::integrate_times(stepper, sys, y, sub.begin(), sub.end(), dt0, observe);
+      steps += odeint::integrate_times(stepper, sys, y, sub.begin(), sub.end(), dt0, observe, budget);
     } else if (which == ReferenceStepper::dopri5) {
       auto stepper = odeint::make_controlled(tol, tol, odeint::runge_kutta_dopri5<State_, T, State_, T>());
-      steps += odeint::integrate_times(stepper, sys, y, sub.begin(), sub.end(), dt0, observe);
+      steps += odeint::integrate_times(stepper, sys, y, sub.begin(), sub.end(), dt0, observe, budget);
     } else {
       auto stepper = odeint::make_controlled(tol, tol, odeint::runge_kutta_fehlberg78<State_, T, State_, T>());
-      steps += odeint::integrate_times(stepper, sys, y, sub.begin(), sub.end(), dt0, observe);
+      steps += odeint::integrate_times(stepper, sys, y, sub.begin(), sub.end(), dt0, observe, budget);
     }
     if (got.size() != sub.size()) throw std::logic_error("reference: observer count does not match a segment");
     for (std::size_t i = 0; i < got.size(); ++i)
@@ -163,7 +184,7 @@ std::vector<State> run_euler_angles(const Problem& p, const std::vector<double>&
   while (next < times.size()) {
     const auto span = st.do_step(F{&p, seq});
     ++steps;
-    if (steps > 100000000) throw InputError("euler_angles reference: more than 1e8 steps");
+    if (steps > kReferenceStepLimit) StepBudget{&steps}();  // the same limit and message
     while (next < times.size() && times[next] <= span.second) {
       st.calc_state(times[next], tmp);
       emit(seq, tmp);
