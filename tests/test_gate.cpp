@@ -432,7 +432,8 @@ TEST_CASE("gate: no input can fool it - duplicates, impossible values and self-d
     // The same errors with the floors left alone fail as a rise: the check above is not what catches them.
     json honest = s;
     for (auto& e : ladder(honest, "terze/heavy_top", "attitude_error_final")["error"]) e = e.get<double>() * 1000;
-    const GateRow* h = row(gate_compare(s, honest), "terze", "attitude_error_final");
+    const GateResult hg = gate_compare(s, honest);  // (row() points into the result: keep it alive)
+    const GateRow* h = row(hg, "terze", "attitude_error_final");
     REQUIRE(h != nullptr);
     CHECK(h->status == "fail");
     CHECK_THAT(h->message, Catch::Contains("rose from"));
@@ -440,7 +441,8 @@ TEST_CASE("gate: no input can fool it - duplicates, impossible values and self-d
   SECTION("a comparison whose allowed error overflows fails instead of passing") {
     json base = s;
     ladder(base, "terze/heavy_top", "attitude_error_final")["error"][0] = 1.7e308;
-    const GateRow* r = row(gate_compare(base, s), "terze", "attitude_error_final");
+    const GateResult g = gate_compare(base, s);
+    const GateRow* r = row(g, "terze", "attitude_error_final");
     REQUIRE(r != nullptr);
     CHECK(r->status == "fail");
     CHECK_THAT(r->message, Catch::Contains("not a finite number"));
