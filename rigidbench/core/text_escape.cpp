@@ -40,4 +40,21 @@ std::string markdown_text(std::string_view s) {
   return o;
 }
 
+std::string xml_text(std::string_view s) {
+  std::string o;
+  o.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '&': o += "&amp;"; break;
+      case '"': o += "&quot;"; break;
+      case '\n': o += "&#10;"; break;
+      default:
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') o += c;
+    }
+  }
+  return o;
+}
+
 }  // namespace rigidbench

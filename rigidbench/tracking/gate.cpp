@@ -8,6 +8,7 @@
 
 #include "rigidbench/core/json_numbers.hpp"
 #include "rigidbench/core/json_schema.hpp"
+#include "rigidbench/core/text_escape.hpp"
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/verification/expectations.hpp"
@@ -22,23 +23,6 @@ namespace {
 
 using json_numbers::as_num;
 std::string fmt4(double x) { return format_or_dash(x, 4); }
-
-std::string xml_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '&': o += "&amp;"; break;
-      case '"': o += "&quot;"; break;
-      case '\n': o += "&#10;"; break;
-      default:
-        // XML 1.0 admits no other control characters, even escaped.
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') o += c;
-    }
-  }
-  return o;
-}
 
 void split_key(const std::string& key, std::string& a, std::string& b) {
   const auto p = key.find('/');
@@ -507,7 +491,7 @@ std::string gate_junit(const GateResult& g, const std::string& timestamp, const 
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
   os << "  <testsuite name=\"rigidbench-gate\" package=\"rigidbench\" id=\"0\" tests=\"" << g.rows.size()
      << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" time=\"" << seconds(total) << "\" timestamp=\""
-     << xml_escape(stamp) << "\" hostname=\"" << xml_escape(hostname.empty() ? "unknown" : hostname) << "\">\n";
+     << xml_text(stamp) << "\" hostname=\"" << xml_text(hostname.empty() ? "unknown" : hostname) << "\">\n";
   os << "    <properties>\n";
   for (const auto& [k, v] : {std::pair<const char*, int>{"gate.failures", g.failures},
                             {"gate.stale", g.stale},
@@ -515,25 +499,25 @@ std::string gate_junit(const GateResult& g, const std::string& timestamp, const 
                             {"gate.expected_failures", g.expected}})
     os << "      <property name=\"" << k << "\" value=\"" << v << "\"/>\n";
   for (std::size_t i = 0; i < g.notes.size(); ++i)
-    os << "      <property name=\"gate.note." << i << "\" value=\"" << xml_escape(g.notes[i]) << "\"/>\n";
+    os << "      <property name=\"gate.note." << i << "\" value=\"" << xml_text(g.notes[i]) << "\"/>\n";
   os << "    </properties>\n";
   std::string warnings;
   for (const auto& r : g.rows) {
-    os << "    <testcase classname=\"" << xml_escape(r.integrator + "." + r.problem) << "\" name=\"" << xml_escape(r.metric)
+    os << "    <testcase classname=\"" << xml_text(r.integrator + "." + r.problem) << "\" name=\"" << xml_text(r.metric)
        << "\" time=\"" << seconds(r.seconds) << "\"";
     const std::string detail = cat(r.message, " [baseline ", r.baseline.empty() ? "-" : r.baseline, ", current ",
                                    r.current.empty() ? "-" : r.current, "]");
     if (r.failing) {
       const char* tag = r.status == "fail" ? "failure" : "error";
       os << "><" << tag << " type=\"" << (r.status == "fail" ? "regression" : r.status) << "\" message=\""
-         << xml_escape(detail) << "\">" << xml_escape(detail) << "</" << tag << "></testcase>\n";
+         << xml_text(detail) << "\">" << xml_text(detail) << "</" << tag << "></testcase>\n";
     } else {
       os << "/>\n";
       if (r.status != "pass") warnings += cat(r.status, ": ", r.integrator, ".", r.problem, " ", r.metric, ": ", detail, "\n");
     }
   }
-  os << "    <system-out>" << xml_escape(gate_table(g)) << "</system-out>\n";
-  os << "    <system-err>" << xml_escape(warnings) << "</system-err>\n";
+  os << "    <system-out>" << xml_text(gate_table(g)) << "</system-out>\n";
+  os << "    <system-err>" << xml_text(warnings) << "</system-err>\n";
   os << "  </testsuite>\n</testsuites>\n";
   return os.str();
 }
