@@ -110,6 +110,18 @@ ReferenceSettings ref_settings(const std::string& formulation, const std::string
 
 }  // namespace
 
+/// Seconds a Python scheme's call may take before it is stopped as a breakdown (docs/python.md, "A
+/// call that does not return"): far above any real step, so only a call that hangs meets it.
+constexpr double kDefaultStepTimeout = 300.0;
+
+/// The step_timeout argument: None is no limit; otherwise positive and finite.
+double timeout_of(std::optional<double> t) {
+  if (!t) return 0.0;
+  if (!std::isfinite(*t) || *t <= 0)
+    throw InputError(cat("step_timeout must be a positive number of seconds or None (got ", format_number(*t), ")"));
+  return *t;
+}
+
 PYBIND11_MODULE(_rigidbench, m) {
   m.doc() = "rigidbench: verification and benchmark harness for rigid-body time integrators (docs/python.md)";
   py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
@@ -229,24 +241,25 @@ PYBIND11_MODULE(_rigidbench, m) {
   m.def(
       "simulate",
       [](const py::object& scheme, const Problem& p, double h, std::optional<double> t_end, std::int64_t every,
-         const std::vector<std::string>& settings) {
+         const std::vector<std::string>& settings, std::optional<double> step_timeout) {
         std::vector<SchemeEntry> e = schemes_of(scheme, settings, NAN);
         if (e.size() != 1) throw InputError("simulate runs one scheme");
         if (std::string why = not_applicable(*e[0].info, p); !why.empty())
           throw InputError(cat("scheme '", std::string(e[0].info->name), "' does not apply to '", p.name, "': ", why));
         Trajectory tr;
-        {
-          py::gil_scoped_release release;
-          auto integ = e[0].make(p);
-          tr = simulate(*integ, p, h, t_end.value_or(p.t_end), every);
-        }
+        python::run_watched(
+            [&] {
+              auto integ = e[0].make(p);
+              tr = simulate(*integ, p, h, t_end.value_or(p.t_end), every);
+            },
+            timeout_of(step_timeout));
         py::dict d = states_to_arrays(tr.t, tr.states, p);
         d["ok"] = tr.ok;
         d["reason"] = tr.reason;
         return d;
       },
       py::arg("scheme"), py::arg("problem"), py::arg("h"), py::arg("t_end") = py::none(), py::arg("every") = 1,
-      py::arg("settings") = std::vector<std::string>{},
+      py::arg("settings") = std::vector<std::string>{}, py::arg("step_timeout") = kDefaultStepTimeout,
       "One run (a registered scheme's name or a Python scheme class): dict of numpy arrays t, R, W (x, v), ok, reason");
   m.def(
       "_verify",
@@ -254,7 +267,7 @@ PYBIND11_MODULE(_rigidbench, m) {
          std::optional<double> t_end, const std::string& out, int jobs, const std::string& formulation,
          const std::string& precision, std::optional<double> tol, const std::string& cache_dir, bool cache,
          bool measure_cost, bool progress, const std::vector<std::string>& settings, double overhead_ns,
-         const std::vector<std::string>& command) {
+         const std::vector<std::string>& command, std::optional<double> step_timeout) {
         const std::string started = iso8601_now();
         SuiteRequest req;
         req.schemes = schemes_of(scheme, settings, overhead_ns);
@@ -267,18 +280,16 @@ PYBIND11_MODULE(_rigidbench, m) {
         req.progress = progress;
         if (!out.empty()) report_file_for(out);  // a bad --out fails before any work
         SuiteResult s;
-        {
-          py::gil_scoped_release release;
-          s = run_suite(req);
-        }
+        python::run_watched([&] { s = run_suite(req); }, timeout_of(step_timeout));
         return finish(s, out, command, started);
       });
   m.def(
       "_time_steps",
       [](const py::object& cls, const Problem& p, double h, int steps, int repetitions) {
         const SchemeEntry e = python::python_scheme_entry(cls, NAN);
-        py::gil_scoped_release release;
-        return measure_cost(p, e, h, steps, repetitions).ns_per_step;
+        double ns = NAN;
+        python::run_watched([&] { ns = measure_cost(p, e, h, steps, repetitions).ns_per_step; }, kDefaultStepTimeout);
+        return ns;
       },
       "ns per step of a Python scheme class through the runner's own call path (min over repetitions)");
   m.def(

@@ -3,8 +3,64 @@
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <cmath>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <thread>
+
 namespace rigidbench::python {
 namespace {
+
+// The watch of run_watched: every Python call of a scheme in flight, by Python thread id. Touched
+// only with the GIL held (by the calls and by the watching thread), so the mutex never waits long.
+using Clock = std::chrono::steady_clock;
+struct InFlight {
+  Clock::time_point start;
+  bool timed_out = false;
+};
+std::mutex g_calls_mutex;
+std::map<unsigned long, InFlight> g_calls;
+std::atomic<bool> g_cancelled{false};
+std::atomic<double> g_timeout{0.0};
+
+/// One scheme call (constructor, reset, step and read, counters) registered with the watch; the
+/// GIL must be held. Its end clears an asynchronous exception that arrived too late to be raised in
+/// it, so that it never surfaces in the next call.
+class WatchedCall {
+ public:
+  WatchedCall() : id_(PyThread_get_thread_ident()) {
+    const std::lock_guard<std::mutex> l(g_calls_mutex);
+    g_calls[id_] = InFlight{Clock::now(), false};
+  }
+  ~WatchedCall() {
+    {
+      const std::lock_guard<std::mutex> l(g_calls_mutex);
+      g_calls.erase(id_);
+    }
+    PyThreadState_SetAsyncExc(id_, nullptr);
+  }
+  WatchedCall(const WatchedCall&) = delete;
+  WatchedCall& operator=(const WatchedCall&) = delete;
+  /// Why the call ended by the watch, empty if it did not.
+  std::string stopped() const {
+    bool timed_out = false;
+    {
+      const std::lock_guard<std::mutex> l(g_calls_mutex);
+      timed_out = g_calls.at(id_).timed_out;
+    }
+    if (timed_out)
+      return cat("python: the call did not return within ", format_number(g_timeout.load(), 6),
+                 " s (step_timeout; docs/python.md)");
+    if (g_cancelled) return "python: interrupted (KeyboardInterrupt)";
+    return {};
+  }
+
+ private:
+  unsigned long id_;
+};
 
 /// The Python exception of a user's call, bounded (a breakdown reason is one line of a table).
 std::string python_message(const py::error_already_set& e) {
@@ -98,35 +154,51 @@ void body_from_python(const py::handle& o, bool translating, BodyState& b) {
 class PythonScheme final : public AnyIntegrator {
  public:
   PythonScheme(const SchemeInfo& info, std::shared_ptr<PyHandle> cls, const Problem& p) : info_(&info), p_(&p) {
+    x_.bodies.resize(p.bodies.size());
+    if (g_cancelled) {
+      pending_ = "python: interrupted (KeyboardInterrupt)";
+      return;
+    }
     py::gil_scoped_acquire gil;
+    const WatchedCall call;
     try {
       obj_ = std::make_shared<PyHandle>(cls->obj(py::cast(&p, py::return_value_policy::reference)));
     } catch (const py::error_already_set& e) {
-      pending_ = cat("python: constructing ", std::string(info.name), "(problem) raised ", python_message(e));
+      const std::string why = call.stopped();
+      pending_ = !why.empty() ? why
+                              : cat("python: constructing ", std::string(info.name), "(problem) raised ", python_message(e));
     }
-    x_.bodies.resize(p.bodies.size());
   }
   const SchemeInfo& info() const override { return *info_; }
   void reset(const State& x0, double) override {
     x_ = x0;
     if (!obj_) return;
+    if (g_cancelled) {
+      pending_ = "python: interrupted (KeyboardInterrupt)";
+      return;
+    }
     py::gil_scoped_acquire gil;
+    const WatchedCall call;
     try {
       obj_->obj.attr("reset")(x0);
       pending_.clear();
     } catch (const py::error_already_set& e) {
-      pending_ = cat("python: reset raised ", python_message(e));
+      const std::string why = call.stopped();
+      pending_ = !why.empty() ? why : cat("python: reset raised ", python_message(e));
     }
   }
   StepStatus step(double t, double h) override {
     if (!pending_.empty()) return StepStatus::breakdown(pending_);
+    if (g_cancelled) return StepStatus::breakdown("python: interrupted (KeyboardInterrupt)");
     py::gil_scoped_acquire gil;
+    const WatchedCall call;
     try {
       const py::object r = obj_->obj.attr("step")(t, h);
       if (const std::string why = step_failure(r); !why.empty()) return StepStatus::breakdown(why);
       state_from_python(obj_->obj.attr("read")(), *p_, x_);
     } catch (const py::error_already_set& e) {
-      return StepStatus::breakdown(cat("python: ", python_message(e)));
+      const std::string why = call.stopped();
+      return StepStatus::breakdown(!why.empty() ? why : cat("python: ", python_message(e)));
     } catch (const InputError& e) {
       return StepStatus::breakdown(cat("python: ", e.what()));
     }
@@ -135,8 +207,9 @@ class PythonScheme final : public AnyIntegrator {
   void read(State& x) const override { x = x_; }
   Counters counters() const override {
     Counters c;
-    if (!obj_) return c;
+    if (!obj_ || g_cancelled) return c;
     py::gil_scoped_acquire gil;
+    const WatchedCall call;
     try {  // optional: a counters() -> dict(load_evaluations=, newton_iterations=)
       if (py::hasattr(obj_->obj, "counters")) {
         const py::dict d = obj_->obj.attr("counters")();
@@ -169,6 +242,61 @@ T attr_or(const py::handle& cls, const char* name, T fallback) {
 }
 
 }  // namespace
+
+void run_watched(const std::function<void()>& work, double timeout_s) {
+  g_cancelled = false;
+  g_timeout = std::isfinite(timeout_s) && timeout_s > 0 ? timeout_s : 0.0;
+  std::exception_ptr failed;
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread worker;
+  {
+    py::gil_scoped_release release;
+    worker = std::thread([&] {
+      try {
+        work();
+      } catch (...) {
+        failed = std::current_exception();
+      }
+      const std::lock_guard<std::mutex> l(m);
+      done = true;
+      cv.notify_all();
+    });
+  }
+  PyObject *type = nullptr, *value = nullptr, *trace = nullptr;  // the KeyboardInterrupt, once caught
+  for (;;) {
+    {
+      py::gil_scoped_release release;
+      std::unique_lock<std::mutex> l(m);
+      if (cv.wait_for(l, std::chrono::milliseconds(50), [&] { return done; })) break;
+    }
+    if (!type && PyErr_CheckSignals() != 0) {  // Python's SIGINT handler raised KeyboardInterrupt
+      PyErr_Fetch(&type, &value, &trace);
+      g_cancelled = true;
+    }
+    const auto now = Clock::now();
+    const std::lock_guard<std::mutex> l(g_calls_mutex);
+    for (auto& [id, c] : g_calls) {
+      if (type)
+        PyThreadState_SetAsyncExc(id, PyExc_KeyboardInterrupt);
+      else if (g_timeout > 0 && !c.timed_out && std::chrono::duration<double>(now - c.start).count() > g_timeout) {
+        c.timed_out = true;
+        PyThreadState_SetAsyncExc(id, PyExc_TimeoutError);
+      }
+    }
+  }
+  {
+    py::gil_scoped_release release;
+    worker.join();
+  }
+  g_cancelled = false;
+  if (type) {
+    PyErr_Restore(type, value, trace);
+    throw py::error_already_set();
+  }
+  if (failed) std::rethrow_exception(failed);
+}
 
 void state_from_python(const py::handle& o, const Problem& p, State& out) {
   const bool tr = p.translating();

@@ -42,6 +42,16 @@ class BadShape(Broken):
         return self.R, self.W[:2]
 
 
+class Hangs(Broken):
+    """A step that never returns on its third call: a loop that only the watch can end."""
+    name = "py_hangs"
+
+    def step(self, t, h):
+        self.n += 1
+        while self.n >= 3:
+            pass
+
+
 class LieEuler:
     """Lie-Euler (R_{n+1} = R_n exp(h W_n), W_{n+1} = W_n + h a(W_n)) on the torque-free body."""
     name = "py_lie_euler"
@@ -196,6 +206,43 @@ class ModuleTest(unittest.TestCase):
         with self.assertRaises(ValueError) as e:
             rigidbench.verify([Impostor, "terze"], ["free_body"], levels=3, measure_cost=False)
         self.assertIn("two schemes are named 'terze'", str(e.exception))
+
+    def test_a_call_that_never_returns(self):
+        # The timeout stops it: every level is a breakdown that says why, and the run ends.
+        r = rigidbench.verify(Hangs, ["free_body"], levels=3, measure_cost=False, step_timeout=0.1)
+        res = r["results"][0]
+        self.assertEqual(res["status"], "breakdown")
+        self.assertIn("did not return within 0.1 s (step_timeout", res["reason"])
+        run = rigidbench.simulate(Hangs, rigidbench.problem("free_body"), 0.01, t_end=0.1, step_timeout=0.1)
+        self.assertFalse(run["ok"])
+        self.assertIn("did not return within 0.1 s", run["reason"])
+        for bad in (0, -1, float("nan"), float("inf")):
+            with self.assertRaises(ValueError):
+                rigidbench.verify(Hangs, ["free_body"], levels=3, measure_cost=False, step_timeout=bad)
+
+    def test_ctrl_c_stops_a_hanging_run(self):
+        # SIGINT while a step hangs (no timeout): KeyboardInterrupt in the caller within a second,
+        # not a process that has to be killed.
+        import signal
+        import subprocess
+        import sys
+        import time
+        code = ("import rigidbench, sys; sys.path.insert(0, %r); from test_python import Hangs\n"
+                "print('started', flush=True)\n"
+                "rigidbench.verify(Hangs, ['free_body'], levels=3, measure_cost=False, step_timeout=None)\n"
+                % os.path.dirname(os.path.abspath(__file__)))
+        p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertEqual(p.stdout.readline().strip(), "started")
+        time.sleep(0.5)  # inside the hanging step by now
+        t = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        try:
+            _, err = p.communicate(timeout=20)
+        finally:
+            p.kill()
+        self.assertLess(time.monotonic() - t, 5)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("KeyboardInterrupt", err)
 
     def test_call_overhead_and_ladder(self):
         ns = rigidbench.call_overhead_ns(steps=500, repetitions=2)

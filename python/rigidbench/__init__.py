@@ -73,7 +73,7 @@ def call_overhead_ns(problem_=None, steps=5000, repetitions=5):
 
 def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, jobs=None, reference="",
            reference_precision="double", reference_tol=None, cache_dir="", cache=True, measure_cost=True,
-           progress=False, settings=()):
+           progress=False, settings=(), step_timeout=300.0):
     """Verify one or more schemes -- Python classes, registered schemes' names or globs -- on catalogue
     problems (names) or Problem objects (default: the quick suite), exactly as `rigidbench verify`.
 
@@ -83,7 +83,11 @@ def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, 
 
     `jobs`: worker threads (0: all cores). The default is all cores for compiled schemes and one when
     a Python class is verified: its calls hold the GIL, and two threads contending for it took the
-    example of examples/python 4.5x longer than one."""
+    example of examples/python 4.5x longer than one.
+
+    `step_timeout`: seconds a Python scheme's call (step, read, reset, the constructor) may take; one
+    that runs longer is stopped with a TimeoutError and its level is a breakdown saying so (None: no
+    limit). Ctrl-C stops a run at once, hanging calls included, and raises KeyboardInterrupt."""
     overhead = float("nan")
     items = scheme if isinstance(scheme, (list, tuple)) else [scheme]
     if jobs is None:
@@ -94,4 +98,4 @@ def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, 
         [repr(getattr(s, "name", s)) for s in items] + ["problems=%r" % (problems,)])]
     return _rigidbench._verify(scheme, problems, h, levels, t_end, out or "", jobs, reference, reference_precision,
                                reference_tol, cache_dir, cache, measure_cost, progress, list(settings), overhead,
-                               command)
+                               command, step_timeout)
