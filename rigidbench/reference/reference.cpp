@@ -144,9 +144,9 @@ std::vector<State_> integrate_on_grid(const Sys& sys, State_ y, const std::vecto
       steps += odeint::integrate_times(stepper, sys, y, sub.begin(), sub.end(), dt0, observe, budget);
     }
     if (got.size() != sub.size()) throw std::logic_error("reference: observer count does not match a segment");
+    y = got.back();  // before the moves below empty it
     for (std::size_t i = 0; i < got.size(); ++i)
-      if (emit[i]) out.push_back(got[i]);
-    y = got.back();
+      if (emit[i]) out.push_back(std::move(got[i]));  // one copy of the grid at a time (many bodies)
     a = b;
   }
   return out;
@@ -274,9 +274,12 @@ std::vector<ReferenceSolver> builtin_solvers() {
        [](const Problem& p, const Times& t, double tol, const S&) {
          using B = formulations::BodySystemQuaternion;
          ReferenceRun r;
-         const auto raw = integrate_on_grid(B{&p}, B::from_state(p.initial), t, tol, body_system_stepper(p), r.steps, {});
+         auto raw = integrate_on_grid(B{&p}, B::from_state(p.initial), t, tol, body_system_stepper(p), r.steps, {});
          r.states.resize(raw.size());
-         for (std::size_t i = 0; i < raw.size(); ++i) B::to_state(raw[i], r.states[i]);
+         for (std::size_t i = 0; i < raw.size(); ++i) {
+           B::to_state(raw[i], r.states[i]);
+           B::state_type().swap(raw[i]);  // freed as converted: the grid is held once (many bodies)
+         }
          return r;
        }},
       {"non_twisting", F::non_twisting, "non_twisting_kirchhoff_multiplier", false, false,

@@ -7,6 +7,7 @@
 
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/verification/error_metrics/error_metric.hpp"
+#include "rigidbench/verification/memory.hpp"
 #include "rigidbench/verification/metric_table.hpp"
 #include "rigidbench/verification/verdicts.hpp"
 
@@ -44,7 +45,15 @@ Ladder make_ladder(const Problem& p, int order, const LadderRequest& req) {
   if (L.n0 > (std::int64_t(1) << 31) >> (L.levels - 1))
     throw InputError("ladder too fine: the finest level would take " + num(double(L.n0) * std::pow(2.0, L.levels - 1)) +
                      " steps (limit 2^31)");
-  while ((L.n0 >> L.obs_shift) > 32768 && ((L.n0 >> L.obs_shift) & 1) == 0) ++L.obs_shift;
+  // The grid: at most 2^15 intervals, and one pair's level runs and reference grid within
+  // kGridMemoryBudget (many bodies: docs/decisions.md, "Memory of a run"), as far as halving the
+  // intervals can go (each must hold a whole number of coarsest steps).
+  const auto grid_bytes = [&](std::int64_t m) {
+    return double(L.levels) * level_run_bytes(p, m) + reference_grid_bytes(p, m);
+  };
+  while (((L.n0 >> L.obs_shift) > 32768 || grid_bytes(L.n0 >> L.obs_shift) > kGridMemoryBudget) &&
+         ((L.n0 >> L.obs_shift) & 1) == 0)
+    ++L.obs_shift;
   L.m = L.n0 >> L.obs_shift;
   return L;
 }

@@ -23,8 +23,9 @@ namespace rigidbench {
 
 /// Steps h_k = h0 2^-k, k = 0..levels-1, each an integer number of steps N0 2^k over the span.
 /// Observations are taken on one grid common to every level, t_j = t0 + j dt_obs, dt_obs = h0 2^s,
-/// with s the smallest shift that keeps at most 2^15 intervals (and divides N0); when s = 0 that is
-/// the step grid of the coarsest level itself. Invariants are still evaluated after every step.
+/// with s the smallest shift that keeps at most 2^15 intervals and one pair's grid data within
+/// kGridMemoryBudget (memory.hpp), as far as 2^s divides N0; when s = 0 that is the step grid of the
+/// coarsest level itself. Invariants are still evaluated after every step.
 struct Ladder {
   double t0 = 0, h0 = 0;
   int levels = 0;

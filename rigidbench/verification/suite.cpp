@@ -14,6 +14,7 @@
 #include "rigidbench/core/task_graph.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/problem_file.hpp"
+#include "rigidbench/verification/memory.hpp"
 
 namespace rigidbench {
 
@@ -119,6 +120,20 @@ void plan_pairs(const SuiteRequest& req, const std::vector<const SchemeEntry*>& 
       pairs.push_back(std::move(pr));
     }
 
+}
+
+/// The run's memory at its worst (memory.hpp): every reference grid, and every pair's level runs held
+/// at once.
+MemoryEstimate estimate_memory(const std::vector<Pair>& pairs, const std::vector<std::pair<std::size_t, Ladder>>& grids,
+                               const std::vector<Problem>& problems) {
+  MemoryEstimate e;
+  for (const auto& [pi, L] : grids) e.references += reference_grid_bytes(problems[pi], L.m);
+  for (const Pair& pr : pairs)
+    if (pr.skip.empty()) e.levels += double(pr.ladder.levels) * level_run_bytes(problems[pr.problem], pr.ladder.m);
+  double fixed = 0;
+  for (const Problem& p : problems) fixed = std::max(fixed, fixed_bytes(p));
+  e.fixed = fixed;
+  return e;
 }
 
 /// The order of the pairs' levels: by the finest level's steps times bodies (the total is about twice
@@ -274,6 +289,8 @@ SuiteResult run_suite(const SuiteRequest& req) {
   std::vector<Pair> pairs;
   std::vector<std::pair<std::size_t, Ladder>> grids;
   plan_pairs(req, schemes, out, pairs, grids);
+  const MemoryEstimate memory = estimate_memory(pairs, grids, out.problems);
+  require_memory(memory, "verify");  // before any reference is read or computed
   SuiteSchedule sched(req, out, pairs, long_time_steps);
   sched.add_references(grids);
   const std::vector<std::size_t> rank = pair_ranks(pairs, out.problems);
@@ -281,8 +298,9 @@ SuiteResult run_suite(const SuiteRequest& req) {
   if (req.progress)
     std::fprintf(stderr,
                  "verify: %zu pair(s) to run (%zu not applicable), %zu reference grid(s) (%zu from the cache); "
-                 "%zu work unit(s) on %d worker(s)\n",
-                 sched.to_run, sched.skipped, grids.size(), sched.cached, sched.graph.size(), out.jobs);
+                 "%zu work unit(s) on %d worker(s); memory at most ~%s\n",
+                 sched.to_run, sched.skipped, grids.size(), sched.cached, sched.graph.size(), out.jobs,
+                 format_bytes(memory.total()).c_str());
   sched.graph.run(out.jobs);
   measure_costs(req, pairs, out);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
