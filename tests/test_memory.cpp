@@ -54,6 +54,30 @@ TEST_CASE("many bodies: the observation grid is halved until one pair fits its b
   CHECK(make_ladder(top, 2).obs_shift == 0);
 }
 
+TEST_CASE("the budget leaves every catalogue grid as the 2^15 bound alone sets it, full suite included",
+          "[memory]") {
+  for (const std::string& name : catalogue_names())
+    for (const bool full : {false, true}) {
+      Problem p = catalogue_problem(name);
+      if (full) {  // as suite_problems makes the full suite: one level more, twice the span
+        ++p.verification.levels;
+        if (p.verification.t_end)
+          p.verification.t_end = std::min(p.t_end, 2 * (*p.verification.t_end - p.t0) + p.t0);
+        else
+          p.t_end = p.t0 + 2 * (p.t_end - p.t0);
+        p.finalize();
+      }
+      for (const int order : {1, 2}) {
+        const Ladder L = make_ladder(p, order);
+        int shift = 0;
+        while ((L.n0 >> shift) > 32768 && ((L.n0 >> shift) & 1) == 0) ++shift;
+        INFO(name << (full ? " (full)" : "") << " order " << order << ": grid " << grid_bytes(p, L) << " B");
+        CHECK(L.obs_shift == shift);
+        CHECK(grid_bytes(p, L) <= kGridMemoryBudget);
+      }
+    }
+}
+
 TEST_CASE("a run that would exceed the available memory is refused before any work", "[memory]") {
   SuiteRequest req;
   req.integrators = {"bg_body"};
