@@ -1,5 +1,8 @@
 // The reference: conserves what the exact flow conserves, its two steppers agree, and its error
 // estimate is genuine (not an artefact of the output grid).
+#include <cstdlib>
+#include <filesystem>
+
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/reference/binomial.hpp"
@@ -217,4 +220,33 @@ TEST_CASE("an analytic evaluation with a segment left out refuses to finish", "[
   ReferenceJob job(p, grid(p, 1200));
   for (std::size_t u = 1; u < job.units(); ++u) job.run_unit(u);
   CHECK_THROWS_AS(job.finish(), std::logic_error);
+}
+
+TEST_CASE("the reference's step budget ends a solve that would run on, with exit 2 naming it", "[reference]") {
+  // The default, 10^8, takes ~15 minutes to reach; RIGIDBENCH_REFERENCE_MAX_STEPS lowers it so that
+  // the budget itself is exercised: the odeint path (kirchhoff) and the hand-stepped Euler angles.
+  setenv("RIGIDBENCH_REFERENCE_MAX_STEPS", "50", 1);
+  for (const char* form : {"kirchhoff", "euler_angles"}) {
+    const std::string out = test::tmp_path(cat("budget-", form, ".csv"));
+    std::filesystem::remove(out);
+    const auto r = test::run_cli(cat("reference --problem heavy_top --formulation ", form,
+                                     " --h 0.1 --t-end 2 --no-cache --out ", out));
+    INFO(form << ": " << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains("reference: more than 50 steps (the limit; RIGIDBENCH_REFERENCE_MAX_STEPS)"));
+    CHECK(!std::filesystem::exists(out));
+  }
+  // Within a budget that suffices, the same command succeeds: the limit is what stopped it.
+  setenv("RIGIDBENCH_REFERENCE_MAX_STEPS", "1000000", 1);
+  CHECK(test::run_cli("reference --problem heavy_top --h 0.1 --t-end 2 --no-cache --out " +
+                      test::tmp_path("budget-ok.csv")).exit_code == 0);
+  for (const char* bad : {"0", "-3", "1e5", "lots", "99999999999999"}) {
+    setenv("RIGIDBENCH_REFERENCE_MAX_STEPS", bad, 1);
+    const auto r = test::run_cli("reference --problem heavy_top --h 0.1 --t-end 2 --no-cache --out " +
+                                 test::tmp_path("budget-bad.csv"));
+    INFO(bad << ": " << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains("RIGIDBENCH_REFERENCE_MAX_STEPS must be a whole number"));
+  }
+  unsetenv("RIGIDBENCH_REFERENCE_MAX_STEPS");
 }

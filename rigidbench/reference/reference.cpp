@@ -70,17 +70,36 @@ constexpr int kReferenceCodeVersion = 8;  // 7: the estimate from a looser rerun
 /// bound (FixedSteps::covering), and a reference without one ran for days on |W| = 1e8 or a span of
 /// 1e9 (docs/decisions.md, "Input limits"). 10^8 steps: ~15 minutes per solve on the heavy top at
 /// 1e-13 (~9 us per step, measured); the catalogue's references take at most ~10^6.
+/// RIGIDBENCH_REFERENCE_MAX_STEPS sets another (a whole number in [1, 10^12]).
 constexpr std::size_t kReferenceStepLimit = 100000000;
+
+std::size_t reference_step_limit() {
+  const char* env = std::getenv("RIGIDBENCH_REFERENCE_MAX_STEPS");
+  if (!env || !*env) return kReferenceStepLimit;
+  const std::string text(env);
+  std::size_t used = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text[0] == '-' || text[0] == '+' || v < 1 || v > 1000000000000ull)
+    throw InputError(cat("RIGIDBENCH_REFERENCE_MAX_STEPS must be a whole number in [1, 10^12] (got '",
+                         text.substr(0, 40), "')"));
+  return std::size_t(v);
+}
 
 /// odeint's step-overflow checker used as a budget over the whole run: odeint calls reset() at each
 /// observation (its own checker bounds the steps between two), this one counts on.
 struct StepBudget {
   std::size_t* taken;
+  std::size_t limit = reference_step_limit();
   void operator()() {
-    if (++*taken > kReferenceStepLimit)
-      throw InputError(cat("reference: more than ", std::to_string(kReferenceStepLimit),
-                           " steps (the limit): the problem's rates over its span are more than a reference can "
-                           "follow - shorten the span or lower the angular velocities"));
+    if (++*taken > limit)
+      throw InputError(cat("reference: more than ", std::to_string(limit),
+                           " steps (the limit; RIGIDBENCH_REFERENCE_MAX_STEPS): the problem's rates over its span are "
+                           "more than a reference can follow - shorten the span or lower the angular velocities"));
   }
   void reset() {}
 };
@@ -181,10 +200,11 @@ std::vector<State> run_euler_angles(const Problem& p, const std::vector<double>&
   steps = 0;
   switches = 0;
   F::state_type tmp;
+  const StepBudget budget{&steps};
   while (next < times.size()) {
     const auto span = st.do_step(F{&p, seq});
     ++steps;
-    if (steps > kReferenceStepLimit) StepBudget{&steps}();  // the same limit and message
+    if (steps > budget.limit) StepBudget{&steps}();  // the same limit and message
     while (next < times.size() && times[next] <= span.second) {
       st.calc_state(times[next], tmp);
       emit(seq, tmp);
