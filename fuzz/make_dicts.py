@@ -55,3 +55,6 @@ for target, schemas in SCHEMAS.items():
 columns = ["t"] + [f"R{i}{j}" for i in range(1, 4) for j in range(1, 4)] + ["W1", "W2", "W3"]
 bodies = [f"{c}_{b}" for b in range(3) for c in columns[1:] + ["x1", "x2", "x3", "v1", "v2", "v3"]]
 write("trajectory", ["0", "1", "2", "3"] + CSV_TOKENS + JSON_TOKENS + ['"data"'] + columns + bodies)
+write("manifest", JSON_TOKENS + ['"levels"', '"h"', '"file"', '0.05', '0.025', '0.0125', '"a.csv"', '"level0.csv"',
+                                 '"level1.json"', '"sub/b.csv"', '"sub"', '"fifo"', '"zero"', '"dangling"', '"link.csv"',
+                                 '"/dev/zero"', '"/dev/null"', '"/tmp"', '".."', '"."', '""'])

@@ -1,0 +1,64 @@
+// libFuzzer target: the trajectory manifest of `score` (trajectory_files, verification/scoring.hpp;
+// docs/trajectory-files.md) on arbitrary bytes. The input is written as manifest.json into a folder of
+// its own that also holds what a manifest may name: regular files (a.csv, level0.csv, level1.json,
+// sub/b.csv), a FIFO, a folder, a link to /dev/zero, a dangling link and a link to a regular file.
+// The reader's promise: one file per ladder level, each a regular file (a FIFO blocked `score`
+// forever, a link to /dev/zero read until memory ran out).
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "fuzz.hpp"
+#include "rigidbench/problems/problem_file.hpp"
+#include "rigidbench/verification/runner.hpp"
+#include "rigidbench/verification/scoring.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string scratch;  // removed at exit
+
+std::string make_folder() {
+  scratch = (fs::temp_directory_path() / "rigidbench-fuzz-manifest-XXXXXX").string();
+  if (!mkdtemp(scratch.data())) rigidbench::fuzz::finding("cannot make the scratch folder");
+  std::atexit([] {
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+  });
+  const fs::path d = scratch;
+  for (const char* f : {"a.csv", "level0.csv", "level1.json"}) std::ofstream(d / f) << "t\n";
+  fs::create_directory(d / "sub");
+  std::ofstream(d / "sub" / "b.csv") << "t\n";
+  mkfifo((d / "fifo").c_str(), 0600);
+  fs::create_symlink("/dev/zero", d / "zero");
+  fs::create_symlink("no-such-file", d / "dangling");
+  fs::create_symlink("a.csv", d / "link.csv");
+  return scratch;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace rigidbench;
+  static const Problem p = resolve_problem("free_body", "");
+  static const Ladder L = make_ladder(p, 2, {.levels = 3});
+  static const std::string dir = make_folder();
+  {
+    std::ofstream out(fs::path(dir) / "manifest.json", std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
+  }
+  fuzz::reject_or_accept([&] {
+    const std::vector<std::string> files = trajectory_files(dir, L);
+    if (files.size() != std::size_t(L.levels)) fuzz::finding("not one file per level");
+    for (const std::string& f : files) {
+      std::error_code ec;
+      if (!fs::is_regular_file(f, ec)) fuzz::finding("a file that is not a regular file was accepted");
+    }
+  });
+  return 0;
+}
