@@ -276,6 +276,24 @@ def bad():
     check("checked before the run" in p.stderr, p.stderr)
     check(not os.path.exists(out), "the run did not start")
     check(open(full, "rb").read() == before, "the history is left as it was")
+    # A read-only history: root writes through file modes, so the file is made immutable (chattr +i,
+    # refused even to root) where the file system supports it, and the case is skipped, saying so,
+    # where it does not (an overlay or tmpfs).
+    ro = fresh("read-only.sqlite")
+    run("history", "--history", ro, "--import", verify_json)
+    before = open(ro, "rb").read()
+    if subprocess.run(["chattr", "+i", ro], capture_output=True).returncode == 0:
+        try:
+            p = subprocess.run([B, "verify", *SEL, "--history", ro, "--out", out], capture_output=True, text=True)
+            check(p.returncode == 5, f"read-only history: exit {p.returncode}, expected 5: {p.stderr}")
+            check("is read-only" in p.stderr, p.stderr)
+            check(not os.path.exists(out), "the run did not start")
+            p = run("history", "--history", ro, "--import", verify_json, expect=5)
+        finally:
+            subprocess.run(["chattr", "-i", ro])
+        check(open(ro, "rb").read() == before, "the read-only history is left as it was")
+    else:
+        print("bad: read-only history not checked: chattr +i is not supported here")
     print("bad: refused with exit 2, nothing recorded")
 
 
