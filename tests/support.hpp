@@ -13,6 +13,14 @@
 
 namespace rigidbench::test {
 
+#ifndef RIGIDBENCH_TEST_SANITIZED
+#define RIGIDBENCH_TEST_SANITIZED 0
+#endif
+/// True in the sanitize preset's build (tests/CMakeLists.txt), where ASan + UBSan make Eigen code ~25x
+/// slower (docs/decisions.md, "Sanitizers"). A test may then run the same code paths on a smaller
+/// input; what it asserts stays the same, and the release build's fast label runs the full size.
+inline constexpr bool kSanitized = RIGIDBENCH_TEST_SANITIZED != 0;
+
 /// Max-norm distance with the index of the worst entry and NaN/inf detection (after Drake's
 /// CompareMatrices): the message says where two matrices differ, not just that they do.
 template <class A, class B>
