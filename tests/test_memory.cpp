@@ -23,9 +23,7 @@ struct MemoryLimit {
   MemoryLimit& operator=(const MemoryLimit&) = delete;
 };
 
-double grid_bytes(const Problem& p, const Ladder& L) {
-  return double(L.levels) * level_run_bytes(p, L.m) + reference_grid_bytes(p, L.m);
-}
+double grid_bytes(const Problem& p, const Ladder& L) { return pair_grid_bytes(p, L.levels, L.m); }
 
 }  // namespace
 

@@ -29,6 +29,10 @@ double reference_grid_bytes(const Problem& p, std::int64_t m) {
   return double(m + 1) * (double(p.bodies.size()) * per_body + per_point);
 }
 
+double pair_grid_bytes(const Problem& p, int levels, std::int64_t m) {
+  return double(levels) * level_run_bytes(p, m) + reference_grid_bytes(p, m);
+}
+
 double fixed_bytes(const Problem& p) {
   // scripts/body-memory.py on particle_gas_N (bg_body): RSS = 8.6 MiB + 44.5 KiB N with a grid of 51
   // points, of which ~29 KiB a body are the grid data above; the rest, a few KiB a body (the models,

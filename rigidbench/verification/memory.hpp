@@ -24,6 +24,9 @@ double level_run_bytes(const Problem& p, std::int64_t m);
 /// the canonical states of each, the two run at once when there are cores for it), then the kept
 /// solution, the estimate's states and the cache's payload.
 double reference_grid_bytes(const Problem& p, std::int64_t m);
+/// One pair's grid data: its `levels` level runs and its reference, on m intervals - what make_ladder
+/// keeps within kGridMemoryBudget.
+double pair_grid_bytes(const Problem& p, int levels, std::int64_t m);
 /// What the program needs whatever the grid: the code, the problem models, the schemes' states and
 /// scratch (a fixed part and a per-body part, measured: scripts/body-memory.py).
 double fixed_bytes(const Problem& p);

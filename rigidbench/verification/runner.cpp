@@ -48,10 +48,7 @@ Ladder make_ladder(const Problem& p, int order, const LadderRequest& req) {
   // The grid: at most 2^15 intervals, and one pair's level runs and reference grid within
   // kGridMemoryBudget (many bodies: docs/decisions.md, "Memory of a run"), as far as halving the
   // intervals can go (each must hold a whole number of coarsest steps).
-  const auto grid_bytes = [&](std::int64_t m) {
-    return double(L.levels) * level_run_bytes(p, m) + reference_grid_bytes(p, m);
-  };
-  while (((L.n0 >> L.obs_shift) > 32768 || grid_bytes(L.n0 >> L.obs_shift) > kGridMemoryBudget) &&
+  while (((L.n0 >> L.obs_shift) > 32768 || pair_grid_bytes(p, L.levels, L.n0 >> L.obs_shift) > kGridMemoryBudget) &&
          ((L.n0 >> L.obs_shift) & 1) == 0)
     ++L.obs_shift;
   L.m = L.n0 >> L.obs_shift;
