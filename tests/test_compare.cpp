@@ -67,6 +67,18 @@ json synthetic_report(const std::vector<json>& results) {
   return j;
 }
 
+/// A bench report with no results yet: baseline scheme_a, instructions from callgrind.
+json synthetic_bench() {
+  json bench = synthetic_report({});
+  bench.erase("suite");
+  bench.erase("summary");
+  bench["baseline"] = "scheme_a";
+  bench["instruction_counts"] = {{"tool", "callgrind"}, {"note", ""}};
+  bench["work_precision"] = {{"error_metric", "attitude_error_final"}, {"series", json::array()}};
+  bench["kind"] = "bench";
+  return bench;
+}
+
 }  // namespace
 
 TEST_CASE("ladder reading: log-log interpolation is exact for a power law and extrapolation is flagged",
@@ -125,13 +137,7 @@ TEST_CASE("compare ranks by the cost of reaching the target accuracy", "[compare
 
   // With a bench report giving instructions, the ranking switches to instructions: a scheme cheap
   // in time but expensive in instructions moves down.
-  json bench = synthetic_report({});
-  bench.erase("suite");
-  bench.erase("summary");
-  bench["baseline"] = "scheme_a";
-  bench["instruction_counts"] = {{"tool", "callgrind"}, {"note", ""}};
-  bench["work_precision"] = {{"error_metric", "attitude_error_final"}, {"series", json::array()}};
-  bench["kind"] = "bench";
+  json bench = synthetic_bench();
   bench["results"] = {{{"integrator", "scheme_a"}, {"problem", "toy"}, {"ns_per_step", 1.0}, {"ratio_to_baseline", 1.0},
                        {"instructions_per_step", 1.0}, {"instruction_ratio_to_baseline", 1.0}, {"h", 0.01},
                        {"load_evaluations_per_step", 0.0}, {"newton_iterations_per_step", 0.0}},
@@ -222,10 +228,68 @@ TEST_CASE("compare and report on the command line: bad input exits 2 and writes 
   }
   // A verify report from the real tool compares; the Markdown names every scheme that ran.
   const std::string rep = test::tmp_path("cmp-real.json");
-  const auto v = test::run_cli("verify --problem heavy_top --levels 4 --quiet --out " + rep);
+  // Schemes of order >= 2 (a first-order ladder on heavy_top is 3.1 million steps: 80 s under the
+  // sanitizers) and one that does not apply (bg_body: spherical bodies only).
+  const auto v = test::run_cli("verify --problem heavy_top --levels 4 --quiet --integrator odeint_rk4_quat terze rig_imp "
+                               "dlm_splitting rkmk4 bg_body --out " + rep);
   REQUIRE(v.exit_code <= 1);
   const auto c = test::run_cli("compare --report " + rep + " --target 1e-5");
   REQUIRE(c.exit_code == 0);
   for (const char* s : {"odeint_rk4_quat", "terze", "rig_imp", "dlm_splitting", "rkmk4"})
     CHECK(c.output.find(std::string("| ") + s) != std::string::npos);
+}
+
+TEST_CASE("compare: the ranked column in one unit, each skipped scheme with its reason, no empty table",
+          "[compare]") {
+  // scheme_a has a bench entry with instructions, scheme_b only the verify report's wall clock: the
+  // problem ranks in CPU seconds, and scheme_a's cost to target is in ms like scheme_b's (it was
+  // printed in Minstr, a column that could not be read down).
+  const auto skipped = [](const std::string& name, const std::string& problem, const std::string& reason) {
+    json r = synthetic_result(name, 1.0, 2, 100);
+    r["problem"] = problem;
+    r["status"] = "skipped";
+    r["reason"] = reason;
+    return r;
+  };
+  const json rep = synthetic_report({synthetic_result("scheme_a", 1.0, 2, 100), synthetic_result("scheme_b", 10.0, 4, 300),
+                                     skipped("s1", "toy", "spherical only"), skipped("s2", "toy", "another family"),
+                                     skipped("s3", "toy", "spherical only"), skipped("s1", "lonely", "spherical only")});
+  json bench = synthetic_bench();
+  const json bench_row = {{"integrator", "scheme_a"},     {"problem", "toy"},
+                          {"ns_per_step", 100.0},         {"ratio_to_baseline", 1.0},
+                          {"instructions_per_step", 1e3}, {"instruction_ratio_to_baseline", 1.0},
+                          {"h", 0.01},                    {"load_evaluations_per_step", 0.0},
+                          {"newton_iterations_per_step", 0.0}};
+  bench["results"] = json::array({bench_row});
+  CompareOptions opt;
+  opt.target = 1e-8;
+  const auto c = compare_reports(rep, &bench, opt);
+  REQUIRE(c["problems"].size() == 2);
+  const auto& toy = c["problems"][0];
+  CHECK(toy["rank_unit"] == "cpu_seconds");
+  CHECK(toy["rows"][0]["rank"] == 1);
+  CHECK(toy["rows"][1]["rank"] == 2);
+  const std::string md = compare_markdown(c);
+  const std::string toy_md = md.substr(md.find("## toy"), md.find("## lonely") - md.find("## toy"));
+  CHECK(toy_md.find("Minstr") == std::string::npos);
+  CHECK(toy_md.find("cost to target (ms) |") != std::string::npos);
+  // Each skipped scheme with its own reason, grouped.
+  CHECK(toy_md.find("Not applicable: s1, s3 (spherical only); s2 (another family).") != std::string::npos);
+  // A problem no scheme integrates: said so, without an empty ranked table.
+  const auto& lonely = c["problems"][1];
+  CHECK(lonely["rows"].empty());
+  const std::string lonely_md = md.substr(md.find("## lonely"));
+  CHECK(lonely_md.find("No scheme of the report integrates this problem") != std::string::npos);
+  CHECK(lonely_md.find("| rank |") == std::string::npos);
+  CHECK(lonely_md.find("Not applicable: s1 (spherical only).") != std::string::npos);
+
+  // Both schemes with instructions: the column is in Minstr, every ranked row has a value in it.
+  json b2 = bench_row;
+  b2["integrator"] = "scheme_b";
+  bench["results"].push_back(b2);
+  const auto ci = compare_reports(rep, &bench, opt);
+  CHECK(ci["problems"][0]["rank_unit"] == "instructions");
+  const std::string md_i = compare_markdown(ci);
+  CHECK(md_i.find("cost to target (Minstr) |") != std::string::npos);
+  CHECK(md_i.find(" ms |") == std::string::npos);
 }

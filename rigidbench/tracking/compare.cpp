@@ -375,12 +375,44 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
     const ordered_json ranked = ranked_rows(rows, unit);
     P["h_fixed"] = num(h_fixed);
     P["rank_by"] = cat("cost to reach ", opt.metric, " <= ", format_number(opt.target, 3), " in ", unit);
+    // The one unit of the ranked column: a row without a cost in it is unranked and shows none, never
+    // a cost in the other unit (a column mixing Minstr and ms cannot be read down).
+    P["rank_unit"] = unit;
     P["rows"] = ranked;
     P["skipped"] = skipped;
     out["problems"].push_back(P);
   }
   return out;
 }
+
+namespace {
+
+/// The ranked column's unit of a problem's table; a comparison written before rank_unit existed
+/// ranked in instructions exactly when its rank_by says so.
+std::string rank_unit(const ordered_json& P) {
+  if (P.contains("rank_unit") && P["rank_unit"].is_string()) return P["rank_unit"].get<std::string>();
+  return P.value("rank_by", "").find("instructions") != std::string::npos ? "instructions" : "cpu_seconds";
+}
+double cost_scale(const std::string& unit) { return unit == "instructions" ? 1e-6 : 1e3; }
+const char* cost_unit_label(const std::string& unit) { return unit == "instructions" ? "Minstr" : "ms"; }
+
+/// "Not applicable: a, b (reason); c (other reason)." - the schemes grouped by their own reasons, in
+/// the report's order of first appearance.
+std::string skipped_markdown(const ordered_json& skipped) {
+  if (skipped.empty()) return "";
+  std::vector<std::pair<std::string, std::string>> groups;  // reason, schemes
+  for (const auto& k : skipped) {
+    const std::string reason = k.value("reason", ""), name = markdown_text(k.value("integrator", ""));
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == reason; });
+    if (g == groups.end()) groups.emplace_back(reason, name);
+    else g->second += cat(", ", name);
+  }
+  std::string s;
+  for (const auto& [reason, names] : groups) s += cat(s.empty() ? "" : "; ", names, " (", markdown_text(reason), ")");
+  return cat("\nNot applicable: ", s, ".\n");
+}
+
+}  // namespace
 
 std::string compare_markdown(const ordered_json& c) {
   // Every string that came from a report (titles, reasons, names, keys) goes through markdown_text:
@@ -402,8 +434,15 @@ std::string compare_markdown(const ordered_json& c) {
         break;
       }
     o << "\n\n";
+    if (P["rows"].empty()) {
+      o << "No scheme of the report integrates this problem: nothing to rank.\n";
+      o << skipped_markdown(P["skipped"]);
+      continue;
+    }
+    const std::string unit = rank_unit(P);
     o << "| rank | scheme | kind | order obs/exp | Q_II (2^p) | exact claims held | unclaimed, exact at every h | "
-         "error at h | attitude: phase / shape (h) | ns/step (x odeint, x rk4) | instr/step (x odeint, x rk4) | flops/step (instr/flop) | steps to target | cost to target |\n";
+         "error at h | attitude: phase / shape (h) | ns/step (x odeint, x rk4) | instr/step (x odeint, x rk4) | flops/step (instr/flop) | steps to target | cost to target ("
+      << cost_unit_label(unit) << ") |\n";
     o << "|---:|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
     for (const auto& r : P["rows"]) {
       auto list = [](const ordered_json& a) {
@@ -423,9 +462,8 @@ std::string compare_markdown(const ordered_json& c) {
         const auto& a = r["attitude_anatomy"];
         anatomy = cat(fmt(as_num(a["phase"])), " / ", fmt(as_num(a["shape"])), " (", fmt(as_num(a["h"])), ")");
       }
-      std::string cost = "-";
-      if (as_num(ct["instructions"]) > 0) cost = tilde_c + fmt(as_num(ct["instructions"]) * 1e-6) + " Minstr";
-      else if (as_num(ct["cpu_seconds"]) > 0) cost = tilde_c + fmt(as_num(ct["cpu_seconds"]) * 1e3) + " ms";
+      const double c_unit = as_num(ct[unit]);
+      const std::string cost = std::isfinite(c_unit) && c_unit > 0 ? tilde_c + fmt(c_unit * cost_scale(unit)) : "-";
       o << "| " << (r["rank"].is_number() ? std::to_string(r["rank"].get<int>()) : std::string("-")) << " | "
         << markdown_text(r.value("integrator", "")) << (r.value("status", "") != "ok" ? cat(" (", markdown_text(r.value("status", "")), ")") : "")
         << " | " << markdown_text(r.value("kind", "")) << " | " << fmt(as_num(r["order"]["observed"])) << "/"
@@ -440,12 +478,7 @@ std::string compare_markdown(const ordered_json& c) {
         << fmt(as_num(cp.value("instructions_per_flop", ordered_json()))) << ") | " << tilde_c << fmt(as_num(ct["steps"])) << " | "
         << cost << " |\n";
     }
-    if (!P["skipped"].empty()) {
-      o << "\nNot applicable: ";
-      std::string s;
-      for (const auto& k : P["skipped"]) s += cat(s.empty() ? "" : ", ", markdown_text(k.value("integrator", "")));
-      o << s << " (" << markdown_text(P["skipped"][0].value("reason", "")) << ").\n";
-    }
+    o << skipped_markdown(P["skipped"]);
   }
   return o.str();
 }

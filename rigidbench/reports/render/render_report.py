@@ -820,11 +820,19 @@ def compare_tables(cmp):
         phase_note = (f" Attitude phase: the final attitude error's rotation about {esc(axis)} (signed, rad); shape: the "
                       "rest (docs/metrics.md, Error anatomy)." if axis else "")
         out.append(f'<p class="meta">Ranked by {esc(P["rank_by"])}; error at fixed h = {fmtn(P["h_fixed"])}.{phase_note}</p>')
+        if not P["rows"]:
+            out.append('<p class="meta">No scheme of the report integrates this problem: nothing to rank.</p>')
+            out.append(skipped_html(P["skipped"]))
+            continue
+        # The ranked column in the one unit the problem ranks by (rank_unit; a comparison written before
+        # it existed: the unit rank_by names).
+        unit = P.get("rank_unit") or ("instructions" if "instructions" in P["rank_by"] else "cpu_seconds")
+        scale, label = (1e-6, "Minstr") if unit == "instructions" else (1e3, "ms")
         out.append("<table><tr><th>rank</th><th>scheme</th><th>kind</th><th>order obs / exp</th><th>Q_II (2^p)</th>"
                    "<th>exact claims held</th><th>unclaimed, exact at every h</th><th>error at h</th>"
                    "<th>attitude: phase / shape (h)</th><th>ns/step (× odeint, × rk4)</th><th>instr/step (× odeint, × rk4)</th><th>flops/step (instr/flop)</th>"
                    "<th>steps to target</th>"
-                   "<th>cost to target</th></tr>")
+                   f"<th>cost to target ({label})</th></tr>")
         for r in P["rows"]:
             inv = r["invariants"]
             held = ", ".join(inv["claimed_and_held"]) or "-"
@@ -832,12 +840,7 @@ def compare_tables(cmp):
                 held += ' <span class="fail">FAILED: ' + esc(", ".join(inv["claimed_and_failed"])) + "</span>"
             ct, cp = r["cost_to_target"], r["cost_per_step"]
             tc = "~" if ct["extrapolated"] else ""
-            if finite(ct.get("instructions")):
-                cost = f'{tc}{fmtn(ct["instructions"] * 1e-6)} Minstr'
-            elif finite(ct.get("cpu_seconds")):
-                cost = f'{tc}{fmtn(ct["cpu_seconds"] * 1e3)} ms'
-            else:
-                cost = "-"
+            cost = f'{tc}{fmtn(ct[unit] * scale)}' if finite(ct.get(unit)) and ct[unit] > 0 else "-"
             te = "~" if r["error_at_h"]["extrapolated"] else ""
             an = r.get("attitude_anatomy")
             anatomy = f'{fmtn(an["phase"])} / {fmtn(an["shape"])} ({fmtn(an["h"])})' if an else "-"
@@ -855,10 +858,19 @@ def compare_tables(cmp):
                 f'<td class="num">{fmtn(cp.get("flops"), 4)} ({fmtn(cp.get("instructions_per_flop"))})</td>'
                 f'<td class="num">{tc}{fmtn(ct["steps"])}</td><td class="num">{cost}</td></tr>')
         out.append("</table>")
-        if P["skipped"]:
-            out.append('<p class="meta">Not applicable: ' +
-                       esc(", ".join(s["integrator"] + " (" + s["reason"] + ")" for s in P["skipped"])) + "</p>")
+        out.append(skipped_html(P["skipped"]))
     return "\n".join(out)
+
+
+def skipped_html(skipped):
+    """The schemes that do not apply, grouped by their own reasons (in order of first appearance)."""
+    groups = {}
+    for k in skipped:
+        groups.setdefault(k["reason"], []).append(k["integrator"])
+    if not groups:
+        return ""
+    return ('<p class="meta">Not applicable: ' +
+            esc("; ".join(", ".join(names) + " (" + reason + ")" for reason, names in groups.items())) + ".</p>")
 
 
 def verify_table(rep):
