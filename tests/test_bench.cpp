@@ -72,6 +72,41 @@ TEST_CASE("bench covers every registered (scheme - problem) pair in both outputs
   CHECK(gb["context"]["rigidbench_baseline"] == "odeint_rk4_quat");
 }
 
+TEST_CASE("bench output into a file: no colour codes, no debug warning, steps as numbers, no NaN", "[bench][cli]") {
+  // Output redirected (run_cli reads a pipe, TERM as the caller's): Google Benchmark's own "auto"
+  // colour looked at TERM only. With repetitions, its cv row of a counter that is 0 on every
+  // repetition was "-nan%" on the console and the token NaN in benchmark.json (not JSON).
+  const std::string dir = test::tmp_path("bench-output");
+  std::filesystem::remove_all(dir);
+  const std::string args = "bench --no-icount --no-work-precision --min-time 0.001 --repetitions 2 --problem pendulum3d "
+                           "--integrator terze rig_imp --out " + dir;
+  const auto r = test::run_cli(args);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find('\x1b') == std::string::npos);
+  CHECK(r.output.find("Library was built as DEBUG") == std::string::npos);
+  CHECK(r.output.find("nan") == std::string::npos);
+  CHECK(r.output.find("h=0.025 ") == std::string::npos);  // the label ends the row
+  CHECK(r.output.find("h=0.025\n") != std::string::npos);
+  CHECK(r.output.find("_cv") != std::string::npos);  // the aggregates were printed
+  const json gb = json::parse(std::ifstream(dir + "/benchmark.json"));  // throws on NaN
+  CHECK(gb["benchmarks"].size() > 4);
+  // The per-step counts are deterministic: a second run gives the same, RK4 makes 4 load evaluations
+  // a step, and the semi-implicit RIG_IMP at least one Newton iteration.
+  const json first = json::parse(std::ifstream(dir + "/bench.json"));
+  REQUIRE(test::run_cli(args).exit_code == 0);
+  const json second = json::parse(std::ifstream(dir + "/bench.json"));
+  REQUIRE(first["results"].size() == second["results"].size());
+  for (std::size_t i = 0; i < first["results"].size(); ++i) {
+    const json &a = first["results"][i], &b = second["results"][i];
+    INFO(a["integrator"]);
+    for (const char* k : {"load_evaluations_per_step", "newton_iterations_per_step", "jacobian_evaluations_per_step"})
+      CHECK(a[k] == b[k]);
+    if (a["integrator"] == "rk4_quat") CHECK(a["load_evaluations_per_step"].get<double>() == 4.0);
+    if (a["integrator"] == "rig_imp") CHECK(a["newton_iterations_per_step"].get<double>() >= 1.0);
+  }
+}
+
 TEST_CASE("instruction counts: two consecutive runs agree to 0.1% for every pair", "[bench][ci]") {
   std::vector<Problem> problems;
   for (const auto& n : catalogue_names()) problems.push_back(catalogue_problem(n));

@@ -7,9 +7,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
+#include <string_view>
 
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/verification/suite.hpp"
@@ -19,27 +22,42 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// Colour in Google Benchmark's table only on a terminal that has it: its own "auto" looks at TERM
+/// alone, so a redirected `bench` wrote escape sequences into files (https://no-color.org too).
+bool console_colour() {
+  const char* term = std::getenv("TERM");
+  return ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr && term != nullptr &&
+         std::string_view(term) != "dumb";
+}
+
 /// Forwards to the console (unless quiet) and keeps every iteration run for the ratios.
 class CollectingReporter : public benchmark::ConsoleReporter {
  public:
-  explicit CollectingReporter(bool quiet) : quiet_(quiet) {}
-  bool ReportContext(const Context& c) override { return quiet_ ? true : ConsoleReporter::ReportContext(c); }
+  explicit CollectingReporter(bool quiet)
+      : ConsoleReporter(console_colour() ? OO_ColorTabular : OO_Tabular), quiet_(quiet) {}
+  /// The context without Google Benchmark's "Library was built as DEBUG" line: it is about Debian's
+  /// libbenchmark, built without NDEBUG (its own bookkeeping asserts), not about the code it times,
+  /// which is rigidbench's, built with the flags the context's rigidbench_flags line gives; and the
+  /// timing loop is inline in benchmark.h (docs/decisions.md, "Benchmark output").
+  bool ReportContext(const Context& c) override {
+    if (quiet_) return true;
+    std::ostream* err = &GetErrorStream();
+    std::ostringstream captured;
+    SetErrorStream(&captured);
+    const bool ok = ConsoleReporter::ReportContext(c);
+    SetErrorStream(err);
+    std::istringstream lines(captured.str());
+    for (std::string line; std::getline(lines, line);)
+      if (line.find("Library was built as DEBUG") == std::string::npos) *err << line << '\n';
+    return ok;
+  }
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs)
-      if (r.run_type == Run::RT_Iteration && !r.error_occurred) {
-        auto& v = cpu_ns_[r.benchmark_name()];
-        v.push_back(r.GetAdjustedCPUTime() * time_unit_ns(r.time_unit));
-        const auto lp = r.counters.find("loads_per_step");
-        const auto np = r.counters.find("newton_per_step");
-        const auto jp = r.counters.find("jacobians_per_step");
-        if (lp != r.counters.end()) loads_[r.benchmark_name()] = lp->second.value;
-        if (np != r.counters.end()) newton_[r.benchmark_name()] = np->second.value;
-        if (jp != r.counters.end()) jacobians_[r.benchmark_name()] = jp->second.value;
-      }
+      if (r.run_type == Run::RT_Iteration && !r.error_occurred)
+        cpu_ns_[r.benchmark_name()].push_back(r.GetAdjustedCPUTime() * time_unit_ns(r.time_unit));
     if (!quiet_) ConsoleReporter::ReportRuns(runs);
   }
   std::map<std::string, std::vector<double>> cpu_ns_;
-  std::map<std::string, double> loads_, newton_, jacobians_;
 
  private:
   static double time_unit_ns(benchmark::TimeUnit u) {
@@ -262,9 +280,10 @@ BenchResult run_bench(const BenchRequest& req) {
       e.ns_per_step_median = median(v);
       e.repetitions = int(v.size());
     }
-    e.loads_per_step = rep.loads_.count(bp.name()) ? rep.loads_[bp.name()] : kNaN;
-    e.newton_per_step = rep.newton_.count(bp.name()) ? rep.newton_[bp.name()] : kNaN;
-    e.jacobians_per_step = rep.jacobians_.count(bp.name()) ? rep.jacobians_[bp.name()] : kNaN;
+    const StepCounts counts = step_counts(bp);
+    e.loads_per_step = counts.loads;
+    e.newton_per_step = counts.newton;
+    e.jacobians_per_step = counts.jacobians;
     if (bp.scheme->info->flops)
       if (const auto m = bp.scheme->info->flops(*bp.problem)) {
         e.flops_per_step = m->flops_at(e.newton_per_step, e.jacobians_per_step);

@@ -7,6 +7,7 @@
 // like.
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,18 @@ void register_step_benchmarks(const std::vector<BenchPair>& pairs);
 /// from the initial state, each loop bracketed by callgrind client requests and dumped under
 /// "<pair name>#<steps>". Without valgrind the requests are no-ops.
 void run_icount_driver(const std::vector<BenchPair>& pairs, std::int64_t steps);
+
+/// Steps over which step_counts averages: from the initial state, with the pair's step.
+constexpr std::int64_t kCountSteps = 256;
+
+/// Load evaluations, Newton iterations and Jacobian evaluations per step of the pair's scheme, over
+/// kCountSteps steps from the initial state (deterministic: the same in every run); NaN when the
+/// scheme breaks down in them.
+struct StepCounts {
+  static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  double loads = kNone, newton = kNone, jacobians = kNone;
+};
+StepCounts step_counts(const BenchPair& bp);
 
 /// Thread CPU seconds of `steps` steps of the pair's scheme from the initial state with step h,
 /// min over `repetitions` (pure stepping: no observation, no invariants).
