@@ -51,7 +51,7 @@ rc=0
 [ "$rc" -le 1 ] || { echo "external example: verify failed with exit code $rc" >&2; exit 1; }
 "$B" bench --integrator lie_midpoint_explicit --problem free_body spinning_top --quiet --min-time 0.001 \
   --repetitions 1 --icount-steps 200 --no-work-precision --out "$TMP/out"
-"$B" compare --report "$TMP/out/report.json" --bench "$TMP/out/bench.json" --out "$TMP/out" > /dev/null
+"$B" compare --in "$TMP/out/report.json" --bench "$TMP/out/bench.json" --out "$TMP/out" > /dev/null
 "$B" report --in "$TMP/out/report.json" --in "$TMP/out/bench.json" --in "$TMP/out/compare.json" --out "$TMP/out/html"
 
 /usr/bin/python3 - "$TMP/out" <<'PY'

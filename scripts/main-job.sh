@@ -36,7 +36,7 @@ stage "paper suite" run_verify verify --suite paper --quiet --out "$OUT/verify-p
 # (callgrind), work-precision. Writes $OUT/bench.json (rigidbench) and $OUT/benchmark.json (Google
 # Benchmark's own format).
 stage "bench" "$B" bench --min-time 0.02 --repetitions 3 --out "$OUT"
-stage "compare" "$B" compare --report "$OUT/verify-quick.json" --bench "$OUT/bench.json" --out "$OUT"
+stage "compare" "$B" compare --in "$OUT/verify-quick.json" --bench "$OUT/bench.json" --out "$OUT"
 stage "report" "$B" report --in "$OUT/verify-quick.json" --in "$OUT/verify-paper.json" --in "$OUT/bench.json" \
   --in "$OUT/compare.json" --out "$OUT/report"
 echo

@@ -10,6 +10,7 @@
 #include "rigidbench/core/atomic_file.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/problem_file.hpp"
+#include "rigidbench/core/suggest.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;
@@ -112,10 +113,22 @@ TEST_CASE("bad input: exit code 2 - a message naming the value - no file left be
        "either --problem or --problem-file"},
       {"reference --problem heavy_top --h 0 --out OUT.csv", "step h must be positive and finite (got 0)"},
       {"reference --problem heavy_top --h 0.1 --tol -1 --out OUT.csv", "reference tolerance must be in (0, 1) (got -1)"},
+      {"reference --problem heavy_top --h 0.1 --reference-tol -1 --out OUT.csv", "reference tolerance must be in (0, 1) (got -1)"},
+      {"reference --problem heavy_top --h 0.1 --reference hamilton --out OUT.csv", "unknown reference formulation 'hamilton'"},
+      {"gate --in /nonexistent.json --accuracy-only --baseline " + std::string(RIGIDBENCH_SOURCE_DIR) +
+           "/baselines/quick-gate.json",
+       "/nonexistent.json"},
       {"reference --problem heavy_top --h 0.1 --formulation hamilton --out OUT.csv", "unknown reference formulation 'hamilton'"},
       {"reference --problem heavy_top --h 0.1 --formulation analytic --out OUT.csv", "does not apply to problem 'heavy_top'"},
-      {"reference --problem heavy_top --h 0.1 --precision octuple --out OUT.csv", "--precision must be double or quad"},
-      {"reference --problem heavy_top --h 0.1 --tol 1e-20 --out OUT.csv", "use --precision quad"},
+      {"reference --problem heavy_top --h 0.1 --precision octuple --out OUT.csv", "--reference-precision must be double or quad"},
+      {"reference --problem heavy_top --h 0.1 --tol 1e-20 --out OUT.csv", "use --reference-precision quad"},
+      // "Did you mean": a likely typo of a problem, a scheme, a command or an option is named.
+      {"problem export heavy_topp", "unknown problem 'heavy_topp' - did you mean 'heavy_top'?"},
+      {"verify --integrator lie_eulr --out OUT.json", "no registered integrator matches 'lie_eulr' - did you mean 'lie_euler'?"},
+      {"simulate --integrator trez --problem heavy_top --h 1e-3 --out OUT.csv", "did you mean 'terze'?"},
+      {"verfy --problem heavy_top", "unknown command 'verfy' - did you mean 'verify'?"},
+      {"verify --integrtor terze --out OUT.json", "'--integrtor' is not an option - did you mean '--integrator'?"},
+      {"verify --problme=heavy_top --out OUT.json", "'--problme' is not an option - did you mean '--problem'?"},
       {"reference --problem free_body --h 0.1 --formulation euler_angles --precision quad --out OUT.csv",
        "quad precision is available for"},
       {"verify --problem heavy_top --reference nope --out OUT.json", "unknown reference formulation 'nope'"},
@@ -290,4 +303,20 @@ TEST_CASE("verify --out x.JSON names a file and a refused report is saved elsewh
   std::ifstream in(saved[0]);
   CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "{\"computed\": 42}\n");
   CHECK(fs::is_directory(target));  // untouched
+}
+
+TEST_CASE("did you mean: edit distance counts a swap as one edit; only near names are suggested", "[cli]") {
+  CHECK(edit_distance("", "") == 0);
+  CHECK(edit_distance("terze", "terze") == 0);
+  CHECK(edit_distance("tezre", "terze") == 1);  // two neighbours swapped
+  CHECK(edit_distance("lie_eulr", "lie_euler") == 1);
+  CHECK(edit_distance("trez", "terze") == 2);
+  CHECK(edit_distance("abc", "") == 3);
+  const std::vector<std::string> names{"verify", "bench", "report"};
+  CHECK(nearest_name("verfy", names) == std::optional<std::string>("verify"));
+  CHECK(nearest_name("benhc", names) == std::optional<std::string>("bench"));
+  CHECK_FALSE(nearest_name("frobnicate", names).has_value());
+  CHECK_FALSE(nearest_name("verify", names).has_value());  // not a typo: the name itself
+  CHECK(did_you_mean("repot", names) == " - did you mean 'report'?");
+  CHECK(did_you_mean("xyzzy", names).empty());
 }

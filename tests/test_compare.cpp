@@ -233,7 +233,7 @@ TEST_CASE("compare and report on the command line: bad input exits 2 and writes 
   const auto v = test::run_cli("verify --problem heavy_top --levels 4 --quiet --integrator odeint_rk4_quat terze rig_imp "
                                "dlm_splitting rkmk4 bg_body --out " + rep);
   REQUIRE(v.exit_code <= 1);
-  const auto c = test::run_cli("compare --report " + rep + " --target 1e-5");
+  const auto c = test::run_cli("compare --in " + rep + " --target 1e-5");
   REQUIRE(c.exit_code == 0);
   for (const char* s : {"odeint_rk4_quat", "terze", "rig_imp", "dlm_splitting", "rkmk4"})
     CHECK(c.output.find(std::string("| ") + s) != std::string::npos);

@@ -1,5 +1,6 @@
 #include "rigidbench/cli/cli.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -7,12 +8,31 @@
 #include "rigidbench/cli/commands.hpp"
 #include "rigidbench/cli/ranks.hpp"
 #include "rigidbench/core/data_files.hpp"
+#include "rigidbench/core/suggest.hpp"
 #include "rigidbench/core/text_escape.hpp"
 #include "rigidbench/reports/report.hpp"
 
 namespace rigidbench {
 
 namespace {
+
+/// After CLI11's own message for a command line it could not parse: "did you mean" for every word
+/// that looks like an option (--name or --name=value) and is not one of the command's, when one of
+/// them is a likely typo of it.
+void suggest_options(const CLI::App& sub, const std::vector<std::string>& command) {
+  std::vector<std::string> names{"--help", "--help-all"};
+  for (const CLI::Option* o : sub.get_options())
+    for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
+  for (std::size_t i = 2; i < command.size(); ++i) {
+    const std::string& w = command[i];
+    if (w.size() < 3 || w.compare(0, 2, "--") != 0) continue;
+    const std::string opt = w.substr(0, w.find('='));
+    if (std::find(names.begin(), names.end(), opt) != names.end()) continue;
+    if (const auto n = nearest_name(opt, names))
+      std::fprintf(stderr, "rigidbench %s: '%s' is not an option - did you mean '%s'?\n", sub.get_name().c_str(),
+                   terminal_text(opt).c_str(), n->c_str());
+  }
+}
 
 int run_command(int argc, char** argv) {
   using namespace cli;
@@ -31,16 +51,20 @@ int run_command(int argc, char** argv) {
                                       add_history(app), add_bench_driver(app)};
 
   // An unknown first word would otherwise only get CLI11's "A subcommand is required".
+  const CLI::App* chosen = nullptr;
   if (argc > 1 && argv[1][0] != '-') {
-    bool known = false;
     std::string names;
+    std::vector<std::string> listed;
     for (const Command& c : commands) {
-      known |= c.app->get_name() == argv[1];
-      if (!c.app->get_group().empty()) names += cat(names.empty() ? "" : ", ", c.app->get_name());
+      if (c.app->get_name() == argv[1]) chosen = c.app;
+      if (!c.app->get_group().empty()) {
+        names += cat(names.empty() ? "" : ", ", c.app->get_name());
+        listed.push_back(c.app->get_name());
+      }
     }
-    if (!known) {
-      std::fprintf(stderr, "rigidbench: error: unknown command '%s' (known: %s)\n", terminal_text(argv[1]).c_str(),
-                   names.c_str());
+    if (chosen == nullptr) {
+      std::fprintf(stderr, "rigidbench: error: unknown command '%s'%s (known: %s)\n", terminal_text(argv[1]).c_str(),
+                   did_you_mean(argv[1], listed).c_str(), names.c_str());
       return kBadInput;
     }
   }
@@ -50,6 +74,7 @@ int run_command(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
+    if (chosen != nullptr) suggest_options(*chosen, command);
     return kBadInput;
   }
 

@@ -24,9 +24,9 @@ Command add_compare(CLI::App& app, const std::vector<std::string>& argv) {
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("compare", "Head-to-head tables per problem (order, Q_II, invariants, error, "
                                            "cost per step, cost to a target accuracy), Markdown and JSON");
-  sc->add_option("--report", o->reports,
+  sc->add_option("--in,--report", o->reports,
                  "Verify or score reports (JSON; repeatable: their pairs side by side); without it the quick suite is "
-                 "run first");
+                 "run first (--report: its earlier name)");
   sc->add_option("--bench", o->bench, "A bench report (JSON): CPU time and instructions per step");
   sc->add_option("--problem", o->problems, "Problems to compare (default: every problem)");
   sc->add_option("--integrator", o->integrators, "Names, globs or 'all' (only when running the suite)");

@@ -168,7 +168,7 @@ struct GateCliOptions {
 CLI::App* add_gate_options(CLI::App& app, GateCliOptions& o) {
   auto* sc = app.add_subcommand("gate", "Compare a run with a blessed baseline (accuracy and speed regressions)");
   sc->add_option("--baseline", o.baseline, "Baseline snapshot (JSON); written only with --bless");
-  sc->add_option("--current", o.current, "Current snapshot or verify report (JSON)");
+  sc->add_option("--in,--current", o.current, "Current snapshot or verify report (JSON; --current: its earlier name)");
   sc->add_flag("--run", o.run, "Run the quick suite and the benchmarks to produce the current snapshot");
   sc->add_flag("--bless", o.bless, "Write the current snapshot as the new baseline (the only way to write one)");
   sc->add_option("--junit", o.junit, "Write JUnit XML (one testcase per scheme x problem x metric)");
@@ -209,7 +209,7 @@ int gate_against(GateCliOptions& o, HistoryRun& record) {
   if (ranks().distributed())
     throw InputError("gate --against builds and benchmarks on this machine: run it in one process, not under MPI");
   if (o.run || !o.current.empty() || o.bless || !o.baseline.empty() || o.gate.accuracy_only)
-    throw InputError("gate: --against compares two builds' speed on this machine: --run, --current, --bless, "
+    throw InputError("gate: --against compares two builds' speed on this machine: --run, --in, --bless, "
                      "--baseline and --accuracy-only do not apply");
   if (!o.against.revision.empty() && !o.against.binary.empty())
     throw InputError("gate: give one of --against REV and --against-binary PATH");
@@ -225,10 +225,10 @@ int gate_against(GateCliOptions& o, HistoryRun& record) {
   return finish_gate(o, record, run_against(ar, o.gate, record), history.get());
 }
 
-/// --run or --current against a blessed baseline (or --bless to write one).
+/// --run or --in against a blessed baseline (or --bless to write one).
 int gate_baseline(GateCliOptions& o, HistoryRun& record) {
   if (o.baseline.empty()) throw InputError("gate: --baseline FILE is required (or --against REV)");
-  if (o.run == !o.current.empty()) throw InputError("gate: give exactly one of --run and --current FILE");
+  if (o.run == !o.current.empty()) throw InputError("gate: give exactly one of --run and --in FILE");
   if (o.bless && (!o.gate.integrators.empty() || !o.gate.problems.empty()))
     throw InputError("gate: --bless writes a whole baseline: --integrator and --problem do not apply");
   if (o.bless && o.gate.accuracy_only)

@@ -21,11 +21,14 @@ Command add_reference(CLI::App& app) {
   sc->add_option("--problem-file", o->problem_file, "Problem file (JSON)");
   sc->add_option("--h", o->h, "Output grid spacing")->required();
   auto* tend = sc->add_option("--t-end", o->t_end, "Final time (default: the problem's)");
-  auto* tol = sc->add_option("--tol", o->tol, "Absolute and relative tolerance (default 1e-13; 1e-25 in quad)");
-  sc->add_option("--formulation", o->formulation,
+  // The reference's options are spelled as in verify (--reference-*); the short names stay as aliases.
+  auto* tol = sc->add_option("--reference-tol,--tol", o->tol,
+                             "Absolute and relative tolerance (default 1e-13; 1e-25 in quad; --tol: its earlier name)");
+  sc->add_option("--reference,--formulation", o->formulation,
                  "A formulation the problem's family lists: kirchhoff, newton_euler, euler_angles, hybrid, ..., a "
                  "program's own, or analytic (default: the family's first that applies)");
-  sc->add_option("--precision", o->precision, "double (default) or quad (cpp_bin_float_quad)");
+  sc->add_option("--reference-precision,--precision", o->precision,
+                 "double (default) or quad (cpp_bin_float_quad; --precision: its earlier name)");
   sc->add_option("--cache-dir", o->cache_dir, "Reference cache folder (default $RIGIDBENCH_CACHE_DIR or ~/.cache/rigidbench)");
   sc->add_flag("--no-cache", o->no_cache, "Neither read nor write the reference cache");
   sc->add_option("--out", o->out, "Output file, .csv or .json")->required();

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "rigidbench/core/names.hpp"
+#include "rigidbench/core/suggest.hpp"
 
 namespace rigidbench {
 
@@ -60,6 +61,11 @@ std::string known_names() {
   for (const auto& e : registry()) s += (s.empty() ? "" : ", ") + std::string(e.info->name);
   return s;
 }
+std::string suggestion(const std::string& name) {
+  std::vector<std::string> names;
+  for (const auto& e : registry()) names.emplace_back(e.info->name);
+  return did_you_mean(name, names);
+}
 }  // namespace
 
 bool matches_any(const std::vector<std::string>& globs, const std::string& name) {
@@ -93,7 +99,7 @@ bool glob_match(const std::string& pattern, const std::string& text) {
 const SchemeEntry& find_scheme(const std::string& name) {
   for (const auto& e : registry())
     if (e.info->name == name) return e;
-  throw InputError("unknown integrator '" + name + "' (registered: " + known_names() + ")");
+  throw InputError("unknown integrator '" + name + "'" + suggestion(name) + " (registered: " + known_names() + ")");
 }
 
 bool is_registered(std::string_view name) {
@@ -111,7 +117,8 @@ std::vector<const SchemeEntry*> select_schemes(const std::vector<std::string>& p
         any = true;
         if (std::find(out.begin(), out.end(), &e) == out.end()) out.push_back(&e);
       }
-    if (!any) throw InputError("no registered integrator matches '" + pat + "' (registered: " + known_names() + ")");
+    if (!any)
+      throw InputError("no registered integrator matches '" + pat + "'" + suggestion(pat) + " (registered: " + known_names() + ")");
   }
   return out;
 }

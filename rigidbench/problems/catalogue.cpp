@@ -6,6 +6,7 @@
 #include <string>
 
 #include "rigidbench/core/names.hpp"
+#include "rigidbench/core/suggest.hpp"
 #include "rigidbench/problems/family.hpp"
 
 namespace rigidbench {
@@ -127,7 +128,8 @@ Problem catalogue_problem(const std::string& name) {
     }
   std::string known;
   for (const auto& n : catalogue_names()) known += (known.empty() ? "" : ", ") + n;
-  throw InputError("unknown problem '" + name + "' (known: " + known + "; particle_gas_N for N spheres)");
+  throw InputError("unknown problem '" + name + "'" + did_you_mean(name, catalogue_names()) + " (known: " + known +
+                   "; particle_gas_N for N spheres)");
 }
 
 }  // namespace rigidbench

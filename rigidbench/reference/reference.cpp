@@ -637,12 +637,13 @@ ReferenceSettings reference_settings(const std::string& form, const std::string&
     }
   }
   if (prec == "quad") s.precision = Precision::quad;
-  else if (prec != "double") throw InputError(cat("--precision must be double or quad (got '", prec, "')"));
+  else if (prec != "double") throw InputError(cat("--reference-precision must be double or quad (got '", prec, "')"));
   s.tolerance = tol_given ? tol : s.precision == Precision::quad ? 1e-25 : 1e-13;
   if (!std::isfinite(s.tolerance) || s.tolerance <= 0 || s.tolerance >= 1)
     throw InputError(cat("the reference tolerance must be in (0, 1) (got ", format_number(s.tolerance, 4), ")"));
   if (s.precision == Precision::binary64 && s.tolerance < 1e-15)
-    throw InputError(cat("--tol ", format_number(s.tolerance, 4), " is below what double precision can meet; use --precision quad"));
+    throw InputError(cat("--reference-tol ", format_number(s.tolerance, 4),
+                         " is below what double precision can meet; use --reference-precision quad"));
   s.cache_dir = no_cache ? std::string() : cache_dir.empty() ? default_cache_dir() : cache_dir;
   return s;
 }
