@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "python_scheme.hpp"
+#include "rigidbench/core/build_info.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/problem_file.hpp"
 #include "rigidbench/reference/reference.hpp"
@@ -125,6 +126,9 @@ double timeout_of(std::optional<double> t) {
 PYBIND11_MODULE(_rigidbench, m) {
   m.doc() = "rigidbench: verification and benchmark harness for rigid-body time integrators (docs/python.md)";
   py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
+  // The library's version (CMake's project(VERSION)): the same string as `rigidbench --version` and the
+  // "tool" block of every report.
+  m.attr("__version__") = build_info().version;
 
   py::class_<BodyState>(m, "BodyState", "One body's canonical state: R (body -> space), W (body angular velocity), x, v")
       .def(py::init<>())

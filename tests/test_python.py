@@ -79,6 +79,13 @@ class LieEuler:
 
 
 class ModuleTest(unittest.TestCase):
+    def test_version_is_the_command_s(self):
+        # rigidbench.__version__, `rigidbench --version` and (tests/citation.py) CMake and CITATION.cff.
+        import subprocess
+        out = subprocess.run([os.environ["RIGIDBENCH_EXE"], "--version"], capture_output=True, text=True).stdout
+        self.assertRegex(rigidbench.__version__, r"^\d+\.\d+\.\d+$")
+        self.assertTrue(out.startswith(f"rigidbench {rigidbench.__version__} "), out)
+
     def test_catalogue_and_problem_files(self):
         p = rigidbench.problem("heavy_top")
         self.assertEqual(p.name, "heavy_top")

@@ -39,6 +39,8 @@ from ._rigidbench import (BodyState, InputError, Problem, State, ladder, load_pr
                           problem_names, quick_problem_names, schemes, score, simulate)
 from . import _rigidbench
 
+__version__ = _rigidbench.__version__  # rigidbench --version, CMake's project version, CITATION.cff
+
 __all__ = ["BodyState", "InputError", "Problem", "State", "ladder", "load_problem", "problem", "problem_names",
            "quick_problem_names", "schemes", "score", "simulate", "verify", "call_overhead_ns"]
 
