@@ -4,7 +4,7 @@
 set -euo pipefail
 PKGS=(build-essential cmake ninja-build git
       ccache                 # compiler cache, used by the build when present (cmake/build_speed.cmake)
-      help2man               # the man page, generated from the command's --help (cmake/shell_docs.cmake)
+      help2man man-db        # the man page, generated from the command's --help and read back (cmake/shell_docs.cmake)
       libeigen3-dev libboost-dev libbenchmark-dev nlohmann-json3-dev catch2 libcli11-dev
       libvalijson-dev python3 python3-matplotlib python3-jsonschema valgrind
       pybind11-dev python3-dev python3-numpy gfortran
