@@ -7,6 +7,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -300,7 +302,7 @@ PYBIND11_MODULE(_rigidbench, m) {
       "score",
       [](const Problem& p, const std::string& trajectories, const std::string& name, int order,
          const std::map<std::string, std::string>& claims, const std::string& kind, std::optional<double> h,
-         std::optional<int> levels, const std::string& out, bool progress) {
+         std::optional<int> levels, const std::string& out, std::optional<bool> progress) {
         const std::string started = iso8601_now();
         ScoreRequest req;
         req.problem = p;
@@ -311,7 +313,7 @@ PYBIND11_MODULE(_rigidbench, m) {
         for (const auto& [k, v] : claims) set_claim(req.scheme.claims, k, claim_from_string(v));
         req.ladder = {h, levels};
         req.reference = reference_settings("", "double", NAN, false, "", false);
-        req.progress = progress;
+        req.progress = progress.value_or(::isatty(STDERR_FILENO) == 1);  // None: on at a terminal
         if (!out.empty()) report_file_for(out);
         SuiteResult s;
         {
@@ -322,6 +324,6 @@ PYBIND11_MODULE(_rigidbench, m) {
       },
       py::arg("problem"), py::arg("trajectories"), py::arg("name"), py::arg("order"),
       py::arg("claims") = std::map<std::string, std::string>{}, py::arg("kind") = "explicit", py::arg("h") = py::none(),
-      py::arg("levels") = py::none(), py::arg("out") = "", py::arg("progress") = false,
+      py::arg("levels") = py::none(), py::arg("out") = "", py::arg("progress") = py::none(),
       "Score trajectories written by any program (as `rigidbench score`); returns the report dict");
 }

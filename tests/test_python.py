@@ -79,6 +79,31 @@ class LieEuler:
 
 
 class ModuleTest(unittest.TestCase):
+    def test_progress_by_default_only_at_a_terminal(self):
+        # verify's progress (stderr, file descriptor 2) is on by default at a terminal and off when
+        # stderr is a pipe, a file or a notebook's stream.
+        import subprocess
+        import sys
+        code = "import rigidbench; rigidbench.verify('terze', ['free_body'], measure_cost=False)"
+        piped = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        self.assertEqual(piped.returncode, 0, piped.stderr)
+        self.assertNotIn("[1/1] terze", piped.stderr)
+        master, slave = os.openpty()
+        child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=slave)
+        os.close(slave)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            seen += chunk
+        os.close(master)
+        self.assertEqual(child.wait(), 0, seen)
+        self.assertIn(b"[1/1] terze", seen)
+
     def test_version_is_the_command_s(self):
         # rigidbench.__version__, `rigidbench --version` and (tests/citation.py) CMake and CITATION.cff.
         import subprocess

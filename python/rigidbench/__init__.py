@@ -67,6 +67,14 @@ class _EmptyStep:
         return self._R, self._W
 
 
+def _stderr_is_terminal():
+    """Where the runner writes its progress (file descriptor 2) is a terminal."""
+    try:
+        return _os.isatty(2)
+    except OSError:
+        return False
+
+
 def call_overhead_ns(problem_=None, steps=5000, repetitions=5):
     """ns per step of an empty Python scheme through the runner's call path (min over repetitions)."""
     p = problem_ if problem_ is not None else problem("free_body")
@@ -75,7 +83,7 @@ def call_overhead_ns(problem_=None, steps=5000, repetitions=5):
 
 def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, jobs=None, reference="",
            reference_precision="double", reference_tol=None, cache_dir="", cache=True, measure_cost=True,
-           progress=False, settings=(), step_timeout=300.0):
+           progress=None, settings=(), step_timeout=300.0):
     """Verify one or more schemes -- Python classes, registered schemes' names or globs -- on catalogue
     problems (names) or Problem objects (default: the quick suite), exactly as `rigidbench verify`.
 
@@ -87,10 +95,15 @@ def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, 
     a Python class is verified: its calls hold the GIL, and two threads contending for it took the
     example of examples/python 4.5x longer than one.
 
+    `progress`: one line per finished pair on stderr, as the command line prints (None: on when stderr
+    is a terminal, so a run in a notebook or a log stays quiet unless asked).
+
     `step_timeout`: seconds a Python scheme's call (step, read, reset, the constructor) may take; one
     that runs longer is stopped with a TimeoutError and its level is a breakdown saying so (None: no
     limit). Ctrl-C stops a run at once, hanging calls included, and raises KeyboardInterrupt."""
     overhead = float("nan")
+    if progress is None:
+        progress = _stderr_is_terminal()
     items = scheme if isinstance(scheme, (list, tuple)) else [scheme]
     if jobs is None:
         jobs = 1 if any(isinstance(s, type) for s in items) else 0
