@@ -4,6 +4,8 @@
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
 
 #include "rigidbench/core/json_input.hpp"
 #include "rigidbench/core/types.hpp"
@@ -447,4 +449,54 @@ TEST_CASE("gate: no input can fool it - duplicates, impossible values and self-d
     CHECK(r->status == "fail");
     CHECK_THAT(r->message, Catch::Contains("not a finite number"));
   }
+}
+
+TEST_CASE("gate for someone else's CI: a baseline of some pairs, a failure that tells the story and the next commands",
+          "[gate][cli]") {
+  // An outside scheme's project blesses its own pairs only (accuracy only: its runner may lack
+  // valgrind); later gates without a selection compare exactly those.
+  const std::string base = test::tmp_path("gate-subset.json"), tampered = test::tmp_path("gate-subset-tampered.json");
+  const std::string junit = test::tmp_path("gate-subset.xml");
+  auto r = test::run_cli("gate --run --bless --accuracy-only --integrator terze --problem free_body heavy_top --quiet --baseline " +
+                         base);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  json b = json::parse(std::ifstream(base));
+  CHECK(b["selection"]["integrators"] == json::array({"terze"}));
+  CHECK(b["selection"]["problems"] == json::array({"free_body", "heavy_top"}));
+  CHECK(b["accuracy"].size() == 2);
+  CHECK(b["speed"].empty());
+  r = test::run_cli("gate --run --accuracy-only --quiet --baseline " + base + " --junit " + junit);
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("blessed for a selection of pairs") != std::string::npos);
+  CHECK(r.output.find(" 0 failed") != std::string::npos);
+  CHECK(r.output.find("re-bless") == std::string::npos);  // nothing to suggest when it passes
+  {  // JUnit: the suite's time is the whole run's (it was the sum of the pairs' own work: 0.16 s of 39 s)
+    std::stringstream xml;
+    xml << std::ifstream(junit).rdbuf();
+    const std::string x = xml.str();
+    const std::regex time_attr("<(testsuite|testcase) [^>]*time=\"([0-9.]+)\"");
+    double suite = 0, cases = 0;
+    for (auto it = std::sregex_iterator(x.begin(), x.end(), time_attr); it != std::sregex_iterator(); ++it) {
+      if ((*it)[1] == "testsuite") suite = std::stod((*it)[2]);
+      else cases += std::stod((*it)[2]);
+    }
+    CHECK(cases > 0);
+    CHECK(suite > cases);
+  }
+
+  // The error at every level rises a hundredfold: the failure gives every level, the fitted order
+  // on both sides, the command that reproduces it and the one that re-blesses the same selection.
+  json& c = b["accuracy"]["terze/heavy_top"]["convergence"]["attitude_error_final"];
+  for (auto& e : c["error"]) e = e.get<double>() * 0.01;
+  std::ofstream(tampered) << b.dump();
+  r = test::run_cli("gate --run --accuracy-only --quiet --baseline " + tampered);
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("Every level (baseline -> current): h = ") != std::string::npos);
+  CHECK(r.output.find("Fitted order ") != std::string::npos);
+  CHECK(r.output.find("reproduce with: ") != std::string::npos);
+  CHECK(r.output.find("gate --run --bless --baseline " + tampered + " --integrator terze --problem free_body heavy_top "
+                      "--accuracy-only") != std::string::npos);
 }

@@ -46,7 +46,7 @@ int run_command(int argc, char** argv) {
   const std::vector<std::string> command(argv, argv + argc);
   const std::vector<Command> commands{add_list(app),    add_problem(app),         add_simulate(app),
                                       add_reference(app), add_verify(app, command), add_bench(app, command),
-                                      add_gate(app),    add_compare(app, command), add_report(app),
+                                      add_gate(app, command), add_compare(app, command), add_report(app),
                                       add_ladder(app),  add_score(app, command),   add_merge(app),
                                       add_history(app), add_bench_driver(app)};
 

@@ -31,7 +31,7 @@ Command add_simulate(CLI::App& app);
 Command add_reference(CLI::App& app);
 Command add_verify(CLI::App& app, const std::vector<std::string>& argv);
 Command add_bench(CLI::App& app, const std::vector<std::string>& argv);
-Command add_gate(CLI::App& app);
+Command add_gate(CLI::App& app, const std::vector<std::string>& command);
 Command add_compare(CLI::App& app, const std::vector<std::string>& argv);
 Command add_report(CLI::App& app);
 Command add_bench_driver(CLI::App& app);

@@ -157,6 +157,8 @@ GateResult run_against(const AgainstRequest& ar, const GateOptions& options, His
 /// What the options of `gate` fill (CLI11).
 struct GateCliOptions {
   std::string baseline, current, junit, snapshot_out, expect, shard;
+  std::vector<std::string> command;                  // as typed: the line that reproduces a failure
+  std::chrono::steady_clock::time_point started;     // the whole run's wall time, for JUnit
   AgainstRequest against;
   HistoryOptions history;
   bool run = false, bless = false;
@@ -194,11 +196,44 @@ CLI::App* add_gate_options(CLI::App& app, GateCliOptions& o) {
   return sc;
 }
 
+/// A word of a command line as a POSIX shell reads it back.
+std::string shell_word(const std::string& w) {
+  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") ==
+                        std::string::npos)
+    return w;
+  std::string q = "'";
+  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+/// After a failing gate: the command that reproduces it (as it was typed), and the one that accepts
+/// the current behaviour as the new baseline - for the same selection - once the change is intended
+/// (docs/gate.md, "When the gate fails").
+std::string next_commands(const GateCliOptions& o) {
+  std::string again;
+  for (const std::string& w : o.command) again += cat(again.empty() ? "" : " ", shell_word(w));
+  if (o.baseline.empty()) return cat("gate: reproduce with: ", again, "\n");
+  std::string bless = cat(o.command.empty() ? std::string("rigidbench") : shell_word(o.command.front()), " gate ",
+                          o.run ? std::string("--run") : cat("--in ", shell_word(o.current)), " --bless --baseline ",
+                          shell_word(o.baseline));
+  for (const auto& [flag, v] : {std::pair<const char*, const std::vector<std::string>*>{"--integrator", &o.gate.integrators},
+                                {"--problem", &o.gate.problems}})
+    if (!v->empty()) {
+      bless += cat(" ", flag);
+      for (const std::string& x : *v) bless += cat(" ", shell_word(x));
+    }
+  if (o.gate.accuracy_only) bless += " --accuracy-only";
+  return cat("gate: reproduce with: ", again, "\ngate: if the change is intended, re-bless with: ", bless, "\n");
+}
+
 /// The table printed, the JUnit file written, the outcome recorded with what was measured
 /// (docs/history.md); the gate's exit code.
 int finish_gate(const GateCliOptions& o, HistoryRun& record, const GateResult& g, HistoryDb* history) {
   std::fputs(gate_table(g).c_str(), stdout);
-  if (!o.junit.empty()) write_atomic(o.junit, gate_junit(g, iso8601_now(), machine_info().value("hostname", "unknown")));
+  if (g.exit_code() != 0) std::fputs(next_commands(o).c_str(), stdout);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - o.started).count();
+  if (!o.junit.empty())
+    write_atomic(o.junit, gate_junit(g, iso8601_now(), machine_info().value("hostname", "unknown"), wall));
   record.outcome = g.exit_code() == 0 ? "pass" : "fail";
   record_run(history, record);
   return g.exit_code();
@@ -225,14 +260,30 @@ int gate_against(GateCliOptions& o, HistoryRun& record) {
   return finish_gate(o, record, run_against(ar, o.gate, record), history.get());
 }
 
+/// A baseline blessed for some pairs, gated without --integrator/--problem: its selection is the gate's.
+void adopt_selection(const nlohmann::json& baseline, GateCliOptions& o) {
+  if (!baseline.is_object() || !baseline.contains("selection") || !baseline["selection"].is_object()) return;
+  if (!o.gate.integrators.empty() || !o.gate.problems.empty()) return;
+  const nlohmann::json& sel = baseline["selection"];
+  auto names = [&](const char* k) {
+    std::vector<std::string> v;
+    if (sel.contains(k) && sel[k].is_array())
+      for (const auto& x : sel[k])
+        if (x.is_string()) v.push_back(x.get<std::string>());
+    return v;
+  };
+  o.gate.integrators = names("integrators");
+  o.gate.problems = names("problems");
+  if (!o.gate.integrators.empty() || !o.gate.problems.empty())
+    std::fprintf(stderr, "gate: the baseline was blessed for a selection of pairs (%s%s%s): gating those\n",
+                 o.gate.integrators.empty() ? "" : "--integrator ...", o.gate.integrators.empty() || o.gate.problems.empty() ? "" : " ",
+                 o.gate.problems.empty() ? "" : "--problem ...");
+}
+
 /// --run or --in against a blessed baseline (or --bless to write one).
 int gate_baseline(GateCliOptions& o, HistoryRun& record) {
   if (o.baseline.empty()) throw InputError("gate: --baseline FILE is required (or --against REV)");
   if (o.run == !o.current.empty()) throw InputError("gate: give exactly one of --run and --in FILE");
-  if (o.bless && (!o.gate.integrators.empty() || !o.gate.problems.empty()))
-    throw InputError("gate: --bless writes a whole baseline: --integrator and --problem do not apply");
-  if (o.bless && o.gate.accuracy_only)
-    throw InputError("gate: --bless writes a whole baseline (accuracy and speed): --accuracy-only does not apply");
   if (o.run_options.jobs < 0) throw InputError("gate: --jobs must be >= 0 (0: all cores)");
   if (!o.shard.empty()) {
     if (o.bless) throw InputError("gate: --bless writes a whole baseline: --shard does not apply");
@@ -246,7 +297,10 @@ int gate_baseline(GateCliOptions& o, HistoryRun& record) {
   }
   // Read the baseline and open the history before minutes of work, so that a bad path fails at once.
   nlohmann::json baseline;
-  if (!o.bless) baseline = read_json(o.baseline, "the baseline ", " (create one with --bless)");
+  if (!o.bless) {
+    baseline = read_json(o.baseline, "the baseline ", " (create one with --bless)");
+    adopt_selection(baseline, o);
+  }
   if (o.bless && (o.history.record || !o.history.path.empty()))
     throw InputError("gate: --bless writes a baseline and compares nothing: --history and --record do not apply");
   const std::unique_ptr<HistoryDb> history = o.history.open();
@@ -271,6 +325,10 @@ int gate_baseline(GateCliOptions& o, HistoryRun& record) {
   }
   if (!o.snapshot_out.empty()) write_report(o.snapshot_out, current.dump(1) + "\n");
   if (o.bless) {
+    // A baseline of some pairs (an outside scheme's own, docs/gate.md) says which: a later gate
+    // without --integrator/--problem compares exactly those.
+    if (!o.gate.integrators.empty()) current["selection"]["integrators"] = o.gate.integrators;
+    if (!o.gate.problems.empty()) current["selection"]["problems"] = o.gate.problems;
     write_report(o.baseline, current.dump(1) + "\n");
     std::printf("gate: blessed %s as the baseline\n", o.baseline.c_str());
     return kOk;
@@ -280,8 +338,10 @@ int gate_baseline(GateCliOptions& o, HistoryRun& record) {
 
 }  // namespace
 
-Command add_gate(CLI::App& app) {
+Command add_gate(CLI::App& app, const std::vector<std::string>& command) {
   auto o = std::make_shared<GateCliOptions>();
+  o->command = command;
+  o->started = std::chrono::steady_clock::now();
   CLI::App* sc = add_gate_options(app, *o);
   return {sc, [o] {
             HistoryRun record;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -196,6 +197,32 @@ struct Gate {
   }
 
   /// Error ladders: same levels, then per level ce <= be 10^rise + (floor_b + floor_c).
+  /// How a failing metric's error moved at every level, and whether its order held: the fitted slopes
+  /// (least squares of log error on log h over the levels where both are finite) and the verdicts.
+  static std::string ladder_story(const json& bm, const json& cm) {
+    const json &h = bm.at("h"), &be = bm.at("error"), &ce = cm.at("error");
+    std::string levels;
+    std::vector<double> lh, lb, lc;
+    for (std::size_t k = 0; k < h.size(); ++k) {
+      const double hk = as_num(h[k]), b = as_num(be[k]), c = as_num(ce[k]);
+      levels += cat(levels.empty() ? "" : ", ", "h = ", fmt4(hk), ": ", fmt4(b), " -> ", fmt4(c));
+      if (std::isfinite(b) && std::isfinite(c) && b > 0 && c > 0)
+        lh.push_back(std::log(hk)), lb.push_back(std::log(b)), lc.push_back(std::log(c));
+    }
+    auto slope = [&](const std::vector<double>& y) {
+      const double none = std::numeric_limits<double>::quiet_NaN();
+      const std::size_t n = lh.size();
+      if (n < 2) return none;
+      double mx = 0, my = 0, sxx = 0, sxy = 0;
+      for (std::size_t i = 0; i < n; ++i) mx += lh[i] / double(n), my += y[i] / double(n);
+      for (std::size_t i = 0; i < n; ++i) sxx += (lh[i] - mx) * (lh[i] - mx), sxy += (lh[i] - mx) * (y[i] - my);
+      return sxx > 0 ? sxy / sxx : none;
+    };
+    return cat(". Every level (baseline -> current): ", levels, ". Fitted order ", fmt4(slope(lb)), " -> ",
+               fmt4(slope(lc)), ", order verdict ", bm.value("verdict", "undefined"), " -> ",
+               cm.value("verdict", "undefined"));
+  }
+
   void ladder_row(const std::string& integ, const std::string& prob, const std::string& metric, const json& bm,
                   const json& cm, double seconds) {
     GateRow row{integ, prob, metric, "pass", "", "", "", seconds};
@@ -276,7 +303,7 @@ struct Gate {
                                         "): baseline stale - re-bless");
       }
     }
-    if (row.status != "fail" && worst > -1e300) row.status = "fail", row.message = worst_text;
+    if (row.status != "fail" && worst > -1e300) row.status = "fail", row.message = worst_text + ladder_story(bm, cm);
     if (row.status == "pass" && best > -1e300) row.status = "stale", row.message = best_text;
     verdict_row(integ, prob, metric, bm.at("verdict"), cm.at("verdict"), std::move(row));
   }
@@ -467,7 +494,8 @@ std::string gate_table(const GateResult& g) {
   return os.str();
 }
 
-std::string gate_junit(const GateResult& g, const std::string& timestamp, const std::string& hostname) {
+std::string gate_junit(const GateResult& g, const std::string& timestamp, const std::string& hostname,
+                       double wall_seconds) {
   // Failures are regressions of a scheme (type "regression"); errors are what the gate could not
   // compare or an expectation that broke (type "missing", "stale", "unexpected_pass"): never a
   // skip, never green. The strict Ant format has no warning state: warnings, allowed stale rows and
@@ -490,7 +518,8 @@ std::string gate_junit(const GateResult& g, const std::string& timestamp, const 
   std::ostringstream os;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
   os << "  <testsuite name=\"rigidbench-gate\" package=\"rigidbench\" id=\"0\" tests=\"" << g.rows.size()
-     << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" time=\"" << seconds(total) << "\" timestamp=\""
+     << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" time=\""
+     << seconds(std::max(total, wall_seconds)) << "\" timestamp=\""
      << xml_text(stamp) << "\" hostname=\"" << xml_text(hostname.empty() ? "unknown" : hostname) << "\">\n";
   os << "    <properties>\n";
   for (const auto& [k, v] : {std::pair<const char*, int>{"gate.failures", g.failures},
