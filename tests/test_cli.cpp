@@ -305,7 +305,7 @@ TEST_CASE("verify --out x.JSON names a file and a refused report is saved elsewh
   CHECK(fs::is_directory(target));  // untouched
 }
 
-TEST_CASE("did you mean: edit distance counts a swap as one edit; only near names are suggested", "[cli]") {
+TEST_CASE("did you mean: edit distance counts a swap as one edit, and only near names are suggested", "[cli]") {
   CHECK(edit_distance("", "") == 0);
   CHECK(edit_distance("terze", "terze") == 0);
   CHECK(edit_distance("tezre", "terze") == 1);  // two neighbours swapped

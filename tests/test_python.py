@@ -107,7 +107,12 @@ class ModuleTest(unittest.TestCase):
     def test_version_is_the_command_s(self):
         # rigidbench.__version__, `rigidbench --version` and (tests/citation.py) CMake and CITATION.cff.
         import subprocess
-        out = subprocess.run([os.environ["RIGIDBENCH_EXE"], "--version"], capture_output=True, text=True).stdout
+        # The command links its own sanitizer runtime in the sanitize build: not the one preloaded
+        # into this interpreter (tests/CMakeLists.txt).
+        env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+        run = subprocess.run([os.environ["RIGIDBENCH_EXE"], "--version"], capture_output=True, text=True, env=env)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        out = run.stdout
         self.assertRegex(rigidbench.__version__, r"^\d+\.\d+\.\d+$")
         self.assertTrue(out.startswith(f"rigidbench {rigidbench.__version__} "), out)
 
