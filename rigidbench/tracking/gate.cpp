@@ -519,7 +519,7 @@ std::string gate_junit(const GateResult& g, const std::string& timestamp, const 
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
   os << "  <testsuite name=\"rigidbench-gate\" package=\"rigidbench\" id=\"0\" tests=\"" << g.rows.size()
      << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" time=\""
-     << seconds(std::max(total, wall_seconds)) << "\" timestamp=\""
+     << seconds(wall_seconds > 0 ? wall_seconds : total) << "\" timestamp=\""
      << xml_text(stamp) << "\" hostname=\"" << xml_text(hostname.empty() ? "unknown" : hostname) << "\">\n";
   os << "    <properties>\n";
   for (const auto& [k, v] : {std::pair<const char*, int>{"gate.failures", g.failures},

@@ -78,8 +78,9 @@ GateResult gate_compare(const nlohmann::json& baseline, const nlohmann::json& cu
 std::string gate_table(const GateResult& g);
 /// JUnit XML following the Ant/Jenkins schema (reports/schema/junit.xsd): a testcase per row with
 /// classname, name and time; failures and errors carry a type and a message with the measured
-/// value, the threshold and how far past it. Each testcase's time is its pair's own work; the suite's
-/// is `wall_seconds`, the whole gate run's (its references and benchmarks included), when larger.
+/// value, the threshold and how far past it. Each testcase's time is its pair's own work (pairs run in
+/// parallel, so these may add up to more than the run); the suite's is `wall_seconds`, the whole gate
+/// run's (references and benchmarks included), or without it the sum of the testcases.
 std::string gate_junit(const GateResult& g, const std::string& timestamp, const std::string& hostname,
                        double wall_seconds = 0);
 
