@@ -1,4 +1,8 @@
 // Convergence verdicts on the heavy top, and properties of the suite runner.
+#include <unistd.h>
+
+#include <cstdio>
+
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/verification/suite.hpp"
@@ -123,4 +127,43 @@ TEST_CASE("inapplicable pairs are skipped with the reason - bad ladders are inpu
   SuiteRequest req;
   req.suite = "nightly";
   CHECK_THROWS_WITH(run_suite(req), Catch::Contains("unknown suite 'nightly'"));
+}
+
+TEST_CASE("a level that runs long reports its progress and the time left", "[verification]") {
+  // The thresholds shortened (5 s and 10 s by default): every observation of every level may print.
+  SuiteRequest req;
+  req.problems = {"free_body"};
+  req.integrators = {"lie_euler"};
+  req.ladder.levels = 3;
+  req.measure_cost = false;
+  req.jobs = 1;
+  req.long_level_after = 0;
+  req.long_level_every = 1e-4;
+  // What a run writes to file descriptor 2 (where the progress goes, as on the command line).
+  const auto stderr_of = [&req] {
+    std::fflush(stderr);
+    const int saved = dup(2);
+    FILE* sink = std::tmpfile();
+    REQUIRE(sink != nullptr);
+    dup2(fileno(sink), 2);
+    const SuiteResult s = run_suite(req);
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    CHECK(s.results.size() == 1);
+    std::rewind(sink);
+    std::string text;
+    for (int c; (c = std::fgetc(sink)) != EOF;) text += char(c);
+    std::fclose(sink);
+    return text;
+  };
+  const std::string text = stderr_of();
+  INFO(text.substr(0, 2000));
+  CHECK(text.find("lie_euler on free_body, level 3 of 3 (h = ") != std::string::npos);
+  CHECK(text.find("% after ") != std::string::npos);
+  CHECK(text.find(" left\n") != std::string::npos);
+  CHECK(text.find("100%") == std::string::npos);  // whole percents done, rounded down: never 100 % while running
+  CHECK(text.find("[1/1] lie_euler") != std::string::npos);
+  req.progress = false;  // quiet: nothing at all
+  CHECK(stderr_of().empty());
 }

@@ -55,7 +55,7 @@ Ladder make_ladder(const Problem& p, int order, const LadderRequest& req) {
   return L;
 }
 
-LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int k) {
+LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int k, const LevelProgress* progress) {
   LevelRun r;
   r.h = L.h(k);
   r.steps = L.steps(k);
@@ -118,6 +118,7 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
         r.xi.row(j) = row;
         r.energy[std::size_t(j)] = p.energy(xo);
         for (std::size_t i = 0; i < ni; ++i) r.inv_obs(j, Eigen::Index(i)) = inv[i];
+        if (progress != nullptr) (*progress)(o.steps, r.steps);
         return StepStatus::success();
       });
   r.ok = run.ok;

@@ -64,7 +64,9 @@ struct LevelRun {
   Counters counters;
   double seconds = 0;
 };
-LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int k);
+/// Called at every observation time with the steps done and the level's total (progress of long levels).
+using LevelProgress = std::function<void(std::int64_t steps_done, std::int64_t steps_total)>;
+LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int k, const LevelProgress* progress = nullptr);
 
 struct InvariantResult {
   std::string name, kind, description;

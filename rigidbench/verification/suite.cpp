@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <map>
 #include <mutex>
 #include <set>
@@ -29,6 +30,13 @@ bool SuiteResult::any_failed() const {
 }
 
 namespace {
+
+/// "40 s", "12 min", "2.5 h": a time left for people.
+std::string duration_text(double s) {
+  if (s < 90) return cat(format_number(std::round(s), 3), " s");
+  if (s < 5400) return cat(format_number(std::round(s / 60), 3), " min");
+  return cat(format_number(std::round(s / 360) / 10, 3), " h");
+}
 
 /// A (scheme, problem) pair of the suite: its ladder (validated before any work), why it is skipped,
 /// and the reference grid it needs.
@@ -197,6 +205,27 @@ struct SuiteSchedule {
     }
   }
 
+  /// Progress of one level that runs long: after req.long_level_after seconds, a line every
+  /// req.long_level_every seconds with the fraction done and the time left at the rate so far, marked
+  /// as a warning when that is more than kWarnSeconds - so that a first-order ladder of millions of
+  /// steps is announced within seconds of its start, not after it (docs/scaling.md, "Progress").
+  LevelProgress level_watch(const Pair& pr, const Problem& p, int k) {
+    constexpr double kWarnSeconds = 180;
+    const auto start = std::chrono::steady_clock::now();
+    auto last = std::make_shared<double>(-1e300);
+    return [this, &pr, &p, k, start, last](std::int64_t done, std::int64_t total) {
+      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (t < req.long_level_after || t - *last < req.long_level_every || done <= 0 || done >= total) return;
+      *last = t;
+      const double f = double(done) / double(total), left = t * (1 - f) / f;
+      std::lock_guard lock(io);
+      std::fprintf(stderr, "      %s%s on %s, level %d of %d (h = %s, %lld steps): %.0f%% after %.0f s, about %s left\n",
+                   left > kWarnSeconds ? "warning: long level: " : "", std::string(pr.scheme->info->name).c_str(),
+                   p.name.c_str(), k + 1, pr.ladder.levels, format_number(pr.ladder.h(k), 4).c_str(),
+                   static_cast<long long>(total), std::floor(100 * f), t, duration_text(left).c_str());
+    };
+  }
+
   /// Pair i's levels, long-time run and assessment (a skipped pair is recorded at once).
   void add_pair(std::size_t i, std::size_t rank) {
     const Pair& pr = pairs[i];
@@ -220,7 +249,8 @@ struct SuiteSchedule {
       after.push_back(graph.add(
           [this, &pr, &p, i, k] {
             auto integ = pr.scheme->make(p);
-            runs[i][std::size_t(k)] = run_level(*integ, p, pr.ladder, k);
+            const LevelProgress watch = level_watch(pr, p, k);
+            runs[i][std::size_t(k)] = run_level(*integ, p, pr.ladder, k, req.progress ? &watch : nullptr);
           },
           {}, base + k));
     if (long_time_steps > 0)
