@@ -207,3 +207,12 @@ TEST_CASE("inputs: JSON within a stated number of values, read in linear time", 
   for (int i = 0; i < 200000; ++i) many += i ? ",{}" : "{}";
   CHECK(parse_json_input(many + "]", "x").size() == 200000);
 }
+
+TEST_CASE("shell_text: a word a POSIX shell reads back as given", "[outputs]") {
+  CHECK(shell_text("build/release/cli/rigidbench") == "build/release/cli/rigidbench");
+  CHECK(shell_text("--integrator=gr_*") == "'--integrator=gr_*'");  // a glob is quoted
+  CHECK(shell_text("a b") == "'a b'");
+  CHECK(shell_text("it's") == "'it'\\''s'");
+  CHECK(shell_text("") == "''");
+  CHECK(shell_text("$(rm -rf /)") == "'$(rm -rf /)'");
+}

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "rigidbench/core/text_escape.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/verification/suite.hpp"
 
@@ -79,12 +80,6 @@ std::string self_exe() {
   return p.string();
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 std::string run_capture(const std::string& cmd, int& status) {
   std::string out;
   FILE* p = popen(cmd.c_str(), "r");
@@ -137,8 +132,8 @@ std::vector<double> count_instructions(const std::vector<BenchPair>& pairs, std:
   if (!mkdtemp(tmpl)) throw InputError("cannot create a temporary folder for callgrind output");
   const fs::path dir(tmpl);
   std::string cmd = cat("valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=",
-                        shell_quote((dir / "cg.%p").string()), " ",
-                        shell_quote(driver_exe.empty() ? self_exe() : driver_exe), " bench-driver --steps ",
+                        shell_text((dir / "cg.%p").string()), " ",
+                        shell_text(driver_exe.empty() ? self_exe() : driver_exe), " bench-driver --steps ",
                         std::to_string(steps));
   std::vector<std::string> schemes, problems;
   for (const BenchPair& bp : pairs) {
@@ -147,8 +142,8 @@ std::vector<double> count_instructions(const std::vector<BenchPair>& pairs, std:
     if (std::find(problems.begin(), problems.end(), bp.problem->name) == problems.end())
       problems.push_back(bp.problem->name);
   }
-  for (const auto& s : schemes) cmd += cat(" --integrator ", shell_quote(s));
-  for (const auto& p : problems) cmd += cat(" --problem ", shell_quote(p));
+  for (const auto& s : schemes) cmd += cat(" --integrator ", shell_text(s));
+  for (const auto& p : problems) cmd += cat(" --problem ", shell_text(p));
   const std::string log = run_capture(cmd + " 2>&1", st);
   std::map<std::string, double> totals;
   for (const auto& e : fs::directory_iterator(dir)) {

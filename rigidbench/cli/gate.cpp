@@ -14,6 +14,7 @@
 
 #include "rigidbench/core/atomic_file.hpp"
 #include "rigidbench/core/json_input.hpp"
+#include "rigidbench/core/text_escape.hpp"
 #include "rigidbench/benchmarks/bench_suite.hpp"
 #include "rigidbench/cli/against.hpp"
 #include "rigidbench/cli/commands.hpp"
@@ -196,31 +197,21 @@ CLI::App* add_gate_options(CLI::App& app, GateCliOptions& o) {
   return sc;
 }
 
-/// A word of a command line as a POSIX shell reads it back.
-std::string shell_word(const std::string& w) {
-  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") ==
-                        std::string::npos)
-    return w;
-  std::string q = "'";
-  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 /// After a failing gate: the command that reproduces it (as it was typed), and the one that accepts
 /// the current behaviour as the new baseline - for the same selection - once the change is intended
 /// (docs/gate.md, "When the gate fails").
 std::string next_commands(const GateCliOptions& o) {
   std::string again;
-  for (const std::string& w : o.command) again += cat(again.empty() ? "" : " ", shell_word(w));
+  for (const std::string& w : o.command) again += cat(again.empty() ? "" : " ", shell_text(w));
   if (o.baseline.empty()) return cat("gate: reproduce with: ", again, "\n");
-  std::string bless = cat(o.command.empty() ? std::string("rigidbench") : shell_word(o.command.front()), " gate ",
-                          o.run ? std::string("--run") : cat("--in ", shell_word(o.current)), " --bless --baseline ",
-                          shell_word(o.baseline));
+  std::string bless = cat(o.command.empty() ? std::string("rigidbench") : shell_text(o.command.front()), " gate ",
+                          o.run ? std::string("--run") : cat("--in ", shell_text(o.current)), " --bless --baseline ",
+                          shell_text(o.baseline));
   for (const auto& [flag, v] : {std::pair<const char*, const std::vector<std::string>*>{"--integrator", &o.gate.integrators},
                                 {"--problem", &o.gate.problems}})
     if (!v->empty()) {
       bless += cat(" ", flag);
-      for (const std::string& x : *v) bless += cat(" ", shell_word(x));
+      for (const std::string& x : *v) bless += cat(" ", shell_text(x));
     }
   if (o.gate.accuracy_only) bless += " --accuracy-only";
   return cat("gate: reproduce with: ", again, "\ngate: if the change is intended, re-bless with: ", bless, "\n");

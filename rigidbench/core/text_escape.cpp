@@ -40,6 +40,15 @@ std::string markdown_text(std::string_view s) {
   return o;
 }
 
+std::string shell_text(std::string_view s) {
+  constexpr std::string_view plain =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%";
+  if (!s.empty() && s.find_first_not_of(plain) == std::string_view::npos) return std::string(s);
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
 std::string xml_text(std::string_view s) {
   std::string o;
   o.reserve(s.size());

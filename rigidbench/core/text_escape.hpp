@@ -16,6 +16,11 @@ std::string terminal_text(std::string_view s);
 /// as entities (GitHub renders inline HTML), backticks escaped, other control bytes dropped.
 std::string markdown_text(std::string_view s);
 
+/// For one word of a POSIX shell command line (a command printed for people to rerun, or run through
+/// popen): as it is when it holds only characters no shell treats specially, else in single quotes
+/// with each ' as '\''.
+std::string shell_text(std::string_view s);
+
 /// For XML text and attribute values (the gate's JUnit file): <, >, &, " and newline as entities;
 /// the other control characters, which XML 1.0 admits in no form, dropped (tab kept).
 std::string xml_text(std::string_view s);

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -11,6 +10,7 @@
 #include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/core/text_escape.hpp"
 #include "rigidbench/core/types.hpp"
+#include "rigidbench/verification/metrics.hpp"
 #include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/verification/expectations.hpp"
 #include "rigidbench/verification/metric_table.hpp"
@@ -209,17 +209,8 @@ struct Gate {
       if (std::isfinite(b) && std::isfinite(c) && b > 0 && c > 0)
         lh.push_back(std::log(hk)), lb.push_back(std::log(b)), lc.push_back(std::log(c));
     }
-    auto slope = [&](const std::vector<double>& y) {
-      const double none = std::numeric_limits<double>::quiet_NaN();
-      const std::size_t n = lh.size();
-      if (n < 2) return none;
-      double mx = 0, my = 0, sxx = 0, sxy = 0;
-      for (std::size_t i = 0; i < n; ++i) mx += lh[i] / double(n), my += y[i] / double(n);
-      for (std::size_t i = 0; i < n; ++i) sxx += (lh[i] - mx) * (lh[i] - mx), sxy += (lh[i] - mx) * (y[i] - my);
-      return sxx > 0 ? sxy / sxx : none;
-    };
-    return cat(". Every level (baseline -> current): ", levels, ". Fitted order ", fmt4(slope(lb)), " -> ",
-               fmt4(slope(lc)), ", order verdict ", bm.value("verdict", "undefined"), " -> ",
+    return cat(". Every level (baseline -> current): ", levels, ". Fitted order ", fmt4(fit_line(lh, lb).slope), " -> ",
+               fmt4(fit_line(lh, lc).slope), ", order verdict ", bm.value("verdict", "undefined"), " -> ",
                cm.value("verdict", "undefined"));
   }
 

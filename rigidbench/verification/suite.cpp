@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <map>
 #include <mutex>
 #include <set>
@@ -212,11 +211,10 @@ struct SuiteSchedule {
   LevelProgress level_watch(const Pair& pr, const Problem& p, int k) {
     constexpr double kWarnSeconds = 180;
     const auto start = std::chrono::steady_clock::now();
-    auto last = std::make_shared<double>(-1e300);
-    return [this, &pr, &p, k, start, last](std::int64_t done, std::int64_t total) {
+    return [this, &pr, &p, k, start, last = -1e300](std::int64_t done, std::int64_t total) mutable {
       const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (t < req.long_level_after || t - *last < req.long_level_every || done <= 0 || done >= total) return;
-      *last = t;
+      if (t < req.long_level_after || t - last < req.long_level_every || done <= 0 || done >= total) return;
+      last = t;
       const double f = double(done) / double(total), left = t * (1 - f) / f;
       std::lock_guard lock(io);
       std::fprintf(stderr, "      %s%s on %s, level %d of %d (h = %s, %lld steps): %.0f%% after %.0f s, about %s left\n",
