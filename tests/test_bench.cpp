@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -105,6 +106,28 @@ TEST_CASE("bench output into a file: no colour codes, no debug warning, steps as
     if (a["integrator"] == "rk4_quat") CHECK(a["load_evaluations_per_step"].get<double>() == 4.0);
     if (a["integrator"] == "rig_imp") CHECK(a["newton_iterations_per_step"].get<double>() >= 1.0);
   }
+}
+
+TEST_CASE("the callgrind driver reports the pairs counted and the time left", "[bench][cli]") {
+  // Outside valgrind the client requests are no-ops: the driver's loops and its progress alone.
+  const std::string args = "bench-driver --steps 200 --integrator terze lie_euler --problem free_body heavy_top";
+  const auto quiet = test::run_cli(args);
+  REQUIRE(quiet.exit_code == 0);
+  CHECK(quiet.output.find("pairs counted") == std::string::npos);
+  const auto r = test::run_cli(args + " --progress --progress-every 0");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // A line after each pair but the last (the caller reports the end), with the pairs' total.
+  const std::regex line(R"(bench: callgrind: (\d+) of (\d+) pairs counted after \d+ s, about \d+ s left\n)");
+  std::vector<int> done;
+  int total = 0;
+  for (std::sregex_iterator it(r.output.begin(), r.output.end(), line), end; it != end; ++it) {
+    done.push_back(std::stoi((*it)[1]));
+    total = std::stoi((*it)[2]);
+  }
+  CHECK(total >= 4);  // two schemes on two problems
+  REQUIRE(int(done.size()) == total - 1);
+  for (int k = 0; k < total - 1; ++k) CHECK(done[std::size_t(k)] == k + 1);
 }
 
 TEST_CASE("instruction counts: two consecutive runs agree to 0.1% for every pair", "[bench][ci]") {

@@ -164,6 +164,16 @@ TEST_CASE("a level that runs long reports its progress and the time left", "[ver
   CHECK(text.find(" left\n") != std::string::npos);
   CHECK(text.find("100%") == std::string::npos);  // whole percents done, rounded down: never 100 % while running
   CHECK(text.find("[1/1] lie_euler") != std::string::npos);
+  CHECK(text.find("is estimated at") == std::string::npos);  // a few ms per level: no warning
+  // Any estimate over the warning's threshold: each level is announced once, with its estimate.
+  req.long_level_warn = 0;
+  req.long_level_every = 1e9;
+  const std::string warned = stderr_of();
+  INFO(warned.substr(0, 2000));
+  std::size_t announced = 0;
+  for (std::size_t at = 0; (at = warned.find(" steps) is estimated at ", at)) != std::string::npos; ++at) ++announced;
+  CHECK(announced == 3);
+  CHECK(warned.find("warning: long level: lie_euler on free_body, level 1 of 3 (h = ") != std::string::npos);
   req.progress = false;  // quiet: nothing at all
   CHECK(stderr_of().empty());
 }

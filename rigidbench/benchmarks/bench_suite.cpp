@@ -123,7 +123,7 @@ void mark_pareto(std::vector<WorkSeries>& series) {
 }
 
 std::vector<double> count_instructions(const std::vector<BenchPair>& pairs, std::int64_t steps, std::string& tool,
-                                       const std::string& driver_exe) {
+                                       const std::string& driver_exe, bool progress) {
   int st = 0;
   tool = run_capture("valgrind --version 2>/dev/null", st);
   while (!tool.empty() && (tool.back() == '\n' || tool.back() == '\r')) tool.pop_back();
@@ -131,10 +131,14 @@ std::vector<double> count_instructions(const std::vector<BenchPair>& pairs, std:
   char tmpl[] = "/tmp/rigidbench-icount-XXXXXX";
   if (!mkdtemp(tmpl)) throw InputError("cannot create a temporary folder for callgrind output");
   const fs::path dir(tmpl);
+  // With progress, the driver's lines go straight to this process's stderr while it runs, and
+  // valgrind's own messages to a log file read back on failure.
+  const fs::path vlog = dir / "valgrind.log";
   std::string cmd = cat("valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=",
-                        shell_text((dir / "cg.%p").string()), " ",
+                        shell_text((dir / "cg.%p").string()),
+                        progress ? cat(" --log-file=", shell_text(vlog.string())) : std::string(), " ",
                         shell_text(driver_exe.empty() ? self_exe() : driver_exe), " bench-driver --steps ",
-                        std::to_string(steps));
+                        std::to_string(steps), progress ? " --progress" : "");
   std::vector<std::string> schemes, problems;
   for (const BenchPair& bp : pairs) {
     if (std::find(schemes.begin(), schemes.end(), bp.scheme->info->name) == schemes.end())
@@ -144,7 +148,11 @@ std::vector<double> count_instructions(const std::vector<BenchPair>& pairs, std:
   }
   for (const auto& s : schemes) cmd += cat(" --integrator ", shell_text(s));
   for (const auto& p : problems) cmd += cat(" --problem ", shell_text(p));
-  const std::string log = run_capture(cmd + " 2>&1", st);
+  std::string log = run_capture(progress ? cmd : cmd + " 2>&1", st);
+  if (progress && st != 0) {
+    std::ifstream in(vlog);
+    log += std::string(std::istreambuf_iterator<char>(in), {});
+  }
   std::map<std::string, double> totals;
   for (const auto& e : fs::directory_iterator(dir)) {
     std::ifstream in(e.path());
@@ -169,14 +177,14 @@ std::vector<double> count_instructions(const std::vector<BenchPair>& pairs, std:
 }
 
 std::vector<double> count_instructions_by_size(const std::vector<BenchPair>& pairs, std::int64_t steps, std::string& tool,
-                                               const std::string& driver_exe) {
+                                               const std::string& driver_exe, bool progress) {
   std::vector<double> out(pairs.size(), kNaN);
   std::map<std::int64_t, std::vector<std::size_t>> by_steps;
   for (std::size_t i = 0; i < pairs.size(); ++i) by_steps[icount_steps_for(steps, pairs[i].problem->bodies.size())].push_back(i);
   for (const auto& [n, idx] : by_steps) {
     std::vector<BenchPair> group;
     for (const std::size_t i : idx) group.push_back(pairs[i]);
-    const auto g = count_instructions(group, n, tool, driver_exe);
+    const auto g = count_instructions(group, n, tool, driver_exe, progress);
     for (std::size_t k = 0; k < idx.size(); ++k) out[idx[k]] = g[k];
   }
   return out;
@@ -302,7 +310,7 @@ BenchResult run_bench(const BenchRequest& req) {
   if (req.icount) {
     try {
       if (!req.quiet) std::fprintf(stderr, "bench: counting instructions under callgrind (%zu pairs)...\n", pairs.size());
-      const auto ips = count_instructions_by_size(pairs, req.icount_steps, out.icount_tool);
+      const auto ips = count_instructions_by_size(pairs, req.icount_steps, out.icount_tool, "", !req.quiet);
       std::map<std::string, double> base_i, rk4_i;
       for (std::size_t i = 0; i < pairs.size(); ++i) {
         out.entries[i].instructions_per_step = ips[i];
@@ -333,10 +341,10 @@ BenchResult run_bench(const BenchRequest& req) {
     sr.integrators = req.integrators;
     sr.problems = req.problems;
     sr.shard = req.shard;
-    sr.progress = false;
+    sr.progress = !req.quiet;  // a line per pair, and the long levels' own (verify's progress)
     sr.measure_cost = false;
+    if (!req.quiet) std::fprintf(stderr, "bench: work-precision sweeps on the verification ladders...\n");
     const SuiteResult s = run_suite(sr);
-    if (!req.quiet) std::fprintf(stderr, "bench: work-precision sweeps (%zu pairs)...\n", s.results.size());
     for (const PairResult& r : s.results) {
       if (r.status == "skipped") continue;
       const SchemeEntry& se = find_scheme(r.integrator);

@@ -86,14 +86,15 @@ BenchResult run_bench(const BenchRequest& req);
 
 /// Runs the instruction-count driver (`<driver_exe> bench-driver ...`; default: this executable)
 /// for `pairs` under callgrind and returns instructions per step for each pair (same order).
-/// Throws InputError if valgrind cannot be run.
+/// Throws InputError if valgrind cannot be run. With `progress`, the driver reports on stderr every few
+/// seconds how many pairs it has counted (a run of many pairs under callgrind takes minutes).
 std::vector<double> count_instructions(const std::vector<BenchPair>& pairs, std::int64_t steps, std::string& tool,
-                                       const std::string& driver_exe = "");
+                                       const std::string& driver_exe = "", bool progress = false);
 
 /// count_instructions with each pair's own step count, icount_steps_for(steps, its bodies): one
 /// driver run per distinct count.
 std::vector<double> count_instructions_by_size(const std::vector<BenchPair>& pairs, std::int64_t steps, std::string& tool,
-                                               const std::string& driver_exe = "");
+                                               const std::string& driver_exe = "", bool progress = false);
 
 /// Steps N of the instruction-count driver for a problem of n bodies: `steps` up to 80 bodies, then
 /// fewer in proportion (at least 4), so that a 10 000-body count stays minutes, not hours.

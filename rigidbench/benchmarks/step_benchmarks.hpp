@@ -32,8 +32,9 @@ void register_step_benchmarks(const std::vector<BenchPair>& pairs);
 
 /// Fixed-work driver for the instruction counts: for each pair, `steps` and then `2 steps` steps
 /// from the initial state, each loop bracketed by callgrind client requests and dumped under
-/// "<pair name>#<steps>". Without valgrind the requests are no-ops.
-void run_icount_driver(const std::vector<BenchPair>& pairs, std::int64_t steps);
+/// "<pair name>#<steps>". Without valgrind the requests are no-ops. progress_every >= 0: a line on
+/// stderr at most that often (seconds) with the pairs done and the time left.
+void run_icount_driver(const std::vector<BenchPair>& pairs, std::int64_t steps, double progress_every = -1);
 
 /// Steps over which step_counts averages: from the initial state, with the pair's step.
 constexpr std::int64_t kCountSteps = 256;

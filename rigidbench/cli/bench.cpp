@@ -152,6 +152,8 @@ Command add_bench_driver(CLI::App& app) {
   struct Options {
     std::int64_t steps = 2000;
     std::vector<std::string> integrators, problems;
+    bool progress = false;
+    double progress_every = 5;
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("bench-driver", "(internal) fixed-work driver run under callgrind by `bench`");
@@ -159,10 +161,14 @@ Command add_bench_driver(CLI::App& app) {
   sc->add_option("--steps", o->steps)->required();
   sc->add_option("--integrator", o->integrators)->required();
   sc->add_option("--problem", o->problems)->required();
+  sc->add_flag("--progress", o->progress, "report the pairs counted on stderr every few seconds");
+  sc->add_option("--progress-every", o->progress_every, "seconds between progress lines (tests shorten it)")
+      ->check(CLI::NonNegativeNumber);
   return {sc, [o] {
             std::vector<Problem> problems;
             for (const auto& n : o->problems) problems.push_back(catalogue_problem(n));
-            run_icount_driver(bench_pairs(select_schemes(o->integrators), problems), o->steps);
+            run_icount_driver(bench_pairs(select_schemes(o->integrators), problems), o->steps,
+                              o->progress ? o->progress_every : -1);
             return kOk;
           }};
 }

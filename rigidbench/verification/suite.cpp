@@ -206,19 +206,29 @@ struct SuiteSchedule {
 
   /// Progress of one level that runs long: after req.long_level_after seconds, a line every
   /// req.long_level_every seconds with the fraction done and the time left at the rate so far, marked
-  /// as a warning when that is more than kWarnSeconds - so that a first-order ladder of millions of
+  /// as a warning when that is more than req.long_level_warn; a level estimated at more than that in all
+  /// is announced once as soon as a rate is known (one second in) - so that a first-order ladder of millions of
   /// steps is announced within seconds of its start, not after it (docs/scaling.md, "Progress").
   LevelProgress level_watch(const Pair& pr, const Problem& p, int k) {
-    constexpr double kWarnSeconds = 180;
     const auto start = std::chrono::steady_clock::now();
-    return [this, &pr, &p, k, start, last = -1e300](std::int64_t done, std::int64_t total) mutable {
+    return [this, &pr, &p, k, start, last = -1e300, warned = false](std::int64_t done, std::int64_t total) mutable {
       const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (t < req.long_level_after || t - last < req.long_level_every || done <= 0 || done >= total) return;
+      if (done <= 0 || done >= total) return;
+      // The warning comes as soon as a rate is known (one second in), before the regular lines start.
+      if (!warned && t >= std::min(1.0, req.long_level_after) && t * double(total) / double(done) > req.long_level_warn) {
+        warned = true;
+        std::lock_guard lock(io);
+        std::fprintf(stderr, "      warning: long level: %s on %s, level %d of %d (h = %s, %lld steps) is estimated at %s in all\n",
+                     std::string(pr.scheme->info->name).c_str(), p.name.c_str(), k + 1, pr.ladder.levels,
+                     format_number(pr.ladder.h(k), 4).c_str(), static_cast<long long>(total),
+                     duration_text(t * double(total) / double(done)).c_str());
+      }
+      if (t < req.long_level_after || t - last < req.long_level_every) return;
       last = t;
       const double f = double(done) / double(total), left = t * (1 - f) / f;
       std::lock_guard lock(io);
       std::fprintf(stderr, "      %s%s on %s, level %d of %d (h = %s, %lld steps): %.0f%% after %.0f s, about %s left\n",
-                   left > kWarnSeconds ? "warning: long level: " : "", std::string(pr.scheme->info->name).c_str(),
+                   left > req.long_level_warn ? "warning: long level: " : "", std::string(pr.scheme->info->name).c_str(),
                    p.name.c_str(), k + 1, pr.ladder.levels, format_number(pr.ladder.h(k), 4).c_str(),
                    static_cast<long long>(total), std::floor(100 * f), t, duration_text(left).c_str());
     };

@@ -31,8 +31,9 @@ struct SuiteRequest {
   Shard shard;                                  // only the pairs of this shard (core/shard.hpp)
   bool progress = true;                         // one line per finished pair on stderr
   // A level still running after long_level_after seconds reports its progress every long_level_every
-  // seconds (docs/scaling.md, "Progress"); tests shorten both.
-  double long_level_after = 5, long_level_every = 10;
+  // seconds; one estimated at more than long_level_warn seconds in all is announced as soon as its rate
+  // is known (docs/scaling.md, "Progress"); tests shorten them.
+  double long_level_after = 5, long_level_every = 10, long_level_warn = 180;
   bool measure_cost = true;
   /// Steps of each pair's long-time energy run at the ladder's h(1) (docs/metrics.md, "Long-time
   /// energy"); 0: none. The `full` suite's default is 100000.
