@@ -20,4 +20,5 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${CMAKE_INSTALL_LIBDIR})
 # renderer's and validator's Python, the module's numpy.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libeigen3-dev, nlohmann-json3-dev, python3, python3-numpy, python3-matplotlib, python3-jsonschema")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "valgrind, openmpi-bin, chromium, poppler-utils")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3-plotly")   # the report's interactive figures; without it the static ones alone
 include(CPack)

@@ -281,6 +281,11 @@ TEST_CASE("styles: every built-in scheme has its own colour and marker, from its
   CHECK(scheme_style("lie_euler").color != scheme_style("rk4_quat").color);
   CHECK(scheme_style("no_such_scheme").line == ":");
   CHECK(scheme_style("no_such_scheme").color == scheme_style("no_such_scheme").color);
+  // An outside scheme's colour is never a built-in's, whatever its name hashes to.
+  std::set<std::string> builtin_colours;
+  for (const auto& [colour, marker] : seen) builtin_colours.insert(colour);
+  for (const char* outside : {"no_such_scheme", "lie_midpoint_python", "lie_midpoint_explicit", "my_scheme", "a", "b", "c", "d", "e"})
+    CHECK(builtin_colours.count(scheme_style(outside).color) == 0);
 }
 
 TEST_CASE("names: one alphabet wherever a name enters - registration, files, programs' own problems", "[registry]") {

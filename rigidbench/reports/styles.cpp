@@ -16,6 +16,11 @@ constexpr std::array<const char*, 20> kPalette{
     "#008080", "#000080", "#800000", "#006400", "#c49a00",                        // BG maps, Campello's
     "#000000", "#17becf", "#ff00ff", "#00c000", "#bcbd22", "#7f7f7f", "#4b0082",  // DLM ... LGVI
     "#ff4500"};
+// Colours for schemes that are not built in (outside C++, Python, files, engines), none of them a
+// built-in's: chosen greedily to maximise the smallest CIELAB distance (CIE76 ΔE) to the twenty above
+// and to each other, among colours dark enough for a white page (L* < 75). Each is at least ΔE 38
+// from every built-in colour, where the closest two built-ins are ΔE 14 apart (docs/reports.md, "Figures").
+constexpr std::array<const char*, 5> kOutsidePalette{"#0000ff", "#ff0077", "#660044", "#0066ff", "#ff9977"};
 constexpr std::array<const char*, 20> kMarkers{"o", "s", "^", "v", "D", "<", ">", "p", "P", "h",
                                                "X", "*", "d", "H", "8", "1", "2", "3", "4", "+"};
 
@@ -42,7 +47,7 @@ SchemeStyle scheme_style(std::string_view name) {
     ++i;
   }
   const std::uint32_t h = crc32(name);
-  return {kPalette[h % kPalette.size()], kMarkers[(h / kPalette.size()) % kMarkers.size()], ":"};
+  return {kOutsidePalette[h % kOutsidePalette.size()], kMarkers[(h / kOutsidePalette.size()) % kMarkers.size()], ":"};
 }
 
 nlohmann::ordered_json styles_json(const std::vector<std::string>& names) {

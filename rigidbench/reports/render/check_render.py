@@ -106,6 +106,29 @@ def main(argv):
         check(fig is not None and set(fig["series"]) == p002, "paper002_hamiltonian_all: schemes missing")
     check('id="papers"' in page, "index.html has no paper section")
 
+    # The interactive page (with python3-plotly): a convergence figure per problem that ran, showing
+    # the same schemes as the static one, and the script it loads beside it.
+    ix = manifest.get("interactive")
+    try:
+        import plotly  # noqa: F401
+        have_plotly = True
+    except ImportError:
+        have_plotly = False
+    if have_plotly:
+        check(ix and ix.get("page") == "interactive.html", f"no interactive page: {ix}")
+        if ix and ix.get("page"):
+            check(os.path.getsize(os.path.join(out, ix["script"])) > 1_000_000, "plotly.min.js missing or truncated")
+            with open(os.path.join(out, ix["page"])) as f:
+                ipage = f.read()
+            ixf = {f["name"]: f for f in ix["figures"]}
+            for prob, names in ran.items():
+                f = ixf.get(f"convergence_{prob}")
+                check(f is not None and set(f["series"]) == names, f"interactive convergence_{prob}: schemes differ")
+                check(f is None or f'id="{f["div"]}"' in ipage, f"interactive.html has no div for {prob}")
+            check(f'href="{ix["page"]}' in page, "index.html does not link the interactive page")
+    else:
+        check(ix is None or ix.get("page") is None, "an interactive page without plotly")
+
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return 1

@@ -121,6 +121,69 @@ def select(inputs, integrators, problems):
     return inputs
 
 
+# ---------------------------------------------------------------------------------------------
+# Overlay: the reports of one kind drawn in the same figures (docs/reports.md, "Overlaying runs")
+# ---------------------------------------------------------------------------------------------
+
+SERIES = {}  # legend key of a series -> (scheme, input label); filled by overlay()
+DUPLICATE_LINES = ["-.", ":", "--", "-"]  # the 2nd, 3rd, ... input's copy of a scheme shown twice
+
+
+def input_labels(paths):
+    """Short distinct names of the inputs, for the legends: the file name without .json, with as many
+    parent folders as it takes to tell them apart (python/report, cxx/report)."""
+    parts = [os.path.normpath(os.path.abspath(p))[:-5 if p.endswith(".json") else None].split(os.sep) for p in paths]
+    for depth in range(1, max((len(x) for x in parts), default=1) + 1):
+        labels = ["/".join(x[-depth:]) for x in parts]
+        if len(set(labels)) == len(labels):
+            return labels
+    return [f"{lab} #{i + 1}" for i, lab in enumerate(labels)]
+
+
+def overlay(entries, rows_of):
+    """One report-like dict for the figures from several inputs of one kind: every row (rows_of(report)
+    gives the list) copied, its "integrator" replaced by its legend key, the scheme's name with the
+    input's label in brackets when there is more than one input, so that a scheme run twice is two
+    series; "scheme" keeps the name. The metric tables are joined by name."""
+    labels = input_labels([p for p, _ in entries])
+    merged = {"metrics": [], "rows": []}
+    seen_metrics = set()
+    for (p, rep), label in zip(entries, labels):
+        for m in rep.get("metrics") or []:
+            if m["name"] not in seen_metrics:
+                seen_metrics.add(m["name"])
+                merged["metrics"].append(m)
+        for r in rows_of(rep):
+            r2 = dict(r)
+            r2["scheme"] = r["integrator"]
+            r2["input"] = label
+            r2["integrator"] = r["integrator"] if len(entries) == 1 else f"{r['integrator']} [{label}]"
+            SERIES[r2["integrator"]] = (r["integrator"], label)
+            merged["rows"].append(r2)
+    return merged
+
+
+def series_styles():
+    """The style of every legend key: its scheme's, and for a scheme shown from several inputs a
+    different line style per input after the first (same colour and marker)."""
+    inputs_of = {}
+    for key, (scheme, label) in SERIES.items():
+        inputs_of.setdefault(scheme, [])
+        if label not in inputs_of[scheme]:
+            inputs_of[scheme].append(label)
+    out = {}
+    for key, (scheme, label) in SERIES.items():
+        col, mk, ls = scheme_style(scheme)
+        k = inputs_of[scheme].index(label)
+        out[key] = (col, mk, ls if k == 0 else DUPLICATE_LINES[(k - 1) % len(DUPLICATE_LINES)])
+    return out
+
+
+def scheme_of(key):
+    """The scheme a legend key shows."""
+    return SERIES.get(key, (key, None))[0]
+
+
 # Text from the inputs in the tables people open (docs/decisions.md, "Text from inputs"). Names are
 # one alphabet (a-z, 0-9, _), but metric keys, invariant names and enum-free strings can hold anything.
 TEX_SPECIAL = {"\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "$": "\\$", "&": "\\&", "#": "\\#",
@@ -143,15 +206,27 @@ def csv_cell(v):
     return v
 
 
-def write_tables(out_dir, inputs):
-    """Order, Q_II and verdicts of every pair of each verify report, as CSV and as a LaTeX booktabs
-    table (DIR/tables/verdicts[_rN].{csv,tex}); the files written."""
+def write_csv(path, rows):
+    """rows (dicts with the same keys) as CSV, every cell through csv_cell."""
     import csv
     import io
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+    w.writeheader()
+    for row in rows:
+        w.writerow({k: csv_cell(v) for k, v in row.items()})
+    write_atomic(path, buf.getvalue())
+
+
+def write_tables(out_dir, inputs):
+    """DIR/tables/: verdicts.{csv,tex} (order, Q_II and verdicts of every pair that ran, in every verify
+    input, with the input's label), levels.csv (every level's step, cost and errors) and, with bench
+    inputs, work_precision.csv (every point of the sweeps). The files written, relative to DIR."""
     files = []
     d = os.path.join(out_dir, "tables")
-    for n, (_, rep) in enumerate(inputs["verify"]):
-        rows = []
+    labels = input_labels([p for p, _ in inputs["verify"]])
+    rows, levels = [], []
+    for (_, rep), label in zip(inputs["verify"], labels):
         for r in rep["results"]:
             if r["status"] == "skipped":
                 continue
@@ -162,40 +237,62 @@ def write_tables(out_dir, inputs):
             failed += [k for k in ("q_ii", "q_ii_full") if (r.get(k) or {}).get("verdict") == "fail"]
             failed += [f"invariant:{k}" for k, v in r.get("invariants", {}).items() if v.get("verdict") == "fail"]
             failed += [f"structure:{k}" for k in ("symmetric", "symplectic") if (st.get(k) or {}).get("verdict") == "fail"]
-            rows.append({"scheme": r["integrator"], "problem": r["problem"], "status": r["status"],
+            rows.append({"scheme": r["integrator"], "problem": r["problem"], "input": label, "status": r["status"],
                          "order_observed": c.get("slope"), "order_expected": c.get("expected"),
                          "order_verdict": c.get("verdict", ""), "q_ii": q.get("median"), "q_ii_expected": q.get("expected"),
                          "q_ii_verdict": q.get("verdict", ""),
                          "symmetric": (st.get("symmetric") or {}).get("observed", ""),
                          "symplectic": (st.get("symplectic") or {}).get("observed", ""),
                          "failed_checks": " ".join(failed)})
-        if not rows:
-            continue
+            # One row per level and metric: the data behind every convergence figure.
+            by_h = {lv.get("h"): lv for lv in r.get("levels") or []}
+            for section in ("convergence", "paper_measures"):
+                for metric, conv in (r.get(section) or {}).items():
+                    asym = conv.get("asymptotic") or [None] * len(conv.get("h", []))
+                    for h, e, a in zip(conv.get("h", []), conv.get("error", []), asym):
+                        lv = by_h.get(h, {})
+                        levels.append({"scheme": r["integrator"], "problem": r["problem"], "input": label,
+                                       "metric": metric, "h": h, "steps": lv.get("steps"), "seconds": lv.get("seconds"),
+                                       "level_status": lv.get("status", ""), "error": e if finite(e) else None,
+                                       "asymptotic": "" if a is None else int(bool(a))})
+    if rows:
         os.makedirs(d, exist_ok=True)
-        stem = "verdicts" if n == 0 else f"verdicts_r{n}"
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
-        w.writeheader()
-        for row in rows:
-            w.writerow({k: csv_cell(v) for k, v in row.items()})
-        write_atomic(os.path.join(d, stem + ".csv"), buf.getvalue())
-
+        write_csv(os.path.join(d, "verdicts.csv"), rows)
 
         def n3(x):
             return f"{x:.3g}" if finite(x) else "--"
+        several = len(inputs["verify"]) > 1
         lines = ["% rigidbench: order, Q_II and verdicts per pair (needs \\usepackage{booktabs})",
                  "\\begin{tabular}{llrrlrrlll}", "\\toprule",
                  "scheme & problem & order & $p$ & & $Q_{II}$ & $2^p$ & & symmetric / symplectic & failed checks \\\\",
                  "\\midrule"]
         for row in rows:
-            lines.append(" & ".join([tex(row["scheme"]), tex(row["problem"]), n3(row["order_observed"]),
+            name = f"{row['scheme']} [{row['input']}]" if several else row["scheme"]
+            lines.append(" & ".join([tex(name), tex(row["problem"]), n3(row["order_observed"]),
                                      n3(row["order_expected"]), tex(row["order_verdict"]), n3(row["q_ii"]),
                                      n3(row["q_ii_expected"]), tex(row["q_ii_verdict"]),
                                      tex(f"{row['symmetric'] or '--'} / {row['symplectic'] or '--'}"),
                                      tex(row["failed_checks"] or "--")]) + " \\\\")
         lines += ["\\bottomrule", "\\end{tabular}", ""]
-        write_atomic(os.path.join(d, stem + ".tex"), "\n".join(lines))
-        files += [os.path.join("tables", stem + ".csv"), os.path.join("tables", stem + ".tex")]
+        write_atomic(os.path.join(d, "verdicts.tex"), "\n".join(lines))
+        files += [os.path.join("tables", "verdicts.csv"), os.path.join("tables", "verdicts.tex")]
+    if levels:
+        write_csv(os.path.join(d, "levels.csv"), levels)
+        files.append(os.path.join("tables", "levels.csv"))
+    points = []
+    for (_, rep), label in zip(inputs["bench"], input_labels([p for p, _ in inputs["bench"]])):
+        wp = rep.get("work_precision") or {}
+        for sr in wp.get("series") or []:
+            for pt in sr["points"]:
+                points.append({"scheme": sr["integrator"], "problem": sr["problem"], "input": label,
+                               "error_metric": wp.get("error_metric", ""), "h": pt.get("h"), "error": pt.get("error"),
+                               "cpu_seconds": pt.get("cpu_seconds"), "instructions": pt.get("instructions"),
+                               "pareto_cpu": int(bool(pt.get("pareto_cpu"))),
+                               "pareto_instructions": int(bool(pt.get("pareto_instructions")))})
+    if points:
+        os.makedirs(d, exist_ok=True)
+        write_csv(os.path.join(d, "work_precision.csv"), points)
+        files.append(os.path.join("tables", "work_precision.csv"))
     return files
 
 
@@ -256,10 +353,6 @@ class Figures:
         os.makedirs(self.dir, exist_ok=True)
         self.formats = formats
         self.items = []
-
-    def style(self, names):
-        """One colour and marker per scheme, the same in every figure (scheme_style)."""
-        return {n: scheme_style(n) for n in set(names)}
 
     def size(self, w, h):
         """The figure size: (w, h) in inches on screen; in a journal style the column width with the
@@ -331,8 +424,12 @@ class Figures:
         self.plt.close(fig)
         if self.progress:
             print(f"report: [{len(self.items) + 1}] {name} ({time.monotonic() - self.t0:.1f} s)", file=sys.stderr, flush=True)
+        # "series": the schemes shown; "legend": what tells them apart when several inputs overlay
+        # (scheme [input]); "inputs": the inputs drawn from.
         self.items.append({"name": name, "title": title, "section": section, "problem": problem,
-                           "series": sorted(set(series)), "files": files, "caption": caption})
+                           "series": sorted({scheme_of(k) for k in series}), "legend": sorted(set(series)),
+                           "inputs": sorted({SERIES[k][1] for k in series if k in SERIES}),
+                           "files": files, "caption": caption})
 
 
 def slope_triangle(ax, x0, y0, order, width=2.0, color="0.35"):
@@ -389,7 +486,14 @@ def convergence_panel(ax, series, style, title, ylabel, legend=True):
     ax.set_title(title, fontsize=9 if legend else None)
     ax.grid(True, which="major", lw=0.3)
     if legend:
-        ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
+        # Two columns fit under a panel for labels up to ~34 characters; longer ones (an overlay's
+        # "scheme [input]") take one column, so that no legend runs into its neighbour's.
+        longest = max((len(h.get_label()) for h in ax.get_legend_handles_labels()[0]), default=0)
+        # Anchored a fixed 34 pt under the axes (tick labels and the axis label), however tall the
+        # panel ends up.
+        from matplotlib.transforms import offset_copy
+        ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, 0), ncol=2 if longest <= 34 else 1,
+                  bbox_transform=offset_copy(ax.transAxes, fig=ax.figure, y=-34, units="points"), frameon=False)
     return plotted
 
 
@@ -408,13 +512,51 @@ def by_problem(results):
 CONVERGENCE_PANELS = ("attitude_error_final", "h1_distance", "q_error")
 
 
+METRICS = {}  # name -> row of a metric table, from every input that has one (main)
+
+
 def metric_label(rep, name):
-    """(section, title, unit) of a metric from the report's "metrics" table (older reports: the name)."""
-    for m in rep.get("metrics") or []:
+    """(section, title, unit) of a metric from the report's "metrics" table, or any input's (a bench
+    report has none); a report written before the table existed: the name."""
+    for m in (rep.get("metrics") or []) + ([METRICS[name]] if name in METRICS else []):
         if m["name"] == name:
             slope = f" (slope {m['expected_slope']})" if m.get("expected_slope") else ""
             return m["section"], f"{m.get('label', name)}{slope}", m["units"]
     return ("paper_measures" if name in ("q_error", "E_error") else "convergence"), name, ""
+
+
+def wrapped(text, width):
+    """A title broken into lines of at most `width` characters, so that side-by-side panels' titles
+    never run into each other."""
+    import textwrap
+    return "\n".join(textwrap.wrap(text, width)) or text
+
+
+def problem_source(rows):
+    """The `source` the problem of these rows declares (the report's settings.problem), or ""."""
+    for r in rows:
+        src = ((r.get("settings") or {}).get("problem") or {}).get("source")
+        if isinstance(src, str):
+            return src
+    return ""
+
+
+def panels_that_apply(rep, ran):
+    """The convergence panels with data for these rows; a paper's own measure (section paper_measures,
+    its label naming the paper) only on the problems whose source is that paper: paper 001's printed
+    q-error is drawn for pendulum3d, not for every problem it can be computed on."""
+    import re
+    keys = []
+    for key in CONVERGENCE_PANELS:
+        section, title, _ = metric_label(rep, key)
+        if not any(key in r.get(section, {}) for r in ran):
+            continue
+        paper = re.search(r"\bpaper (\d{3})\b", title)
+        if section == "paper_measures" and paper and \
+                not re.search(rf"\bpaper {paper.group(1)}\b", problem_source(ran)):
+            continue
+        keys.append(key)
+    return keys
 
 
 def render_verify(figs, rep, tag, style):
@@ -424,15 +566,20 @@ def render_verify(figs, rep, tag, style):
         ran = [r for r in rs if r["status"] != "skipped" and "convergence" in r]
         if not ran:
             continue
-        # -- convergence: state error, true H1 distance, printed q-error (paper 001) side by side
-        fig, axes, lax = figs.subplots(3, 17 / 3, 5.6, entries=len(ran))
+        # -- convergence: state error, true H1 distance, printed q-error (paper 001) side by side, each
+        # panel titled by the metric table's label, and only the panels that apply to the problem
+        keys = panels_that_apply(rep, ran)
+        # On screen each panel has its legend underneath (convergence_panel): the figure grows with it.
+        one_column = max(len(r["integrator"]) for r in ran) > 20
+        legend_rows = len(ran) + 1 if one_column else (len(ran) + 2) // 2
+        fig, axes, lax = figs.subplots(len(keys), 17 / 3, 4.0 + 0.13 * legend_rows, entries=len(ran))
         names = []
-        for ax, key in zip(axes, CONVERGENCE_PANELS):
+        for ax, key in zip(axes, keys):
             section, title, unit = metric_label(rep, key)
             if lax:  # a journal panel: the metric's name alone (the slopes are in the tables)
                 title = title.split(" (")[0]
             names += convergence_panel(ax, [(r["integrator"], r[section][key]) for r in ran if key in r.get(section, {})],
-                                       style, title, f"error [{unit}]" if unit else "error", legend=lax is None)
+                                       style, wrapped(title, 40), f"error [{unit}]" if unit else "error", legend=lax is None)
         if lax:
             figs.shared_legend(lax, sorted(set(names), key=names.index), style)
         else:
@@ -516,7 +663,11 @@ def render_verify(figs, rep, tag, style):
                     claim_text = f"claimed {claimed[0].split(' ')[-1]} by every scheme shown"
                 else:
                     claim_text = "claimed: " + ", ".join(claimed) if claimed else "claimed by none"
-                ax.set_title(f"{name}: |I - I0| / S_I\n{claim_text}", fontsize=7.5)
+                drift_label = metric_label(rep, "invariants")[1]
+                drift_label = "invariant drift" if drift_label == "invariants" else drift_label
+                ax.set_title(wrapped(f"{drift_label}: {name.replace('_', ' ')}", 48) + "\n" + wrapped(claim_text, 60),
+                             fontsize=7.5)
+                ax.set_ylabel("|I - I0| / S_I")
                 ax.set_xlabel("t")
                 ax.grid(True, lw=0.3)
                 ax.set_ylim(1e-17, None)
@@ -582,7 +733,8 @@ def render_bench(figs, rep, style):
                 front.sort()
                 ax.loglog([f[0] for f in front], [f[1] for f in front], "k--", lw=1.2, label="Pareto front")
             ax.set_xlabel(xlabel)
-            ax.set_ylabel(wp.get("error_metric", "error"))
+            _, ylabel, unit = metric_label(rep, wp.get("error_metric", "error"))
+            ax.set_ylabel(f"{ylabel.split(' (')[0]} [{unit}]" if unit else ylabel.split(" (")[0])
             ax.grid(True, lw=0.3)
         axes[0].legend(fontsize=6.5)
         figs.title(fig, f"{prob}: work-precision (verification ladder; lower left is better)")
@@ -703,7 +855,6 @@ def history_tables(doc):
 
 
 def render_paper(figs, rep, style):
-    plt = figs.plt
     items = rep.get("paper_reproductions") or []
     # Paper 001 Fig. 1: E-error, printed q-error, true H1 distance on the 3-D pendulum.
     p001 = [i for i in items if i["paper"] == "001" and "Fig. 1" in i["item"]]
@@ -763,6 +914,139 @@ def render_paper(figs, rep, style):
             figs.save(fig, name, title, "paper", "heavy_top", shown,
                       "H0 = %.6f; the direction of drift (least-squares trend against the largest excursion) in the "
                       "legend." % p002[0]["data"]["H0"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Interactive figures (plotly): the convergence and work-precision figures with a hover on every point
+# ---------------------------------------------------------------------------------------------
+
+PLOTLY_SYMBOLS = {"o": "circle", "s": "square", "^": "triangle-up", "v": "triangle-down", "D": "diamond",
+                  "<": "triangle-left", ">": "triangle-right", "p": "pentagon", "P": "cross", "h": "hexagon",
+                  "X": "x", "*": "star", "d": "diamond-tall", "H": "hexagon2", "8": "octagon", "1": "y-down",
+                  "2": "y-up", "3": "y-left", "4": "y-right", "+": "cross-thin"}
+PLOTLY_DASH = {"-": "solid", "--": "dash", ":": "dot", "-.": "dashdot"}
+
+
+def write_interactive(out_dir, verify_rows, bench_rows, style, progress=False):
+    """DIR/interactive.html: per problem, the convergence panels and the work-precision figure as plotly
+    figures (hover: scheme, input, h, error, cost; click a legend entry to hide a scheme in every panel),
+    drawn by DIR/plotly.min.js, the plotly.js that Debian's python3-plotly ships (no network). What it
+    wrote, for the manifest; None without figures; without plotly, the reason."""
+    if not verify_rows and not bench_rows:
+        return None
+    try:
+        import plotly
+        import plotly.graph_objects as go
+        import plotly.io as pio
+        from plotly.offline import get_plotlyjs
+        from plotly.subplots import make_subplots
+    except ImportError:
+        return {"page": None, "reason": "python3-plotly is not installed (apt-get install python3-plotly): "
+                                        "no interactive figures"}
+    t0 = time.monotonic()
+    figures, divs = [], []
+
+    def trace(key, x, y, custom, legend, hover):
+        col, mk, ls = style[key]
+        return go.Scatter(x=x, y=y, customdata=custom, name=key, legendgroup=key, showlegend=legend,
+                          mode="lines+markers", line={"color": col, "dash": PLOTLY_DASH.get(ls, "solid"), "width": 1.5},
+                          marker={"color": col, "symbol": PLOTLY_SYMBOLS.get(mk, "circle"), "size": 7},
+                          hovertemplate=hover + "<extra></extra>")
+
+    def add(fig, name, problem, kind, title, series):
+        fig.update_layout(title={"text": title, "font": {"size": 15}}, template="plotly_white", height=520,
+                          legend={"font": {"size": 11}}, hoverlabel={"namelength": -1}, margin={"t": 90})
+        fig.update_xaxes(type="log", exponentformat="power", showgrid=True)
+        fig.update_yaxes(type="log", exponentformat="power", showgrid=True)
+        div = f"ix-{name}"
+        # The figure as JSON drawn by Plotly.newPlot (plotly 5.4's to_html cannot name its div); "</"
+        # escaped so that no string from an input can close the script element.
+        spec = pio.to_json(fig, validate=False).replace("</", "<\\/")
+        config = json.dumps({"displaylogo": False, "responsive": True})
+        divs.append((problem, title, f'<div id="{div}" class="ix" style="height:520px"></div>\n<script>(function(){{'
+                                     f'var f = {spec}; Plotly.newPlot("{div}", f.data, f.layout, {config});}})();</script>'))
+        figures.append({"name": name, "div": div, "problem": problem, "kind": kind, "title": title,
+                        "series": sorted({scheme_of(k) for k in series}), "legend": sorted(set(series))})
+
+    conv_hover = ("<b>%{customdata[0]}</b><br>input: %{customdata[1]}<br>h = %{x:.4~g}<br>error = %{y:.4e}"
+                  "<br>cost: %{customdata[2]}")
+    rep = {"metrics": list(METRICS.values())}
+    for prob, rs in by_problem(verify_rows).items():
+        ran = [r for r in rs if "convergence" in r]
+        keys = panels_that_apply(rep, ran)
+        if not ran or not keys:
+            continue
+        titles = [metric_label(rep, k)[1] for k in keys]
+        fig = make_subplots(rows=1, cols=len(keys), subplot_titles=[wrapped(t, 40).replace("\n", "<br>") for t in titles],
+                            horizontal_spacing=0.07)
+        shown = []
+        for col, key in enumerate(keys, start=1):
+            section, _, unit = metric_label(rep, key)
+            for r in ran:
+                c = (r.get(section) or {}).get(key)
+                if not c:
+                    continue
+                by_h = {lv.get("h"): lv for lv in r.get("levels") or []}
+                pts = [(h, e) for h, e in zip(c["h"], c["error"]) if finite(e) and e > 0]
+                if not pts:
+                    continue
+                cost = []
+                for h, _ in pts:
+                    lv = by_h.get(h, {})
+                    sec = lv.get("seconds")
+                    cost.append(f"{lv.get('steps', '?')} steps, {sec:.3g} s" if finite(sec) else f"{lv.get('steps', '?')} steps")
+                custom = [[r["scheme"], r["input"], c_] for c_ in cost]
+                fig.add_trace(trace(r["integrator"], [h for h, _ in pts], [e for _, e in pts], custom,
+                                    r["integrator"] not in shown, conv_hover), row=1, col=col)
+                if r["integrator"] not in shown:
+                    shown.append(r["integrator"])
+            fig.update_xaxes(title_text="h", row=1, col=col)
+            fig.update_yaxes(title_text=f"error [{unit}]" if unit else "error", row=1, col=col)
+        add(fig, f"convergence_{prob}", prob, "convergence", f"{prob}: convergence", shown)
+    wp_hover = ("<b>%{customdata[0]}</b><br>input: %{customdata[1]}<br>h = %{customdata[2]:.4~g}<br>"
+                "error = %{y:.4e}<br>CPU time: %{customdata[3]:.4g} s<br>instructions: %{customdata[4]:.4g}")
+    for prob, ss in by_problem(bench_rows).items():
+        fig = make_subplots(rows=1, cols=2, subplot_titles=["error vs CPU time of the run", "error vs instructions of the run"],
+                            horizontal_spacing=0.08)
+        shown = []
+        for col, key in ((1, "cpu_seconds"), (2, "instructions")):
+            for sr in ss:
+                pts = [q for q in sr["points"] if finite(q.get(key)) and finite(q.get("error")) and q["error"] > 0]
+                if not pts:
+                    continue
+                custom = [[sr["scheme"], sr["input"], q.get("h"), q.get("cpu_seconds"), q.get("instructions")] for q in pts]
+                fig.add_trace(trace(sr["integrator"], [q[key] for q in pts], [q["error"] for q in pts], custom,
+                                    sr["integrator"] not in shown, wp_hover), row=1, col=col)
+                if sr["integrator"] not in shown:
+                    shown.append(sr["integrator"])
+        fig.update_xaxes(title_text="CPU time of the run [s]", row=1, col=1)
+        fig.update_xaxes(title_text="instructions of the run", row=1, col=2)
+        fig.update_yaxes(title_text="error", row=1, col=1)
+        if shown:
+            add(fig, f"work_precision_{prob}", prob, "work_precision", f"{prob}: work-precision (lower left is better)", shown)
+    if not figures:
+        return None
+    parts = ["<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>rigidbench: interactive figures</title>",
+             f"<style>{CSS}</style><script src=\"plotly.min.js\"></script></head><body>",
+             "<h1>rigidbench: interactive figures</h1>",
+             '<p class="meta">Hover a point for its scheme, input, step size, error and cost; click a legend entry to '
+             'hide a scheme in every panel, double-click to show it alone. The static figures for papers are on the '
+             '<a href="index.html">report page</a>.</p>']
+    last = None
+    for prob, title, div in divs:
+        if prob != last:
+            parts.append(f'<h2 id="ix-p-{esc(prob)}">{esc(prob)}</h2>')
+            last = prob
+        parts.append(div)
+    parts.append("</body></html>\n")
+    js = get_plotlyjs()
+    js_path = os.path.join(out_dir, "plotly.min.js")
+    if not (os.path.isfile(js_path) and os.path.getsize(js_path) == len(js.encode())):
+        write_atomic(js_path, js)
+    write_atomic(os.path.join(out_dir, "interactive.html"), "\n".join(parts))
+    if progress:
+        print(f"report: interactive.html ({len(figures)} figures, {time.monotonic() - t0:.1f} s)", file=sys.stderr, flush=True)
+    return {"page": "interactive.html", "script": "plotly.min.js", "plotly": plotly.__version__, "figures": figures}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -939,7 +1223,72 @@ def write_atomic(path, text):
     os.replace(tmp, path)
 
 
-def build_html(inputs, figs, out_dir, inline=True):
+# Options of `verify` that say where and how it wrote, not what it ran: left out of a section's title.
+OUTPUT_OPTIONS = {"--out": 1, "--quiet": 0, "--progress": 0, "--no-progress": 0, "--jobs": 1, "-j": 1,
+                  "--junit": 1, "--history": 1, "--cache-dir": 1}
+
+
+def what_was_run(rep):
+    """A verify report's command as its section title (`rigidbench verify --problem heavy_top`): the
+    program's name and its arguments without the output options; a Python run: its call
+    (`rigidbench.verify(...)`); a report without its command: its suite."""
+    cmd = rep.get("command")
+    if not isinstance(cmd, list) or not cmd or not all(isinstance(c, str) for c in cmd):
+        return f"suite {rep.get('suite', '')}"
+    if len(cmd) == 2 and cmd[1].startswith("rigidbench."):
+        return cmd[1]
+    args, out, skip = cmd[1:], [], 0
+    for a in args:
+        if skip:
+            skip -= 1
+            continue
+        name = a.split("=", 1)[0]
+        if name in OUTPUT_OPTIONS:
+            skip = OUTPUT_OPTIONS[name] if "=" not in a else 0
+            continue
+        out.append(a)
+    return " ".join([os.path.basename(cmd[0])] + out)
+
+
+def scheme_sections(inputs):
+    """One section per scheme: its pairs in every verify input, with the verdicts and a link to each
+    problem's figures."""
+    labels = input_labels([p for p, _ in inputs["verify"]])
+    by_scheme = {}
+    for (_, rep), label in zip(inputs["verify"], labels):
+        for r in rep["results"]:
+            if r["status"] != "skipped":
+                by_scheme.setdefault(r["integrator"], []).append((label, r))
+    if not by_scheme:
+        return ""
+    several = len(inputs["verify"]) > 1
+    out = ['<h2 id="schemes">Per scheme</h2>']
+    for name in sorted(by_scheme):
+        rows = by_scheme[name]
+        info = rows[0][1].get("scheme") or {}
+        origin = info.get("origin", "")
+        out.append(f'<h3 id="s-{esc(name)}">{esc(name)}</h3>')
+        if info.get("title"):
+            out.append(f'<p class="meta">{esc(info["title"])}; order {esc(info.get("order", "-"))}, '
+                       f'{esc(info.get("kind", ""))}{", " + esc(origin) if origin else ""}.</p>')
+        out.append("<table><tr><th>problem</th>" + ("<th>input</th>" if several else "") +
+                   "<th>status</th><th>slope (att) / p</th><th>Q_II / 2^p</th><th>exact invariants held</th>"
+                   "<th>seconds</th></tr>")
+        for label, r in rows:
+            c = r["convergence"]["attitude_error_final"]
+            q = r["q_ii"]
+            ex = [k for k, v in r["invariants"].items() if v["claim"] == "exact"]
+            held = sum(1 for k in ex if r["invariants"][k]["verdict"] == "pass")
+            out.append(f'<tr><td><a href="#p-{esc(r["problem"])}">{esc(r["problem"])}</a></td>' +
+                       (f"<td>{esc(label)}</td>" if several else "") +
+                       f'<td>{esc(r["status"])}</td><td>{fmtn(c["slope"])} / {fmtn(c["expected"])} {verdict(c["verdict"])}</td>'
+                       f'<td>{fmtn(q["median"], 4)} / {fmtn(q["expected"])} {verdict(q["verdict"])}</td>'
+                       f'<td>{held}/{len(ex)}</td><td class="num">{fmtn(r.get("seconds"))}</td></tr>')
+        out.append("</table>")
+    return "\n".join(out)
+
+
+def build_html(inputs, figs, out_dir, inline=True, tables=(), interactive=None):
     first = next(j for k in ("verify", "bench", "paper", "compare", "history") for _, j in inputs[k])
     tool, machine = first.get("tool", {}), first.get("machine", {})
     parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>rigidbench report</title>"
@@ -950,17 +1299,31 @@ def build_html(inputs, figs, out_dir, inline=True):
              f'{esc(machine.get("hostname", ""))}, {esc(machine.get("hardware_threads", ""))} threads. '
              f'Inputs: {esc(", ".join(os.path.basename(p) for k in inputs for p, _ in inputs[k]))}. '
              "Every number and figure below is rendered from these JSON files alone.</p>"]
+    files = [f'<a href="{esc(t)}">{esc(os.path.basename(t))}</a>' for t in tables]
+    if interactive and interactive.get("page"):
+        files.insert(0, f'<a href="{esc(interactive["page"])}">interactive figures</a>')
+    if files:
+        notes = [note for name, note in (("levels.csv", "levels.csv: every level's h, steps, cost and errors"),
+                                         ("work_precision.csv", "work_precision.csv: every point of the bench sweeps"))
+                 if any(t.endswith(name) for t in tables)]
+        parts.append(f'<p class="meta">Files: {", ".join(files)}{" (" + "; ".join(notes) + ")" if notes else ""}.</p>')
+    if interactive and interactive.get("reason"):
+        parts.append(f'<p class="meta">{esc(interactive["reason"])}.</p>')
     nav = []
     for anchor, label, cond in (("summary", "Verdicts", inputs["verify"]), ("compare", "Head-to-head", inputs["compare"]),
                                 ("problems", "Per problem", inputs["verify"] or inputs["bench"]),
+                                ("schemes", "Per scheme", inputs["verify"]),
                                 ("papers", "Paper reproductions", inputs["paper"]),
                                 ("history", "History", inputs["history"])):
         if cond:
             nav.append(f'<a href="#{anchor}">{label}</a>')
     parts.append("<nav>" + "".join(nav) + "</nav>")
-    for _, rep in inputs["verify"]:
+    labels = input_labels([p for p, _ in inputs["verify"]])
+    for n, ((_, rep), label) in enumerate(zip(inputs["verify"], labels)):
         s = rep["summary"]
-        parts.append(f'<h2 id="summary">Verdicts (suite {esc(rep.get("suite", ""))})</h2>'
+        where = f" ({esc(label)})" if len(labels) > 1 else ""
+        parts.append(f'<h2 id="{"summary" if n == 0 else f"summary-{n + 1}"}">Verdicts{where}: '
+                     f'<code>{esc(what_was_run(rep))}</code></h2>'
                      f'<p>{s["pairs"]} pairs: {s["ok"]} ran, {s["skipped"]} not applicable, {s["breakdown"]} broke down, '
                      f'{s["failed_verdicts"]} with a failed verdict (docs/findings.md explains the known ones).</p>')
         parts.append(verify_table(rep))
@@ -973,11 +1336,16 @@ def build_html(inputs, figs, out_dir, inline=True):
             probs.append(it["problem"])
     if probs:
         parts.append('<h2 id="problems">Per problem</h2>')
+    ix = {f["name"]: f for f in (interactive or {}).get("figures") or []}
     for prob in probs:
         parts.append(f'<h3 id="p-{esc(prob)}">{esc(prob)}</h3>')
         for it in figs.items:
             if it["problem"] == prob and it["section"] != "paper":
                 parts.append(figure_html(it, out_dir, inline))
+                if it["name"] in ix:
+                    parts.append(f'<p class="meta"><a href="{esc(interactive["page"])}#{esc(ix[it["name"]]["div"])}">'
+                                 "Interactive version</a> (hover for every point's values).</p>")
+    parts.append(scheme_sections(inputs))
     for _, rep in inputs["paper"]:
         parts.append('<h2 id="papers">Paper reproductions</h2>')
         parts.append(paper_table(rep))
@@ -1025,29 +1393,39 @@ def main(argv):
         for _, j in inputs[k]:
             if isinstance(j, dict) and isinstance(j.get("styles"), dict):
                 REPORT_STYLES.update(j["styles"])
-    names = []
-    for k in ("verify", "paper", "bench"):
-        for _, j in inputs[k]:
-            names += [r["integrator"] for r in j.get("results", [])]
-            names += [i["integrator"] for i in j.get("paper_reproductions", [])]
-    style = figs.style(names)
-    for n, (_, rep) in enumerate(inputs["verify"]):
-        render_verify(figs, rep, "" if n == 0 else f"r{n}_", style)
-    for _, rep in inputs["bench"]:
-        render_bench(figs, rep, style)
+            for m in (j.get("metrics") if isinstance(j, dict) else None) or []:
+                METRICS.setdefault(m["name"], m)
+    # Every verify input in the same figures, and every bench input in the same work-precision
+    # figures: a scheme from several inputs is one series per input (docs/reports.md, "Overlaying runs").
+    verify = overlay(inputs["verify"], lambda rep: [r for r in rep["results"] if r["status"] != "skipped"])
+    bench = overlay(inputs["bench"], lambda rep: (rep.get("work_precision") or {}).get("series") or [])
+    style = series_styles()
+    for _, j in inputs["paper"]:
+        style.update({n: scheme_style(n) for n in (i["integrator"] for i in j.get("paper_reproductions", []))
+                      if n not in style})
+    if verify["rows"]:
+        render_verify(figs, {"metrics": verify["metrics"], "results": verify["rows"]}, "", style)
+    if bench["rows"]:
+        metric = next((j["work_precision"].get("error_metric") for _, j in inputs["bench"] if j.get("work_precision")), None)
+        render_bench(figs, {"work_precision": {"error_metric": metric or "error", "series": bench["rows"]}}, style)
     for _, rep in inputs["paper"]:
         render_paper(figs, rep, style)
     for _, doc in inputs["history"]:
         render_history(figs, doc)
     tables = write_tables(a.out, inputs)
-    page = build_html(inputs, figs, a.out, inline=not a.link)
+    interactive = write_interactive(a.out, verify["rows"], bench["rows"], style, progress=not a.quiet)
+    page = build_html(inputs, figs, a.out, inline=not a.link, tables=tables, interactive=interactive)
     write_atomic(os.path.join(a.out, "index.html"), page)
     shown = sorted({n for it in figs.items for n in it["series"]})
     styles = {n: dict(zip(("color", "marker", "linestyle"), scheme_style(n))) for n in shown}
+    labels = {k: dict(zip((p for p, _ in inputs[k]), input_labels([p for p, _ in inputs[k]])))
+              for k in ("verify", "bench") if inputs[k]}
     write_atomic(os.path.join(a.out, "manifest.json"),
-                 json.dumps({"inputs": [p for k in inputs for p, _ in inputs[k]], "style": a.style,
-                             "selection": {"integrator": a.integrator, "problem": a.problem},
-                             "figures": figs.items, "styles": styles, "tables": tables}, indent=1))
+                 json.dumps({"inputs": [p for k in inputs for p, _ in inputs[k]], "input_labels": labels,
+                             "style": a.style, "selection": {"integrator": a.integrator, "problem": a.problem},
+                             "figures": figs.items, "styles": styles,
+                             "legend_styles": {k: dict(zip(("color", "marker", "linestyle"), v)) for k, v in style.items()},
+                             "tables": tables, "interactive": interactive}, indent=1))
     print(f"report: {os.path.join(a.out, 'index.html')} ({len(figs.items)} figures)")
     return 0
 
