@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes `import rigidbench` work without setting paths by hand (README, Set-up; docs/python.md): writes
-# rigidbench.pth, naming the built package folder (<build>/python), into the site-packages of Debian's
+# rigidbench.pth (<build>/python/rigidbench.pth: the built package folder, and Debian's numpy for an
+# interpreter without its own - python/rigidbench_debian_numpy.py) into the site-packages of Debian's
 # python3 and of the python3 first on PATH when that is another interpreter of the same version
 # (pyenv, a venv). The package stays in the build tree, so a rebuild updates it. Idempotent.
 #   bash scripts/install-python.sh [build/release]
@@ -28,8 +29,8 @@ for py in "${interpreters[@]}"; do
   esac
   site="$("$py" -c 'import site; print(site.getsitepackages()[0])')"
   mkdir -p "$site"
-  echo "$PKG" > "$site/rigidbench.pth"
-  if (cd / && "$py" -c 'import rigidbench, numpy; rigidbench.problem("free_body")') >/dev/null; then
+  cp "$PKG/rigidbench.pth" "$site/rigidbench.pth"   # the package folder + Debian's numpy for an interpreter without one
+  if (cd / && "$py" -c 'import numpy, rigidbench; rigidbench.problem("free_body")') >/dev/null; then
     echo "install-python: $py imports rigidbench from $PKG ($site/rigidbench.pth)"
   else
     echo "install-python: $py cannot import rigidbench after writing $site/rigidbench.pth" >&2

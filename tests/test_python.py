@@ -104,6 +104,37 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(child.wait(), 0, seen)
         self.assertIn(b"[1/1] terze", seen)
 
+    def test_numpy_before_or_after_with_any_interpreter(self):
+        # docs/python.md, "Interpreters": through the path file install-python.sh installs (read here
+        # with site.addsitedir, PYTHONPATH unset), numpy imports before rigidbench as after it, with
+        # Debian's python3 and with the python3 first on PATH (a pyenv or venv one on many machines)
+        # when it is of the same version. The module's folder comes from PYTHONPATH (tests/CMakeLists.txt).
+        import shutil
+        import subprocess
+        import sysconfig
+        if os.environ.get("LD_PRELOAD"):
+            self.skipTest("the sanitizer runtime is preloaded into Debian's interpreter only")
+        pkg = os.path.dirname(os.path.dirname(os.path.abspath(rigidbench.__file__)))
+        self.assertTrue(os.path.isfile(os.path.join(pkg, "rigidbench.pth")))
+        interpreters = ["/usr/bin/python3"]
+        first = shutil.which("python3")
+        suffix = sysconfig.get_config_var("EXT_SUFFIX")
+        if first:
+            probe = subprocess.run([first, "-c", "import sys, sysconfig; print(sys.executable); "
+                                    "print(sysconfig.get_config_var('EXT_SUFFIX'))"], capture_output=True, text=True)
+            lines = probe.stdout.split()
+            if probe.returncode == 0 and len(lines) == 2 and lines[1] == suffix and \
+                    os.path.realpath(lines[0]) != os.path.realpath("/usr/bin/python3"):
+                interpreters.append(lines[0])
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        for py in interpreters:
+            for order in ("numpy, rigidbench", "rigidbench, numpy"):
+                code = (f"import site; site.addsitedir({pkg!r}); import {order}; "
+                        "print(rigidbench.problem('free_body').name, numpy.zeros(2).sum())")
+                run = subprocess.run([py, "-c", code], capture_output=True, text=True, env=env, cwd="/")
+                self.assertEqual(run.returncode, 0, f"{py}: import {order}: {run.stderr}")
+                self.assertEqual(run.stdout.split(), ["free_body", "0.0"], f"{py}: import {order}")
+
     def test_version_is_the_command_s(self):
         # rigidbench.__version__, `rigidbench --version` and (tests/citation.py) CMake and CITATION.cff.
         import subprocess

@@ -24,16 +24,10 @@ import sys as _sys
 
 try:
     import numpy as _np
-except ImportError:  # a python3 other than Debian's (pyenv, a venv) of the same version: use
-    # Debian's python3-numpy, which the set-up installs, without exposing the rest of its packages.
-    _debian = "/usr/lib/python3/dist-packages"
-    if not _os.path.isdir(_os.path.join(_debian, "numpy")):
-        raise
-    _sys.path.insert(0, _debian)
-    try:
-        import numpy as _np
-    finally:
-        _sys.path.remove(_debian)
+except ImportError:  # a python3 other than Debian's (pyenv, a venv) of the same version: Debian's
+    # python3-numpy, which the set-up installs, through a finder for numpy alone (rigidbench_debian_numpy).
+    import rigidbench_debian_numpy  # noqa: F401
+    import numpy as _np
 
 from ._rigidbench import (BodyState, InputError, Problem, State, ladder, load_problem, problem,  # noqa: F401
                           problem_names, quick_problem_names, schemes, score, simulate)
