@@ -137,7 +137,8 @@ def input_labels(paths):
         labels = ["/".join(x[-depth:]) for x in parts]
         if len(set(labels)) == len(labels):
             return labels
-    return [f"{lab} #{i + 1}" for i, lab in enumerate(labels)]
+    # The same file given twice: its name, numbered.
+    return [f"{x[-1]} #{i + 1}" for i, x in enumerate(parts)]
 
 
 def overlay(entries, rows_of):
@@ -639,13 +640,21 @@ def render_verify(figs, rep, tag, style):
                     invs.append(k)
         if invs:
             ncol = min(3, len(invs))
-            nrow = (len(invs) + 1 + ncol - 1) // ncol  # one cell more, for the legend
-            fig, axes = plt.subplots(nrow, ncol, figsize=figs.size(5.6 * ncol, 3.4 * nrow + 1.2), squeeze=False, layout="constrained")
+            nrow = (len(invs) + ncol - 1) // ncol
+            # The legend in a row of its own under the panels, as many columns as its labels fit in the
+            # figure's width and as tall as its rows: an overlay of several inputs has many entries.
+            labels = [f"{r['integrator']} (h = {((r.get('history') or {}).get('h') or 0):.3g})" for r in ran]
+            width = 5.6 * ncol
+            leg_cols = max(1, min(len(labels), int(width / (0.065 * max(len(x) for x in labels) + 0.7))))
+            leg_h = 0.17 * ((len(labels) + leg_cols - 1) // leg_cols) + 0.35
+            fig = plt.figure(figsize=figs.size(width, 3.4 * nrow + 0.6 + leg_h), layout="constrained")
+            grid = fig.add_gridspec(nrow + 1, ncol, height_ratios=[3.4] * nrow + [leg_h])
+            axes = [[fig.add_subplot(grid[i, j]) for j in range(ncol)] for i in range(nrow)]
             shown = set()
             handles = {}
             for i, name in enumerate(invs):
                 ax = axes[i // ncol][i % ncol]
-                claimed = []
+                claimed = {}  # claim -> the schemes (not legend entries: an overlay repeats them) that make it
                 for r in ran:
                     hist = r.get("history") or {}
                     dev = (hist.get("invariants") or {}).get(name)
@@ -653,16 +662,20 @@ def render_verify(figs, rep, tag, style):
                         continue
                     col, _, ls = style[r["integrator"]]
                     claim = r["invariants"].get(name, {}).get("claim", "none")
-                    if claim != "none":
-                        claimed.append(f"{r['integrator']} ({claim})")
+                    if claim != "none" and scheme_of(r["integrator"]) not in claimed.setdefault(claim, []):
+                        claimed[claim].append(scheme_of(r["integrator"]))
                     y = [max(abs(v), 1e-17) if finite(v) else float("nan") for v in dev]
                     (line,) = ax.semilogy(hist["t"], y, ls, color=col, lw=0.9)
                     handles.setdefault(r["integrator"], (line, f"{r['integrator']} (h = {hist['h']:.3g})"))
                     shown.add(r["integrator"])
-                if claimed and len(claimed) == len(shown_here(ran, name)) and len({c.split(" ")[-1] for c in claimed}) == 1:
-                    claim_text = f"claimed {claimed[0].split(' ')[-1]} by every scheme shown"
+                schemes_here = {scheme_of(r["integrator"]) for r in shown_here(ran, name)}
+                if len(claimed) == 1 and set(next(iter(claimed.values()))) == schemes_here:
+                    claim_text = f"claimed {next(iter(claimed))} by every scheme shown"
+                elif claimed:  # a long list of names is a count (the legend and the verdict tables name them)
+                    claim_text = "claimed " + "; ".join(
+                        f"{c} by {', '.join(names) if len(names) <= 5 else f'{len(names)} schemes'}" for c, names in claimed.items())
                 else:
-                    claim_text = "claimed: " + ", ".join(claimed) if claimed else "claimed by none"
+                    claim_text = "claimed by none"
                 drift_label = metric_label(rep, "invariants")[1]
                 drift_label = "invariant drift" if drift_label == "invariants" else drift_label
                 ax.set_title(wrapped(f"{drift_label}: {name.replace('_', ' ')}", 48) + "\n" + wrapped(claim_text, 60),
@@ -673,9 +686,10 @@ def render_verify(figs, rep, tag, style):
                 ax.set_ylim(1e-17, None)
             for j in range(len(invs), nrow * ncol):
                 axes[j // ncol][j % ncol].axis("off")
-            lax = axes[(nrow * ncol - 1) // ncol][ncol - 1]
-            lax.legend([h for h, _ in handles.values()], [lb for _, lb in handles.values()], fontsize=7,
-                       loc="center", frameon=False, title="scheme (finest h)", title_fontsize=8)
+            lax = fig.add_subplot(grid[nrow, :])
+            lax.axis("off")
+            lax.legend([h for h, _ in handles.values()], [lb for _, lb in handles.values()], fontsize=7, ncol=leg_cols,
+                       loc="upper center", frameon=False, title="scheme (finest h)", title_fontsize=8)
             fig.suptitle(f"{prob}: invariant drift vs t (finest level of each scheme; 1e-17 marks exact zero)",
                          fontsize=10)
             figs.save(fig, f"{tag}invariants_{prob}", f"{prob}: invariant drift", "invariants", prob, sorted(shown),
@@ -1418,7 +1432,7 @@ def main(argv):
     write_atomic(os.path.join(a.out, "index.html"), page)
     shown = sorted({n for it in figs.items for n in it["series"]})
     styles = {n: dict(zip(("color", "marker", "linestyle"), scheme_style(n))) for n in shown}
-    labels = {k: dict(zip((p for p, _ in inputs[k]), input_labels([p for p, _ in inputs[k]])))
+    labels = {k: [{"path": p, "label": lab} for (p, _), lab in zip(inputs[k], input_labels([p for p, _ in inputs[k]]))]
               for k in ("verify", "bench") if inputs[k]}
     write_atomic(os.path.join(a.out, "manifest.json"),
                  json.dumps({"inputs": [p for k in inputs for p, _ in inputs[k]], "input_labels": labels,
