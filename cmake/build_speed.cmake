@@ -21,6 +21,10 @@
 option(RIGIDBENCH_CCACHE "Compile through ccache when it is installed" ON)
 option(RIGIDBENCH_PCH "Precompiled headers for the heavy third-party headers" ON)
 option(RIGIDBENCH_UNITY "Unity batches for the command line, report and tracking code and the tests" ON)
+# RIGIDBENCH_UNITY_ALL: every other source of the library too, in batches of six per layer. Only for a
+# build whose instruction counts nobody compares (the clang-native preset, which CI gates on accuracy
+# alone): the release preset keeps one unit per scheme so that the speed gate measures that code.
+option(RIGIDBENCH_UNITY_ALL "Unity batches for every source of the library (builds whose speed is not gated)" OFF)
 
 if(RIGIDBENCH_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   find_program(RIGIDBENCH_CCACHE_EXE ccache)
@@ -52,4 +56,50 @@ function(rigidbench_unity target group)
   endif()
   set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
   set_source_files_properties(${ARGN} TARGET_DIRECTORY ${target} PROPERTIES UNITY_GROUP ${group})
+endfunction()
+
+# rigidbench_unity_all(TARGET): with RIGIDBENCH_UNITY_ALL, the sources of TARGET not in a group yet,
+# in groups of six by folder. CMake leaves a source with its own compile options out of any unity
+# unit, so the sanitize preset's per-file coverage switches would keep most of it apart anyway.
+# Left alone: the error metrics, one file each by design with the same local helper names (at_end,
+# over_grid, floor, ...: docs/metrics.md), and the files whose local helpers share a name with a
+# neighbour's (Entry, pi, num).
+set(RIGIDBENCH_UNITY_ALL_ALONE rigidbench/problems/catalogue.cpp rigidbench/problems/families/body_system.cpp
+    rigidbench/verification/runner.cpp)
+function(rigidbench_unity_all target)
+  if(NOT RIGIDBENCH_UNITY OR NOT RIGIDBENCH_UNITY_ALL)
+    return()
+  endif()
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+  get_target_property(_sources ${target} SOURCES)
+  set(_count_by_dir "")
+  foreach(_src IN LISTS _sources)
+    if(NOT _src MATCHES "\\.cpp$")
+      continue()
+    endif()
+    get_source_file_property(_group ${_src} TARGET_DIRECTORY ${target} UNITY_GROUP)
+    if(_group)
+      continue()
+    endif()
+    # The group's name from the folder relative to the tree (it names the unity file, which must not
+    # carry the checkout's path: ccache shares objects between checkouts).
+    get_filename_component(_dir ${_src} DIRECTORY)
+    if(_dir MATCHES "^${PROJECT_BINARY_DIR}")
+      file(RELATIVE_PATH _dir ${PROJECT_BINARY_DIR} ${_dir})
+      set(_dir "build_${_dir}")
+    else()
+      file(RELATIVE_PATH _dir ${PROJECT_SOURCE_DIR} ${_dir})
+    endif()
+    get_filename_component(_name ${_src} NAME)
+    if(_dir STREQUAL "rigidbench/verification/error_metrics" OR "${_dir}/${_name}" IN_LIST RIGIDBENCH_UNITY_ALL_ALONE)
+      continue()
+    endif()
+    string(MAKE_C_IDENTIFIER "${_dir}" _key)
+    if(NOT DEFINED _n_${_key})
+      set(_n_${_key} 0)
+    endif()
+    math(EXPR _batch "${_n_${_key}} / 6")
+    math(EXPR _n_${_key} "${_n_${_key}} + 1")
+    set_source_files_properties(${_src} TARGET_DIRECTORY ${target} PROPERTIES UNITY_GROUP all_${_key}_${_batch})
+  endforeach()
 endfunction()

@@ -27,6 +27,9 @@ inline std::string format_number(double x, int digits = 17) {
   return os.str();
 }
 
+/// A number in an error message: ten significant digits, enough to tell two step sizes or times apart.
+inline std::string message_number(double x) { return format_number(x, 10); }
+
 /// format_number for a finite x, "-" otherwise (the tables of the gate and of compare).
 inline std::string format_or_dash(double x, int digits) { return std::isfinite(x) ? format_number(x, digits) : "-"; }
 

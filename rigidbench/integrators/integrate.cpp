@@ -3,33 +3,30 @@
 #include <cmath>
 
 namespace rigidbench {
-namespace {
-std::string num(double x) { return format_number(x, 10); }
-}  // namespace
 
 std::string step_breakdown(std::int64_t n, double t, double h, std::string_view why) {
-  return cat("step ", std::to_string(n), " (t = ", num(t), ", h = ", num(h), "): ", std::string(why));
+  return cat("step ", std::to_string(n), " (t = ", message_number(t), ", h = ", message_number(h), "): ", std::string(why));
 }
 
 std::string non_finite_at(const Observation& o) {
-  if (o.steps == 0) return cat("non-finite initial state (t = ", num(o.t), ")");
-  return cat("non-finite state at the observation after step ", std::to_string(o.steps - 1), " (t = ", num(o.t),
-             ", h = ", num(o.h), ")");
+  if (o.steps == 0) return cat("non-finite initial state (t = ", message_number(o.t), ")");
+  return cat("non-finite state at the observation after step ", std::to_string(o.steps - 1), " (t = ", message_number(o.t),
+             ", h = ", message_number(o.h), ")");
 }
 
 FixedSteps FixedSteps::covering(double t0, double t_end, double h, double max_steps) {
-  if (!std::isfinite(h) || h <= 0) throw InputError("step h must be positive and finite (got " + num(h) + ")");
+  if (!std::isfinite(h) || h <= 0) throw InputError("step h must be positive and finite (got " + message_number(h) + ")");
   if (!std::isfinite(t_end) || !std::isfinite(t0) || t_end <= t0)
-    throw InputError("t_end must be finite and greater than t0 = " + num(t0) + " (got " + num(t_end) + ")");
+    throw InputError("t_end must be finite and greater than t0 = " + message_number(t0) + " (got " + message_number(t_end) + ")");
   const double span = t_end - t0;
   // A step longer than the span would be cut to the span: another h than the one asked for.
   if (h > span * (1 + 1e-9))
-    throw InputError("step h = " + num(h) + " is longer than the span t_end - t0 = " + num(span) +
-                     " (no step of that size fits; give h <= " + num(span) + ")");
+    throw InputError("step h = " + message_number(h) + " is longer than the span t_end - t0 = " + message_number(span) +
+                     " (no step of that size fits; give h <= " + message_number(span) + ")");
   const double nd = std::ceil(span / h - 1e-9);
   if (!(nd <= max_steps))
-    throw InputError("step h = " + num(h) + " needs " + num(nd) + " steps to cover [" + num(t0) + ", " + num(t_end) +
-                     "], more than the limit of " + num(max_steps));
+    throw InputError("step h = " + message_number(h) + " needs " + message_number(nd) + " steps to cover [" + message_number(t0) + ", " + message_number(t_end) +
+                     "], more than the limit of " + message_number(max_steps));
   return {t0, h, std::max<std::int64_t>(1, std::int64_t(nd)), t_end};
 }
 

@@ -14,8 +14,6 @@
 namespace rigidbench {
 namespace {
 
-std::string num(double x) { return format_number(x, 10); }
-
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -32,18 +30,18 @@ Ladder make_ladder(const Problem& p, int order, const LadderRequest& req) {
   L.t0 = p.t0;
   L.h0 = req.h0 ? *req.h0 : (order == 1 && p.verification.h0_order1 ? *p.verification.h0_order1 : p.verification.h0);
   L.levels = req.levels ? *req.levels : p.verification.levels;
-  if (!std::isfinite(L.h0) || L.h0 <= 0) throw InputError("step h0 must be positive and finite (got " + num(L.h0) + ")");
+  if (!std::isfinite(L.h0) || L.h0 <= 0) throw InputError("step h0 must be positive and finite (got " + message_number(L.h0) + ")");
   if (L.levels < 3 || L.levels > 24)
     throw InputError("levels must be in [3, 24] (got " + std::to_string(L.levels) + ")");
   const double span = p.verification.t_end.value_or(p.t_end) - p.t0;  // the convergence study's span
   const double n = span / L.h0;
-  if (!(n < 1e12)) throw InputError("step h0 = " + num(L.h0) + " is too small for the span " + num(span));
+  if (!(n < 1e12)) throw InputError("step h0 = " + message_number(L.h0) + " is too small for the span " + message_number(span));
   L.n0 = std::llround(n);
   if (L.n0 < 1 || std::abs(double(L.n0) * L.h0 - span) > 1e-9 * span)
-    throw InputError("the span t_end - t0 = " + num(span) + " is not an integer multiple of h0 = " + num(L.h0) +
+    throw InputError("the span t_end - t0 = " + message_number(span) + " is not an integer multiple of h0 = " + message_number(L.h0) +
                      " (the ladder h0 2^-k must land on t_end)");
   if (L.n0 > (std::int64_t(1) << 31) >> (L.levels - 1))
-    throw InputError("ladder too fine: the finest level would take " + num(double(L.n0) * std::pow(2.0, L.levels - 1)) +
+    throw InputError("ladder too fine: the finest level would take " + message_number(double(L.n0) * std::pow(2.0, L.levels - 1)) +
                      " steps (limit 2^31)");
   // The grid: at most 2^15 intervals, and one pair's level runs and reference grid within
   // kGridMemoryBudget (many bodies: docs/decisions.md, "Memory of a run"), as far as halving the

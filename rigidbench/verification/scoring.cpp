@@ -1,7 +1,9 @@
 #include "rigidbench/verification/scoring.hpp"
 
 #include <charconv>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -16,7 +18,6 @@ namespace rigidbench {
 namespace {
 
 namespace fs = std::filesystem;
-std::string num(double x) { return format_number(x, 10); }
 
 /// At most this many characters of a field from the file in a message (untrusted input).
 std::string quoted(std::string_view s) {
@@ -226,12 +227,12 @@ class Replay final : public AnyIntegrator {
     if (k_ < 0) {
       for (int k = 0; k < L_.levels; ++k)
         if (std::abs(h - L_.h(k)) <= 1e-12 * h) k_ = k;
-      if (k_ < 0) return StepStatus::breakdown(cat("no recorded trajectory with h = ", num(h)));
+      if (k_ < 0) return StepStatus::breakdown(cat("no recorded trajectory with h = ", message_number(h)));
     }
     const RecordedTrajectory& r = (*levels_)[std::size_t(k_)];
-    if (n_ + 1 >= r.states.size()) return StepStatus::breakdown(cat(r.file, " ends at t = ", num(r.t.back())));
+    if (n_ + 1 >= r.states.size()) return StepStatus::breakdown(cat(r.file, " ends at t = ", message_number(r.t.back())));
     if (std::abs(r.t[n_] - t) > 1e-9 * std::max(1.0, std::abs(t)))
-      return StepStatus::breakdown(cat(r.file, ": ", r.where(n_), " is at t = ", num(r.t[n_]), ", not ", num(t)));
+      return StepStatus::breakdown(cat(r.file, ": ", r.where(n_), " is at t = ", message_number(r.t[n_]), ", not ", message_number(t)));
     ++n_;
     return StepStatus::success();
   }
@@ -298,9 +299,9 @@ std::vector<std::string> trajectory_files(const std::string& dir, const Ladder& 
       int k = -1;
       for (int q = 0; q < L.levels; ++q)
         if (std::abs(h - L.h(q)) <= 1e-9 * L.h(q)) k = q;
-      if (k < 0) throw InputError(cat(at, ": h = ", num(h), " is not a step of the ladder (h0 = ", num(L.h0), " 2^-k, k = 0..",
+      if (k < 0) throw InputError(cat(at, ": h = ", message_number(h), " is not a step of the ladder (h0 = ", message_number(L.h0), " 2^-k, k = 0..",
                                       std::to_string(L.levels - 1), "; `rigidbench ladder` prints it)"));
-      if (!files[std::size_t(k)].empty()) throw InputError(cat(at, ": level ", std::to_string(k), " (h = ", num(h), ") given twice"));
+      if (!files[std::size_t(k)].empty()) throw InputError(cat(at, ": level ", std::to_string(k), " (h = ", message_number(h), ") given twice"));
       const fs::path f = fs::path(e["file"].get<std::string>());
       files[std::size_t(k)] = (f.is_absolute() ? f : fs::path(dir) / f).string();
     }
@@ -318,7 +319,7 @@ std::vector<std::string> trajectory_files(const std::string& dir, const Ladder& 
       }
     }
     if (f.empty())
-      throw InputError(cat("no trajectory for level ", std::to_string(k), " (h = ", num(L.h(k)), ", ",
+      throw InputError(cat("no trajectory for level ", std::to_string(k), " (h = ", message_number(L.h(k)), ", ",
                            std::to_string(L.steps(k)), " steps) in '", dir, "': expected level", std::to_string(k),
                            ".csv or .json, or an entry in manifest.json"));
     // Every file, named by the manifest or found by its name: a FIFO would block the read forever and
@@ -377,18 +378,25 @@ SuiteResult score_trajectories(const ScoreRequest& req) {
   const auto files = trajectory_files(req.trajectories, L);
 
   auto levels = std::make_shared<std::vector<RecordedTrajectory>>();
+  const auto start = std::chrono::steady_clock::now();
   for (int k = 0; k < L.levels; ++k) {
     const std::size_t need = std::size_t(L.steps(k)) + 1;
     RecordedTrajectory r = read_trajectory(files[std::size_t(k)], p, need);
+    // Reading and checking a level of millions of rows takes seconds: once the reading has taken
+    // more than one, a line per level read (the levels' runs then report like verify's).
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (req.progress && t > 1)
+      std::fprintf(stderr, "score: level %d of %d read (%zu rows of %s) after %.0f s\n", k + 1, L.levels, r.t.size(),
+                   r.file.c_str(), t);
     if (r.t.size() < need)
       throw InputError(cat(r.file, ": ", std::to_string(r.t.size()), " states, but level ", std::to_string(k), " (h = ",
-                           num(L.h(k)), ") needs ", std::to_string(need), " (t = t0 + n h, n = 0..",
+                           message_number(L.h(k)), ") needs ", std::to_string(need), " (t = t0 + n h, n = 0..",
                            std::to_string(L.steps(k)), ", every step): a truncated file or a missing row?"));
     for (std::size_t n = 0; n < need; ++n) {
       const double expect = L.t0 + double(n) * L.h(k);
       if (std::abs(r.t[n] - expect) > 1e-9 * std::max(1.0, std::abs(expect)))
-        throw InputError(cat(r.file, ": ", r.where(n), ": t = ", num(r.t[n]), ", but level ", std::to_string(k),
-                             "'s grid has t0 + ", std::to_string(n), " h = ", num(expect), " (h = ", num(L.h(k)),
+        throw InputError(cat(r.file, ": ", r.where(n), ": t = ", message_number(r.t[n]), ", but level ", std::to_string(k),
+                             "'s grid has t0 + ", std::to_string(n), " h = ", message_number(expect), " (h = ", message_number(L.h(k)),
                              "; the grid does not match the ladder)"));
     }
     for (std::size_t b = 0; b < p.bodies.size(); ++b) {

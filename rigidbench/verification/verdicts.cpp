@@ -6,19 +6,13 @@
 namespace rigidbench {
 namespace {
 
-std::string num(double x) { return format_number(x, 10); }
-
-}  // namespace
-
-namespace {
-
 std::vector<std::size_t> sample_rows(const Problem& p, const Ladder& L, std::string& missing) {
   std::vector<std::size_t> rows;
   const double span = L.t_end() - L.t0;
   for (double ts : p.verification.sample_times) {
     const auto j = std::llround((ts - L.t0) / L.obs_dt());
     if (j >= 1 && j <= L.m && std::abs(L.t0 + double(j) * L.obs_dt() - ts) <= 1e-9 * span) rows.push_back(std::size_t(j));
-    else missing += cat(missing.empty() ? "" : ", ", num(ts));
+    else missing += cat(missing.empty() ? "" : ", ", message_number(ts));
   }
   return rows;
 }
@@ -60,8 +54,8 @@ QiiResult assess_qii(const Problem& p, const std::vector<LevelRun>& runs, const 
       const bool shrinking = d1 >= 1.5 * d0 && (!std::isfinite(d2) || d2 >= 1.5 * d1);
       if (shrinking) {
         pl.verdict = Verdict::undefined;
-        pl.note = cat("pre-asymptotic: max |Q_II/2^p - 1| shrinks ", num(std::isfinite(d2) ? d2 : d1), " -> ",
-                      num(d1), " -> ", num(d0), " as h halves (converging to 2^p) but the 2% band is not reached "
+        pl.note = cat("pre-asymptotic: max |Q_II/2^p - 1| shrinks ", message_number(std::isfinite(d2) ? d2 : d1), " -> ",
+                      message_number(d1), " -> ", message_number(d0), " as h halves (converging to 2^p) but the 2% band is not reached "
                       "by a level clear of round-off");
       }
     }
