@@ -49,7 +49,12 @@ PYTHONPATH="$ROOT/usr/lib/python3/dist-packages" python3 -c \
   "import rigidbench, sys; sys.exit(0 if rigidbench.__version__ == '$version' and rigidbench.__file__.startswith('$ROOT') else 1)" ||
   fail "the packaged Python module is not importable from the package or not version $version"
 # The man page lists the commands; completion completes one.
-MANWIDTH=200 man -l "$ROOT/usr/share/man/man1/rigidbench.1" 2>/dev/null | grep -q "Command verify:" || fail "man page"
+page=$(MANWIDTH=200 man -l "$ROOT/usr/share/man/man1/rigidbench.1" 2>/dev/null)
+commands=$("$B" --help | awk '/^Subcommands:/ { f = 1; next } f && NF { print $1 }')
+[ "$(wc -w <<< "$commands")" -ge 10 ] || fail "'rigidbench --help' lists only: $commands"
+for c in $commands; do
+  grep -q "Command $c:" <<< "$page" || fail "the packaged man page has no section for '$c'"
+done
 got=$(bash -c 'source "$0"; COMP_WORDS=(rigidbench ver); COMP_CWORD=1; _rigidbench; echo "${COMPREPLY[*]}"' \
       "$ROOT/usr/share/bash-completion/completions/rigidbench")
 [ "$got" = verify ] || fail "bash completion completes 'rigidbench ver' to '$got'"
