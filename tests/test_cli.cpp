@@ -247,6 +247,12 @@ TEST_CASE("verify writes a report and exits 0 when every verdict holds", "[cli]"
   CHECK(j["results"].size() == 2);
   CHECK(j["results"][0]["reference"]["kind"] == "odeint");
   CHECK(j["summary"]["failed_verdicts"] == 0);
+  // The console table's Q_II column is what its header says: Q_II over 2^p, at the level's h.
+  CHECK(r.output.find("Q_II/2^p (h)") != std::string::npos);
+  const std::size_t row = r.output.find("\nterze ");
+  REQUIRE(row != std::string::npos);
+  const std::string line = r.output.substr(row + 1, r.output.find('\n', row + 1) - row - 1);
+  CHECK_THAT(line, Catch::Matches(R"(terze +heavy_top +ok +2\.00/2 pass +[34]\.\d{3}/4 \([0-9.e-]+\) pass .*)"));
 }
 
 TEST_CASE("verify --jobs far beyond the machine still writes its report", "[cli]") {

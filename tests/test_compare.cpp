@@ -3,6 +3,7 @@
 // number computable by hand; the CLI cases run the real executable on a real (small) report.
 #include <filesystem>
 #include <fstream>
+#include <numbers>
 #include <nlohmann/json.hpp>
 
 #include "rigidbench/tracking/compare.hpp"
@@ -187,6 +188,24 @@ TEST_CASE("compare reads the problem's verification settings only where the repo
   }
   r["settings"]["problem"] = {{"verification", {{"h0", 8 * h0}}}};
   CHECK(compare_reports(synthetic_report({r}), nullptr, {})["problems"][0]["h_fixed"].get<double>() == 2 * h0);
+}
+
+TEST_CASE("compare: an attitude error extrapolated past pi is pi, flagged as clipped", "[compare]") {
+  // Errors 2 h^2 / h0^2 rad on the ladder (2 rad at h0), read at 2 h0, outside it: the power law
+  // says 8 rad, but an angle is at most pi.
+  json r = synthetic_result("scheme_a", 2e4, 2, 100);
+  const double h0 = r["settings"]["h0"].get<double>();
+  r["settings"]["problem"] = {{"verification", {{"h0", 8 * h0}}}};
+  const json at = compare_reports(synthetic_report({r}), nullptr, {})["problems"][0]["rows"][0]["error_at_h"];
+  CHECK(at["extrapolated"] == true);
+  CHECK(at["clipped"] == true);
+  CHECK(at["error"].get<double>() == std::numbers::pi);
+  r = synthetic_result("scheme_a", 1.0, 2, 100);  // 4e-4 rad at 2 h0: extrapolated, not clipped
+  r["settings"]["problem"] = {{"verification", {{"h0", 8 * h0}}}};
+  const json small = compare_reports(synthetic_report({r}), nullptr, {})["problems"][0]["rows"][0]["error_at_h"];
+  CHECK(small["extrapolated"] == true);
+  CHECK(small["clipped"] == false);
+  CHECK(small["error"].get<double>() == Approx(4e-4).epsilon(1e-9));
 }
 
 TEST_CASE("compare: bad input is an InputError naming what is wrong", "[compare]") {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "rigidbench/integrators/declared_scheme.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/reports/trajectory_writer.hpp"
@@ -292,4 +293,41 @@ TEST_CASE("bad trajectory files are clear errors naming the file and the row", "
     set_field(f, 1, 11, "Wy");  // the header's W2
     CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains("level0.csv: no column 'W2'"));
   }
+  SECTION("a column given twice") {
+    const std::string dir = fresh("twice");
+    const std::string f = (fs::path(dir) / "level1.csv").string();
+    set_field(f, 1, 11, "W1");  // the header's W2 renamed to W1, which field 11 already names
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)),
+                      Contains("level1.csv: the column 'W1' appears twice in the header (fields 11 and 12)"));
+  }
+}
+
+TEST_CASE("claims: each kind once, and only kinds the scored problem has", "[scoring]") {
+  CHECK_THROWS_WITH(parse_claims({"energy=exact,energy=none"}),
+                    Contains("claim kind 'energy' given twice ('energy=exact' and 'energy=none')"));
+  CHECK_THROWS_WITH(parse_claims({"energy=exact", "constraint=exact", "energy=bounded"}), Contains("given twice"));
+  CHECK(parse_claims({"energy=exact", "constraint=exact"}).constraint == Claim::exact);
+  // heavy_top has no Casimir (its |Pi| changes under gravity), the free body no nonholonomic constraint.
+  CHECK_THROWS_WITH(check_claims_apply(parse_claims({"casimir=exact"}), catalogue_problem("heavy_top"), "mine"),
+                    Contains("scheme 'mine' claims casimir, which 'heavy_top' does not have (its invariant kinds: energy, "));
+  CHECK_NOTHROW(check_claims_apply(parse_claims({"casimir=none,energy=bounded"}), catalogue_problem("heavy_top"), "mine"));
+  const Problem p = short_free_body();
+  ScoreRequest r = request(p, write_levels(p, "terze", "claims"), *find_scheme("terze").info);
+  r.scheme.claims.nonholonomic = Claim::exact;
+  CHECK_THROWS_WITH(score_trajectories(r), Contains("claims nonholonomic, which '"));
+}
+
+TEST_CASE("the key-value ladder lists the loads, and points to --json for what is not numbers", "[scoring][cli]") {
+  const auto top = test::run_cli("ladder --problem heavy_top --order 2");
+  INFO(top.output);
+  REQUIRE(top.exit_code == 0);
+  for (const char* line : {"\nloads 1\n", "\nload uniform_field\n", "\nload_mass 20\n", "\nload_acceleration 0 0 -1\n",
+                           "\nload_point 0 0 1\n"})
+    CHECK(top.output.find(line) != std::string::npos);
+  const auto free = test::run_cli("ladder --problem free_body --order 2");
+  CHECK(free.output.find("\nloads 0\n") != std::string::npos);
+  CHECK(free.output.find("interactions") == std::string::npos);
+  const auto gas = test::run_cli("ladder --problem particle_gas_20 --order 2");
+  INFO(gas.output.substr(0, 600));
+  CHECK(gas.output.find(" (their parameters: rigidbench ladder --json)\n") != std::string::npos);
 }

@@ -1,5 +1,6 @@
 // `rigidbench ladder` and `rigidbench score`: trajectories written by any program, judged like a
 // compiled scheme (verification/scoring.hpp, docs/trajectory-files.md).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -46,6 +47,28 @@ std::string ladder_text(const nlohmann::ordered_json& j) {
       os << '\n';
     }
   }
+  // The loads, one "load TYPE" line and then a "load_KEY numbers..." line per parameter (prefixed so that
+  // a reader never takes a load's mass for a body's); anything not numbers, and the interactions of a
+  // body system, is named with where to read it: the JSON form has the whole problem file.
+  const auto& file = j["problem_file"];
+  const auto& loads = file.contains("loads") ? file["loads"] : nlohmann::ordered_json::array();
+  os << "loads " << loads.size() << '\n';
+  for (const auto& l : loads) {
+    os << "load " << l.value("type", "?") << '\n';
+    for (auto it = l.begin(); it != l.end(); ++it) {
+      if (it.key() == "type") continue;
+      const auto& v = it.value();
+      const bool numbers = v.is_number() || (v.is_array() && std::all_of(v.begin(), v.end(), [](const auto& x) { return x.is_number(); }));
+      os << "load_" << it.key();
+      if (numbers && v.is_number()) os << ' ' << v.get<double>();
+      if (numbers && v.is_array())
+        for (const auto& x : v) os << ' ' << x.get<double>();
+      if (!numbers) os << " (not numbers: rigidbench ladder --json)";
+      os << '\n';
+    }
+  }
+  if (file.contains("interactions") && !file["interactions"].empty())
+    os << "interactions " << file["interactions"].size() << " (their parameters: rigidbench ladder --json)\n";
   for (const auto& l : j["levels"])
     os << "level " << l["level"].get<int>() << ' ' << l["h"].get<double>() << ' ' << l["steps"].get<std::int64_t>() << ' '
        << l["file"].get<std::string>() << '\n';

@@ -76,6 +76,7 @@ void set_claim(Claims& c, std::string_view kind, Claim value) {
 
 Claims parse_claims(const std::vector<std::string>& assignments) {
   Claims c;
+  std::vector<std::pair<std::string, std::string>> given;  // kind, the item that set it
   for (const std::string& a : assignments) {
     std::size_t from = 0;
     while (from <= a.size()) {
@@ -86,10 +87,34 @@ Claims parse_claims(const std::vector<std::string>& assignments) {
       const auto eq = item.find('=');
       if (eq == std::string::npos)
         throw InputError(cat("claim '", item, "' is not kind=claim (e.g. energy=exact; kinds: ", claim_kind_names(), ")"));
-      set_claim(c, trim(std::string_view(item).substr(0, eq)), claim_from_string(trim(std::string_view(item).substr(eq + 1))));
+      const std::string kind = trim(std::string_view(item).substr(0, eq));
+      // energy=exact,energy=none: which one was meant is not for the reader to guess.
+      for (const auto& [k, first] : given)
+        if (k == kind) throw InputError(cat("claim kind '", kind, "' given twice ('", first, "' and '", item, "')"));
+      set_claim(c, kind, claim_from_string(trim(std::string_view(item).substr(eq + 1))));
+      given.emplace_back(kind, item);
     }
   }
   return c;
+}
+
+void check_claims_apply(const Claims& c, const Problem& p, std::string_view scheme) {
+  std::string has;
+  for (InvariantKind k : kKinds) {
+    bool found = false;
+    for (const InvariantDef& inv : p.invariants()) found = found || inv.kind == k;
+    if (found) has += cat(has.empty() ? "" : ", ", to_string(k));
+  }
+  for (InvariantKind k : kKinds) {
+    const bool claimed = c.of(k) != Claim::none || (k == InvariantKind::energy && c.energy_with_potential &&
+                                                    *c.energy_with_potential != Claim::none);
+    if (!claimed) continue;
+    bool found = false;
+    for (const InvariantDef& inv : p.invariants()) found = found || inv.kind == k;
+    if (!found)
+      throw InputError(cat("scheme '", std::string(scheme), "' claims ", to_string(k), ", which '", p.name,
+                           "' does not have (its invariant kinds: ", has.empty() ? "none" : has, ")"));
+  }
 }
 
 const SchemeInfo& declare_scheme(SchemeDeclaration d) {

@@ -37,5 +37,8 @@ void set_claim(Claims& c, std::string_view kind, Claim value);
 Claims parse_claims(const std::vector<std::string>& assignments);
 /// The invariant kinds a claim may name, for messages and `--help`.
 std::string claim_kind_names();
+/// For a scheme judged on one problem only (a scored file set): every invariant kind it claims must be
+/// one the problem has; InputError naming the kinds the problem has otherwise (`casimir` on heavy_top).
+void check_claims_apply(const Claims& c, const Problem& p, std::string_view scheme);
 
 }  // namespace rigidbench

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <numbers>
 #include <set>
 #include <sstream>
 
@@ -264,8 +265,11 @@ ordered_json compare_row(const json& r, const MetricDef& metric, const CompareOp
   // Invariants: exact claims held or failed; unclaimed invariants observed at round-off.
   const double tau = pv && pv->contains("exact_threshold") ? as_num((*pv)["exact_threshold"]) : 1e-11;
   row["invariants"] = invariant_summary(r, tau);
-  const LadderValue eh = error_at_step(h, e, asym, slope, h_fixed);
-  row["error_at_h"] = {{"h", h_fixed}, {"error", num(eh.value)}, {"extrapolated", eh.extrapolated}};
+  LadderValue eh = error_at_step(h, e, asym, slope, h_fixed);
+  // An attitude error is an angle, at most pi: a slope extrapolated past that says nothing more.
+  const bool clipped = metric.units == "rad" && std::isfinite(eh.value) && eh.value > std::numbers::pi;
+  if (clipped) eh.value = std::numbers::pi;
+  row["error_at_h"] = {{"h", h_fixed}, {"error", num(eh.value)}, {"extrapolated", eh.extrapolated}, {"clipped", clipped}};
   // The final attitude error split into phase about the symmetry axis and shape (docs/metrics.md,
   // "Error anatomy"), at the level nearest the fixed h that ran: why a scheme ranks where it does.
   if (ordered_json an = anatomy_near(r, h_fixed); !an.is_null()) row["attitude_anatomy"] = an;
@@ -334,7 +338,7 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
   out["method"] =
       "error at h and the step reaching the target are read off the metric's ladder by log-log interpolation "
       "between levels in the asymptotic range; outside it along e ~ h^slope (fitted slope, else the scheme's "
-      "order), flagged 'extrapolated'. Cost to target = (span / h*) x cost per step. Rank: cost to target, in "
+      "order), flagged 'extrapolated'; an angle (units rad) extrapolated past pi is pi, flagged 'clipped'. Cost to target = (span / h*) x cost per step. Rank: cost to target, in "
       "instructions when every ranked scheme has them, else CPU seconds.";
   out["problems"] = ordered_json::array();
 
@@ -470,7 +474,9 @@ std::string compare_markdown(const ordered_json& c) {
         << fmt(as_num(r["order"]["expected"])) << " " << r["order"].value("verdict", "") << " | "
         << fmt(as_num(r["q_ii"]["median"]), 4) << " (" << fmt(as_num(r["q_ii"]["expected"])) << ") "
         << r["q_ii"].value("verdict", "") << " | " << claims << " | " << list(inv["unclaimed_exact_at_every_level"]) << " | "
-        << tilde_e << fmt(as_num(r["error_at_h"]["error"])) << " | " << anatomy << " | " << fmt(as_num(cp["ns"]), 4) << " ("
+        << tilde_e
+        << (r["error_at_h"].value("clipped", false) ? std::string("pi (clipped)") : fmt(as_num(r["error_at_h"]["error"])))
+        << " | " << anatomy << " | " << fmt(as_num(cp["ns"]), 4) << " ("
         << fmt(as_num(cp["ratio_to_baseline"])) << ", " << fmt(as_num(cp.value("ratio_to_rk4", ordered_json()))) << ") | "
         << fmt(as_num(cp["instructions"]), 4) << " (" << fmt(as_num(cp["instruction_ratio_to_baseline"])) << ", "
         << fmt(as_num(cp.value("instruction_ratio_to_rk4", ordered_json()))) << ") | "

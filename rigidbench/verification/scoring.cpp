@@ -88,6 +88,12 @@ std::vector<std::size_t> locate(const std::vector<std::string>& header, const Pr
     if (it == header.end())
       throw InputError(cat(file, ": no column '", c, "' (a trajectory of '", p.name, "' has the columns ",
                            want.front(), ", ", want[1], " ... ", want.back(), "; `rigidbench ladder` lists them)"));
+    // A column given twice would be read from one copy and the other ignored (the first in CSV,
+    // the last in JSON before duplicate keys were refused): which one holds the state is unknown.
+    if (const auto again = std::find(it + 1, header.end(), c); again != header.end())
+      throw InputError(cat(file, ": the column '", c, "' appears twice in the header (fields ",
+                           std::to_string(it - header.begin() + 1), " and ", std::to_string(again - header.begin() + 1),
+                           "): remove one"));
     idx.push_back(std::size_t(it - header.begin()));
   }
   return idx;
@@ -373,6 +379,7 @@ SuiteResult score_trajectories(const ScoreRequest& req) {
   d.families = {std::string(p.family->equations())};
   if (d.source.empty()) d.source = cat("trajectories scored from files (", req.trajectories, ")");
   if (d.representation.empty()) d.representation = "unknown (an outside program's trajectories)";
+  check_claims_apply(d.claims, p, d.name);
   const SchemeInfo& info = declare_scheme(std::move(d));
   const Ladder L = make_ladder(p, info.order, req.ladder);
   const auto files = trajectory_files(req.trajectories, L);
