@@ -941,6 +941,114 @@ PLOTLY_SYMBOLS = {"o": "circle", "s": "square", "^": "triangle-up", "v": "triang
 PLOTLY_DASH = {"-": "solid", "--": "dash", ":": "dot", "-.": "dashdot"}
 
 
+class InteractiveFigures:
+    """The plotly figures of interactive.html, each drawn by Plotly.newPlot from its JSON, and what the
+    manifest says of them."""
+
+    CONV_HOVER = ("<b>%{customdata[0]}</b><br>input: %{customdata[1]}<br>h = %{x:.4~g}<br>error = %{y:.4e}"
+                  "<br>cost: %{customdata[2]}")
+    WP_HOVER = ("<b>%{customdata[0]}</b><br>input: %{customdata[1]}<br>h = %{customdata[2]:.4~g}<br>"
+                "error = %{y:.4e}<br>CPU time: %{customdata[3]:.4g} s<br>instructions: %{customdata[4]:.4g}")
+
+    def __init__(self, style):
+        import plotly.graph_objects as go
+        import plotly.io as pio
+        from plotly.subplots import make_subplots
+        self.go, self.pio, self.make_subplots = go, pio, make_subplots
+        self.style = style
+        self.figures, self.divs = [], []
+
+    def trace(self, key, x, y, custom, legend, hover):
+        col, mk, ls = self.style[key]
+        return self.go.Scatter(x=x, y=y, customdata=custom, name=key, legendgroup=key, showlegend=legend,
+                               mode="lines+markers",
+                               line={"color": col, "dash": PLOTLY_DASH.get(ls, "solid"), "width": 1.5},
+                               marker={"color": col, "symbol": PLOTLY_SYMBOLS.get(mk, "circle"), "size": 7},
+                               hovertemplate=hover + "<extra></extra>")
+
+    def add(self, fig, name, problem, kind, title, series):
+        fig.update_layout(title={"text": title, "font": {"size": 15}}, template="plotly_white", height=520,
+                          legend={"font": {"size": 11}}, hoverlabel={"namelength": -1}, margin={"t": 90})
+        fig.update_xaxes(type="log", exponentformat="power", showgrid=True)
+        fig.update_yaxes(type="log", exponentformat="power", showgrid=True)
+        div = f"ix-{name}"
+        # The figure as JSON drawn by Plotly.newPlot (plotly 5.4's to_html cannot name its div); "</"
+        # escaped so that no string from an input can close the script element.
+        spec = self.pio.to_json(fig, validate=False).replace("</", "<\\/")
+        config = json.dumps({"displaylogo": False, "responsive": True})
+        self.divs.append((problem, f'<div id="{div}" class="ix" style="height:520px"></div>\n<script>(function(){{'
+                                   f'var f = {spec}; Plotly.newPlot("{div}", f.data, f.layout, {config});}})();</script>'))
+        self.figures.append({"name": name, "div": div, "problem": problem, "kind": kind, "title": title,
+                             "series": sorted({scheme_of(k) for k in series}), "legend": sorted(set(series))})
+
+    def convergence(self, rep, prob, ran):
+        """The problem's convergence panels that apply, one trace per series and panel; hover: the
+        level's steps and seconds."""
+        keys = panels_that_apply(rep, ran)
+        if not ran or not keys:
+            return
+        titles = [wrapped(metric_label(rep, k)[1], 40).replace("\n", "<br>") for k in keys]
+        fig = self.make_subplots(rows=1, cols=len(keys), subplot_titles=titles, horizontal_spacing=0.07)
+        shown = []
+        for col, key in enumerate(keys, start=1):
+            section, _, unit = metric_label(rep, key)
+            for r in ran:
+                c = (r.get(section) or {}).get(key)
+                pts = [(h, e) for h, e in zip(c["h"], c["error"]) if finite(e) and e > 0] if c else []
+                if not pts:
+                    continue
+                by_h = {lv.get("h"): lv for lv in r.get("levels") or []}
+                cost = [f"{by_h.get(h, {}).get('steps', '?')} steps" +
+                        (f", {by_h[h]['seconds']:.3g} s" if finite(by_h.get(h, {}).get("seconds")) else "") for h, _ in pts]
+                fig.add_trace(self.trace(r["integrator"], [h for h, _ in pts], [e for _, e in pts],
+                                         [[r["scheme"], r["input"], c_] for c_ in cost], r["integrator"] not in shown,
+                                         self.CONV_HOVER), row=1, col=col)
+                if r["integrator"] not in shown:
+                    shown.append(r["integrator"])
+            fig.update_xaxes(title_text="h", row=1, col=col)
+            fig.update_yaxes(title_text=f"error [{unit}]" if unit else "error", row=1, col=col)
+        self.add(fig, f"convergence_{prob}", prob, "convergence", f"{prob}: convergence", shown)
+
+    def work_precision(self, prob, ss):
+        """Error against CPU time and against instructions of every bench sweep on the problem."""
+        fig = self.make_subplots(rows=1, cols=2, horizontal_spacing=0.08,
+                                 subplot_titles=["error vs CPU time of the run", "error vs instructions of the run"])
+        shown = []
+        for col, key in ((1, "cpu_seconds"), (2, "instructions")):
+            for sr in ss:
+                pts = [q for q in sr["points"] if finite(q.get(key)) and finite(q.get("error")) and q["error"] > 0]
+                if not pts:
+                    continue
+                custom = [[sr["scheme"], sr["input"], q.get("h"), q.get("cpu_seconds"), q.get("instructions")] for q in pts]
+                fig.add_trace(self.trace(sr["integrator"], [q[key] for q in pts], [q["error"] for q in pts], custom,
+                                         sr["integrator"] not in shown, self.WP_HOVER), row=1, col=col)
+                if sr["integrator"] not in shown:
+                    shown.append(sr["integrator"])
+        fig.update_xaxes(title_text="CPU time of the run [s]", row=1, col=1)
+        fig.update_xaxes(title_text="instructions of the run", row=1, col=2)
+        fig.update_yaxes(title_text="error", row=1, col=1)
+        if shown:
+            self.add(fig, f"work_precision_{prob}", prob, "work_precision", f"{prob}: work-precision (lower left is better)",
+                     shown)
+
+    def page(self):
+        """interactive.html: a heading per problem, its figures under it."""
+        parts = ["<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>rigidbench: interactive figures</title>",
+                 f"<style>{CSS}</style><script src=\"plotly.min.js\"></script></head><body>",
+                 "<h1>rigidbench: interactive figures</h1>",
+                 '<p class="meta">Hover a point for its scheme, input, step size, error and cost; click a legend entry to '
+                 'hide a scheme in every panel, double-click to show it alone. The static figures for papers are on the '
+                 '<a href="index.html">report page</a>.</p>']
+        last = None
+        for prob, div in self.divs:
+            if prob != last:
+                parts.append(f'<h2 id="ix-p-{esc(prob)}">{esc(prob)}</h2>')
+                last = prob
+            parts.append(div)
+        parts.append("</body></html>\n")
+        return "\n".join(parts)
+
+
 def write_interactive(out_dir, verify_rows, bench_rows, style, progress=False):
     """DIR/interactive.html: per problem, the convergence panels and the work-precision figure as plotly
     figures (hover: scheme, input, h, error, cost; click a legend entry to hide a scheme in every panel),
@@ -950,117 +1058,28 @@ def write_interactive(out_dir, verify_rows, bench_rows, style, progress=False):
         return None
     try:
         import plotly
-        import plotly.graph_objects as go
-        import plotly.io as pio
         from plotly.offline import get_plotlyjs
-        from plotly.subplots import make_subplots
+        figs = InteractiveFigures(style)
     except ImportError:
         return {"page": None, "reason": "python3-plotly is not installed (apt-get install python3-plotly): "
                                         "no interactive figures"}
     t0 = time.monotonic()
-    figures, divs = [], []
-
-    def trace(key, x, y, custom, legend, hover):
-        col, mk, ls = style[key]
-        return go.Scatter(x=x, y=y, customdata=custom, name=key, legendgroup=key, showlegend=legend,
-                          mode="lines+markers", line={"color": col, "dash": PLOTLY_DASH.get(ls, "solid"), "width": 1.5},
-                          marker={"color": col, "symbol": PLOTLY_SYMBOLS.get(mk, "circle"), "size": 7},
-                          hovertemplate=hover + "<extra></extra>")
-
-    def add(fig, name, problem, kind, title, series):
-        fig.update_layout(title={"text": title, "font": {"size": 15}}, template="plotly_white", height=520,
-                          legend={"font": {"size": 11}}, hoverlabel={"namelength": -1}, margin={"t": 90})
-        fig.update_xaxes(type="log", exponentformat="power", showgrid=True)
-        fig.update_yaxes(type="log", exponentformat="power", showgrid=True)
-        div = f"ix-{name}"
-        # The figure as JSON drawn by Plotly.newPlot (plotly 5.4's to_html cannot name its div); "</"
-        # escaped so that no string from an input can close the script element.
-        spec = pio.to_json(fig, validate=False).replace("</", "<\\/")
-        config = json.dumps({"displaylogo": False, "responsive": True})
-        divs.append((problem, title, f'<div id="{div}" class="ix" style="height:520px"></div>\n<script>(function(){{'
-                                     f'var f = {spec}; Plotly.newPlot("{div}", f.data, f.layout, {config});}})();</script>'))
-        figures.append({"name": name, "div": div, "problem": problem, "kind": kind, "title": title,
-                        "series": sorted({scheme_of(k) for k in series}), "legend": sorted(set(series))})
-
-    conv_hover = ("<b>%{customdata[0]}</b><br>input: %{customdata[1]}<br>h = %{x:.4~g}<br>error = %{y:.4e}"
-                  "<br>cost: %{customdata[2]}")
     rep = {"metrics": list(METRICS.values())}
     for prob, rs in by_problem(verify_rows).items():
-        ran = [r for r in rs if "convergence" in r]
-        keys = panels_that_apply(rep, ran)
-        if not ran or not keys:
-            continue
-        titles = [metric_label(rep, k)[1] for k in keys]
-        fig = make_subplots(rows=1, cols=len(keys), subplot_titles=[wrapped(t, 40).replace("\n", "<br>") for t in titles],
-                            horizontal_spacing=0.07)
-        shown = []
-        for col, key in enumerate(keys, start=1):
-            section, _, unit = metric_label(rep, key)
-            for r in ran:
-                c = (r.get(section) or {}).get(key)
-                if not c:
-                    continue
-                by_h = {lv.get("h"): lv for lv in r.get("levels") or []}
-                pts = [(h, e) for h, e in zip(c["h"], c["error"]) if finite(e) and e > 0]
-                if not pts:
-                    continue
-                cost = []
-                for h, _ in pts:
-                    lv = by_h.get(h, {})
-                    sec = lv.get("seconds")
-                    cost.append(f"{lv.get('steps', '?')} steps, {sec:.3g} s" if finite(sec) else f"{lv.get('steps', '?')} steps")
-                custom = [[r["scheme"], r["input"], c_] for c_ in cost]
-                fig.add_trace(trace(r["integrator"], [h for h, _ in pts], [e for _, e in pts], custom,
-                                    r["integrator"] not in shown, conv_hover), row=1, col=col)
-                if r["integrator"] not in shown:
-                    shown.append(r["integrator"])
-            fig.update_xaxes(title_text="h", row=1, col=col)
-            fig.update_yaxes(title_text=f"error [{unit}]" if unit else "error", row=1, col=col)
-        add(fig, f"convergence_{prob}", prob, "convergence", f"{prob}: convergence", shown)
-    wp_hover = ("<b>%{customdata[0]}</b><br>input: %{customdata[1]}<br>h = %{customdata[2]:.4~g}<br>"
-                "error = %{y:.4e}<br>CPU time: %{customdata[3]:.4g} s<br>instructions: %{customdata[4]:.4g}")
+        figs.convergence(rep, prob, [r for r in rs if "convergence" in r])
     for prob, ss in by_problem(bench_rows).items():
-        fig = make_subplots(rows=1, cols=2, subplot_titles=["error vs CPU time of the run", "error vs instructions of the run"],
-                            horizontal_spacing=0.08)
-        shown = []
-        for col, key in ((1, "cpu_seconds"), (2, "instructions")):
-            for sr in ss:
-                pts = [q for q in sr["points"] if finite(q.get(key)) and finite(q.get("error")) and q["error"] > 0]
-                if not pts:
-                    continue
-                custom = [[sr["scheme"], sr["input"], q.get("h"), q.get("cpu_seconds"), q.get("instructions")] for q in pts]
-                fig.add_trace(trace(sr["integrator"], [q[key] for q in pts], [q["error"] for q in pts], custom,
-                                    sr["integrator"] not in shown, wp_hover), row=1, col=col)
-                if sr["integrator"] not in shown:
-                    shown.append(sr["integrator"])
-        fig.update_xaxes(title_text="CPU time of the run [s]", row=1, col=1)
-        fig.update_xaxes(title_text="instructions of the run", row=1, col=2)
-        fig.update_yaxes(title_text="error", row=1, col=1)
-        if shown:
-            add(fig, f"work_precision_{prob}", prob, "work_precision", f"{prob}: work-precision (lower left is better)", shown)
-    if not figures:
+        figs.work_precision(prob, ss)
+    if not figs.figures:
         return None
-    parts = ["<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>rigidbench: interactive figures</title>",
-             f"<style>{CSS}</style><script src=\"plotly.min.js\"></script></head><body>",
-             "<h1>rigidbench: interactive figures</h1>",
-             '<p class="meta">Hover a point for its scheme, input, step size, error and cost; click a legend entry to '
-             'hide a scheme in every panel, double-click to show it alone. The static figures for papers are on the '
-             '<a href="index.html">report page</a>.</p>']
-    last = None
-    for prob, title, div in divs:
-        if prob != last:
-            parts.append(f'<h2 id="ix-p-{esc(prob)}">{esc(prob)}</h2>')
-            last = prob
-        parts.append(div)
-    parts.append("</body></html>\n")
     js = get_plotlyjs()
     js_path = os.path.join(out_dir, "plotly.min.js")
     if not (os.path.isfile(js_path) and os.path.getsize(js_path) == len(js.encode())):
         write_atomic(js_path, js)
-    write_atomic(os.path.join(out_dir, "interactive.html"), "\n".join(parts))
+    write_atomic(os.path.join(out_dir, "interactive.html"), figs.page())
     if progress:
-        print(f"report: interactive.html ({len(figures)} figures, {time.monotonic() - t0:.1f} s)", file=sys.stderr, flush=True)
-    return {"page": "interactive.html", "script": "plotly.min.js", "plotly": plotly.__version__, "figures": figures}
+        print(f"report: interactive.html ({len(figs.figures)} figures, {time.monotonic() - t0:.1f} s)", file=sys.stderr,
+              flush=True)
+    return {"page": "interactive.html", "script": "plotly.min.js", "plotly": plotly.__version__, "figures": figs.figures}
 
 
 # ---------------------------------------------------------------------------------------------
