@@ -53,8 +53,15 @@ for target, schemas in SCHEMAS.items():
     write(target, JSON_TOKENS + sorted(f'"{n}"' for n in found))
 
 columns = ["t"] + [f"R{i}{j}" for i in range(1, 4) for j in range(1, 4)] + ["W1", "W2", "W3"]
+# The other conventions' columns (quaternion, world angular velocity) and the spellings of a non-finite value.
+conventions = ["q1", "q2", "q3", "q4", "w1", "w2", "w3", "NaN", "-nan", "Infinity", "nan(1)"]
 bodies = [f"{c}_{b}" for b in range(3) for c in columns[1:] + ["x1", "x2", "x3", "v1", "v2", "v3"]]
-write("trajectory", ["0", "1", "2", "3"] + CSV_TOKENS + JSON_TOKENS + ['"data"'] + columns + bodies)
+write("trajectory", ["0", "1", "2", "3"] + CSV_TOKENS + JSON_TOKENS + ['"data"'] + columns + conventions + bodies)
 write("manifest", JSON_TOKENS + ['"levels"', '"h"', '"file"', '0.05', '0.025', '0.0125', '"a.csv"', '"level0.csv"',
                                  '"level1.json"', '"sub/b.csv"', '"sub"', '"fifo"', '"zero"', '"dangling"', '"link.csv"',
-                                 '"/dev/zero"', '"/dev/null"', '"/tmp"', '".."', '"."', '""'])
+                                 '"/dev/zero"', '"/dev/null"', '"/tmp"', '".."', '"."', '""',
+                                 # the conventions, the grid, breakdowns and the declared cost
+                                 '"attitude"', '"angular_velocity"', '"grid"', '"cost"', '"meta"', '"breakdown"', '"t"',
+                                 '"reason"', '"R"', '"R_row_major"', '"R_column_major"', '"quaternion_wxyz"',
+                                 '"quaternion_xyzw"', '"body"', '"world"', '"every_step"', '"observation"',
+                                 '"ns_per_step"', '"steps_per_second"', '"machine"', '"method"', '10', '1e9'])

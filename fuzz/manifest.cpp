@@ -3,10 +3,12 @@
 // its own that also holds what a manifest may name: regular files (a.csv, level0.csv, level1.json,
 // sub/b.csv), a FIFO, a folder, a link to /dev/zero, a dangling link and a link to a regular file.
 // The reader's promise: one file per ladder level, each a regular file (a FIFO blocked `score`
-// forever, a link to /dev/zero read until memory ran out).
+// forever, a link to /dev/zero read until memory ran out); a declared breakdown inside the span; a
+// declared cost one positive time per level (or NaN), with its machine and method.
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -53,11 +55,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
   }
   fuzz::reject_or_accept([&] {
-    const std::vector<std::string> files = trajectory_files(dir, L);
-    if (files.size() != std::size_t(L.levels)) fuzz::finding("not one file per level");
-    for (const std::string& f : files) {
+    const TrajectorySet set = trajectory_set(dir, L);
+    if (set.levels.size() != std::size_t(L.levels)) fuzz::finding("not one file per level");
+    for (const TrajectorySet::Level& lv : set.levels) {
       std::error_code ec;
-      if (!fs::is_regular_file(f, ec)) fuzz::finding("a file that is not a regular file was accepted");
+      if (!fs::is_regular_file(lv.file, ec)) fuzz::finding("a file that is not a regular file was accepted");
+      if (lv.breakdown && !(std::isfinite(lv.breakdown->t) && lv.breakdown->t > L.t0 && lv.breakdown->t <= L.t_end() * (1 + 1e-12)))
+        fuzz::finding("a breakdown time outside (t0, t_end] was accepted");
+    }
+    if (set.cost) {
+      if (set.cost->ns_per_step.size() != std::size_t(L.levels)) fuzz::finding("a declared cost not one per level");
+      for (double ns : set.cost->ns_per_step)
+        if (!(std::isnan(ns) || (std::isfinite(ns) && ns > 0))) fuzz::finding("a declared cost that is not a positive time");
+      if (set.cost->machine.empty() || set.cost->method.empty()) fuzz::finding("a declared cost without machine or method");
     }
   });
   return 0;

@@ -302,9 +302,15 @@ PYBIND11_MODULE(_rigidbench, m) {
       "score",
       [](const Problem& p, const std::string& trajectories, const std::string& name, int order,
          const std::map<std::string, std::string>& claims, const std::string& kind, std::optional<double> h,
-         std::optional<int> levels, const std::string& out, std::optional<bool> progress) {
+         std::optional<int> levels, const std::string& out, std::optional<bool> progress, const std::string& attitude,
+         const std::string& angular_velocity, const std::string& grid, const std::string& title, const std::string& source) {
         const std::string started = iso8601_now();
         ScoreRequest req;
+        req.scheme.title = title;
+        req.scheme.source = source;
+        if (!attitude.empty()) req.attitude = attitude_form_from_string(attitude);
+        if (!angular_velocity.empty()) req.omega = omega_frame_from_string(angular_velocity);
+        if (!grid.empty()) req.grid = row_grid_from_string(grid);
         req.problem = p;
         req.trajectories = trajectories;
         req.scheme.name = name;
@@ -324,6 +330,8 @@ PYBIND11_MODULE(_rigidbench, m) {
       },
       py::arg("problem"), py::arg("trajectories"), py::arg("name"), py::arg("order"),
       py::arg("claims") = std::map<std::string, std::string>{}, py::arg("kind") = "explicit", py::arg("h") = py::none(),
-      py::arg("levels") = py::none(), py::arg("out") = "", py::arg("progress") = py::none(),
-      "Score trajectories written by any program (as `rigidbench score`); returns the report dict");
+      py::arg("levels") = py::none(), py::arg("out") = "", py::arg("progress") = py::none(), py::arg("attitude") = "",
+      py::arg("angular_velocity") = "", py::arg("grid") = "", py::arg("title") = "", py::arg("source") = "",
+      "Score trajectories written by any program (as `rigidbench score`, the same files and manifest; attitude, "
+      "angular_velocity and grid as its --attitude, --angular-velocity and --grid); returns the report dict");
 }

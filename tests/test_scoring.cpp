@@ -7,10 +7,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "rigidbench/core/quaternion.hpp"
 #include "rigidbench/integrators/declared_scheme.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/reports/trajectory_writer.hpp"
+#include "rigidbench/tracking/compare.hpp"
 #include "rigidbench/verification/scoring.hpp"
 #include "support.hpp"
 
@@ -31,8 +33,10 @@ Problem short_free_body() {
 }
 const LadderRequest kLadder{0.05, 3};
 
-/// Writes scheme `name`'s trajectory of every level into a fresh folder, as `simulate` would.
-std::string write_levels(const Problem& p, const std::string& name, const std::string& tag, const char* ext0 = ".csv") {
+/// A fresh folder for a file set, and scheme `name`'s run at every level of the test ladder (as a
+/// program would write them, every step from t0 to t_end), handed to write(k, level's run, ladder).
+template <class Write>
+std::string write_runs(const Problem& p, const std::string& name, const std::string& tag, Write&& write) {
   const fs::path dir = fs::path(RIGIDBENCH_TEST_TMP) / cat("scoring-", tag);
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -42,10 +46,17 @@ std::string write_levels(const Problem& p, const std::string& name, const std::s
     auto integ = s.make(p);
     const Trajectory tr = simulate(*integ, p, L.h(k), L.t_end());
     REQUIRE(tr.ok);
-    write_trajectory((dir / cat("level", std::to_string(k), k == 0 ? ext0 : ".csv")).string(), p, tr.t, tr.states,
-                     {{"integrator", name}});
+    write(dir, k, tr, L);
   }
   return dir.string();
+}
+
+/// Writes scheme `name`'s trajectory of every level into a fresh folder, as `simulate` would.
+std::string write_levels(const Problem& p, const std::string& name, const std::string& tag, const char* ext0 = ".csv") {
+  return write_runs(p, name, tag, [&](const fs::path& dir, int k, const Trajectory& tr, const Ladder&) {
+    write_trajectory((dir / cat("level", std::to_string(k), k == 0 ? ext0 : ".csv")).string(), p, tr.t, tr.states,
+                     {{"integrator", name}});
+  });
 }
 
 ScoreRequest request(const Problem& p, const std::string& dir, const SchemeInfo& like) {
@@ -100,6 +111,43 @@ void set_field(const std::string& f, int line, std::size_t field, const std::str
     out += l + "\n";
   }
   spit(f, out);
+}
+
+/// Scheme `name`'s run of every level written as an outside program with other conventions would:
+/// only the rows of the observation grid, the attitude as a quaternion x, y, z, w (the sign flipped on
+/// every other row: q and -q are one rotation) and the angular velocity in world components w = R W.
+std::string write_thinned_quaternion_world(const Problem& p, const std::string& name, const std::string& tag) {
+  const std::string dir = write_runs(p, name, tag, [&](const fs::path& dir, int k, const Trajectory& tr, const Ladder& L) {
+    std::ofstream out(dir / cat("level", std::to_string(k), ".csv"));
+    out.precision(17);
+    out << "t,q1,q2,q3,q4,w1,w2,w3\n";
+    for (std::size_t n = 0; n < tr.t.size(); n += std::size_t(L.stride(k))) {
+      const BodyState& b = tr.states[n].body();
+      const Vec4 q = quat::from_matrix(b.R) * (n % 2 ? -1.0 : 1.0);
+      const Vec3 w = b.R * b.W;
+      out << L.t0 + double(n) * L.h(k) << ',' << q[1] << ',' << q[2] << ',' << q[3] << ',' << q[0] << ',' << w[0] << ','
+          << w[1] << ',' << w[2] << '\n';
+    }
+  });
+  spit((fs::path(dir) / "manifest.json").string(),
+       R"({"attitude": "quaternion_xyzw", "angular_velocity": "world", "meta": {"by": "test"}})");
+  return dir;
+}
+
+/// The same fitted orders (to `margin`), claims and verdicts.
+void check_same_verdicts(const PairResult& a, const PairResult& b, double margin = 1e-9) {
+  REQUIRE(a.convergence.size() == b.convergence.size());
+  for (const auto& [name, c] : b.convergence) {
+    INFO(name);
+    CHECK(a.convergence.at(name).fit.slope == Approx(c.fit.slope).margin(margin));
+    CHECK(a.convergence.at(name).verdict == c.verdict);
+  }
+  REQUIRE(a.invariants.size() == b.invariants.size());
+  for (std::size_t i = 0; i < a.invariants.size(); ++i) {
+    INFO(a.invariants[i].name);
+    CHECK(a.invariants[i].claim == b.invariants[i].claim);
+    CHECK(a.invariants[i].verdict == b.invariants[i].verdict);
+  }
 }
 
 }  // namespace
@@ -160,20 +208,10 @@ TEST_CASE("scored trajectories get the verdicts of the scheme run directly", "[s
   CHECK(a.status == "ok");
   CHECK(a.origin == SchemeOrigin::trajectories);
   CHECK(scored.suite == "score");
-  REQUIRE(a.convergence.size() == b.convergence.size());
-  for (const auto& [name, c] : b.convergence) {
-    INFO(name);
-    // simulate lands its last step on t_end with h = t_end - t: round-off apart, the same states.
-    CHECK(a.convergence.at(name).fit.slope == Approx(c.fit.slope).margin(1e-6));
-    CHECK(a.convergence.at(name).verdict == c.verdict);
-  }
-  REQUIRE(a.invariants.size() == b.invariants.size());
-  for (std::size_t i = 0; i < a.invariants.size(); ++i) {
-    INFO(a.invariants[i].name);
-    CHECK(a.invariants[i].claim == b.invariants[i].claim);
-    CHECK(a.invariants[i].verdict == b.invariants[i].verdict);
+  // simulate lands its last step on t_end with h = t_end - t: round-off apart, the same states.
+  check_same_verdicts(a, b, 1e-6);
+  for (std::size_t i = 0; i < a.invariants.size(); ++i)
     CHECK(a.invariants[i].drift == Approx(b.invariants[i].drift).margin(1e-12));
-  }
   // The report marks the scheme as outside, scored from files, with no cost figure.
   const auto j = pair_to_json(a, &p);
   CHECK(j["scheme"]["origin"] == "trajectories");
@@ -220,12 +258,18 @@ TEST_CASE("bad trajectory files are clear errors naming the file and the row", "
     CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)),
                       Contains("level0.csv: line 5") && Contains("R is not a rotation"));
   }
-  SECTION("NaN") {
+  SECTION("a field that is not a decimal number (a non-finite one is a breakdown: next test case)") {
     const std::string dir = fresh("nan");
     const std::string f = (fs::path(dir) / "level2.csv").string();
     set_field(f, 10, 12, "nan");  // W3 (the invariant columns after it are ignored)
+    set_field(f, 10, 11, "1.5x");  // W2: text, in the same row as the nan - the file is malformed
     CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)),
-                      Contains("level2.csv: line 10, column W3") && Contains("not a finite decimal number"));
+                      Contains("level2.csv: line 10, column W2") && Contains("not a finite decimal number"));
+    set_field(f, 10, 11, "0");
+    set_field(f, 10, 0, "nan");  // a time that is not finite: no time to say the breakdown is at
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)),
+                      Contains("level2.csv: line 10, column t") && Contains("not a finite decimal number"));
+    set_field(f, 10, 0, "0.1");
     set_field(f, 10, 12, "0x1p3");  // a hex float: not the documented syntax, not silently 0
     CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains("'0x1p3' is not a finite decimal number"));
     set_field(f, 10, 12, "1e400");
@@ -330,4 +374,251 @@ TEST_CASE("the key-value ladder lists the loads, and points to --json for what i
   const auto gas = test::run_cli("ladder --problem particle_gas_20 --order 2");
   INFO(gas.output.substr(0, 600));
   CHECK(gas.output.find(" (their parameters: rigidbench ladder --json)\n") != std::string::npos);
+}
+
+TEST_CASE("one rule for every file: the observation grid or every step, any attitude form, every row used", "[scoring]") {
+  const Problem p = short_free_body();
+  const SchemeInfo& terze = *find_scheme("terze").info;
+  const std::string full = write_levels(p, "terze", "rule-full");
+  const std::string thin = write_thinned_quaternion_world(p, "terze", "rule-thin");
+  const Ladder L = make_ladder(p, terze.order, kLadder);
+  REQUIRE(L.stride(2) == 4);  // level 2's file holds one row in four
+  const SuiteResult a = score_trajectories(request(p, full, terze));
+  const SuiteResult b = score_trajectories(request(p, thin, terze));
+  REQUIRE(a.results.size() == 1);
+  REQUIRE(b.results.size() == 1);
+  CHECK(a.results[0].status == "ok");
+  CHECK(b.results[0].status == "ok");
+  check_same_verdicts(b.results[0], a.results[0]);
+  for (const auto& i : a.results[0].invariants)
+    if (i.claim != Claim::none) CHECK(i.verdict == Verdict::pass);
+
+  // Row `line` of level 2's file with field `column` off by 1e-6: the exact momentum claim must fail.
+  const auto momentum_fails_with = [&](const std::string& dir, int line, std::size_t column) {
+    const std::string f = (fs::path(dir) / "level2.csv").string();
+    set_field(f, line, column, format_number(std::stod(field(f, line, column)) * (1 + 1e-6), 17));
+    bool failed = false;
+    const SuiteResult scored = score_trajectories(request(p, dir, terze));  // (kept: a range-for does not extend it)
+    for (const auto& i : scored.results[0].invariants)
+      if (i.kind == std::string("momentum") && i.claim == Claim::exact) failed = failed || i.verdict == Verdict::fail;
+    return failed;
+  };
+  SECTION("an off-grid row of a full-step file enters the drifts") {
+    // Line 4 of level 2 is step 2, between observations 0 and 1.
+    CHECK(momentum_fails_with(full, 4, 10));  // W1
+  }
+  SECTION("a corrupted row of a thinned file changes the verdict too") {
+    CHECK(momentum_fails_with(thin, 7, 5));  // w1
+  }
+  SECTION("the options say what the manifest says, or the same") {
+    fs::remove(fs::path(thin) / "manifest.json");
+    ScoreRequest r = request(p, thin, terze);
+    CHECK_THROWS_WITH(score_trajectories(r), Contains("no column 'R11'") && Contains("with attitude R and body angular velocity"));
+    r.attitude = AttitudeForm::quaternion_xyzw;
+    r.omega = OmegaFrame::world;
+    r.grid = RowGrid::observation;
+    check_same_verdicts(score_trajectories(r).results[0], a.results[0]);
+    // w first instead of w last: the first row is then not the initial attitude.
+    spit((fs::path(thin) / "manifest.json").string(), R"({"attitude": "quaternion_wxyz", "angular_velocity": "world"})");
+    r.attitude = std::nullopt;
+    CHECK_THROWS_WITH(score_trajectories(r), Contains("not the problem's initial state") && Contains("the ones declared"));
+    r.attitude = AttitudeForm::quaternion_xyzw;
+    CHECK_THROWS_WITH(score_trajectories(r),
+                      Contains("--attitude quaternion_xyzw but ") && Contains("manifest.json declares quaternion_wxyz: give one"));
+    // The grid declared as every step: the thinned level 1 is then short.
+    spit((fs::path(thin) / "manifest.json").string(), R"({"attitude": "quaternion_xyzw", "angular_velocity": "world", "grid": "every_step"})");
+    r.attitude = std::nullopt;
+    r.grid = std::nullopt;
+    CHECK_THROWS_WITH(score_trajectories(r), Contains("level1.csv: line 3: t = 0.05, but row 1 of level 1 on every step is at t0 + 1 h = 0.025"));
+  }
+  SECTION("a row count that fits neither grid is refused, naming both") {
+    const std::string f = (fs::path(thin) / "level1.csv").string();
+    const std::string text = slurp(f);
+    spit(f, text.substr(0, text.rfind('\n', text.size() - 2) + 1));  // the last row removed
+    CHECK_THROWS_WITH(score_trajectories(request(p, thin, terze)),
+                      Contains("level1.csv: 40 rows, but level 1") && Contains("either every step (81 rows") &&
+                          Contains("or the observation grid (41 rows"));
+  }
+  SECTION("a non-finite row after the last state is not a breakdown but a row too many") {
+    const std::string f = (fs::path(thin) / "level1.csv").string();
+    spit(f, slurp(f) + "2.05,nan,0,0,1,1,0.5,-0.8\n");
+    CHECK_THROWS_WITH(score_trajectories(request(p, thin, terze)),
+                      Contains("level1.csv: line 43: more rows than the level's 41 states on the observation grid"));
+  }
+  SECTION("a quaternion is checked as a quaternion") {
+    const std::string f = (fs::path(thin) / "level1.csv").string();
+    set_field(f, 5, 4, format_number(std::stod(field(f, 5, 4)) * 1.001, 17));  // q4, w
+    CHECK_THROWS_WITH(score_trajectories(request(p, thin, terze)),
+                      Contains("level1.csv: line 5: q is not a unit quaternion"));
+  }
+  SECTION("a column-major matrix is the transpose of the row-major one") {
+    for (int k = 0; k < L.levels; ++k) {
+      const std::string f = (fs::path(full) / cat("level", std::to_string(k), ".csv")).string();
+      std::string text = slurp(f);
+      // Rename the header's R12 <-> R21, R13 <-> R31, R23 <-> R32: the same numbers, read column-major.
+      const auto first = text.find('\n');
+      std::stringstream names(text.substr(0, first));
+      std::string header;
+      for (std::string c; std::getline(names, c, ',');) {
+        if (c.size() == 3 && c[0] == 'R') std::swap(c[1], c[2]);
+        header += (header.empty() ? "" : ",") + c;
+      }
+      spit(f, header + text.substr(first));
+    }
+    ScoreRequest r = request(p, full, terze);
+    // Read as row-major, the files hold R^T: a rotation too (the initial one is I), but the wrong one.
+    const double wrong = score_trajectories(r).results[0].convergence.at("attitude_error_final").error.back();
+    CHECK(wrong > 1e3 * a.results[0].convergence.at("attitude_error_final").error.back());
+    r.attitude = AttitudeForm::matrix_column_major;
+    check_same_verdicts(score_trajectories(r).results[0], a.results[0]);
+  }
+}
+
+TEST_CASE("a level that ends early is a breakdown with its time and reason, the others are judged", "[scoring]") {
+  Problem p = catalogue_problem("free_body");  // [0, 10]: a NaN at t = 7.3
+  const LadderRequest ladder{0.1, 3};
+  const fs::path dir = fs::path(RIGIDBENCH_TEST_TMP) / "scoring-breakdown";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const SchemeEntry& s = find_scheme("terze");
+  const Ladder L = make_ladder(p, 2, ladder);
+  for (int k = 0; k < L.levels; ++k) {
+    auto integ = s.make(p);
+    const Trajectory tr = simulate(*integ, p, L.h(k), L.t_end());
+    REQUIRE(tr.ok);
+    write_trajectory((dir / cat("level", std::to_string(k), k == 1 ? ".json" : ".csv")).string(), p, tr.t, tr.states, {});
+  }
+  ScoreRequest r = request(p, dir.string(), *s.info);
+  r.ladder = ladder;
+  const std::string f0 = (dir / "level0.csv").string();
+  // Row 73 of level 0 (t = 7.3) is line 75; the program's NaN propagates to the end.
+  REQUIRE(std::abs(std::stod(field(f0, 75, 0)) - 7.3) < 1e-12);
+  for (int line = 75; line <= 102; ++line) set_field(f0, line, 11, line % 2 ? "nan" : "-inf");
+  const SuiteResult out = score_trajectories(r);
+  REQUIRE(out.results.size() == 1);
+  const PairResult& pr = out.results[0];
+  CHECK(pr.status == "breakdown");
+  REQUIRE(pr.level_status.size() == 3);
+  CHECK(pr.level_status[0] == "breakdown");
+  CHECK(pr.level_status[1] == "ok");
+  CHECK(pr.level_status[2] == "ok");
+  CHECK(pr.level_failed_at[0] == Approx(7.3).margin(1e-12));
+  CHECK_THAT(pr.level_cause[0], Contains("not finite at t = 7.3") && Contains("level0.csv line 75, column W2: 'nan'"));
+  CHECK(out.any_failed());  // exit 1 from the command line
+  const auto j = pair_to_json(pr, &p);
+  CHECK(j["levels"][0]["breakdown"]["t"].get<double>() == Approx(7.3).margin(1e-12));
+  CHECK(!j["levels"][1].contains("breakdown"));
+  // The two finer levels are still judged: the convergence series has their errors.
+  const auto& c = pr.convergence.at("attitude_error_final");
+  CHECK(std::isnan(c.error[0]));
+  CHECK(std::isfinite(c.error[1]));
+  CHECK(std::isfinite(c.error[2]));
+
+  SECTION("a JSON null is the same breakdown") {
+    std::string text = slurp((dir / "level1.json").string());
+    const auto at = text.find("\"W3\":");  // in "data" (the "columns" list names it too)
+    REQUIRE(at != std::string::npos);
+    const auto open = text.find('[', at);
+    const auto nth = [&](std::size_t from, int n) {  // the position after the n-th comma from `from`
+      for (int i = 0; i < n; ++i) from = text.find(',', from) + 1;
+      return from;
+    };
+    const auto v = nth(open + 1, 20);  // sample 20 (t = 1)
+    text.replace(v, text.find_first_of(",]", v) - v, "null");
+    spit((dir / "level1.json").string(), text);
+    const PairResult q = score_trajectories(r).results[0];
+    CHECK(q.level_status[1] == "breakdown");
+    CHECK(q.level_failed_at[1] == Approx(1.0).margin(1e-12));
+    CHECK_THAT(q.level_cause[1], Contains("level1.json sample 20, column W3: null"));
+  }
+  SECTION("a breakdown the program declares") {
+    // Level 2 written up to t = 5 only, the program saying why it stopped.
+    const std::string f2 = (dir / "level2.csv").string();
+    const std::string text = slurp(f2);
+    std::size_t cut = 0;
+    for (int line = 0; line < 1 + 200; ++line) cut = text.find('\n', cut) + 1;  // the header and t = 0 .. 4.975
+    spit(f2, text.substr(0, cut));
+    spit((dir / "manifest.json").string(), R"({"levels": [{"h": 0.025, "file": "level2.csv",
+        "breakdown": {"t": 5, "reason": "Newton did not converge"}}]})");
+    const PairResult q = score_trajectories(r).results[0];
+    CHECK(q.level_status[2] == "breakdown");
+    CHECK(q.level_failed_at[2] == Approx(5.0).margin(1e-12));
+    CHECK_THAT(q.level_cause[2], Contains("the program reports a breakdown at t = 5: Newton did not converge"));
+    // Rows beyond the declared time, or missing before it, are a malformed set.
+    spit((dir / "manifest.json").string(), R"({"levels": [{"h": 0.025, "file": "level2.csv",
+        "breakdown": {"t": 6, "reason": "x"}}]})");
+    CHECK_THROWS_WITH(score_trajectories(r), Contains("200 rows, but with the breakdown declared at t = 6 level 2 holds the 240 rows"));
+    spit((dir / "manifest.json").string(), R"({"levels": [{"h": 0.025, "file": "level2.csv",
+        "breakdown": {"t": 5.01, "reason": "x"}}]})");
+    CHECK_THROWS_WITH(score_trajectories(r), Contains("breakdown at t = 5.01 is not a step time"));
+  }
+}
+
+TEST_CASE("the manifest: known keys only, conventions by name, a declared cost with its machine and method", "[scoring]") {
+  const Problem p = short_free_body();
+  const SchemeInfo& terze = *find_scheme("terze").info;
+  const std::string dir = write_levels(p, "terze", "manifest-keys");
+  const std::string m = (fs::path(dir) / "manifest.json").string();
+  const auto refused = [&](const std::string& text, const std::string& message) {
+    spit(m, text);
+    INFO(text);
+    CHECK_THROWS_WITH(score_trajectories(request(p, dir, terze)), Contains(message));
+  };
+  refused(R"({"angular_velocty": "world"})", "manifest.json: unknown key 'angular_velocty' (known: levels, attitude, angular_velocity");
+  refused(R"({"attitude": "euler_zyx"})", "unknown attitude form 'euler_zyx' (known: R, R_row_major, R_column_major, quaternion_wxyz");
+  refused(R"({"angular_velocity": "space"})", "unknown angular-velocity frame 'space' (known: body, world)");
+  refused(R"({"grid": "every_other"})", "unknown grid 'every_other' (known: every_step, observation)");
+  refused(R"({"levels": [{"h": 0.05, "file": "level0.csv", "breakdwon": {}}]})", "levels[0]: unknown key 'breakdwon'");
+  refused(R"({"levels": [{"h": 0.05, "file": "level0.csv", "breakdown": {"t": 0, "reason": "x"}}]})",
+          "levels[0].breakdown.t = 0 is not in (t0, t_end]");
+  refused(R"({"cost": {"ns_per_step": 120}})", "a declared cost says on which machine");
+  refused(R"({"cost": {"ns_per_step": 120, "steps_per_second": 1e6, "machine": "m", "method": "x"}})",
+          "give either ns_per_step or steps_per_second");
+  refused(R"({"cost": {"ns_per_step": [1, 2], "machine": "m", "method": "x"}})", "2 values, the ladder has 3 levels");
+  refused(R"({"cost": {"ns_per_step": -1, "machine": "m", "method": "x"}})", "cost.ns_per_step: expected a positive number");
+  spit(m, R"({"cost": {"steps_per_second": [1e7, null, 4e6], "machine": "Xeon", "method": "std::chrono over 5 runs"}})");
+  const TrajectorySet set = trajectory_set(dir, make_ladder(p, terze.order, kLadder));
+  REQUIRE(set.cost);
+  CHECK(set.cost->ns_per_step[0] == Approx(100));
+  CHECK(std::isnan(set.cost->ns_per_step[1]));
+  CHECK(set.cost->ns_per_step[2] == Approx(250));
+  CHECK(set.cost->machine == "Xeon");
+}
+
+TEST_CASE("ladder says which grids, attitude forms and angular-velocity frames a file may use", "[scoring][cli]") {
+  const auto kv = test::run_cli("ladder --problem dzhanibekov --order 1");
+  INFO(kv.output.substr(0, 2000));
+  REQUIRE(kv.exit_code == 0);
+  for (const char* line : {"\nobservation_dt ", "\nobservations ", "\nattitude_form quaternion_xyzw q1,q2,q3,q4\n",
+                           "\nattitude_form R_column_major R11,", "\nangular_velocity_frame world w1,w2,w3\n"})
+    CHECK(kv.output.find(line) != std::string::npos);
+  const auto j = nlohmann::json::parse(test::run_cli("ladder --problem dzhanibekov --order 1 --json").output);
+  // The observation grid is what a thinned first-order ladder writes: at most 2^15 + 1 rows per level.
+  CHECK(j["observations"].get<std::int64_t>() <= 32768);
+  for (const auto& l : j["levels"]) CHECK(l["rows_observation"].get<std::int64_t>() == j["observations"].get<std::int64_t>() + 1);
+  CHECK(j["levels"].back()["rows_every_step"].get<std::int64_t>() > 1000000);
+}
+
+TEST_CASE("a declared cost is carried by the report, flagged, and ranked by compare beside measured ones", "[scoring][compare]") {
+  const Problem p = short_free_body();
+  const SchemeInfo& terze = *find_scheme("terze").info;
+  const std::string dir = write_levels(p, "terze", "declared-cost");
+  spit((fs::path(dir) / "manifest.json").string(),
+       R"({"cost": {"ns_per_step": [90, 95, 100], "machine": "i7-8650U, 1 core", "method": "clock_gettime over 10 runs, median"}})");
+  const SuiteResult scored = score_trajectories(request(p, dir, terze));
+  const auto rep = suite_report(scored, {"rigidbench", "score"}, iso8601_now());
+  const auto& cost = rep["results"][0]["cost"];
+  INFO(cost.dump());
+  CHECK(cost["ns_per_step"].get<double>() == 100);  // the finest level's
+  CHECK(cost["declared"]["machine"] == "i7-8650U, 1 core");
+  CHECK(cost["declared"]["ns_per_step_by_level"][0].get<double>() == 90);
+  CHECK(cost["source"].get<std::string>().find("declared by the program, not measured by rigidbench") != std::string::npos);
+  // compare ranks it (a cost to the target) and says where the figure comes from.
+  const auto c = compare_reports(nlohmann::json::parse(rep.dump()), nullptr, {});
+  const auto& row = c["problems"][0]["rows"][0];
+  CHECK(row["rank"] == 1);
+  CHECK(row["cost_per_step"]["declared"] == true);
+  CHECK(row["cost_per_step"]["source"].get<std::string>().find("declared by the program (clock_gettime") != std::string::npos);
+  CHECK(std::isfinite(row["cost_to_target"]["cpu_seconds"].get<double>()));
+  CHECK(compare_markdown(c).find("100 declared (") != std::string::npos);
 }

@@ -22,7 +22,8 @@ std::string ladder_text(const nlohmann::ordered_json& j) {
   std::ostringstream os;
   os.precision(17);
   os << "# rigidbench ladder (docs/trajectory-files.md): for every level write <file> with a row at every\n"
-        "# t = t0 + n h, n = 0..steps, columns as below; then: rigidbench score --trajectories DIR ...\n";
+        "# t = t0 + n h, n = 0..steps, or only at t = t0 + j observation_dt, j = 0..observations; columns as below\n"
+        "# (or in another attitude form or angular-velocity frame, declared); then: rigidbench score --trajectories DIR ...\n";
   for (const char* k : {"problem", "family"}) os << k << ' ' << j[k].get<std::string>() << '\n';
   os << "bodies " << j["bodies"].get<std::size_t>() << '\n';
   os << "translating " << int(j["translating"].get<bool>()) << '\n';
@@ -31,6 +32,8 @@ std::string ladder_text(const nlohmann::ordered_json& j) {
   os << "t0 " << j["t0"].get<double>() << '\n';
   os << "t_end " << j["t_end"].get<double>() << '\n';
   os << "levels " << j["levels"].size() << '\n';
+  os << "observation_dt " << j["observation_dt"].get<double>() << '\n';
+  os << "observations " << j["observations"].get<std::int64_t>() << '\n';
   for (const auto& b : j["initial"]) {
     os << "body\n";
     for (const char* k : {"inertia", "R"}) {
@@ -75,6 +78,17 @@ std::string ladder_text(const nlohmann::ordered_json& j) {
   os << "columns";
   for (const auto& c : j["columns"]) os << (c == j["columns"][0] ? " " : ",") << c.get<std::string>();
   os << '\n';
+  // The other forms a file set may declare (score --attitude / --angular-velocity, or manifest.json).
+  for (const auto& [form, cols] : j["attitude_forms"].items()) {
+    os << "attitude_form " << form;
+    for (const auto& c : cols) os << (c == cols[0] ? " " : ",") << c.get<std::string>();
+    os << '\n';
+  }
+  for (const auto& [frame, cols] : j["angular_velocity_frames"].items()) {
+    os << "angular_velocity_frame " << frame;
+    for (const auto& c : cols) os << (c == cols[0] ? " " : ",") << c.get<std::string>();
+    os << '\n';
+  }
   return os.str();
 }
 
@@ -117,7 +131,7 @@ Command add_ladder(CLI::App& app) {
 Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
   struct Options {
     std::string problem, problem_file, dir, out, kind = "explicit", title, source, reference,
-        reference_precision = "double", cache_dir;
+        reference_precision = "double", cache_dir, attitude, omega, grid;
     ScoreRequest req;
     std::vector<std::string> claims;
     double h = NAN, reference_tol = NAN;
@@ -136,6 +150,14 @@ Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
                  "Invariant claims kind=none|bounded|exact, comma-separated or repeated (kinds: energy, momentum, "
                  "casimir, axial, constraint, nonholonomic, energy_with_potential)");
   sc->add_option("--kind", o->kind, "explicit (default), implicit or semi-implicit");
+  sc->add_option("--attitude", o->attitude,
+                 "How the files write the attitude: R (row-major, default), R_column_major, quaternion_wxyz or "
+                 "quaternion_xyzw (or \"attitude\" in manifest.json)");
+  sc->add_option("--angular-velocity", o->omega,
+                 "body (columns W1..W3, default) or world (w1..w3, w = R W) components (or \"angular_velocity\" in manifest.json)");
+  sc->add_option("--grid", o->grid,
+                 "Rows at every_step or on the observation grid only (default: told by the number of rows; or \"grid\" in "
+                 "manifest.json)");
   sc->add_option("--title", o->req.scheme.title, "A title for the report");
   sc->add_option("--source", o->req.scheme.source, "Where the scheme comes from (paper, equations)");
   auto* h = sc->add_option("--h", o->h, "Coarsest step h0 (as given to `ladder`)");
@@ -154,6 +176,9 @@ Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
             req.trajectories = o->dir;
             req.scheme.kind = scheme_kind_from_string(o->kind);
             req.scheme.claims = parse_claims(o->claims);
+            if (!o->attitude.empty()) req.attitude = attitude_form_from_string(o->attitude);
+            if (!o->omega.empty()) req.omega = omega_frame_from_string(o->omega);
+            if (!o->grid.empty()) req.grid = row_grid_from_string(o->grid);
             if (h->count()) req.ladder.h0 = o->h;
             if (levels->count()) req.ladder.levels = o->levels;
             req.reference = reference_settings(o->reference, o->reference_precision, o->reference_tol, tol->count() > 0,

@@ -2,6 +2,7 @@
 // Type erasure of the contract for the command line and the verification suites. It wraps (does
 // not copy or re-implement) the concrete scheme, so the update that is verified is the update
 // that is benchmarked.
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -19,6 +20,15 @@ class AnyIntegrator {
   virtual Counters counters() const = 0;
   /// The Newton system of the step from the current state, for schemes that have one (HasNewtonSystem).
   virtual std::optional<NewtonSystem> newton_system(double t, double h) = 0;
+  /// How often, in steps of h, the runner reads the state for the invariants, given the observation
+  /// stride (docs/metrics.md, Invariants): a divisor of `stride`. A compiled scheme is read on the
+  /// observation grid alone (reading out and evaluating at every step would cost as much as a cheap
+  /// step); a recorded trajectory that holds every step returns 1, so that every row it holds enters
+  /// the drifts (verification/scoring.hpp).
+  virtual std::int64_t read_every(double h, std::int64_t stride) const {
+    (void)h;
+    return stride;
+  }
 };
 
 template <Integrator S>

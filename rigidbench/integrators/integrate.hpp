@@ -79,6 +79,9 @@ struct IntegrationOutcome {
   std::string cause;        // on a breakdown: why alone (the scheme's reason, "non-finite state", the observer's)
   std::int64_t steps = 0;   // steps completed from the grid's t0 (the failed one not counted)
   double t = 0;             // the time reached
+  /// On a breakdown: the time of the first state not obtained (the failed step's end, or the time of
+  /// the observation refused) - where a report says the run broke down.
+  double failed_at = 0;
 };
 
 /// The breakdown wordings every run of the harness uses (they appear in reports).
@@ -109,6 +112,7 @@ IntegrationOutcome integrate(S& s, const FixedSteps& grid, const ObservationPlan
       out.ok = false;
       out.reason = non_finite_at(o);
       out.cause = "non-finite state";
+      out.failed_at = o.t;
       return false;
     }
     if constexpr (std::is_void_v<std::invoke_result_t<Obs&, const Observation&, const State&>>) {
@@ -118,6 +122,7 @@ IntegrationOutcome integrate(S& s, const FixedSteps& grid, const ObservationPlan
       if (!st.ok) {
         out.ok = false;
         out.reason = out.cause = std::move(st.reason);
+        out.failed_at = o.t;
         return false;
       }
     }
@@ -140,6 +145,7 @@ IntegrationOutcome integrate(S& s, const FixedSteps& grid, const ObservationPlan
       out.cause = std::move(st.reason);
       out.steps = n;
       out.t = t;
+      out.failed_at = t + hn;
       return false;
     }
     if constexpr (observing) {

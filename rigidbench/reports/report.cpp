@@ -303,6 +303,14 @@ ordered_json cost_json(const CostResult& c) {
                     {"steps", c.steps},
                     {"repetitions", c.repetitions}};
   if (std::isfinite(c.call_overhead_ns)) j["call_overhead_ns"] = c.call_overhead_ns;
+  if (c.declared) {
+    ordered_json by = ordered_json::array();
+    for (double x : c.ns_by_level) by.push_back(num(x));
+    j["declared"] = {{"by", "the program that wrote the trajectories (not measured by rigidbench)"},
+                     {"machine", c.machine},
+                     {"method", c.method},
+                     {"ns_per_step_by_level", by}};
+  }
   return j;
 }
 
@@ -350,11 +358,13 @@ ordered_json pair_to_json(const PairResult& r, const Problem* p) {
   j["scheme"] = scheme_json(r, info);
   j["settings"] = settings_json(r, info, p);
   j["levels"] = ordered_json::array();
-  for (std::size_t k = 0; k < r.h.size(); ++k)
-    j["levels"].push_back({{"h", r.h[k]},
-                           {"steps", L.steps(int(k))},
-                           {"status", r.level_status[k]},
-                           {"seconds", r.level_seconds[k]}});
+  for (std::size_t k = 0; k < r.h.size(); ++k) {
+    ordered_json level{{"h", r.h[k]}, {"steps", L.steps(int(k))}, {"status", r.level_status[k]}, {"seconds", r.level_seconds[k]}};
+    // Where and why the level broke down (the pair's reason names the first such level only).
+    if (k < r.level_failed_at.size() && r.level_status[k] == "breakdown")
+      level["breakdown"] = {{"t", r.level_failed_at[k]}, {"reason", r.level_cause[k]}};
+    j["levels"].push_back(std::move(level));
+  }
   // Sections in the metric table's order (verification/metric_table.hpp).
   j["convergence"] = ordered_json::object();
   j["paper_measures"] = ordered_json::object();

@@ -190,6 +190,7 @@ struct StepCost {
 StepCost step_cost(const json& r, const json* b) {
   double ns = kNan, instr = kNan, ratio = kNan, iratio = kNan, ratio4 = kNan, iratio4 = kNan, fl = kNan, ipf = kNan;
   std::string source;
+  bool declared = false;
   if (b != nullptr) {
     ns = as_num((*b)["ns_per_step"]);
     ratio = as_num((*b)["ratio_to_baseline"]);
@@ -205,12 +206,19 @@ StepCost step_cost(const json& r, const json* b) {
     ratio = as_num(r["cost"]["ratio_to_baseline"]);
     ratio4 = as_num(r["cost"].value("ratio_to_rk4", json()));
     source = "verify report: wall clock of a fixed-work run (informational)";
+    // A program's own figure (score with a declared cost): ranked like a measured one, and flagged.
+    if (r["cost"].contains("declared") && r["cost"]["declared"].is_object()) {
+      const json& d = r["cost"]["declared"];
+      source = cat("declared by the program (", d.value("method", "?"), " on ", d.value("machine", "?"),
+                   "), not measured by rigidbench");
+      declared = true;
+    }
   }
   StepCost out{ns, instr, {}};
   out.json = {{"ns", num(ns)}, {"ratio_to_baseline", num(ratio)}, {"instructions", num(instr)},
               {"instruction_ratio_to_baseline", num(iratio)}, {"ratio_to_rk4", num(ratio4)},
               {"instruction_ratio_to_rk4", num(iratio4)}, {"flops", num(fl)},
-              {"instructions_per_flop", num(ipf)}, {"source", source}};
+              {"instructions_per_flop", num(ipf)}, {"source", source}, {"declared", declared}};
   return out;
 }
 
@@ -339,7 +347,9 @@ ordered_json compare_reports(const json& verify, const json* bench, const Compar
       "error at h and the step reaching the target are read off the metric's ladder by log-log interpolation "
       "between levels in the asymptotic range; outside it along e ~ h^slope (fitted slope, else the scheme's "
       "order), flagged 'extrapolated'; an angle (units rad) extrapolated past pi is pi, flagged 'clipped'. Cost to target = (span / h*) x cost per step. Rank: cost to target, in "
-      "instructions when every ranked scheme has them, else CPU seconds.";
+      "instructions when every ranked scheme has them, else CPU seconds. A cost per step marked 'declared' is the "
+      "figure a scored program gave for itself (its machine and method in the source), ranked beside measured ones "
+      "but not measured by rigidbench.";
   out["problems"] = ordered_json::array();
 
   for (const std::string& pname : order) {
@@ -476,7 +486,7 @@ std::string compare_markdown(const ordered_json& c) {
         << r["q_ii"].value("verdict", "") << " | " << claims << " | " << list(inv["unclaimed_exact_at_every_level"]) << " | "
         << tilde_e
         << (r["error_at_h"].value("clipped", false) ? std::string("pi (clipped)") : fmt(as_num(r["error_at_h"]["error"])))
-        << " | " << anatomy << " | " << fmt(as_num(cp["ns"]), 4) << " ("
+        << " | " << anatomy << " | " << fmt(as_num(cp["ns"]), 4) << (cp.value("declared", false) ? " declared" : "") << " ("
         << fmt(as_num(cp["ratio_to_baseline"])) << ", " << fmt(as_num(cp.value("ratio_to_rk4", ordered_json()))) << ") | "
         << fmt(as_num(cp["instructions"]), 4) << " (" << fmt(as_num(cp["instruction_ratio_to_baseline"])) << ", "
         << fmt(as_num(cp.value("instruction_ratio_to_rk4", ordered_json()))) << ") | "

@@ -87,18 +87,23 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
 
   const auto start = Clock::now();
   const std::int64_t half = r.steps / 2;
-  // Observation, invariants and the finiteness check at the observation times only (the same times
-  // at every level, docs/metrics.md, Invariants): reading the state out and evaluating the invariants
-  // at every step cost as much as a cheap scheme's step. A non-finite state persists, so it is caught
-  // at the next observation time, at most stride - 1 steps later. The initial observation is the
-  // state as the scheme mapped it in; its invariants stay I_0.
+  // Observation and errors at the observation times (the same times at every level); invariants and
+  // the finiteness check at every state the runner reads (docs/metrics.md, Invariants): the
+  // observation grid for a compiled scheme, every row for a recorded trajectory that holds every step
+  // (AnyIntegrator::read_every). A non-finite state persists, so a compiled scheme's is caught at the
+  // next observation time, at most stride - 1 steps later. The initial observation is the state as
+  // the scheme mapped it in; its invariants stay I_0.
+  const std::int64_t every = integ.read_every(r.h, stride);
+  if (every < 1 || stride % every != 0)
+    throw std::logic_error(cat("run_level: '", integ.info().name, "' reads every ", std::to_string(every),
+                               " steps, not a divisor of the observation stride ", std::to_string(stride)));
   const IntegrationOutcome run = integrate(
-      integ, FixedSteps{L.t0, r.h, r.steps}, {.every = stride, .initial = true}, x,
+      integ, FixedSteps{L.t0, r.h, r.steps}, {.every = every, .initial = true}, x,
       [&](const Observation& o, const State& xo) {
-        if (o.index > 0) p.evaluate_invariants(xo, inv.data());
+        if (o.steps > 0) p.evaluate_invariants(xo, inv.data());
         else inv = r.inv_initial;
         bool finite = true;
-        for (std::size_t i = 0; i < ni && o.index > 0; ++i) {
+        for (std::size_t i = 0; i < ni && o.steps > 0; ++i) {
           if (!active[i]) {
             if (!std::isfinite(inv[i])) finite = false;
             if (!reached(o.t, defs[i].from_time)) continue;
@@ -111,7 +116,8 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
           half_max = std::max(half_max, d);
         }
         if (!finite) return StepStatus::breakdown(non_finite_at(o));
-        const Eigen::Index j = o.index;
+        if (o.steps % stride != 0) return StepStatus::success();
+        const Eigen::Index j = Eigen::Index(o.steps / stride);
         flatten(xo, tr, row.data());
         r.xi.row(j) = row;
         r.energy[std::size_t(j)] = p.energy(xo);
@@ -121,6 +127,8 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
       });
   r.ok = run.ok;
   r.reason = run.reason;
+  r.cause = run.cause;
+  r.failed_at = run.ok ? kNaN : run.failed_at;
   r.seconds = since(start);
   r.counters = integ.counters();
   return r;
@@ -296,6 +304,8 @@ PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
     R.h.push_back(run.h);
     R.level_status.push_back(run.ok ? "ok" : "breakdown");
     R.level_seconds.push_back(run.seconds);
+    R.level_failed_at.push_back(run.ok ? kNaN : run.failed_at);
+    R.level_cause.push_back(run.ok ? std::string() : run.cause);
     level_seconds += run.seconds;
     if (!run.ok && R.status == "ok") {
       R.status = "breakdown";

@@ -52,6 +52,8 @@ struct LevelRun {
   std::int64_t steps = 0;
   bool ok = true;
   std::string reason;
+  std::string cause;                  // on a breakdown: why alone (IntegrationOutcome::cause)
+  double failed_at = 0;               // on a breakdown: the time of the first state not obtained
   Eigen::MatrixXd xi;                 // observables on the common grid (rows: times)
   std::vector<double> energy;         // E on the common grid
   std::vector<double> inv_initial;    // I_0
@@ -111,6 +113,12 @@ struct CostResult {
   /// otherwise SchemeEntry::cost_note, or why there is no figure (trajectories scored from files).
   std::string source;
   double call_overhead_ns = kNaN;  // SchemeEntry::call_overhead_ns (a Python scheme's empty step)
+  /// A cost the program declared about itself (trajectories scored from files with a manifest's
+  /// "cost"): never measured here, so the report and `compare` flag it. ns_per_step is then the
+  /// finest level's declared figure (h that level's step); ns_by_level has every level's (NaN: none).
+  bool declared = false;
+  std::string machine, method;
+  std::vector<double> ns_by_level;
 };
 
 /// Time histories for the report's plots, on the observation grid thinned to at most ~256 points:
@@ -139,6 +147,9 @@ struct PairResult {
   std::vector<double> h;
   std::vector<std::string> level_status;
   std::vector<double> level_seconds;
+  /// Per level, on a breakdown: the time of the first state not obtained and why (NaN and "" otherwise).
+  std::vector<double> level_failed_at;
+  std::vector<std::string> level_cause;
   std::map<std::string, Convergence> convergence;
   std::map<std::string, Convergence> paper_measures;
   QiiResult q_ii, q_ii_full;

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <chrono>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rigidbench/core/json_input.hpp"
+#include "rigidbench/core/quaternion.hpp"
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/problem_file.hpp"
 
@@ -80,14 +82,16 @@ std::vector<std::string_view> split(std::string_view line) {
 }
 
 /// The column index of every state component, in trajectory_columns order (after t).
-std::vector<std::size_t> locate(const std::vector<std::string>& header, const Problem& p, const std::string& file) {
-  const auto want = trajectory_columns(p);
+std::vector<std::size_t> locate(const std::vector<std::string>& header, const Problem& p, const FileConventions& conv,
+                                const std::string& file) {
+  const auto want = trajectory_columns(p, conv);
   std::vector<std::size_t> idx;
   for (const std::string& c : want) {
     const auto it = std::find(header.begin(), header.end(), c);
     if (it == header.end())
       throw InputError(cat(file, ": no column '", c, "' (a trajectory of '", p.name, "' has the columns ",
-                           want.front(), ", ", want[1], " ... ", want.back(), "; `rigidbench ladder` lists them)"));
+                           want.front(), ", ", want[1], " ... ", want.back(), " with attitude ", to_string(conv.attitude), " and ",
+                           to_string(conv.omega), " angular velocity; `rigidbench ladder` lists them)"));
     // A column given twice would be read from one copy and the other ignored (the first in CSV,
     // the last in JSON before duplicate keys were refused): which one holds the state is unknown.
     if (const auto again = std::find(it + 1, header.end(), c); again != header.end())
@@ -99,38 +103,75 @@ std::vector<std::size_t> locate(const std::vector<std::string>& header, const Pr
   return idx;
 }
 
-/// Fills one state from the row values in trajectory_columns order (after t).
-void unflatten(const double* v, const Problem& p, State& s) {
+bool quaternion(const FileConventions& c) {
+  return c.attitude == AttitudeForm::quaternion_wxyz || c.attitude == AttitudeForm::quaternion_xyzw;
+}
+
+/// Fills one state from the row values in trajectory_columns order (after t), converting the file's
+/// conventions to the canonical R and body W (docs/trajectory-files.md, "Conventions"). The attitude
+/// is checked in the form the file declares; n is the row's index, for messages.
+void unflatten(const double* v, const Problem& p, const FileConventions& c, const RecordedTrajectory& r, std::size_t n,
+               State& s) {
   const bool tr = p.translating();
   s.bodies.resize(p.bodies.size());
-  for (BodyState& b : s.bodies) {
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) b.R(i, j) = *v++;
-    for (int i = 0; i < 3; ++i) b.W[i] = *v++;
+  for (std::size_t b = 0; b < s.bodies.size(); ++b) {
+    BodyState& x = s.bodies[b];
+    const auto refuse = [&](const std::string& what) {
+      throw InputError(cat(r.file, ": ", r.where(n), p.bodies.size() > 1 ? cat(" body ", std::to_string(b)) : std::string(), ": ",
+                           what, "; rigidbench measures attitudes on SO(3))"));
+    };
+    if (quaternion(c)) {
+      // q and -q are the same rotation, and R(q) is computed from q/|q| as the built-in quaternion
+      // schemes read theirs (problems/formulations/rigid_body_t.hpp): the tolerance applies to |q|.
+      const Vec4 q = c.attitude == AttitudeForm::quaternion_wxyz ? Vec4(v[0], v[1], v[2], v[3]) : Vec4(v[3], v[0], v[1], v[2]);
+      v += 4;
+      const double dev = std::abs(q.norm() - 1);
+      if (!(dev <= kRotationTolerance))
+        refuse(cat("q is not a unit quaternion (| |q| - 1 | = ", format_number(dev, 3), "; at most ",
+                   format_number(kRotationTolerance, 1), " is accepted"));
+      x.R = quat::to_matrix(q);
+    } else {
+      // Column-major: the column named Rij holds R_ji (R^T row-major, a column-major array in order).
+      const bool rows = c.attitude == AttitudeForm::matrix_row_major;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) (rows ? x.R(i, j) : x.R(j, i)) = *v++;
+      const double off = (x.R.transpose() * x.R - Mat3::Identity()).cwiseAbs().maxCoeff();
+      const double det = x.R.determinant();
+      if (!(off <= kRotationTolerance) || !(det > 0))
+        refuse(cat("R is not a rotation (max |R^T R - I| = ", format_number(off, 3), ", det R = ", format_number(det, 6),
+                   "; at most ", format_number(kRotationTolerance, 1), " and det R > 0 are accepted"));
+    }
+    const Vec3 w(v[0], v[1], v[2]);
+    v += 3;
+    // w = R W: the inverse of a rotation is its transpose (a matrix within the tolerance of SO(3)
+    // carries its defect into W, as it carries it into every director).
+    x.W = c.omega == OmegaFrame::world ? Vec3(x.R.transpose() * w) : w;
     if (tr) {
-      for (int i = 0; i < 3; ++i) b.x[i] = *v++;
-      for (int i = 0; i < 3; ++i) b.v[i] = *v++;
+      for (int i = 0; i < 3; ++i) x.x[i] = *v++;
+      for (int i = 0; i < 3; ++i) x.v[i] = *v++;
     }
   }
 }
 
-void check_rotations(const RecordedTrajectory& r, std::size_t n, const Problem& p) {
-  const State& s = r.states[n];
-  for (std::size_t b = 0; b < s.bodies.size(); ++b) {
-    const Mat3& R = s.bodies[b].R;
-    const double off = (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff();
-    const double det = R.determinant();
-    if (!(off <= kRotationTolerance) || !(det > 0))
-      throw InputError(cat(r.file, ": ", r.where(n), p.bodies.size() > 1 ? cat(" body ", std::to_string(b)) : std::string(),
-                           ": R is not a rotation (max |R^T R - I| = ", format_number(off, 3), ", det R = ",
-                           format_number(det, 6), "; at most ", format_number(kRotationTolerance, 1),
-                           " and det R > 0 are accepted: rigidbench measures attitudes on SO(3))"));
-  }
+/// nan, inf, infinity (any case, signed; nan(...)): a value the program computed and could not
+/// represent - a breakdown, not a malformed file.
+bool non_finite_text(std::string_view s) {
+  if (!s.empty() && (s.front() == '+' || s.front() == '-')) s.remove_prefix(1);
+  std::string l(s.substr(0, 16));
+  for (char& ch : l) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return l == "nan" || l == "inf" || l == "infinity" || (l.rfind("nan(", 0) == 0 && s.size() < 64 && s.back() == ')');
+}
+
+std::string breakdown_reason(const RecordedTrajectory& r, std::size_t n, std::string_view column, std::string_view value,
+                             double t) {
+  return cat("the program's state is not finite at t = ", message_number(t), " (", r.file, " ", r.where(n), ", column ",
+             std::string(column), ": ", std::string(value), ")");
 }
 
 }  // namespace
 
-RecordedTrajectory read_trajectory_csv(std::istream& in, const std::string& file, const Problem& p, std::size_t max_rows) {
+RecordedTrajectory read_trajectory_csv(std::istream& in, const std::string& file, const Problem& p, std::size_t max_rows,
+                                       const FileConventions& conv) {
   RecordedTrajectory r;
   r.file = file;
   r.csv = true;
@@ -142,7 +183,7 @@ RecordedTrajectory read_trajectory_csv(std::istream& in, const std::string& file
   if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
   std::vector<std::string> header;
   for (std::string_view f : split(line)) header.emplace_back(f);
-  const auto idx = locate(header, p, file);
+  const auto idx = locate(header, p, conv, file);
   Eigen::VectorXd vals(Eigen::Index(idx.size()));  // (a std::vector here trips GCC 12's -Wstringop-overflow)
   std::size_t lineno = 1;
   // A row's length is bounded (64 characters per column of the header, and 4096 more): rows are
@@ -154,35 +195,46 @@ RecordedTrajectory read_trajectory_csv(std::istream& in, const std::string& file
     if (trim(line).empty()) continue;
     if (r.t.size() == max_rows)
       throw InputError(cat(file, ": line ", std::to_string(lineno), ": more rows than the level's ", std::to_string(max_rows),
-                           " states (t0 + n h, n = 0..N; `rigidbench ladder` gives N)"));
+                           " states (`rigidbench ladder` gives the grids)"));
     const auto f = split(line);
     if (f.size() != header.size())
       throw InputError(cat(file, ": line ", std::to_string(lineno), " has ", std::to_string(f.size()), " fields, the header ",
                            std::to_string(header.size()), in.eof() ? " (a truncated file?)" : ""));
+    // Every field is a number; the first non-finite one (nan, inf) makes the row the level's
+    // breakdown once the whole row is known to be numbers and its time finite.
+    std::size_t non_finite = idx.size();
     for (std::size_t c = 0; c < idx.size(); ++c) {
       const std::string_view s = f[idx[c]];
       double v = 0;
+      if (c > 0 && non_finite_text(s)) {
+        non_finite = std::min(non_finite, c);
+        vals[Eigen::Index(c)] = kNaN;
+        continue;
+      }
       if (const std::string bad = parse_decimal(s, v); !bad.empty())
         throw InputError(cat(file, ": line ", std::to_string(lineno), ", column ", header[idx[c]], ": ", quoted(s), " ", bad));
       vals[Eigen::Index(c)] = v;
     }
-    r.t.push_back(vals[0]);
+    if (non_finite < idx.size()) {
+      r.breakdown = LevelBreakdown{vals[0], breakdown_reason(r, r.t.size(), header[idx[non_finite]], quoted(f[idx[non_finite]]), vals[0])};
+      break;
+    }
     State s;
-    unflatten(vals.data() + 1, p, s);
+    unflatten(vals.data() + 1, p, conv, r, r.t.size(), s);
+    r.t.push_back(vals[0]);
     r.states.push_back(std::move(s));
-    check_rotations(r, r.states.size() - 1, p);
   }
   return r;
 }
 
 RecordedTrajectory trajectory_from_json(const nlohmann::json& j, const std::string& file, const Problem& p,
-                                        std::size_t max_rows) {
+                                        std::size_t max_rows, const FileConventions& conv) {
   if (!j.is_object() || !j.contains("data") || !j["data"].is_object())
     throw InputError(cat(file, ": a JSON trajectory is an object with \"data\": {column: [values...]} (the `simulate` format)"));
   const auto& data = j["data"];
   std::vector<std::string> header;
   for (const auto& [k, v] : data.items()) header.push_back(k);
-  const auto idx = locate(header, p, file);
+  const auto idx = locate(header, p, conv, file);
   RecordedTrajectory r;
   r.file = file;
   r.csv = false;
@@ -197,77 +249,150 @@ RecordedTrajectory trajectory_from_json(const nlohmann::json& j, const std::stri
   }
   if (n > max_rows)
     throw InputError(cat(file, ": ", std::to_string(n), " samples, more than the level's ", std::to_string(max_rows),
-                         " states (t0 + n h, n = 0..N; `rigidbench ladder` gives N)"));
+                         " states (`rigidbench ladder` gives the grids)"));
   Eigen::VectorXd vals(Eigen::Index(idx.size()));  // (a std::vector here trips GCC 12's -Wstringop-overflow)
   for (std::size_t i = 0; i < n; ++i) {
+    // A null (how a NaN or an infinity is written to JSON) ends the trajectory as a breakdown, as a
+    // nan in CSV does; anything else that is not a number is a malformed file.
+    std::size_t non_finite = idx.size();
     for (std::size_t c = 0; c < idx.size(); ++c) {
       const auto& v = data[header[idx[c]]][i];
+      if (c > 0 && (v.is_null() || (v.is_number() && !std::isfinite(v.get<double>())))) {
+        non_finite = std::min(non_finite, c);
+        vals[Eigen::Index(c)] = kNaN;
+        continue;
+      }
       if (!v.is_number() || !std::isfinite(v.get<double>()))
         throw InputError(cat(file, ": sample ", std::to_string(i), ", column ", header[idx[c]], ": not a finite number",
                              v.is_null() ? " (null: NaN or infinity when written)" : ""));
       vals[Eigen::Index(c)] = v.get<double>();
     }
-    r.t.push_back(vals[0]);
+    if (non_finite < idx.size()) {
+      r.breakdown = LevelBreakdown{vals[0], breakdown_reason(r, i, header[idx[non_finite]], "null", vals[0])};
+      break;
+    }
     State s;
-    unflatten(vals.data() + 1, p, s);
+    unflatten(vals.data() + 1, p, conv, r, i, s);
+    r.t.push_back(vals[0]);
     r.states.push_back(std::move(s));
-    check_rotations(r, i, p);
   }
   return r;
 }
 
 namespace {
 
+/// One level as the replay sees it: the rows read, which grid they are on, and where the level ends
+/// early (a non-finite row or a declared breakdown).
+struct ReplayLevel {
+  RecordedTrajectory rows;
+  std::int64_t row_steps = 1;            // steps of h between rows: 1, or the observation stride
+  std::int64_t fail_step = -1;           // the step that cannot be taken (it would end at the breakdown), or -1
+  std::string fail_reason;
+};
+
 /// Replays one level's recorded trajectory through the integrator contract: the level is told by
-/// the first step's h, every step advances one recorded row.
+/// the first step's h, every step advances one step of the level's grid. The runner reads the state
+/// at every row a file holds (read_every): every step, or the observation grid alone.
 class Replay final : public AnyIntegrator {
  public:
-  Replay(const SchemeInfo& info, std::shared_ptr<const std::vector<RecordedTrajectory>> levels, Ladder L)
+  Replay(const SchemeInfo& info, std::shared_ptr<const std::vector<ReplayLevel>> levels, Ladder L)
       : info_(&info), levels_(std::move(levels)), L_(L) {}
   const SchemeInfo& info() const override { return *info_; }
   void reset(const State&, double) override {
     k_ = -1;
     n_ = 0;
   }
-  StepStatus step(double t, double h) override {
+  StepStatus step(double, double h) override {
     if (k_ < 0) {
-      for (int k = 0; k < L_.levels; ++k)
-        if (std::abs(h - L_.h(k)) <= 1e-12 * h) k_ = k;
+      k_ = level_of(h);
       if (k_ < 0) return StepStatus::breakdown(cat("no recorded trajectory with h = ", message_number(h)));
     }
-    const RecordedTrajectory& r = (*levels_)[std::size_t(k_)];
-    if (n_ + 1 >= r.states.size()) return StepStatus::breakdown(cat(r.file, " ends at t = ", message_number(r.t.back())));
-    if (std::abs(r.t[n_] - t) > 1e-9 * std::max(1.0, std::abs(t)))
-      return StepStatus::breakdown(cat(r.file, ": ", r.where(n_), " is at t = ", message_number(r.t[n_]), ", not ", message_number(t)));
+    const ReplayLevel& lv = (*levels_)[std::size_t(k_)];
+    if (n_ == lv.fail_step) return StepStatus::breakdown(lv.fail_reason);
+    // The times of every row were checked against the grid when the files were read.
     ++n_;
     return StepStatus::success();
   }
-  void read(State& x) const override { x = (*levels_)[std::size_t(std::max(k_, 0))].states[n_]; }
+  void read(State& x) const override {
+    const ReplayLevel& lv = (*levels_)[std::size_t(std::max(k_, 0))];
+    x = lv.rows.states[std::min(std::size_t(n_ / lv.row_steps), lv.rows.states.size() - 1)];
+  }
+  std::int64_t read_every(double h, std::int64_t stride) const override {
+    const int k = level_of(h);
+    return k < 0 ? stride : (*levels_)[std::size_t(k)].row_steps;
+  }
   Counters counters() const override { return {}; }
   std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
 
  private:
+  int level_of(double h) const {
+    for (int k = 0; k < L_.levels; ++k)
+      if (std::abs(h - L_.h(k)) <= 1e-12 * h) return k;
+    return -1;
+  }
   const SchemeInfo* info_;
-  std::shared_ptr<const std::vector<RecordedTrajectory>> levels_;
+  std::shared_ptr<const std::vector<ReplayLevel>> levels_;
   Ladder L_;
   int k_ = -1;
-  std::size_t n_ = 0;
+  std::int64_t n_ = 0;
 };
 
+template <class E>
+E from_names(std::string_view s, std::initializer_list<std::pair<std::string_view, E>> names, std::string_view what) {
+  std::string known;
+  for (const auto& [n, e] : names) {
+    if (s == n) return e;
+    known += cat(known.empty() ? "" : ", ", std::string(n));
+  }
+  throw InputError(cat("unknown ", std::string(what), " '", std::string(s.substr(0, 40)), "' (known: ", known, ")"));
+}
+
 }  // namespace
+
+std::string_view to_string(AttitudeForm a) {
+  switch (a) {
+    case AttitudeForm::matrix_row_major: return "R";
+    case AttitudeForm::matrix_column_major: return "R_column_major";
+    case AttitudeForm::quaternion_wxyz: return "quaternion_wxyz";
+    case AttitudeForm::quaternion_xyzw: return "quaternion_xyzw";
+  }
+  return "?";
+}
+std::string_view to_string(OmegaFrame f) { return f == OmegaFrame::body ? "body" : "world"; }
+std::string_view to_string(RowGrid g) { return g == RowGrid::every_step ? "every_step" : "observation"; }
+
+AttitudeForm attitude_form_from_string(std::string_view s) {
+  return from_names<AttitudeForm>(s,
+                                  {{"R", AttitudeForm::matrix_row_major},
+                                   {"R_row_major", AttitudeForm::matrix_row_major},
+                                   {"R_column_major", AttitudeForm::matrix_column_major},
+                                   {"quaternion_wxyz", AttitudeForm::quaternion_wxyz},
+                                   {"quaternion_xyzw", AttitudeForm::quaternion_xyzw}},
+                                  "attitude form");
+}
+OmegaFrame omega_frame_from_string(std::string_view s) {
+  return from_names<OmegaFrame>(s, {{"body", OmegaFrame::body}, {"world", OmegaFrame::world}}, "angular-velocity frame");
+}
+RowGrid row_grid_from_string(std::string_view s) {
+  return from_names<RowGrid>(s, {{"every_step", RowGrid::every_step}, {"observation", RowGrid::observation}}, "grid");
+}
 
 std::string RecordedTrajectory::where(std::size_t n) const {
   return csv ? cat("line ", std::to_string(n + 2)) : cat("sample ", std::to_string(n));
 }
 
-std::vector<std::string> trajectory_columns(const Problem& p) {
+std::vector<std::string> trajectory_columns(const Problem& p, const FileConventions& c) {
   std::vector<std::string> cols{"t"};
   const bool tr = p.translating();
   for (std::size_t b = 0; b < p.bodies.size(); ++b) {
     const std::string sfx = p.bodies.size() > 1 ? cat("_", std::to_string(b)) : std::string();
-    for (int i = 1; i <= 3; ++i)
-      for (int k = 1; k <= 3; ++k) cols.push_back(cat("R", std::to_string(i), std::to_string(k), sfx));
-    for (int i = 1; i <= 3; ++i) cols.push_back(cat("W", std::to_string(i), sfx));
+    if (quaternion(c))
+      for (int i = 1; i <= 4; ++i) cols.push_back(cat("q", std::to_string(i), sfx));
+    else
+      for (int i = 1; i <= 3; ++i)
+        for (int k = 1; k <= 3; ++k) cols.push_back(cat("R", std::to_string(i), std::to_string(k), sfx));
+    const char* w = c.omega == OmegaFrame::body ? "W" : "w";
+    for (int i = 1; i <= 3; ++i) cols.push_back(cat(w, std::to_string(i), sfx));
     if (tr) {
       for (int i = 1; i <= 3; ++i) cols.push_back(cat("x", std::to_string(i), sfx));
       for (int i = 1; i <= 3; ++i) cols.push_back(cat("v", std::to_string(i), sfx));
@@ -276,44 +401,149 @@ std::vector<std::string> trajectory_columns(const Problem& p) {
   return cols;
 }
 
-RecordedTrajectory read_trajectory(const std::string& file, const Problem& p, std::size_t max_rows) {
+RecordedTrajectory read_trajectory(const std::string& file, const Problem& p, std::size_t max_rows, const FileConventions& c) {
   const std::string ext = fs::path(file).extension().string();
   if (ext == ".csv") {
     std::ifstream in(file, std::ios::binary);
     if (!in) throw InputError(cat("cannot read trajectory file '", file, "'"));
-    return read_trajectory_csv(in, file, p, max_rows);
+    return read_trajectory_csv(in, file, p, max_rows, c);
   }
   if (ext == ".json")
-    return trajectory_from_json(read_json_input(file, "trajectory file", JsonLimits{kTrajectoryJsonDepth}), file, p, max_rows);
+    return trajectory_from_json(read_json_input(file, "trajectory file", JsonLimits{kTrajectoryJsonDepth}), file, p, max_rows, c);
   throw InputError(cat("trajectory file '", file, "': the format is told by the extension, .csv or .json"));
 }
 
-std::vector<std::string> trajectory_files(const std::string& dir, const Ladder& L) {
+namespace {
+
+/// A positive finite number at j[key] (InputError naming `at` otherwise).
+double positive(const nlohmann::json& v, const std::string& at) {
+  if (!v.is_number() || !std::isfinite(v.get<double>()) || !(v.get<double>() > 0))
+    throw InputError(cat(at, ": expected a positive number"));
+  return v.get<double>();
+}
+
+std::string text(const nlohmann::json& v, const std::string& at) {
+  if (!v.is_string() || v.get<std::string>().empty()) throw InputError(cat(at, ": expected a non-empty string"));
+  return v.get<std::string>().substr(0, 200);
+}
+
+void only_keys(const nlohmann::json& j, std::initializer_list<std::string_view> keys, const std::string& at) {
+  for (const auto& [k, v] : j.items()) {
+    bool known = false;
+    std::string list;
+    for (std::string_view x : keys) known |= k == x, list += cat(list.empty() ? "" : ", ", std::string(x));
+    if (!known)
+      throw InputError(cat(at, ": unknown key '", k.substr(0, 40), "' (known: ", list,
+                           "; anything else goes under \"meta\")"));
+  }
+}
+
+/// The manifest's "cost": ns per step (one number, or one per level, null where not measured) or
+/// steps per second, with the machine and the method (docs/trajectory-files.md, "Declared cost").
+DeclaredCost read_cost(const nlohmann::json& c, const Ladder& L, const std::string& at) {
+  if (!c.is_object())
+    throw InputError(cat(at, ": expected {\"ns_per_step\": ... or \"steps_per_second\": ..., \"machine\": ..., \"method\": ...}"));
+  only_keys(c, {"ns_per_step", "steps_per_second", "machine", "method"}, at);
+  const bool ns = c.contains("ns_per_step"), sps = c.contains("steps_per_second");
+  if (ns == sps) throw InputError(cat(at, ": give either ns_per_step or steps_per_second"));
+  if (!c.contains("machine") || !c.contains("method"))
+    throw InputError(cat(at, ": a declared cost says on which machine (\"machine\") and how it was measured (\"method\")"));
+  DeclaredCost d;
+  d.machine = text(c["machine"], at + ".machine");
+  d.method = text(c["method"], at + ".method");
+  const std::string key = ns ? "ns_per_step" : "steps_per_second";
+  const auto& v = c[key];
+  const auto as_ns = [&](const nlohmann::json& x, const std::string& where) {
+    const double y = positive(x, where);
+    return ns ? y : 1e9 / y;
+  };
+  if (v.is_array()) {
+    if (v.size() != std::size_t(L.levels))
+      throw InputError(cat(at, ".", key, ": ", std::to_string(v.size()), " values, the ladder has ", std::to_string(L.levels),
+                           " levels (null for a level not measured)"));
+    for (std::size_t k = 0; k < v.size(); ++k)
+      d.ns_per_step.push_back(v[k].is_null() ? kNaN : as_ns(v[k], cat(at, ".", key, "[", std::to_string(k), "]")));
+  } else {
+    d.ns_per_step.assign(std::size_t(L.levels), as_ns(v, cat(at, ".", key)));
+  }
+  return d;
+}
+
+}  // namespace
+
+TrajectorySet trajectory_set(const std::string& dir, const Ladder& L) {
   if (!fs::is_directory(dir)) throw InputError(cat("--trajectories '", dir, "' is not a folder"));
-  std::vector<std::string> files(std::size_t(L.levels));
+  TrajectorySet set;
+  set.levels.resize(std::size_t(L.levels));
   const fs::path manifest = fs::path(dir) / "manifest.json";
   if (fs::exists(manifest)) {
-    const nlohmann::json j = read_json_input(manifest.string(), "the trajectory manifest", JsonLimits{kTrajectoryJsonDepth});
-    if (!j.is_object() || !j.contains("levels") || !j["levels"].is_array())
-      throw InputError(cat(manifest.string(), ": expected {\"levels\": [{\"h\": <step>, \"file\": <name>}, ...]}"));
-    std::size_t i = 0;
-    for (const auto& e : j["levels"]) {
-      const std::string at = cat(manifest.string(), ": levels[", std::to_string(i++), "]");
-      if (!e.is_object() || !e.contains("h") || !e["h"].is_number() || !e.contains("file") || !e["file"].is_string())
-        throw InputError(cat(at, ": expected {\"h\": <step>, \"file\": <name>}"));
-      const double h = e["h"].get<double>();
-      int k = -1;
-      for (int q = 0; q < L.levels; ++q)
-        if (std::abs(h - L.h(q)) <= 1e-9 * L.h(q)) k = q;
-      if (k < 0) throw InputError(cat(at, ": h = ", message_number(h), " is not a step of the ladder (h0 = ", message_number(L.h0), " 2^-k, k = 0..",
-                                      std::to_string(L.levels - 1), "; `rigidbench ladder` prints it)"));
-      if (!files[std::size_t(k)].empty()) throw InputError(cat(at, ": level ", std::to_string(k), " (h = ", message_number(h), ") given twice"));
-      const fs::path f = fs::path(e["file"].get<std::string>());
-      files[std::size_t(k)] = (f.is_absolute() ? f : fs::path(dir) / f).string();
+    const std::string m = manifest.string();
+    const nlohmann::json j = read_json_input(m, "the trajectory manifest", JsonLimits{kTrajectoryJsonDepth});
+    if (!j.is_object()) throw InputError(cat(m, ": expected an object ({\"levels\": [{\"h\": <step>, \"file\": <name>}, ...]})"));
+    only_keys(j, {"levels", "attitude", "angular_velocity", "grid", "cost", "meta"}, m);
+    const auto str = [&](const char* key) {
+      if (!j[key].is_string()) throw InputError(cat(m, ": ", key, ": expected a string"));
+      return j[key].get<std::string>();
+    };
+    try {
+      if (j.contains("attitude")) set.attitude = attitude_form_from_string(str("attitude"));
+      if (j.contains("angular_velocity")) set.omega = omega_frame_from_string(str("angular_velocity"));
+    } catch (const InputError& e) {
+      throw InputError(cat(m, ": ", e.what()));
+    }
+    std::optional<RowGrid> grid;
+    if (j.contains("grid")) try {
+        grid = row_grid_from_string(str("grid"));
+      } catch (const InputError& e) {
+        throw InputError(cat(m, ": ", e.what()));
+      }
+    for (auto& lv : set.levels) lv.grid = grid;
+    if (j.contains("cost")) set.cost = read_cost(j["cost"], L, m + ": cost");
+    if (j.contains("levels")) {
+      if (!j["levels"].is_array()) throw InputError(cat(m, ": levels: expected [{\"h\": <step>, \"file\": <name>}, ...]"));
+      std::size_t i = 0;
+      for (const auto& e : j["levels"]) {
+        const std::string at = cat(m, ": levels[", std::to_string(i++), "]");
+        if (!e.is_object() || !e.contains("h") || !e["h"].is_number() || !e.contains("file") || !e["file"].is_string())
+          throw InputError(cat(at, ": expected {\"h\": <step>, \"file\": <name>}"));
+        only_keys(e, {"h", "file", "grid", "breakdown"}, at);
+        const double h = e["h"].get<double>();
+        int k = -1;
+        for (int q = 0; q < L.levels; ++q)
+          if (std::abs(h - L.h(q)) <= 1e-9 * L.h(q)) k = q;
+        if (k < 0) throw InputError(cat(at, ": h = ", message_number(h), " is not a step of the ladder (h0 = ", message_number(L.h0), " 2^-k, k = 0..",
+                                        std::to_string(L.levels - 1), "; `rigidbench ladder` prints it)"));
+        TrajectorySet::Level& lv = set.levels[std::size_t(k)];
+        if (!lv.file.empty()) throw InputError(cat(at, ": level ", std::to_string(k), " (h = ", message_number(h), ") given twice"));
+        const fs::path f = fs::path(e["file"].get<std::string>());
+        lv.file = (f.is_absolute() ? f : fs::path(dir) / f).string();
+        if (e.contains("grid")) {
+          if (!e["grid"].is_string()) throw InputError(cat(at, ".grid: expected a string"));
+          try {
+            lv.grid = row_grid_from_string(e["grid"].get<std::string>());
+          } catch (const InputError& x) {
+            throw InputError(cat(at, ".grid: ", x.what()));
+          }
+        }
+        if (e.contains("breakdown")) {
+          const auto& b = e["breakdown"];
+          if (!b.is_object() || !b.contains("t") || !b.contains("reason"))
+            throw InputError(cat(at, ".breakdown: expected {\"t\": <time of the first state not produced>, \"reason\": <why>}"));
+          only_keys(b, {"t", "reason"}, at + ".breakdown");
+          if (!b["t"].is_number() || !std::isfinite(b["t"].get<double>()))
+            throw InputError(cat(at, ".breakdown.t: expected a finite time"));
+          const double t = b["t"].get<double>();
+          if (!(t > L.t0 && t <= L.t_end() * (1 + 1e-12)))
+            throw InputError(cat(at, ".breakdown.t = ", message_number(t), " is not in (t0, t_end] = (", message_number(L.t0), ", ",
+                                 message_number(L.t_end()), "]"));
+          lv.breakdown = LevelBreakdown{t, cat("the program reports a breakdown at t = ", message_number(t), ": ",
+                                               text(b["reason"], at + ".breakdown.reason"))};
+        }
+      }
     }
   }
   for (int k = 0; k < L.levels; ++k) {
-    std::string& f = files[std::size_t(k)];
+    std::string& f = set.levels[std::size_t(k)].file;
     if (f.empty()) {
       for (const char* ext : {".csv", ".json"}) {
         const fs::path c = fs::path(dir) / cat("level", std::to_string(k), ext);
@@ -333,7 +563,7 @@ std::vector<std::string> trajectory_files(const std::string& dir, const Ladder& 
     std::error_code ec;
     if (!fs::is_regular_file(f, ec)) throw InputError(cat("trajectory file '", f, "' is not a regular file"));
   }
-  return files;
+  return set;
 }
 
 nlohmann::ordered_json ladder_description(const Problem& p, const Ladder& L, int order) {
@@ -347,13 +577,33 @@ nlohmann::ordered_json ladder_description(const Problem& p, const Ladder& L, int
   j["order"] = order;
   j["t0"] = L.t0;
   j["t_end"] = L.t_end();
-  j["output_grid"] = "every step: t_n = t0 + n h_k, n = 0..steps_k, one row each (the first row is the initial state)";
+  j["output_grid"] = "every step (t_n = t0 + n h_k, n = 0..steps_k) or the observation grid alone (t_j = t0 + j dt, "
+                     "j = 0..observations, the same at every level); one row each, the first the initial state";
+  j["observation_dt"] = L.obs_dt();
+  j["observations"] = L.m;
   j["columns"] = trajectory_columns(p);
   j["formats"] = "CSV (a header line of column names, then one row per state) or JSON ({\"data\": {column: [values]}}), "
                  "as `rigidbench simulate` writes them; extra columns are ignored";
+  // The conventions a file set may declare (manifest.json or `score` options) and the columns of each.
+  oj forms = oj::object();
+  for (AttitudeForm a : {AttitudeForm::matrix_row_major, AttitudeForm::matrix_column_major, AttitudeForm::quaternion_wxyz,
+                         AttitudeForm::quaternion_xyzw}) {
+    const auto cols = trajectory_columns(p, {a, OmegaFrame::body});
+    forms[std::string(to_string(a))] = oj::array();
+    for (const auto& c : cols)
+      if (c[0] == 'R' || c[0] == 'q') forms[std::string(to_string(a))].push_back(c);
+  }
+  j["attitude_forms"] = forms;
+  j["angular_velocity_frames"] = {{"body", {"W1", "W2", "W3"}}, {"world", {"w1", "w2", "w3"}}};
+  j["grids"] = {"every_step", "observation"};
   oj levels = oj::array();
   for (int k = 0; k < L.levels; ++k)
-    levels.push_back({{"level", k}, {"h", L.h(k)}, {"steps", L.steps(k)}, {"file", cat("level", std::to_string(k), ".csv")}});
+    levels.push_back({{"level", k},
+                      {"h", L.h(k)},
+                      {"steps", L.steps(k)},
+                      {"file", cat("level", std::to_string(k), ".csv")},
+                      {"rows_every_step", L.steps(k) + 1},
+                      {"rows_observation", L.m + 1}});
   j["levels"] = levels;
   oj init = oj::array();
   for (std::size_t b = 0; b < p.bodies.size(); ++b) {
@@ -373,6 +623,113 @@ nlohmann::ordered_json ladder_description(const Problem& p, const Ladder& L, int
   return j;
 }
 
+namespace {
+
+/// The option and the manifest agree, or only one is given; else InputError naming both.
+template <class E>
+std::optional<E> agreed(std::optional<E> option, std::optional<E> manifest, const char* what, const std::string& dir) {
+  if (option && manifest && *option != *manifest)
+    throw InputError(cat("--", what, " ", std::string(to_string(*option)), " but ", dir, "/manifest.json declares ",
+                         std::string(to_string(*manifest)), ": give one"));
+  return option ? option : manifest;
+}
+
+/// Reads and checks level k's file: its grid (declared, else told by the rows), the time of every row,
+/// the initial state, and where it ends early.
+ReplayLevel read_level(const TrajectorySet::Level& lv, const FileConventions& conv, std::optional<RowGrid> grid,
+                       const Problem& p, const Ladder& L, int k) {
+  const std::int64_t steps = L.steps(k), stride = L.stride(k);
+  const std::size_t every_rows = std::size_t(steps) + 1, obs_rows = std::size_t(L.m) + 1;
+  ReplayLevel out;
+  out.rows = read_trajectory(lv.file, p, grid == RowGrid::observation ? obs_rows : every_rows, conv);
+  RecordedTrajectory& r = out.rows;
+  if (r.t.empty())
+    throw InputError(cat(r.file, ": no finite row: the first row is the initial state (t = t0)",
+                         r.breakdown ? cat("; ", r.breakdown->reason) : std::string()));
+  const auto grid_of = [&](std::size_t rows) -> std::optional<RowGrid> {
+    if (rows == every_rows) return RowGrid::every_step;
+    if (rows == obs_rows) return RowGrid::observation;
+    return std::nullopt;
+  };
+  // The grid: declared; else told by the number of rows (a complete level) or by the spacing of the
+  // first two (a level that ends early). stride 1 (the coarsest level, usually): both are the same.
+  const bool early = r.breakdown || lv.breakdown;
+  if (!grid) grid = early ? std::nullopt : grid_of(r.t.size());
+  if (!grid && early && r.t.size() >= 2) {
+    const double dt = r.t[1] - r.t[0];
+    if (std::abs(dt - L.h(k)) <= 1e-9 * L.h(k)) grid = RowGrid::every_step;
+    else if (std::abs(dt - double(stride) * L.h(k)) <= 1e-9 * L.h(k)) grid = RowGrid::observation;
+  }
+  if (!grid && early && r.t.size() == 1) grid = RowGrid::every_step;  // one row: either grid
+  if (!grid)
+    throw InputError(cat(r.file, ": ", std::to_string(r.t.size()), " rows, but level ", std::to_string(k), " (h = ", message_number(L.h(k)),
+                         ") holds either every step (", std::to_string(every_rows), " rows, t0 + n h) or the observation grid (",
+                         std::to_string(obs_rows), " rows, t0 + j ", message_number(L.obs_dt()),
+                         "): a truncated file or a missing row? (declare \"grid\" in manifest.json to be told which rows are missing)"));
+  out.row_steps = *grid == RowGrid::every_step ? 1 : stride;
+  const std::size_t need = *grid == RowGrid::every_step ? every_rows : obs_rows;
+  const auto time_of = [&](std::size_t n) { return L.t0 + double(std::int64_t(n) * out.row_steps) * L.h(k); };
+  const auto on_grid = [&](double t, std::size_t n) {
+    const double e = time_of(n);
+    return std::abs(t - e) <= 1e-9 * std::max(1.0, std::abs(e));
+  };
+  const std::string grid_name = *grid == RowGrid::every_step ? "every step" : "the observation grid";
+  for (std::size_t n = 0; n < r.t.size(); ++n)
+    if (!on_grid(r.t[n], n))
+      throw InputError(cat(r.file, ": ", r.where(n), ": t = ", message_number(r.t[n]), ", but row ", std::to_string(n), " of level ",
+                           std::to_string(k), " on ", grid_name, " is at t0 + ", std::to_string(std::int64_t(n) * out.row_steps),
+                           " h = ", message_number(time_of(n)), " (h = ", message_number(L.h(k)), "; the grid does not match the ladder)"));
+  // Where the level ends early: the first row that is not finite, or the declared breakdown, whichever
+  // comes first. The rows before it are every row of the grid before its time.
+  std::optional<LevelBreakdown> end;
+  if (r.breakdown && r.t.size() >= need)  // a non-finite row after the last state of the span
+    throw InputError(cat(r.file, ": ", r.where(r.t.size()), ": more rows than the level's ", std::to_string(need), " states on ",
+                         grid_name));
+  if (r.breakdown) {
+    if (!on_grid(r.breakdown->t, r.t.size()))
+      throw InputError(cat(r.file, ": ", r.where(r.t.size()), ": t = ", message_number(r.breakdown->t), ", but row ",
+                           std::to_string(r.t.size()), " is at ", message_number(time_of(r.t.size())), " (the grid does not match the ladder)"));
+    end = r.breakdown;
+  }
+  if (lv.breakdown && (!end || lv.breakdown->t < end->t)) {
+    // The program produced every state before t, and not the one at t (on the step grid).
+    const double n_end = (lv.breakdown->t - L.t0) / L.h(k);
+    if (std::abs(n_end - std::round(n_end)) > 1e-6)
+      throw InputError(cat(r.file, ": the declared breakdown at t = ", message_number(lv.breakdown->t), " is not a step time t0 + n h (h = ",
+                           message_number(L.h(k)), ")"));
+    std::size_t before = 0;  // rows of the grid strictly before t
+    while (before < need && time_of(before) < lv.breakdown->t - 1e-9 * std::max(1.0, std::abs(lv.breakdown->t))) ++before;
+    if (r.t.size() != before)
+      throw InputError(cat(r.file, ": ", std::to_string(r.t.size()), " rows, but with the breakdown declared at t = ",
+                           message_number(lv.breakdown->t), " level ", std::to_string(k), " holds the ", std::to_string(before), " rows of ",
+                           grid_name, " before it"));
+    end = lv.breakdown;
+  }
+  if (end) {
+    // The step that would produce the state at the breakdown's time fails, so a report says the run
+    // broke down there (IntegrationOutcome::failed_at), as a compiled scheme's would.
+    out.fail_step = std::int64_t(std::llround((end->t - L.t0) / L.h(k))) - 1;
+    out.fail_reason = end->reason;
+  } else if (r.t.size() < need) {
+    throw InputError(cat(r.file, ": ", std::to_string(r.t.size()), " states, but level ", std::to_string(k), " (h = ",
+                         message_number(L.h(k)), ") on ", grid_name, " needs ", std::to_string(need),
+                         ": a truncated file or a missing row?"));
+  }
+  for (std::size_t b = 0; b < p.bodies.size(); ++b) {
+    const BodyState &a = r.states[0].bodies[b], &e = p.initial.bodies[b];
+    const double dev = std::max({so3::angle_between(a.R, e.R), (a.W - e.W).norm() / std::max(1.0, e.W.norm()),
+                                 (a.x - e.x).norm() / std::max(1.0, e.x.norm()),
+                                 p.translating() ? (a.v - e.v).norm() / std::max(1.0, e.v.norm()) : 0.0});
+    if (!(dev <= 1e-9))
+      throw InputError(cat(r.file, ": ", r.where(0), " (t = t0) is not the problem's initial state (deviation ", format_number(dev, 3),
+                           "; `rigidbench ladder` prints it", conv.attitude != AttitudeForm::matrix_row_major || conv.omega != OmegaFrame::body
+                               ? "; are the attitude form and the angular-velocity frame the ones declared?" : "", ")"));
+  }
+  return out;
+}
+
+}  // namespace
+
 SuiteResult score_trajectories(const ScoreRequest& req) {
   const Problem& p = req.problem;
   SchemeDeclaration d = req.scheme;
@@ -382,39 +739,22 @@ SuiteResult score_trajectories(const ScoreRequest& req) {
   check_claims_apply(d.claims, p, d.name);
   const SchemeInfo& info = declare_scheme(std::move(d));
   const Ladder L = make_ladder(p, info.order, req.ladder);
-  const auto files = trajectory_files(req.trajectories, L);
+  const TrajectorySet set = trajectory_set(req.trajectories, L);
+  FileConventions conv;
+  if (auto a = agreed(req.attitude, set.attitude, "attitude", req.trajectories)) conv.attitude = *a;
+  if (auto w = agreed(req.omega, set.omega, "angular-velocity", req.trajectories)) conv.omega = *w;
 
-  auto levels = std::make_shared<std::vector<RecordedTrajectory>>();
+  auto levels = std::make_shared<std::vector<ReplayLevel>>();
   const auto start = std::chrono::steady_clock::now();
   for (int k = 0; k < L.levels; ++k) {
-    const std::size_t need = std::size_t(L.steps(k)) + 1;
-    RecordedTrajectory r = read_trajectory(files[std::size_t(k)], p, need);
+    const TrajectorySet::Level& lv = set.levels[std::size_t(k)];
+    ReplayLevel r = read_level(lv, conv, agreed(req.grid, lv.grid, "grid", req.trajectories), p, L, k);
     // Reading and checking a level of millions of rows takes seconds: once the reading has taken
     // more than one, a line per level read (the levels' runs then report like verify's).
     const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (req.progress && t > 1)
-      std::fprintf(stderr, "score: level %d of %d read (%zu rows of %s) after %.0f s\n", k + 1, L.levels, r.t.size(),
-                   r.file.c_str(), t);
-    if (r.t.size() < need)
-      throw InputError(cat(r.file, ": ", std::to_string(r.t.size()), " states, but level ", std::to_string(k), " (h = ",
-                           message_number(L.h(k)), ") needs ", std::to_string(need), " (t = t0 + n h, n = 0..",
-                           std::to_string(L.steps(k)), ", every step): a truncated file or a missing row?"));
-    for (std::size_t n = 0; n < need; ++n) {
-      const double expect = L.t0 + double(n) * L.h(k);
-      if (std::abs(r.t[n] - expect) > 1e-9 * std::max(1.0, std::abs(expect)))
-        throw InputError(cat(r.file, ": ", r.where(n), ": t = ", message_number(r.t[n]), ", but level ", std::to_string(k),
-                             "'s grid has t0 + ", std::to_string(n), " h = ", message_number(expect), " (h = ", message_number(L.h(k)),
-                             "; the grid does not match the ladder)"));
-    }
-    for (std::size_t b = 0; b < p.bodies.size(); ++b) {
-      const BodyState &a = r.states[0].bodies[b], &e = p.initial.bodies[b];
-      const double dev = std::max({so3::angle_between(a.R, e.R), (a.W - e.W).norm() / std::max(1.0, e.W.norm()),
-                                   (a.x - e.x).norm() / std::max(1.0, e.x.norm()),
-                                   p.translating() ? (a.v - e.v).norm() / std::max(1.0, e.v.norm()) : 0.0});
-      if (!(dev <= 1e-9))
-        throw InputError(cat(r.file, ": ", r.where(0), " (t = t0) is not the problem's initial state (deviation ",
-                             format_number(dev, 3), "; `rigidbench ladder` prints it)"));
-    }
+      std::fprintf(stderr, "score: level %d of %d read (%zu rows of %s) after %.0f s\n", k + 1, L.levels, r.rows.t.size(),
+                   r.rows.file.c_str(), t);
     levels->push_back(std::move(r));
   }
 
@@ -435,6 +775,18 @@ SuiteResult score_trajectories(const ScoreRequest& req) {
   sr.no_cost_reason = "not measured: trajectories scored from files (the program that wrote them was not timed)";
   SuiteResult out = run_suite(sr);
   out.suite = "score";
+  if (set.cost)
+    for (PairResult& r : out.results) {
+      if (r.status == "skipped") continue;
+      CostResult& c = r.cost;
+      c.declared = true;
+      c.machine = set.cost->machine;
+      c.method = set.cost->method;
+      c.ns_by_level = set.cost->ns_per_step;
+      for (int k = 0; k < L.levels; ++k)
+        if (std::isfinite(c.ns_by_level[std::size_t(k)])) c.ns_per_step = c.ns_by_level[std::size_t(k)], c.h = L.h(k);
+      c.source = cat("declared by the program, not measured by rigidbench: ", c.method, " on ", c.machine);
+    }
   return out;
 }
 

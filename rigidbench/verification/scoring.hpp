@@ -6,6 +6,8 @@
 // program's claims are declared, never inferred; invariants are evaluated by the problem from the
 // states read (never taken from the file's own invariant columns).
 #include <iosfwd>
+#include <optional>
+#include <string_view>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -15,39 +17,103 @@
 
 namespace rigidbench {
 
-/// One trajectory as read from a file: every step of one level, t_n = t0 + n h, n = 0..N.
+/// How a file writes the attitude (docs/trajectory-files.md, "Conventions"). The columns are named by
+/// the form: R11 ... R33 for a matrix, q1 ... q4 for a quaternion.
+enum class AttitudeForm {
+  matrix_row_major,     // "R": the column Rij holds R_ij (R maps body to space components)
+  matrix_column_major,  // "R_column_major": the column Rij holds R_ji (a column-major array written in order)
+  quaternion_wxyz,      // "quaternion_wxyz": q1 is the scalar part (Hamilton, R(q) maps body to space)
+  quaternion_xyzw,      // "quaternion_xyzw": q4 is the scalar part (Eigen's, Bullet's and MuJoCo's storage)
+};
+/// Whose components a file's angular velocity has: body (W1 W2 W3) or space/world (w1 w2 w3, w = R W).
+enum class OmegaFrame { body, world };
+/// Which times a file holds: every step t0 + n h, or the observation grid alone t0 + j stride h (the
+/// grid the errors are measured on, the same at every level: `ladder` prints it).
+enum class RowGrid { every_step, observation };
+struct FileConventions {
+  AttitudeForm attitude = AttitudeForm::matrix_row_major;
+  OmegaFrame omega = OmegaFrame::body;
+};
+/// The names used in manifests, options and messages; the parsers throw InputError listing the names.
+std::string_view to_string(AttitudeForm a);
+std::string_view to_string(OmegaFrame f);
+std::string_view to_string(RowGrid g);
+AttitudeForm attitude_form_from_string(std::string_view s);
+OmegaFrame omega_frame_from_string(std::string_view s);
+RowGrid row_grid_from_string(std::string_view s);
+
+/// A level that ended early: the time of the first state the program could not produce, and why.
+struct LevelBreakdown {
+  double t = 0;
+  std::string reason;
+};
+
+/// One trajectory as read from a file: the rows of one level, converted to the canonical state (R,
+/// body W) from the file's conventions.
 struct RecordedTrajectory {
   std::string file;
   bool csv = true;
   std::vector<double> t;
   std::vector<State> states;
+  /// The first row with a non-finite value (a run that blew up), if any: its time and what was
+  /// read there. The rows before it are the level's states; the rest of the file is not read.
+  std::optional<LevelBreakdown> breakdown;
   /// Where sample n is in the file, for messages: "line n+2" (CSV, after the header) or "sample n".
   std::string where(std::size_t n) const;
 };
 
-/// The column names of a trajectory of `p` (the `simulate` format): t, then per body R11..R33,
-/// W1..W3 (and x1..x3, v1..v3 for translating families), suffixed _<body> when there are several.
-std::vector<std::string> trajectory_columns(const Problem& p);
+/// The column names of a trajectory of `p`: t, then per body the attitude (R11..R33 or q1..q4), the
+/// angular velocity (W1..W3 in body or w1..w3 in world components) and, for translating families,
+/// x1..x3, v1..v3; suffixed _<body> when there are several. The default is the `simulate` format.
+std::vector<std::string> trajectory_columns(const Problem& p, const FileConventions& c = {});
 
-/// Reads a trajectory in the `simulate` CSV or JSON format (extra columns, such as invariants, are
-/// ignored). Throws InputError naming the file, the row (CSV line or JSON sample) and the column for
-/// a missing column, a field that is not a finite number, a row of the wrong width (a truncated
-/// file), an R that is not a rotation (|R^T R - I| > kRotationTolerance or det R < 0), or more than
-/// `max_rows` rows.
-RecordedTrajectory read_trajectory(const std::string& file, const Problem& p, std::size_t max_rows);
+/// Reads a trajectory in CSV or JSON (extra columns, such as invariants, are ignored) and converts it
+/// to the canonical state: R from a matrix as written or from the unit quaternion (q and -q alike),
+/// W = R^T w from a world-frame w. Throws InputError naming the file, the row (CSV line or JSON
+/// sample) and the column for a missing or duplicated column, a field that is not a number (a non-finite
+/// one - nan, inf, a JSON null - ends the trajectory as a breakdown instead), a row of the wrong
+/// width (a truncated file), an attitude that is not a rotation in its declared form (|R^T R - I| >
+/// kRotationTolerance or det R < 0; | |q| - 1 | > kRotationTolerance), or more than `max_rows` rows.
+RecordedTrajectory read_trajectory(const std::string& file, const Problem& p, std::size_t max_rows,
+                                   const FileConventions& c = {});
 /// The two readers behind read_trajectory, on a stream or a parsed document (`file` names it in
 /// messages); the fuzz target fuzz/trajectory.cpp drives them without a file system.
-RecordedTrajectory read_trajectory_csv(std::istream& in, const std::string& file, const Problem& p, std::size_t max_rows);
+RecordedTrajectory read_trajectory_csv(std::istream& in, const std::string& file, const Problem& p, std::size_t max_rows,
+                                       const FileConventions& c = {});
 RecordedTrajectory trajectory_from_json(const nlohmann::json& j, const std::string& file, const Problem& p,
-                                        std::size_t max_rows);
+                                        std::size_t max_rows, const FileConventions& c = {});
 inline constexpr double kRotationTolerance = 1e-6;
-/// Bounded nesting for JSON trajectories and manifests (untrusted; core/json_input.hpp): they need 2.
+/// Bounded nesting for JSON trajectories and manifests (untrusted; core/json_input.hpp): they need 3.
 inline constexpr int kTrajectoryJsonDepth = 16;
 
-/// Which file holds which level: `manifest.json` in the folder ({"levels": [{"h": h, "file":
-/// name}, ...]}, h matching a ladder step to 1e-9 relative), else level<k>.csv or level<k>.json.
-/// Throws InputError for a missing level, an h that is not on the ladder, or a level given twice.
-std::vector<std::string> trajectory_files(const std::string& dir, const Ladder& L);
+/// What a program declares it measured about its own steps (docs/trajectory-files.md, "Declared
+/// cost"): ns per step at each level (NaN where not given), with the machine and the method. The
+/// report carries it marked as declared; `compare` ranks by it, flagged.
+struct DeclaredCost {
+  std::vector<double> ns_per_step;
+  std::string machine, method;
+};
+
+/// A file set as the folder and its manifest describe it.
+struct TrajectorySet {
+  struct Level {
+    std::string file;
+    std::optional<RowGrid> grid;               // declared (else inferred from the rows)
+    std::optional<LevelBreakdown> breakdown;   // declared by the program
+  };
+  std::vector<Level> levels;                   // one per ladder level
+  std::optional<AttitudeForm> attitude;        // declared by the manifest
+  std::optional<OmegaFrame> omega;
+  std::optional<DeclaredCost> cost;
+};
+
+/// Which file holds which level, and what the manifest declares: `manifest.json` in the folder
+/// ({"levels": [{"h": h, "file": name, "grid": ..., "breakdown": {"t": t, "reason": why}}, ...],
+/// "attitude": ..., "angular_velocity": ..., "grid": ..., "cost": {...}}, every key optional; h
+/// matching a ladder step to 1e-9 relative), else level<k>.csv or level<k>.json. Throws InputError for
+/// a missing level, an h that is not on the ladder, a level given twice (also as both .csv and .json),
+/// an unknown key or value, or a file that is not a regular file.
+TrajectorySet trajectory_set(const std::string& dir, const Ladder& L);
 
 /// Everything an outside program must produce for `score` (docs/trajectory-files.md): the problem
 /// (its problem file, the initial state, inertia), the ladder h_k and step counts, the file each
@@ -58,13 +124,21 @@ struct ScoreRequest {
   Problem problem;
   SchemeDeclaration scheme;      // name, order, claims (families: the problem's equations)
   std::string trajectories;      // the folder
+  /// The conventions and the grid as options (`score --attitude ... --angular-velocity ... --grid`);
+  /// unset: the manifest's, else the defaults (R, body W, inferred grid). Given both ways, they must agree.
+  std::optional<AttitudeForm> attitude;
+  std::optional<OmegaFrame> omega;
+  std::optional<RowGrid> grid;
   LadderRequest ladder;
   ReferenceSettings reference;
   bool progress = true;
 };
 
-/// Reads and checks every level's file against the ladder (row count, times t0 + n h, the initial
-/// state), then verifies the recorded scheme like any other. Throws InputError for bad files.
+/// Reads and checks every level's file against the ladder (its grid - every step or the observation
+/// grid, declared or told by the row count -, the times on it, the initial state), then verifies the
+/// recorded scheme like any other: errors on the observation grid, invariants at every row. A level
+/// that ends early (a non-finite row, a declared breakdown) is a breakdown from its time on. Throws
+/// InputError for bad files.
 SuiteResult score_trajectories(const ScoreRequest& req);
 
 }  // namespace rigidbench

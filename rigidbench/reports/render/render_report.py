@@ -255,7 +255,9 @@ def write_tables(out_dir, inputs):
                         levels.append({"scheme": r["integrator"], "problem": r["problem"], "input": label,
                                        "metric": metric, "h": h, "steps": lv.get("steps"), "seconds": lv.get("seconds"),
                                        "level_status": lv.get("status", ""), "error": e if finite(e) else None,
-                                       "asymptotic": "" if a is None else int(bool(a))})
+                                       "asymptotic": "" if a is None else int(bool(a)),
+                                       "breakdown_t": (lv.get("breakdown") or {}).get("t"),
+                                       "breakdown_reason": (lv.get("breakdown") or {}).get("reason", "")})
     if rows:
         os.makedirs(d, exist_ok=True)
         write_csv(os.path.join(d, "verdicts.csv"), rows)
