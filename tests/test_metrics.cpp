@@ -1,7 +1,9 @@
 // Metric functions on synthetic data with known answers.
 #include <cmath>
+#include <functional>
 
 #include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/verification/metric_table.hpp"
 #include "rigidbench/verification/metrics.hpp"
 #include "rigidbench/verification/verdicts.hpp"
 #include "support.hpp"
@@ -133,54 +135,121 @@ TEST_CASE("exact claim: a component's drift is relative to its own size, its rou
 
 TEST_CASE("bounded claim: judged on the finest level clear of round-off, not on rounding noise", "[metrics]") {
   // Ladder of 3 levels: 100, 200, 400 steps; round-off budgets max(100 eps, 4 N eps) = 8.9e-14,
-  // 1.8e-13, 3.6e-13.
+  // 1.8e-13, 3.6e-13. The judged level's growth exponent a +- se of the running maximum deviation
+  // decides: pass when a + 2 se < 1/2, fail when a - 2 se > 1/2, undecided between.
   Ladder L;
   L.h0 = 0.1, L.levels = 3, L.n0 = 100, L.m = 100;
-  auto claim = [](std::vector<double> drift, std::vector<double> first, std::vector<double> second) {
+  auto claim = [](std::vector<double> drift, std::vector<LineFit> growth) {
     InvariantResult ir;
     ir.claim = Claim::bounded;
     ir.drift_by_level = std::move(drift);
-    ir.first_half_by_level = std::move(first);
-    ir.second_half_by_level = std::move(second);
+    ir.growth_by_level = std::move(growth);
     return ir;
   };
+  const auto a = [](double slope, double se) {
+    LineFit f;
+    f.slope = slope, f.stderr_slope = se;
+    return f;
+  };
   SECTION("an O(h^2) oscillation with a noisy finest level passes on the level above it") {
-    // Level 2 is rounding: its second half 3x its first, which the old finest-level rule failed.
-    InvariantResult ir = claim({4e-8, 1e-8, 2e-13}, {4e-8, 1e-8, 6e-14}, {3.9e-8, 1e-8, 2e-13});
+    // Level 2 is rounding: a random walk (a = 1/2) whose verdict would depend on the build.
+    InvariantResult ir = claim({4e-8, 1e-8, 2e-13}, {a(0.01, 0.01), a(0.02, 0.01), a(0.5, 0.1)});
     judge_bounded(ir, L);
     CHECK(ir.verdict == Verdict::pass);
     CHECK(ir.judged_level == 1);
-    CHECK(ir.second_half == 1e-8);
+    CHECK_THAT(ir.note, Catch::Contains("a = 0.02 +- 0.01") && Catch::Contains("bounded"));
   }
   SECTION("a secular drift at a level clear of round-off fails, whatever the finest level shows") {
-    InvariantResult ir = claim({4e-8, 2e-8, 1e-13}, {1e-8, 5e-9, 1e-13}, {4e-8, 2e-8, 1e-13});
+    InvariantResult ir = claim({4e-8, 2e-8, 1e-13}, {a(1, 0.02), a(1, 0.02), a(0, 0)});
     judge_bounded(ir, L);
     CHECK(ir.verdict == Verdict::fail);
     CHECK(ir.judged_level == 1);
+    CHECK_THAT(ir.note, Catch::Contains("a secular drift"));
   }
   SECTION("the finest level is judged when it is clear of round-off") {
-    InvariantResult ir = claim({4e-8, 1e-8, 2.5e-9}, {4e-8, 1e-8, 1e-9}, {4e-8, 1e-8, 2.5e-9});
+    InvariantResult ir = claim({4e-8, 1e-8, 2.5e-9}, {a(0, 0), a(0, 0), a(0.98, 0.05)});
     judge_bounded(ir, L);
     CHECK(ir.verdict == Verdict::fail);
     CHECK(ir.judged_level == 2);
   }
   SECTION("a finest level above its budget but no longer converging is noise: the level above it is judged") {
     // Measured shape (gr_energy_momentum, pendulum3d, Clang -march=native): the drift grows again
-    // at the finest level, from the Newton tolerance's residuals, and its second half is 2.3x its first.
-    InvariantResult ir = claim({4e-8, 1e-8, 1.6e-8}, {4e-8, 1e-8, 7e-9}, {4e-8, 1e-8, 1.6e-8});
+    // at the finest level, from the Newton tolerance's residuals.
+    InvariantResult ir = claim({4e-8, 1e-8, 1.6e-8}, {a(0, 0), a(0.01, 0.005), a(1.2, 0.1)});
     judge_bounded(ir, L);
     CHECK(ir.verdict == Verdict::pass);
     CHECK(ir.judged_level == 1);
   }
+  SECTION("at the edge no verdict flips: a growth whose margin straddles 1/2 is undecided, and says so") {
+    // The old rule (second half <= 2x the first) sat exactly at a linear drift and flipped on 2.01.
+    for (const LineFit& g : {a(0.6, 0.1), a(0.4, 0.1), a(0.5, 0)}) {
+      InvariantResult ir = claim({4e-8, 1e-8, 2.5e-9}, {a(0, 0), a(0, 0), g});
+      judge_bounded(ir, L);
+      CHECK(ir.verdict == Verdict::undefined);
+      CHECK_THAT(ir.note, Catch::Contains("straddles 1/2, undecided"));
+    }
+    InvariantResult nofit = claim({4e-8, 1e-8, 2.5e-9}, {a(0, 0), a(0, 0), LineFit{}});
+    judge_bounded(nofit, L);
+    CHECK(nofit.verdict == Verdict::undefined);
+    CHECK_THAT(nofit.note, Catch::Contains("could not be fitted"));
+  }
   SECTION("every level at round-off: bounded at round-off; a level that broke down is skipped") {
-    InvariantResult ir = claim({5e-14, kNaN, 3e-13}, {1e-15, kNaN, 1e-14}, {5e-14, kNaN, 3e-13});
+    InvariantResult ir = claim({5e-14, kNaN, 3e-13}, {a(1, 0), LineFit{}, a(1, 0)});
     judge_bounded(ir, L);
     CHECK(ir.verdict == Verdict::pass);
     CHECK(ir.judged_level == -1);
   }
   SECTION("no level ran: undefined") {
-    InvariantResult ir = claim({kNaN, kNaN, kNaN}, {kNaN, kNaN, kNaN}, {kNaN, kNaN, kNaN});
+    InvariantResult ir = claim({kNaN, kNaN, kNaN}, {LineFit{}, LineFit{}, LineFit{}});
     judge_bounded(ir, L);
     CHECK(ir.verdict == Verdict::undefined);
   }
+}
+
+TEST_CASE("the growth exponent of a run's running maximum deviation: 0 bounded, 1 linear, 2 quadratic", "[metrics]") {
+  Ladder L;
+  L.t0 = 0, L.h0 = 0.01, L.levels = 1, L.n0 = 1000, L.m = 1000;  // observations every 0.01 over [0, 10]
+  const auto run_of = [&](const std::function<double(double)>& dev) {
+    LevelRun r;
+    r.inv_obs.resize(L.m + 1, 1);
+    r.inv_anchor = {2.0};
+    for (Eigen::Index j = 0; j <= L.m; ++j) r.inv_obs(j, 0) = 2.0 + dev(double(j) * L.obs_dt());
+    return r;
+  };
+  const LineFit bounded = growth_exponent(run_of([](double t) { return 1e-6 * std::sin(7 * t); }), 0, L, -INFINITY);
+  CHECK(std::abs(bounded.slope) < 0.05);
+  const LineFit linear = growth_exponent(run_of([](double t) { return 1e-6 * t * (1 + 0.3 * std::sin(7 * t)); }), 0, L, -INFINITY);
+  CHECK(linear.slope == Approx(1).margin(0.15));
+  CHECK(linear.slope - 2 * linear.stderr_slope > kBoundedGrowth);
+  const LineFit quad = growth_exponent(run_of([](double t) { return -1e-6 * t * t; }), 0, L, -INFINITY);
+  CHECK(quad.slope == Approx(2).margin(0.05));
+  // An invariant that holds from t = 6: fitted over the second half of [6, 10] from there.
+  const LineFit later = growth_exponent(run_of([](double t) { return t < 6 ? 1.0 : 1e-6 * (t - 6); }), 0, L, 6.0);
+  CHECK(later.slope == Approx(1).margin(0.05));
+  // A deviation that is zero throughout cannot be fitted.
+  CHECK(std::isnan(growth_exponent(run_of([](double) { return 0.0; }), 0, L, -INFINITY).slope));
+}
+
+TEST_CASE("the order fit leaves out levels whose error is not above the rounding their run accumulates", "[metrics]") {
+  // Second order from 1e-8 at h = 0.1, then two levels at pure rounding (their error grows with N as
+  // h shrinks), each below its N_k eps S: fitted, they gave the particle gas's angular velocity a
+  // slope of -1 and a fail.
+  const MetricDef& m = *find_metric("attitude_error_final");
+  std::vector<double> h;
+  ErrorSeries s;
+  s.floor = 1e-15;
+  for (int k = 0; k < 6; ++k) {
+    h.push_back(0.1 / double(1 << k));
+    s.rounding.push_back(kRoundoffUlpsPerStep * kEps * 100.0 * double(1 << k));
+  }
+  s.error = {1e-8, 2.5e-9, 6.25e-10, 1.5625e-10, 0.9 * s.rounding[4], 0.9 * s.rounding[5]};
+  const Convergence c = judge_order(m, h, s, 2);
+  CHECK(c.verdict == Verdict::pass);
+  CHECK(c.fit.slope == Approx(2).margin(1e-9));
+  CHECK_FALSE(c.asymptotic[4]);
+  CHECK_FALSE(c.asymptotic[5]);
+  CHECK_THAT(c.note, Catch::Contains("2 level(s) at reference accuracy or round-off excluded"));
+  // The same errors with the rounding 1000x smaller are the scheme's: the last two levels are fitted.
+  for (double& r : s.rounding) r *= 1e-3;
+  CHECK(judge_order(m, h, s, 2).asymptotic[5]);
 }

@@ -223,6 +223,14 @@ ordered_json settings_json(const PairResult& r, const SchemeInfo& info, const Pr
   return settings;
 }
 
+/// The judged level's growth exponent of the running maximum deviation (the bounded rule), else null.
+ordered_json growth_json(const InvariantResult& i) {
+  if (i.claim != Claim::bounded || i.judged_level < 0 || std::size_t(i.judged_level) >= i.growth_by_level.size())
+    return nullptr;
+  const LineFit& g = i.growth_by_level[std::size_t(i.judged_level)];
+  return {{"exponent", num(g.slope)}, {"stderr", num(g.stderr_slope)}, {"limit", kBoundedGrowth}};
+}
+
 ordered_json invariant_json(const InvariantResult& i) {
   return {{"kind", i.kind},
           {"description", i.description},
@@ -235,6 +243,7 @@ ordered_json invariant_json(const InvariantResult& i) {
           {"first_half", num(i.first_half)},
           {"second_half", num(i.second_half)},
           {"judged_level", i.judged_level >= 0 ? ordered_json(i.judged_level) : ordered_json(nullptr)},
+          {"growth", growth_json(i)},
           {"threshold", num(i.threshold)},
           {"verdict", to_string(i.verdict)},
           {"failed_at_roundoff", i.failed_at_roundoff},

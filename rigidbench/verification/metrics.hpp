@@ -21,6 +21,10 @@ constexpr double kRoundoffUlps = 100;     // ... nor errors within 100 ulps of r
 /// An exact claim that fails with every level's drift within this many ulps per step is labelled
 /// a round-off failure in the report (the verdict stays "fail").
 constexpr double kRoundoffUlpsPerStep = 4;
+/// A bounded claim holds when the growth exponent of the running maximum deviation is below this by
+/// two standard errors, and fails when above it by two (docs/metrics.md, "Invariants"): the random
+/// walk's 1/2, between a bounded oscillation's 0 and a linear drift's 1.
+constexpr double kBoundedGrowth = 0.5;
 
 struct LineFit {
   double slope = kNaN, intercept = kNaN, stderr_slope = kNaN, r2 = kNaN;

@@ -169,6 +169,40 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   return assess_pair(p, s, L, std::move(runs), ref);
 }
 
+/// The growth exponent a of D(t) = max over t_j <= t of |I(t_j) - I_anchor| (the running maximum on
+/// the observation grid), fitted as log D against log(t - t_a) at kGrowthPoints + 1 log-spaced times
+/// over the second half of the run (the last octave; t_a: the first observation from which the
+/// invariant holds), with its standard error, as the full suite's long-time study fits its decades
+/// (long_time.cpp). The second half alone: a convergence span holds a few periods of the motion, and
+/// over earlier octaves D still climbs to the amplitude of a bounded oscillation (fitted over the last
+/// four octaves, LGVI's bounded energy error on pendulum3d gave a = 1.77 +- 0.25). NaN with fewer
+/// than 3 distinct points above zero. docs/metrics.md, "Invariants" (the bounded rule).
+LineFit growth_exponent(const LevelRun& run, std::size_t i, const Ladder& L, double from_time) {
+  const Eigen::Index m = run.inv_obs.rows() - 1;
+  const double dt = L.obs_dt();
+  Eigen::Index ja = 0;
+  while (ja <= m && L.t0 + double(ja) * dt < from_time - 8e-16 * std::max(1.0, std::abs(from_time))) ++ja;
+  if (m - ja < 3 || !std::isfinite(run.inv_anchor[i])) return {};
+  std::vector<double> D(std::size_t(m - ja + 1), 0.0);
+  double running = 0;
+  for (Eigen::Index j = ja; j <= m; ++j) {
+    const double d = std::abs(run.inv_obs(j, Eigen::Index(i)) - run.inv_anchor[i]);
+    if (!std::isfinite(d)) return {};
+    running = std::max(running, d);
+    D[std::size_t(j - ja)] = running;
+  }
+  std::vector<double> lx, ly;
+  Eigen::Index last = -1;
+  for (int q = kGrowthPoints; q >= 0; --q) {  // t - t_a = span 2^(-q/kGrowthPoints): the second half of the run
+    const auto j = Eigen::Index(std::floor(double(m - ja) * std::pow(2.0, -double(q) / kGrowthPoints) + 1e-9));
+    if (j < 1 || j == last || !(D[std::size_t(j)] > 0)) continue;
+    last = j;
+    lx.push_back(std::log(double(j) * dt));
+    ly.push_back(std::log(D[std::size_t(j)]));
+  }
+  return lx.size() >= 3 ? fit_line(lx, ly) : LineFit{};
+}
+
 namespace {
 
 /// One error metric of the table over the ladder (docs/metrics.md, "Errors against the reference"):
@@ -229,6 +263,7 @@ void assess_invariants(PairResult& R, const Problem& p, const SchemeEntry& s, co
       ir.drift_by_level.push_back(runs[k].ok ? runs[k].inv_max_dev[i] / ir.scale : kNaN);
       ir.first_half_by_level.push_back(runs[k].ok ? runs[k].inv_first_half[i] / ir.scale : kNaN);
       ir.second_half_by_level.push_back(runs[k].ok ? runs[k].inv_second_half[i] / ir.scale : kNaN);
+      ir.growth_by_level.push_back(runs[k].ok ? growth_exponent(runs[k], i, L, defs[i].from_time) : LineFit{});
     }
     if (finest >= 0) {
       const LevelRun& fr = runs[std::size_t(finest)];

@@ -70,6 +70,12 @@ struct LevelRun {
 using LevelProgress = std::function<void(std::int64_t steps_done, std::int64_t steps_total)>;
 LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int k, const LevelProgress* progress = nullptr);
 
+/// The growth exponent a (D ~ t^a) of the running maximum deviation of invariant i of a level's run
+/// over the second half of the run, with its standard error (runner.cpp; docs/metrics.md,
+/// "Invariants"); kGrowthPoints + 1 log-spaced times. NaN where it cannot be fitted.
+inline constexpr int kGrowthPoints = 8;
+LineFit growth_exponent(const LevelRun& run, std::size_t i, const Ladder& L, double from_time);
+
 struct InvariantResult {
   std::string name, kind, description;
   Claim claim = Claim::none;
@@ -83,6 +89,10 @@ struct InvariantResult {
   /// max |I - I0| / S over each half of a run, per level (NaN where a level broke down), and the
   /// level the bounded claim was judged on (judge_bounded; -1: none): the finest clear of round-off.
   std::vector<double> first_half_by_level, second_half_by_level;
+  /// Per level: the growth exponent a of the running maximum deviation, D(t) ~ t^a, fitted with its
+  /// standard error over the last four octaves of the run (growth_exponent; docs/metrics.md,
+  /// "Invariants"): ~0 bounded, 1/2 a random walk, 1 a linear drift. The bounded rule's measure.
+  std::vector<LineFit> growth_by_level;
   int judged_level = -1;
   double first_half = kNaN, second_half = kNaN;  // of the judged level (bounded), else of the finest run
   double threshold = kNaN;

@@ -16,7 +16,7 @@ struct ErrorSeries {
   double floor = 0;
   /// Per level: kRoundoffUlpsPerStep ulps per step of the quantity's scale, N_k eps S - the rounding a
   /// run may accumulate, by which two builds of the same code may differ (the gate's allowance,
-  /// docs/gate.md "Tolerances"); not used by the verdicts.
+  /// docs/gate.md "Tolerances"); a level whose error is not above it is left out of the order fit.
   std::vector<double> rounding;
 };
 
