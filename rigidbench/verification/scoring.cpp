@@ -471,77 +471,77 @@ DeclaredCost read_cost(const nlohmann::json& c, const Ladder& L, const std::stri
 
 }  // namespace
 
+namespace {
+
+/// A named value of the manifest (an attitude form, a frame, a grid), parsed by `parse`; InputError
+/// prefixed with where it is.
+template <class E>
+E named(const nlohmann::json& v, const std::string& at, E (*parse)(std::string_view)) {
+  if (!v.is_string()) throw InputError(cat(at, ": expected a string"));
+  try {
+    return parse(v.get<std::string>());
+  } catch (const InputError& e) {
+    throw InputError(cat(at, ": ", e.what()));
+  }
+}
+
+/// A level's "breakdown": {"t": the first state not produced, in (t0, t_end], "reason": why}.
+LevelBreakdown read_breakdown(const nlohmann::json& b, const std::string& at, const Ladder& L) {
+  if (!b.is_object() || !b.contains("t") || !b.contains("reason"))
+    throw InputError(cat(at, ": expected {\"t\": <time of the first state not produced>, \"reason\": <why>}"));
+  only_keys(b, {"t", "reason"}, at);
+  if (!b["t"].is_number() || !std::isfinite(b["t"].get<double>())) throw InputError(cat(at, ".t: expected a finite time"));
+  const double t = b["t"].get<double>();
+  if (!(t > L.t0 && t <= L.t_end() * (1 + 1e-12)))
+    throw InputError(cat(at, ".t = ", message_number(t), " is not in (t0, t_end] = (", message_number(L.t0), ", ",
+                         message_number(L.t_end()), "]"));
+  return {t, cat("the program reports a breakdown at t = ", message_number(t), ": ", text(b["reason"], at + ".reason"))};
+}
+
+/// One entry of the manifest's "levels": its h names the ladder level it fills.
+void read_level_entry(const nlohmann::json& e, const std::string& at, const Ladder& L, const std::string& dir, TrajectorySet& set) {
+  if (!e.is_object() || !e.contains("h") || !e["h"].is_number() || !e.contains("file") || !e["file"].is_string())
+    throw InputError(cat(at, ": expected {\"h\": <step>, \"file\": <name>}"));
+  only_keys(e, {"h", "file", "grid", "breakdown"}, at);
+  const double h = e["h"].get<double>();
+  int k = -1;
+  for (int q = 0; q < L.levels; ++q)
+    if (std::abs(h - L.h(q)) <= 1e-9 * L.h(q)) k = q;
+  if (k < 0)
+    throw InputError(cat(at, ": h = ", message_number(h), " is not a step of the ladder (h0 = ", message_number(L.h0), " 2^-k, k = 0..",
+                         std::to_string(L.levels - 1), "; `rigidbench ladder` prints it)"));
+  TrajectorySet::Level& lv = set.levels[std::size_t(k)];
+  if (!lv.file.empty()) throw InputError(cat(at, ": level ", std::to_string(k), " (h = ", message_number(h), ") given twice"));
+  const fs::path f = fs::path(e["file"].get<std::string>());
+  lv.file = (f.is_absolute() ? f : fs::path(dir) / f).string();
+  if (e.contains("grid")) lv.grid = named(e["grid"], at + ".grid", &row_grid_from_string);
+  if (e.contains("breakdown")) lv.breakdown = read_breakdown(e["breakdown"], at + ".breakdown", L);
+}
+
+/// manifest.json: every key optional, unknown keys refused (docs/trajectory-files.md, "The manifest").
+void read_manifest(const std::string& m, const Ladder& L, const std::string& dir, TrajectorySet& set) {
+  const nlohmann::json j = read_json_input(m, "the trajectory manifest", JsonLimits{kTrajectoryJsonDepth});
+  if (!j.is_object()) throw InputError(cat(m, ": expected an object ({\"levels\": [{\"h\": <step>, \"file\": <name>}, ...]})"));
+  only_keys(j, {"levels", "attitude", "angular_velocity", "grid", "cost", "meta"}, m);
+  if (j.contains("attitude")) set.attitude = named(j["attitude"], m + ": attitude", &attitude_form_from_string);
+  if (j.contains("angular_velocity")) set.omega = named(j["angular_velocity"], m + ": angular_velocity", &omega_frame_from_string);
+  if (j.contains("grid"))
+    for (auto& lv : set.levels) lv.grid = named(j["grid"], m + ": grid", &row_grid_from_string);
+  if (j.contains("cost")) set.cost = read_cost(j["cost"], L, m + ": cost");
+  if (!j.contains("levels")) return;
+  if (!j["levels"].is_array()) throw InputError(cat(m, ": levels: expected [{\"h\": <step>, \"file\": <name>}, ...]"));
+  std::size_t i = 0;
+  for (const auto& e : j["levels"]) read_level_entry(e, cat(m, ": levels[", std::to_string(i++), "]"), L, dir, set);
+}
+
+}  // namespace
+
 TrajectorySet trajectory_set(const std::string& dir, const Ladder& L) {
   if (!fs::is_directory(dir)) throw InputError(cat("--trajectories '", dir, "' is not a folder"));
   TrajectorySet set;
   set.levels.resize(std::size_t(L.levels));
   const fs::path manifest = fs::path(dir) / "manifest.json";
-  if (fs::exists(manifest)) {
-    const std::string m = manifest.string();
-    const nlohmann::json j = read_json_input(m, "the trajectory manifest", JsonLimits{kTrajectoryJsonDepth});
-    if (!j.is_object()) throw InputError(cat(m, ": expected an object ({\"levels\": [{\"h\": <step>, \"file\": <name>}, ...]})"));
-    only_keys(j, {"levels", "attitude", "angular_velocity", "grid", "cost", "meta"}, m);
-    const auto str = [&](const char* key) {
-      if (!j[key].is_string()) throw InputError(cat(m, ": ", key, ": expected a string"));
-      return j[key].get<std::string>();
-    };
-    try {
-      if (j.contains("attitude")) set.attitude = attitude_form_from_string(str("attitude"));
-      if (j.contains("angular_velocity")) set.omega = omega_frame_from_string(str("angular_velocity"));
-    } catch (const InputError& e) {
-      throw InputError(cat(m, ": ", e.what()));
-    }
-    std::optional<RowGrid> grid;
-    if (j.contains("grid")) try {
-        grid = row_grid_from_string(str("grid"));
-      } catch (const InputError& e) {
-        throw InputError(cat(m, ": ", e.what()));
-      }
-    for (auto& lv : set.levels) lv.grid = grid;
-    if (j.contains("cost")) set.cost = read_cost(j["cost"], L, m + ": cost");
-    if (j.contains("levels")) {
-      if (!j["levels"].is_array()) throw InputError(cat(m, ": levels: expected [{\"h\": <step>, \"file\": <name>}, ...]"));
-      std::size_t i = 0;
-      for (const auto& e : j["levels"]) {
-        const std::string at = cat(m, ": levels[", std::to_string(i++), "]");
-        if (!e.is_object() || !e.contains("h") || !e["h"].is_number() || !e.contains("file") || !e["file"].is_string())
-          throw InputError(cat(at, ": expected {\"h\": <step>, \"file\": <name>}"));
-        only_keys(e, {"h", "file", "grid", "breakdown"}, at);
-        const double h = e["h"].get<double>();
-        int k = -1;
-        for (int q = 0; q < L.levels; ++q)
-          if (std::abs(h - L.h(q)) <= 1e-9 * L.h(q)) k = q;
-        if (k < 0) throw InputError(cat(at, ": h = ", message_number(h), " is not a step of the ladder (h0 = ", message_number(L.h0), " 2^-k, k = 0..",
-                                        std::to_string(L.levels - 1), "; `rigidbench ladder` prints it)"));
-        TrajectorySet::Level& lv = set.levels[std::size_t(k)];
-        if (!lv.file.empty()) throw InputError(cat(at, ": level ", std::to_string(k), " (h = ", message_number(h), ") given twice"));
-        const fs::path f = fs::path(e["file"].get<std::string>());
-        lv.file = (f.is_absolute() ? f : fs::path(dir) / f).string();
-        if (e.contains("grid")) {
-          if (!e["grid"].is_string()) throw InputError(cat(at, ".grid: expected a string"));
-          try {
-            lv.grid = row_grid_from_string(e["grid"].get<std::string>());
-          } catch (const InputError& x) {
-            throw InputError(cat(at, ".grid: ", x.what()));
-          }
-        }
-        if (e.contains("breakdown")) {
-          const auto& b = e["breakdown"];
-          if (!b.is_object() || !b.contains("t") || !b.contains("reason"))
-            throw InputError(cat(at, ".breakdown: expected {\"t\": <time of the first state not produced>, \"reason\": <why>}"));
-          only_keys(b, {"t", "reason"}, at + ".breakdown");
-          if (!b["t"].is_number() || !std::isfinite(b["t"].get<double>()))
-            throw InputError(cat(at, ".breakdown.t: expected a finite time"));
-          const double t = b["t"].get<double>();
-          if (!(t > L.t0 && t <= L.t_end() * (1 + 1e-12)))
-            throw InputError(cat(at, ".breakdown.t = ", message_number(t), " is not in (t0, t_end] = (", message_number(L.t0), ", ",
-                                 message_number(L.t_end()), "]"));
-          lv.breakdown = LevelBreakdown{t, cat("the program reports a breakdown at t = ", message_number(t), ": ",
-                                               text(b["reason"], at + ".breakdown.reason"))};
-        }
-      }
-    }
-  }
+  if (fs::exists(manifest)) read_manifest(manifest.string(), L, dir, set);
   for (int k = 0; k < L.levels; ++k) {
     std::string& f = set.levels[std::size_t(k)].file;
     if (f.empty()) {
@@ -634,87 +634,75 @@ std::optional<E> agreed(std::optional<E> option, std::optional<E> manifest, cons
   return option ? option : manifest;
 }
 
-/// Reads and checks level k's file: its grid (declared, else told by the rows), the time of every row,
-/// the initial state, and where it ends early.
-ReplayLevel read_level(const TrajectorySet::Level& lv, const FileConventions& conv, std::optional<RowGrid> grid,
-                       const Problem& p, const Ladder& L, int k) {
-  const std::int64_t steps = L.steps(k), stride = L.stride(k);
-  const std::size_t every_rows = std::size_t(steps) + 1, obs_rows = std::size_t(L.m) + 1;
-  ReplayLevel out;
-  out.rows = read_trajectory(lv.file, p, grid == RowGrid::observation ? obs_rows : every_rows, conv);
-  RecordedTrajectory& r = out.rows;
-  if (r.t.empty())
-    throw InputError(cat(r.file, ": no finite row: the first row is the initial state (t = t0)",
-                         r.breakdown ? cat("; ", r.breakdown->reason) : std::string()));
-  const auto grid_of = [&](std::size_t rows) -> std::optional<RowGrid> {
-    if (rows == every_rows) return RowGrid::every_step;
-    if (rows == obs_rows) return RowGrid::observation;
-    return std::nullopt;
-  };
-  // The grid: declared; else told by the number of rows (a complete level) or by the spacing of the
-  // first two (a level that ends early). stride 1 (the coarsest level, usually): both are the same.
-  const bool early = r.breakdown || lv.breakdown;
-  if (!grid) grid = early ? std::nullopt : grid_of(r.t.size());
-  if (!grid && early && r.t.size() >= 2) {
-    const double dt = r.t[1] - r.t[0];
-    if (std::abs(dt - L.h(k)) <= 1e-9 * L.h(k)) grid = RowGrid::every_step;
-    else if (std::abs(dt - double(stride) * L.h(k)) <= 1e-9 * L.h(k)) grid = RowGrid::observation;
-  }
-  if (!grid && early && r.t.size() == 1) grid = RowGrid::every_step;  // one row: either grid
-  if (!grid)
-    throw InputError(cat(r.file, ": ", std::to_string(r.t.size()), " rows, but level ", std::to_string(k), " (h = ", message_number(L.h(k)),
-                         ") holds either every step (", std::to_string(every_rows), " rows, t0 + n h) or the observation grid (",
-                         std::to_string(obs_rows), " rows, t0 + j ", message_number(L.obs_dt()),
-                         "): a truncated file or a missing row? (declare \"grid\" in manifest.json to be told which rows are missing)"));
-  out.row_steps = *grid == RowGrid::every_step ? 1 : stride;
-  const std::size_t need = *grid == RowGrid::every_step ? every_rows : obs_rows;
-  const auto time_of = [&](std::size_t n) { return L.t0 + double(std::int64_t(n) * out.row_steps) * L.h(k); };
-  const auto on_grid = [&](double t, std::size_t n) {
+/// Level k's grid that a file is on: its rows every row_steps steps of h.
+struct LevelGrid {
+  const Ladder& L;
+  int k = 0;
+  RowGrid grid = RowGrid::every_step;
+  std::int64_t row_steps() const { return grid == RowGrid::every_step ? 1 : L.stride(k); }
+  std::size_t rows() const { return grid == RowGrid::every_step ? std::size_t(L.steps(k)) + 1 : std::size_t(L.m) + 1; }
+  const char* name() const { return grid == RowGrid::every_step ? "every step" : "the observation grid"; }
+  double time_of(std::size_t n) const { return L.t0 + double(std::int64_t(n) * row_steps()) * L.h(k); }
+  bool on_grid(double t, std::size_t n) const {
     const double e = time_of(n);
     return std::abs(t - e) <= 1e-9 * std::max(1.0, std::abs(e));
-  };
-  const std::string grid_name = *grid == RowGrid::every_step ? "every step" : "the observation grid";
-  for (std::size_t n = 0; n < r.t.size(); ++n)
-    if (!on_grid(r.t[n], n))
-      throw InputError(cat(r.file, ": ", r.where(n), ": t = ", message_number(r.t[n]), ", but row ", std::to_string(n), " of level ",
-                           std::to_string(k), " on ", grid_name, " is at t0 + ", std::to_string(std::int64_t(n) * out.row_steps),
-                           " h = ", message_number(time_of(n)), " (h = ", message_number(L.h(k)), "; the grid does not match the ladder)"));
-  // Where the level ends early: the first row that is not finite, or the declared breakdown, whichever
-  // comes first. The rows before it are every row of the grid before its time.
+  }
+};
+
+/// The grid a file is on: declared; else told by the number of rows (a complete level) or by the
+/// spacing of the first two (a level that ends early). With stride 1 (the coarsest level, usually)
+/// both are the same. InputError naming both row counts when neither fits.
+LevelGrid grid_of(const RecordedTrajectory& r, bool early, std::optional<RowGrid> declared, const Ladder& L, int k) {
+  const LevelGrid every{L, k, RowGrid::every_step}, obs{L, k, RowGrid::observation};
+  if (declared) return {L, k, *declared};
+  if (!early && r.t.size() == every.rows()) return every;
+  if (!early && r.t.size() == obs.rows()) return obs;
+  if (early && r.t.size() == 1) return every;  // one row: either grid
+  if (early && r.t.size() >= 2) {
+    if (every.on_grid(r.t[1], 1)) return every;
+    if (obs.on_grid(r.t[1], 1)) return obs;
+  }
+  throw InputError(cat(r.file, ": ", std::to_string(r.t.size()), " rows, but level ", std::to_string(k), " (h = ", message_number(L.h(k)),
+                       ") holds either every step (", std::to_string(every.rows()), " rows, t0 + n h) or the observation grid (",
+                       std::to_string(obs.rows()), " rows, t0 + j ", message_number(L.obs_dt()),
+                       "): a truncated file or a missing row? (declare \"grid\" in manifest.json to be told which rows are missing)"));
+}
+
+/// Where the level ends early: the first row that is not finite, or the declared breakdown, whichever
+/// comes first; the rows before it must be every row of the grid before its time. None for a level
+/// that runs to its end (then every row must be there).
+std::optional<LevelBreakdown> level_end(const RecordedTrajectory& r, const TrajectorySet::Level& lv, const LevelGrid& g) {
+  const std::size_t need = g.rows(), n = r.t.size();
   std::optional<LevelBreakdown> end;
-  if (r.breakdown && r.t.size() >= need)  // a non-finite row after the last state of the span
-    throw InputError(cat(r.file, ": ", r.where(r.t.size()), ": more rows than the level's ", std::to_string(need), " states on ",
-                         grid_name));
   if (r.breakdown) {
-    if (!on_grid(r.breakdown->t, r.t.size()))
-      throw InputError(cat(r.file, ": ", r.where(r.t.size()), ": t = ", message_number(r.breakdown->t), ", but row ",
-                           std::to_string(r.t.size()), " is at ", message_number(time_of(r.t.size())), " (the grid does not match the ladder)"));
+    if (n >= need)  // a non-finite row after the last state of the span
+      throw InputError(cat(r.file, ": ", r.where(n), ": more rows than the level's ", std::to_string(need), " states on ", g.name()));
+    if (!g.on_grid(r.breakdown->t, n))
+      throw InputError(cat(r.file, ": ", r.where(n), ": t = ", message_number(r.breakdown->t), ", but row ", std::to_string(n),
+                           " is at ", message_number(g.time_of(n)), " (the grid does not match the ladder)"));
     end = r.breakdown;
   }
   if (lv.breakdown && (!end || lv.breakdown->t < end->t)) {
     // The program produced every state before t, and not the one at t (on the step grid).
-    const double n_end = (lv.breakdown->t - L.t0) / L.h(k);
+    const double t = lv.breakdown->t, n_end = (t - g.L.t0) / g.L.h(g.k);
     if (std::abs(n_end - std::round(n_end)) > 1e-6)
-      throw InputError(cat(r.file, ": the declared breakdown at t = ", message_number(lv.breakdown->t), " is not a step time t0 + n h (h = ",
-                           message_number(L.h(k)), ")"));
+      throw InputError(cat(r.file, ": the declared breakdown at t = ", message_number(t), " is not a step time t0 + n h (h = ",
+                           message_number(g.L.h(g.k)), ")"));
     std::size_t before = 0;  // rows of the grid strictly before t
-    while (before < need && time_of(before) < lv.breakdown->t - 1e-9 * std::max(1.0, std::abs(lv.breakdown->t))) ++before;
-    if (r.t.size() != before)
-      throw InputError(cat(r.file, ": ", std::to_string(r.t.size()), " rows, but with the breakdown declared at t = ",
-                           message_number(lv.breakdown->t), " level ", std::to_string(k), " holds the ", std::to_string(before), " rows of ",
-                           grid_name, " before it"));
+    while (before < need && g.time_of(before) < t - 1e-9 * std::max(1.0, std::abs(t))) ++before;
+    if (n != before)
+      throw InputError(cat(r.file, ": ", std::to_string(n), " rows, but with the breakdown declared at t = ", message_number(t),
+                           " level ", std::to_string(g.k), " holds the ", std::to_string(before), " rows of ", g.name(), " before it"));
     end = lv.breakdown;
   }
-  if (end) {
-    // The step that would produce the state at the breakdown's time fails, so a report says the run
-    // broke down there (IntegrationOutcome::failed_at), as a compiled scheme's would.
-    out.fail_step = std::int64_t(std::llround((end->t - L.t0) / L.h(k))) - 1;
-    out.fail_reason = end->reason;
-  } else if (r.t.size() < need) {
-    throw InputError(cat(r.file, ": ", std::to_string(r.t.size()), " states, but level ", std::to_string(k), " (h = ",
-                         message_number(L.h(k)), ") on ", grid_name, " needs ", std::to_string(need),
+  if (!end && n < need)
+    throw InputError(cat(r.file, ": ", std::to_string(n), " states, but level ", std::to_string(g.k), " (h = ",
+                         message_number(g.L.h(g.k)), ") on ", g.name(), " needs ", std::to_string(need),
                          ": a truncated file or a missing row?"));
-  }
+  return end;
+}
+
+void check_initial_state(const RecordedTrajectory& r, const Problem& p, const FileConventions& conv) {
   for (std::size_t b = 0; b < p.bodies.size(); ++b) {
     const BodyState &a = r.states[0].bodies[b], &e = p.initial.bodies[b];
     const double dev = std::max({so3::angle_between(a.R, e.R), (a.W - e.W).norm() / std::max(1.0, e.W.norm()),
@@ -725,6 +713,32 @@ ReplayLevel read_level(const TrajectorySet::Level& lv, const FileConventions& co
                            "; `rigidbench ladder` prints it", conv.attitude != AttitudeForm::matrix_row_major || conv.omega != OmegaFrame::body
                                ? "; are the attitude form and the angular-velocity frame the ones declared?" : "", ")"));
   }
+}
+
+/// Reads and checks level k's file: its grid, the time of every row, where it ends early, the
+/// initial state.
+ReplayLevel read_level(const TrajectorySet::Level& lv, const FileConventions& conv, std::optional<RowGrid> grid,
+                       const Problem& p, const Ladder& L, int k) {
+  ReplayLevel out;
+  out.rows = read_trajectory(lv.file, p, LevelGrid{L, k, grid.value_or(RowGrid::every_step)}.rows(), conv);
+  const RecordedTrajectory& r = out.rows;
+  if (r.t.empty())
+    throw InputError(cat(r.file, ": no finite row: the first row is the initial state (t = t0)",
+                         r.breakdown ? cat("; ", r.breakdown->reason) : std::string()));
+  const LevelGrid g = grid_of(r, r.breakdown || lv.breakdown, grid, L, k);
+  out.row_steps = g.row_steps();
+  for (std::size_t n = 0; n < r.t.size(); ++n)
+    if (!g.on_grid(r.t[n], n))
+      throw InputError(cat(r.file, ": ", r.where(n), ": t = ", message_number(r.t[n]), ", but row ", std::to_string(n), " of level ",
+                           std::to_string(k), " on ", g.name(), " is at t0 + ", std::to_string(std::int64_t(n) * out.row_steps),
+                           " h = ", message_number(g.time_of(n)), " (h = ", message_number(L.h(k)), "; the grid does not match the ladder)"));
+  if (const auto end = level_end(r, lv, g)) {
+    // The step that would produce the state at the breakdown's time fails, so a report says the run
+    // broke down there (IntegrationOutcome::failed_at), as a compiled scheme's would.
+    out.fail_step = std::int64_t(std::llround((end->t - L.t0) / L.h(k))) - 1;
+    out.fail_reason = end->reason;
+  }
+  check_initial_state(r, p, conv);
   return out;
 }
 
