@@ -303,7 +303,9 @@ PYBIND11_MODULE(_rigidbench, m) {
       [](const Problem& p, const std::string& trajectories, const std::string& name, int order,
          const std::map<std::string, std::string>& claims, const std::string& kind, std::optional<double> h,
          std::optional<int> levels, const std::string& out, std::optional<bool> progress, const std::string& attitude,
-         const std::string& angular_velocity, const std::string& grid, const std::string& title, const std::string& source) {
+         const std::string& angular_velocity, const std::string& grid, const std::string& title, const std::string& source,
+         const std::string& formulation, const std::string& precision, std::optional<double> tol, const std::string& cache_dir,
+         bool cache) {
         const std::string started = iso8601_now();
         ScoreRequest req;
         req.scheme.title = title;
@@ -318,7 +320,7 @@ PYBIND11_MODULE(_rigidbench, m) {
         req.scheme.kind = scheme_kind_from_string(kind);
         for (const auto& [k, v] : claims) set_claim(req.scheme.claims, k, claim_from_string(v));
         req.ladder = {h, levels};
-        req.reference = reference_settings("", "double", NAN, false, "", false);
+        req.reference = ref_settings(formulation, precision, tol, cache_dir, cache);
         req.progress = progress.value_or(::isatty(STDERR_FILENO) == 1);  // None: on at a terminal
         if (!out.empty()) report_file_for(out);
         SuiteResult s;
@@ -332,6 +334,9 @@ PYBIND11_MODULE(_rigidbench, m) {
       py::arg("claims") = std::map<std::string, std::string>{}, py::arg("kind") = "explicit", py::arg("h") = py::none(),
       py::arg("levels") = py::none(), py::arg("out") = "", py::arg("progress") = py::none(), py::arg("attitude") = "",
       py::arg("angular_velocity") = "", py::arg("grid") = "", py::arg("title") = "", py::arg("source") = "",
+      py::arg("reference") = "", py::arg("reference_precision") = "double", py::arg("reference_tol") = py::none(),
+      py::arg("cache_dir") = "", py::arg("cache") = true,
       "Score trajectories written by any program (as `rigidbench score`, the same files and manifest; attitude, "
-      "angular_velocity and grid as its --attitude, --angular-velocity and --grid); returns the report dict");
+      "angular_velocity, grid and the reference options as its --attitude, --angular-velocity, --grid, --reference, "
+      "--reference-precision, --reference-tol, --cache-dir and --no-cache); returns the report dict");
 }

@@ -353,12 +353,13 @@ class ModuleTest(unittest.TestCase):
             with open(os.path.join(d, "manifest.json"), "w") as f:
                 json.dump({"attitude": "quaternion_xyzw", "angular_velocity": "world"}, f)
             claims = {"momentum": "exact", "constraint": "exact"}
-            py = rigidbench.score(p, d, "terze_file", 2, claims=claims, levels=3, progress=False)
+            py = rigidbench.score(p, d, "terze_file", 2, claims=claims, levels=3, progress=False, reference_tol=1e-13,
+                                  title="Terze's scheme, from files")
             out = os.path.join(d, "cli.json")
             env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
             cmd = [os.environ["RIGIDBENCH_EXE"], "score", "--problem", "free_body", "--trajectories", d, "--name",
                    "terze_file", "--order", "2", "--claims", "momentum=exact,constraint=exact", "--levels", "3",
-                   "--quiet", "--out", out]
+                   "--reference-tol", "1e-13", "--title", "Terze's scheme, from files", "--quiet", "--out", out]
             run = subprocess.run(cmd, capture_output=True, text=True, env=env)
             # (three levels from h0 = 0.05 are too coarse for Q_II's 2 % band: exit 1, the same both ways)
             self.assertIn(run.returncode, (0, 1), run.stdout + run.stderr)
@@ -372,6 +373,8 @@ class ModuleTest(unittest.TestCase):
             for name, i in b["invariants"].items():
                 self.assertEqual(a["invariants"][name]["verdict"], i["verdict"], name)
             self.assertEqual(a["q_ii"]["verdict"], b["q_ii"]["verdict"])
+            self.assertEqual(a["scheme"]["title"], b["scheme"]["title"])
+            self.assertEqual(a["reference"]["tolerance"], b["reference"]["tolerance"])
             self.assertEqual(a["invariants"]["orthogonality"]["verdict"], "pass")
             # The same refusal, with the same message, both ways.
             with self.assertRaises(rigidbench.InputError) as e:
