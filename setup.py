@@ -51,10 +51,12 @@ class CMakeBuild(build_ext):
         os.makedirs(pkg, exist_ok=True)
         built = glob.glob(os.path.join(build, "python", "rigidbench", "_rigidbench*.so"))
         shutil.copy2(built[0], self.get_ext_fullpath(ext.name))
-        # The library under its soname (what the module's DT_NEEDED names), the file itself: a wheel
+        # The library under its soname (what the module's DT_NEEDED names: major.minor of this
+        # version, not whichever an earlier build left in the folder), the file itself: a wheel
         # cannot hold symbolic links.
-        soname = [f for f in glob.glob(os.path.join(build, "librigidbench.so.*")) if re.search(r"\.so\.\d+\.\d+$", f)]
-        shutil.copy2(soname[0], os.path.join(pkg, os.path.basename(soname[0])))
+        major, minor = version().split(".")[:2]
+        soname = os.path.join(build, f"librigidbench.so.{major}.{minor}")
+        shutil.copy2(soname, os.path.join(pkg, os.path.basename(soname)))
 
 
 setup(
