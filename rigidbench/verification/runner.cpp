@@ -14,6 +14,10 @@
 namespace rigidbench {
 namespace {
 
+/// Whether grid time t has reached an invariant's from_time (InvariantDef::from_time), with a few
+/// ulps of slack so that a from_time on the grid t0 + n h counts as reached.
+bool reached(double t, double from) { return t >= from - 8e-16 * std::max(1.0, std::abs(from)); }
+
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -79,7 +83,6 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
   const auto& defs = p.invariants();
   std::vector<char> active(ni, 0);
   r.inv_anchor.assign(ni, kNaN);
-  auto reached = [](double t, double from) { return t >= from - 8e-16 * std::max(1.0, std::abs(from)); };
   for (std::size_t i = 0; i < ni; ++i)
     if (reached(L.t0, defs[i].from_time)) active[i] = 1, r.inv_anchor[i] = r.inv_initial[i];
   // xi is column-major: flatten into a row buffer, then copy.
@@ -181,7 +184,7 @@ LineFit growth_exponent(const LevelRun& run, std::size_t i, const Ladder& L, dou
   const Eigen::Index m = run.inv_obs.rows() - 1;
   const double dt = L.obs_dt();
   Eigen::Index ja = 0;
-  while (ja <= m && L.t0 + double(ja) * dt < from_time - 8e-16 * std::max(1.0, std::abs(from_time))) ++ja;
+  while (ja <= m && !reached(L.t0 + double(ja) * dt, from_time)) ++ja;
   if (m - ja < 3 || !std::isfinite(run.inv_anchor[i])) return {};
   std::vector<double> D(std::size_t(m - ja + 1), 0.0);
   double running = 0;

@@ -3,6 +3,7 @@
 // study, single runs for `simulate`, and the assessment of one (scheme, problem) pair against a
 // reference, producing every metric of docs/metrics.md.
 #include <Eigen/Core>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -33,6 +34,12 @@ struct Ladder {
   int obs_shift = 0;     // s
   std::int64_t m = 0;    // observation intervals
   double h(int k) const { return h0 / double(std::int64_t(1) << k); }
+  /// The level whose step is h to `rel` relative, or -1.
+  int level_of(double h, double rel) const {
+    for (int k = 0; k < levels; ++k)
+      if (std::abs(h - this->h(k)) <= rel * this->h(k)) return k;
+    return -1;
+  }
   std::int64_t steps(int k) const { return n0 << k; }
   std::int64_t stride(int k) const { return std::int64_t(1) << (obs_shift + k); }
   double obs_dt() const { return h0 * double(std::int64_t(1) << obs_shift); }

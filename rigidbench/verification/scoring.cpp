@@ -325,11 +325,7 @@ class Replay final : public AnyIntegrator {
   std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
 
  private:
-  int level_of(double h) const {
-    for (int k = 0; k < L_.levels; ++k)
-      if (std::abs(h - L_.h(k)) <= 1e-12 * h) return k;
-    return -1;
-  }
+  int level_of(double h) const { return L_.level_of(h, 1e-12); }
   const SchemeInfo* info_;
   std::shared_ptr<const std::vector<ReplayLevel>> levels_;
   Ladder L_;
@@ -504,9 +500,7 @@ void read_level_entry(const nlohmann::json& e, const std::string& at, const Ladd
     throw InputError(cat(at, ": expected {\"h\": <step>, \"file\": <name>}"));
   only_keys(e, {"h", "file", "grid", "breakdown"}, at);
   const double h = e["h"].get<double>();
-  int k = -1;
-  for (int q = 0; q < L.levels; ++q)
-    if (std::abs(h - L.h(q)) <= 1e-9 * L.h(q)) k = q;
+  const int k = L.level_of(h, 1e-9);
   if (k < 0)
     throw InputError(cat(at, ": h = ", message_number(h), " is not a step of the ladder (h0 = ", message_number(L.h0), " 2^-k, k = 0..",
                          std::to_string(L.levels - 1), "; `rigidbench ladder` prints it)"));
