@@ -13,7 +13,7 @@ complete_words() {  # words... -> what completion offers for the last one
 [ "$(complete_words rigidbench verify --integ)" = "--integrator" ] || fail "verify --integ: '$(complete_words rigidbench verify --integ)'"
 [ "$(complete_words rigidbench compare --re)" = "--report" ] || fail "compare --re: '$(complete_words rigidbench compare --re)'"
 [ "$(complete_words rigidbench verify --integrator terz)" = "terze" ] || fail "--integrator terz"
-[ "$(complete_words rigidbench verify --problem heavy)" = "heavy_top" ] || fail "--problem heavy"
+[ "$(complete_words rigidbench verify --problem heavy)" = "heavy_top heavy_top_realisable" ] || fail "--problem heavy"
 echo "ok: bash completion completes commands, options and names"
 
 if [ ! -f "$BUILD/rigidbench.1" ]; then

@@ -145,6 +145,22 @@ Problem heavy_top() {
   return p;
 }
 
+// P2r: the heavy top of P2 with a body that exists, for the physics engines (docs/engines.md,
+// "Realisable bodies"). P2's J = diag(5, 5, 1) about the pivot with M = 20 at l = 1 leaves the central
+// inertia J - M l^2 diag(1, 1, 0) = diag(-15, -15, 1), which no body has. Here M = 2 and g = 10 keep
+// M g l = 20 and J about the pivot, hence the same equations of motion, the same motion and the same
+// reference as P2, with the central inertia diag(3, 3, 1): positive, and each moment at most the sum
+// of the other two (3 <= 3 + 1, 1 <= 3 + 3).
+Problem heavy_top_realisable() {
+  Problem p = heavy_top();
+  p.name = "heavy_top_realisable";
+  p.title = "Heavy symmetrical top of P2 with a realisable body: J = diag(5, 5, 1) about the pivot, M = 2, g = 10, l = 1";
+  p.source = "paper 002 (P2's motion); docs/problems.md P2r";
+  p.bodies = {BodyModel{Vec3(5, 5, 1).asDiagonal(), 2.0}};
+  p.loads = {UniformField{.mass = 2.0, .acceleration = Vec3(0, 0, -10.0), .point = Vec3(0, 0, 1.0)}};
+  return p;
+}
+
 // P3: three-dimensional pendulum, spherical body (paper 001 section 3).
 Problem pendulum3d() {
   Problem p;
@@ -190,11 +206,12 @@ class RigidBody final : public Family {
   std::vector<std::string> formulations(const Problem&) const override {
     return {"analytic", "kirchhoff", "newton_euler", "euler_angles"};
   }
-  // The family's catalogue problems (docs/problems.md P1-P3), in the catalogue's order.
+  // The family's catalogue problems (docs/problems.md P1-P3, P2r), in the catalogue's order.
   std::vector<CatalogueEntry> catalogue() const override {
     return {{"free_body", free_body, true},
             {"dzhanibekov", dzhanibekov, true},
             {"heavy_top", heavy_top, true},
+            {"heavy_top_realisable", heavy_top_realisable, false},
             {"pendulum3d", pendulum3d, true}};
   }
 };
