@@ -34,6 +34,7 @@ std::string not_applicable(const SchemeInfo& info, const Problem& p) {
     for (std::size_t b = 0; b < p.bodies.size(); ++b)
       if (!p.spherical(b)) return "the scheme applies to spherical bodies (scalar inertia) only";
   if (a.torque_free_only && !p.torque_free()) return "the scheme applies to torque-free bodies only";
+  if (a.refuses) return a.refuses(p);
   return {};
 }
 

@@ -88,6 +88,10 @@ struct Applicability {
   NameList features = {};
   bool spherical_only = false;    // scalar inertia only (e.g. paper 001's maps)
   bool torque_free_only = false;
+  /// A further condition of the scheme's own on the problem, beyond its family and features: the
+  /// reason it refuses `p` (recorded as "skipped"), or empty. An engine's scheme refuses a body that
+  /// no engine can build, e.g. a central inertia that is not positive (engines/engine_body.hpp).
+  std::string (*refuses)(const Problem& p) = nullptr;
 };
 
 /// A numeric setting a scheme accepts from the user (`--set [scheme.]name=value`): its default and
