@@ -253,17 +253,23 @@ TEST_CASE("gate: instructions +3% fail, +1% pass, the wall-clock ratio only warn
   CHECK_THAT(row(g, "terze", "instructions_per_step")->message, Catch::Contains("rose by 3 %"));
 }
 
-TEST_CASE("gate --against: a scheme new in this build warns, a new pair of a known scheme fails", "[gate]") {
+TEST_CASE("gate --against: a scheme or problem new in this build warns, a new pair of known ones fails", "[gate]") {
   // Two builds' speed-only snapshots (what gate --against compares): the current one adds a scheme
-  // the other does not have, and a problem for a scheme both have.
+  // the other does not have, a problem the other does not have, and a pair of a scheme and a problem
+  // both have.
   GateOptions opt;
   opt.speed_only = true;
   json base = make_snapshot(), cur = make_snapshot();
+  base["speed"]["rig_neg/free_body"] = base["speed"]["rig_neg/heavy_top"];
+  cur["speed"]["rig_neg/free_body"] = cur["speed"]["rig_neg/heavy_top"];
   cur["speed"]["brand_new/heavy_top"] = cur["speed"]["terze/heavy_top"];
+  cur["speed"]["terze/new_problem"] = cur["speed"]["terze/heavy_top"];
   GateResult g = gate_compare(base, cur, opt);
   CHECK(g.failures == 0);
   REQUIRE(row(g, "brand_new", "instructions_per_step"));
   CHECK(row(g, "brand_new", "instructions_per_step")->status == "warn");
+  CHECK_THAT(row(g, "brand_new", "instructions_per_step")->message, Catch::Contains("a scheme the other build"));
+  CHECK(count(g, "warn") == 2);
   CHECK(g.exit_code() == 0);
   cur["speed"]["terze/free_body"] = cur["speed"]["terze/heavy_top"];
   g = gate_compare(base, cur, opt);

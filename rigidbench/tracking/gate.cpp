@@ -433,15 +433,20 @@ struct Gate {
       std::string integ, prob;
       split_key(it.key(), integ, prob);
       if (!in_selection(integ, prob) || BS.contains(it.key())) continue;
-      // Two builds compared (gate --against): a scheme the other build does not have at all is new in
-      // this one - there is nothing to regress from, so it warns; a new pair of a scheme both builds
-      // have still fails closed.
-      const std::string prefix = integ + "/";
-      bool known = false;
-      for (auto b = BS.begin(); b != BS.end() && !known; ++b) known = b.key().rfind(prefix, 0) == 0;
-      if (opt.speed_only && !known)
+      // Two builds compared (gate --against): a scheme or a problem the other build does not have at
+      // all is new in this one - there is nothing to regress from, so it warns; a new pair of a scheme
+      // and a problem both builds have still fails closed.
+      const std::string prefix = integ + "/", suffix = "/" + prob;
+      bool known_scheme = false, known_problem = false;
+      for (auto b = BS.begin(); b != BS.end(); ++b) {
+        known_scheme = known_scheme || b.key().rfind(prefix, 0) == 0;
+        known_problem = known_problem || (b.key().size() > suffix.size() &&
+                                          b.key().compare(b.key().size() - suffix.size(), suffix.size(), suffix) == 0);
+      }
+      if (opt.speed_only && !(known_scheme && known_problem))
         add({integ, prob, "instructions_per_step", "warn", "", fmt4(as_num(it.value().at("instructions_per_step"))),
-             "a scheme the other build does not have (new in this one): no speed to compare with"});
+             cat("a ", known_scheme ? "problem" : "scheme",
+                 " the other build does not have (new in this one): no speed to compare with")});
       else
         add({integ, prob, "instructions_per_step", "missing", "", "", "pair not in the baseline's speed data: bless to gate it"});
     }
