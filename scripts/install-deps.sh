@@ -13,7 +13,8 @@ PKGS=(build-essential cmake ninja-build git
       libsqlite3-dev         # the run history (docs/history.md)
       openmpi-bin libopenmpi-dev   # MPI ranks for verify/bench/gate --run (docs/scaling.md)
       poppler-utils chromium       # the report's fonts (pdffonts) and the page in a browser (docs/reports.md)
-      python3-plotly)              # the report's interactive figures (docs/reports.md, "Interactive figures")
+      python3-plotly               # the report's interactive figures (docs/reports.md, "Interactive figures")
+      libmujoco-dev)               # MuJoCo, judged as schemes (docs/engines.md)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,19 @@
+#include "rigidbench/engines/engines.hpp"
+
+namespace rigidbench::engines {
+
+void register_engines() {
+#ifdef RIGIDBENCH_HAVE_MUJOCO
+  register_mujoco();
+#endif
+}
+
+std::vector<EngineBuilt> engines_built() {
+  std::vector<EngineBuilt> e;
+#ifdef RIGIDBENCH_HAVE_MUJOCO
+  e.push_back({"MuJoCo", mujoco_version()});
+#endif
+  return e;
+}
+
+}  // namespace rigidbench::engines
