@@ -185,5 +185,69 @@ TEST_CASE("engines: MuJoCo's RK4 is order 2 on SO(3), reproduced independently",
 
 #endif  // RIGIDBENCH_HAVE_MUJOCO
 
+#ifdef RIGIDBENCH_HAVE_ODE
+
+const SchemeEntry& ode(const std::string& name) {
+  if (!is_registered(name)) engines::register_engines();
+  return find_scheme(name);
+}
+
+TEST_CASE("engines: ODE's state conventions (centre of mass at the origin, world angular velocity)", "[engines]") {
+  // The top: ODE's body origin is the centre of mass, R c from the pivot; its angular velocity is in
+  // world components. The state read right after a reset is the initial state.
+  Problem p = catalogue_problem("heavy_top_realisable");
+  p.initial.body().R = test::random_rotation(0.5, 3.0);
+  p.initial.body().W = Vec3(0.3, -0.7, 5.0);
+  for (const char* name : {"ode_step", "ode_quickstep"}) {
+    auto s = ode(name).make(p);
+    s->reset(p.initial, p.t0);
+    State x(1);
+    s->read(x);
+    CHECK(test::compare(x.body().R, p.initial.body().R, 1e-15) == "");
+    CHECK(test::compare(x.body().W, p.initial.body().W, 1e-14) == "");
+    // A step of 1e-7 about the pivot: R0 exp(h W), the pivot held (no drift of the centre of mass
+    // off the sphere |x| = |c| beyond the step's second-order term).
+    REQUIRE(s->step(0, 1e-7).ok);
+    s->read(x);
+    CHECK(test::compare(x.body().R, p.initial.body().R * so3::exp(1e-7 * x.body().W), 1e-12) == "");
+  }
+}
+
+TEST_CASE("engines: ODE without its gyroscopic term integrates another equation", "[engines]") {
+  // gyroscopic=0 drops W x J W from Euler's equations: on the free body the angular velocity stays
+  // at its initial value in world components, whatever h, so the error does not fall with h (what
+  // `verify --set ode_step.gyroscopic=0` reports as order 0; docs/engines.md).
+  const Problem p = catalogue_problem("free_body");
+  const SchemeEntry& e = ode("ode_step");
+  const auto off = configure_schemes({&e}, {"gyroscopic=0"});
+  auto s = off.front().make(p);
+  s->reset(p.initial, p.t0);
+  REQUIRE(integrate(*s, FixedSteps{0.0, 0.01, 100}).ok);
+  State x(1);
+  s->read(x);
+  const Vec3 w0 = p.initial.body().R * p.initial.body().W;
+  CHECK(test::compare(Vec3(x.body().R * x.body().W), w0, 1e-12) == "");
+  // With the term (ODE's default) the world angular velocity moves (J is not scalar).
+  auto on = e.make(p);
+  on->reset(p.initial, p.t0);
+  REQUIRE(integrate(*on, FixedSteps{0.0, 0.01, 100}).ok);
+  on->read(x);
+  CHECK((x.body().R * x.body().W - w0).norm() > 0.1);
+}
+
+TEST_CASE("engines: an ODE state that overflows is a breakdown", "[engines]") {
+  Problem p = catalogue_problem("free_body");
+  p.initial.body().W = Vec3(1e160, 2e160, -1e160);  // J W x W overflows in the first step
+  auto s = ode("ode_step").make(p);
+  s->reset(p.initial, p.t0);
+  const StepStatus st = s->step(0, 0.01);
+  REQUIRE_FALSE(st.ok);
+  CHECK_THAT(st.reason, Catch::Contains("ODE"));  // ODE's own assertion, e.g. in dxNormalize4
+  // The world is not stepped again.
+  CHECK_FALSE(s->step(0.01, 0.01).ok);
+}
+
+#endif  // RIGIDBENCH_HAVE_ODE
+
 }  // namespace
 }  // namespace rigidbench

@@ -6,12 +6,18 @@ void register_engines() {
 #ifdef RIGIDBENCH_HAVE_MUJOCO
   register_mujoco();
 #endif
+#ifdef RIGIDBENCH_HAVE_ODE
+  register_ode();
+#endif
 }
 
 std::vector<EngineBuilt> engines_built() {
   std::vector<EngineBuilt> e;
 #ifdef RIGIDBENCH_HAVE_MUJOCO
   e.push_back({"MuJoCo", mujoco_version()});
+#endif
+#ifdef RIGIDBENCH_HAVE_ODE
+  e.push_back({"ODE", ode_version()});
 #endif
   return e;
 }

@@ -24,5 +24,7 @@ std::vector<EngineBuilt> engines_built();
 // One per engine file.
 void register_mujoco();
 std::string mujoco_version();
+void register_ode();
+std::string ode_version();
 
 }  // namespace rigidbench::engines
