@@ -9,6 +9,9 @@ void register_engines() {
 #ifdef RIGIDBENCH_HAVE_ODE
   register_ode();
 #endif
+#ifdef RIGIDBENCH_HAVE_BULLET
+  register_bullet();
+#endif
 }
 
 std::vector<EngineBuilt> engines_built() {
@@ -18,6 +21,9 @@ std::vector<EngineBuilt> engines_built() {
 #endif
 #ifdef RIGIDBENCH_HAVE_ODE
   e.push_back({"ODE", ode_version()});
+#endif
+#ifdef RIGIDBENCH_HAVE_BULLET
+  e.push_back({"Bullet", bullet_version()});
 #endif
   return e;
 }

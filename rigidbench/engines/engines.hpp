@@ -26,5 +26,7 @@ void register_mujoco();
 std::string mujoco_version();
 void register_ode();
 std::string ode_version();
+void register_bullet();
+std::string bullet_version();
 
 }  // namespace rigidbench::engines
