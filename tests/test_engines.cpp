@@ -64,12 +64,13 @@ TEST_CASE("engines: heavy_top_realisable is heavy_top's motion", "[engines]") {
   }
 }
 
-#ifdef RIGIDBENCH_HAVE_MUJOCO
-
-const SchemeEntry& engine(const std::string& name) {
+/// An engine's variant, the engines registered as the `rigidbench` command registers them.
+[[maybe_unused]] const SchemeEntry& engine(const std::string& name) {
   if (!is_registered(name)) engines::register_engines();
   return find_scheme(name);
 }
+
+#ifdef RIGIDBENCH_HAVE_MUJOCO
 
 TEST_CASE("engines: MuJoCo's state conventions (quaternion order, body-frame angular velocity)", "[engines]") {
   Problem p = catalogue_problem("free_body");
@@ -187,11 +188,6 @@ TEST_CASE("engines: MuJoCo's RK4 is order 2 on SO(3), reproduced independently",
 
 #ifdef RIGIDBENCH_HAVE_ODE
 
-const SchemeEntry& ode(const std::string& name) {
-  if (!is_registered(name)) engines::register_engines();
-  return find_scheme(name);
-}
-
 TEST_CASE("engines: ODE's state conventions (centre of mass at the origin, world angular velocity)", "[engines]") {
   // The top: ODE's body origin is the centre of mass, R c from the pivot; its angular velocity is in
   // world components. The state read right after a reset is the initial state.
@@ -199,7 +195,7 @@ TEST_CASE("engines: ODE's state conventions (centre of mass at the origin, world
   p.initial.body().R = test::random_rotation(0.5, 3.0);
   p.initial.body().W = Vec3(0.3, -0.7, 5.0);
   for (const char* name : {"ode_step", "ode_quickstep"}) {
-    auto s = ode(name).make(p);
+    auto s = engine(name).make(p);
     s->reset(p.initial, p.t0);
     State x(1);
     s->read(x);
@@ -218,7 +214,7 @@ TEST_CASE("engines: ODE without its gyroscopic term integrates another equation"
   // at its initial value in world components, whatever h, so the error does not fall with h (what
   // `verify --set ode_step.gyroscopic=0` reports as order 0; docs/engines.md).
   const Problem p = catalogue_problem("free_body");
-  const SchemeEntry& e = ode("ode_step");
+  const SchemeEntry& e = engine("ode_step");
   const auto off = configure_schemes({&e}, {"gyroscopic=0"});
   auto s = off.front().make(p);
   s->reset(p.initial, p.t0);
@@ -238,7 +234,7 @@ TEST_CASE("engines: ODE without its gyroscopic term integrates another equation"
 TEST_CASE("engines: an ODE state that overflows is a breakdown", "[engines]") {
   Problem p = catalogue_problem("free_body");
   p.initial.body().W = Vec3(1e160, 2e160, -1e160);  // J W x W overflows in the first step
-  auto s = ode("ode_step").make(p);
+  auto s = engine("ode_step").make(p);
   s->reset(p.initial, p.t0);
   const StepStatus st = s->step(0, 0.01);
   REQUIRE_FALSE(st.ok);
@@ -251,11 +247,6 @@ TEST_CASE("engines: an ODE state that overflows is a breakdown", "[engines]") {
 
 #ifdef RIGIDBENCH_HAVE_BULLET
 
-const SchemeEntry& bullet(const std::string& name) {
-  if (!is_registered(name)) engines::register_engines();
-  return find_scheme(name);
-}
-
 TEST_CASE("engines: Bullet's state conventions (principal frame at the centre of mass, world angular velocity)",
           "[engines]") {
   // A body whose inertia is not diagonal in its own frame: Bullet's body frame is the principal one,
@@ -266,7 +257,7 @@ TEST_CASE("engines: Bullet's state conventions (principal frame at the centre of
   p.initial.body().R = test::random_rotation(0.5, 3.0);
   p.finalize();
   for (const char* name : {"bullet_gyro_explicit", "bullet_gyro_implicit_body"}) {
-    auto s = bullet(name).make(p);
+    auto s = engine(name).make(p);
     s->reset(p.initial, p.t0);
     State x(1);
     s->read(x);
@@ -285,7 +276,7 @@ TEST_CASE("engines: Bullet's state conventions (principal frame at the centre of
   }
   // The top: the centre of mass R c from the pivot, held there by the point-to-point constraint.
   const Problem top = catalogue_problem("heavy_top_realisable");
-  auto s = bullet("bullet_gyro_implicit_body").make(top);
+  auto s = engine("bullet_gyro_implicit_body").make(top);
   s->reset(top.initial, top.t0);
   State x(1);
   s->read(x);
@@ -297,7 +288,7 @@ TEST_CASE("engines: a step Bullet would clamp is a breakdown", "[engines]") {
   // Bullet limits a step's rotation to pi/4 and slows the body without a word; rigidbench refuses
   // the step instead. free_body's |W| = 1.37: h = 0.6 rotates by 0.82 > pi/4, h = 0.5 by 0.69.
   const Problem p = catalogue_problem("free_body");
-  auto s = bullet("bullet_gyro_implicit_body").make(p);
+  auto s = engine("bullet_gyro_implicit_body").make(p);
   s->reset(p.initial, p.t0);
   CHECK(s->step(0, 0.5).ok);
   s->reset(p.initial, p.t0);

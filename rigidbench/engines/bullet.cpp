@@ -11,7 +11,6 @@
 
 #include <Eigen/Eigenvalues>
 #include <cmath>
-#include <deque>
 #include <memory>
 #include <numbers>
 #include <string>
@@ -157,7 +156,6 @@ class Bullet final : public AnyIntegrator {
   std::uint64_t loads_ = 0;
 };
 
-std::string bullet_refuses(const Problem& p) { return refusal(p); }
 
 }  // namespace
 
@@ -167,11 +165,8 @@ std::string bullet_version() {
 }
 
 void register_bullet() {
-  static std::deque<std::string> texts;
-  static std::deque<SchemeInfo> infos;
-  const auto keep = [](std::string s) -> std::string_view { return texts.emplace_back(std::move(s)); };
   for (const Variant& v : kVariants) {
-    const SchemeInfo& info = infos.emplace_back(SchemeInfo{
+    register_variant(SchemeInfo{
         .name = v.name,
         .title = keep(cat("Bullet ", bullet_version(), " (double), ", v.name + 7)),
         .source = keep(cat("Bullet ", bullet_version(), " (Debian libbullet-dev, -float64 libraries; [Coumans]): ",
@@ -181,22 +176,15 @@ void register_bullet() {
         .kind = v.flags == BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_WORLD || v.flags == BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_BODY
                     ? SchemeKind::semi_implicit
                     : SchemeKind::explicit_,
-        .applies = {.families = {"rigid_body"}, .refuses = bullet_refuses},
+        .applies = {.families = {"rigid_body"}, .refuses = refusal},
         // integrateTransform sets the basis from a normalised quaternion every step: R stays on SO(3).
         .claims = {.constraint = Claim::exact},
         .notes = "Physics engine, stepped by btDiscreteDynamicsWorld::stepSimulation(h, 0); no collision, "
                  "deactivation or damping, the explicit gyroscopic force unclamped; a step that would rotate by "
-                 "more than pi/4 is a breakdown, never Bullet's silent clamp (docs/engines.md)"});
-    const Variant* vp = &v;
-    const SchemeInfo* ip = &info;
-    register_scheme(SchemeEntry{
-        .info = ip,
-        .factory = [vp, ip](const Problem& p, const SchemeSettings& set) -> std::unique_ptr<AnyIntegrator> {
-          return std::make_unique<Bullet>(p, set, *vp, *ip);
-        },
-        .settings = {},
-        .builtin = false,
-        .origin = SchemeOrigin::registered});
+                 "more than pi/4 is a breakdown, never Bullet's silent clamp (docs/engines.md)"},
+        [&v](const Problem& p, const SchemeSettings& set, const SchemeInfo& info) {
+          return std::make_unique<Bullet>(p, set, v, info);
+        });
   }
 }
 

@@ -1,6 +1,24 @@
 #include "rigidbench/engines/engines.hpp"
 
+#include <deque>
+
 namespace rigidbench::engines {
+
+std::string_view keep(std::string s) {
+  static std::deque<std::string> texts;  // a deque: kept strings never move
+  return texts.emplace_back(std::move(s));
+}
+
+void register_variant(SchemeInfo info, EngineFactory make) {
+  static std::deque<SchemeInfo> infos;
+  const SchemeInfo* ip = &infos.emplace_back(std::move(info));
+  register_scheme(SchemeEntry{
+      .info = ip,
+      .factory = [ip, make = std::move(make)](const Problem& p, const SchemeSettings& set) { return make(p, set, *ip); },
+      .settings = {},
+      .builtin = false,
+      .origin = SchemeOrigin::registered});
+}
 
 void register_engines() {
 #ifdef RIGIDBENCH_HAVE_MUJOCO

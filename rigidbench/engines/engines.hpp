@@ -5,8 +5,13 @@
 // foreign code base. They are not part of librigidbench: the `rigidbench` command links this folder's
 // library and calls register_engines() before running, and an engine whose Debian package was not
 // found at configure time is simply absent (RIGIDBENCH_WITH_ENGINES, docs/engines.md "Building").
+#include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "rigidbench/integrators/registry.hpp"
 
 namespace rigidbench::engines {
 
@@ -20,6 +25,15 @@ struct EngineBuilt {
 void register_engines();
 /// The engines this build has, with their versions.
 std::vector<EngineBuilt> engines_built();
+
+/// How an engine makes one of its variants on a problem (the SchemeInfo is the variant's own).
+using EngineFactory =
+    std::function<std::unique_ptr<AnyIntegrator>(const Problem&, const SchemeSettings&, const SchemeInfo&)>;
+/// A string kept for the program's lifetime (SchemeInfo holds views).
+std::string_view keep(std::string s);
+/// Registers one variant of an engine as a scheme, through register_scheme as any outside program
+/// does (origin "registered"); the SchemeInfo is kept for the program's lifetime.
+void register_variant(SchemeInfo info, EngineFactory make);
 
 // One per engine file.
 void register_mujoco();

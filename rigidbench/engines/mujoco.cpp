@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -203,7 +202,6 @@ class Mujoco final : public AnyIntegrator {
   std::uint64_t loads_ = 0;
 };
 
-std::string mujoco_refuses(const Problem& p) { return refusal(p); }
 
 }  // namespace
 
@@ -215,11 +213,8 @@ void register_mujoco() {
     mju_user_warning = on_warning;
     mju_user_error = on_error;
   });
-  static std::deque<std::string> texts;  // SchemeInfo holds views
-  static std::deque<SchemeInfo> infos;
-  const auto keep = [](std::string s) -> std::string_view { return texts.emplace_back(std::move(s)); };
   for (const Variant& v : kVariants) {
-    const SchemeInfo& info = infos.emplace_back(SchemeInfo{
+    register_variant(SchemeInfo{
         .name = v.name,
         .title = keep(cat("MuJoCo ", mujoco_version(), ", integrator ", v.integrator)),
         .source = keep(cat("MuJoCo ", mujoco_version(), " (Debian libmujoco-dev; [TET12] Todorov, Erez & Tassa, IROS 2012): ",
@@ -228,22 +223,15 @@ void register_mujoco() {
                           "or ball joint",
         .order = v.order,
         .kind = v.kind,
-        .applies = {.families = {"rigid_body"}, .refuses = mujoco_refuses},
+        .applies = {.families = {"rigid_body"}, .refuses = refusal},
         // mj_integratePos normalises every quaternion it integrates: R stays on SO(3).
         .claims = {.constraint = Claim::exact},
         .notes = "Physics engine, stepped by mj_step; contacts and constraints off, no damping or armature; "
                  "a bad number is a breakdown, never MuJoCo's silent reset (docs/engines.md)",
-        .settings = {kBallJoint}});
-    const Variant* vp = &v;
-    const SchemeInfo* ip = &info;
-    register_scheme(SchemeEntry{
-        .info = ip,
-        .factory = [vp, ip](const Problem& p, const SchemeSettings& set) -> std::unique_ptr<AnyIntegrator> {
-          return std::make_unique<Mujoco>(p, set, *vp, *ip);
-        },
-        .settings = {},
-        .builtin = false,
-        .origin = SchemeOrigin::registered});
+        .settings = {kBallJoint}},
+        [&v](const Problem& p, const SchemeSettings& set, const SchemeInfo& info) {
+          return std::make_unique<Mujoco>(p, set, v, info);
+        });
   }
 }
 

@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -218,7 +217,6 @@ class Ode final : public AnyIntegrator {
   std::string fault_;
 };
 
-std::string ode_refuses(const Problem& p) { return refusal(p); }
 
 }  // namespace
 
@@ -226,11 +224,8 @@ std::string ode_version() { return dODE_VERSION; }
 
 void register_ode() {
   initialise_ode();
-  static std::deque<std::string> texts;
-  static std::deque<SchemeInfo> infos;
-  const auto keep = [](std::string s) -> std::string_view { return texts.emplace_back(std::move(s)); };
   for (const Variant& v : kVariants) {
-    const SchemeInfo& info = infos.emplace_back(SchemeInfo{
+    register_variant(SchemeInfo{
         .name = v.name,
         .title = keep(cat("ODE ", ode_version(), ", ", v.stepper)),
         .source = keep(cat("ODE ", ode_version(), " (Debian libode-dev, double precision; [Smith] R. Smith, Open "
@@ -239,22 +234,15 @@ void register_ode() {
                           "and velocity, a ball joint at a top's pivot",
         .order = 1,
         .kind = SchemeKind::semi_implicit,
-        .applies = {.families = {"rigid_body"}, .refuses = ode_refuses},
+        .applies = {.families = {"rigid_body"}, .refuses = refusal},
         // Both orientation updates normalise the quaternion: R stays on SO(3).
         .claims = {.constraint = Claim::exact},
         .notes = "Physics engine, stepped by dWorldStep / dWorldQuickStep; no collision, auto-disable, damping or "
                  "speed limit; a top's pivot without error reduction unless joint_erp is set (docs/engines.md)",
-        .settings = {kGyroscopic, kFiniteRotation, kJointErp}});
-    const Variant* vp = &v;
-    const SchemeInfo* ip = &info;
-    register_scheme(SchemeEntry{
-        .info = ip,
-        .factory = [vp, ip](const Problem& p, const SchemeSettings& set) -> std::unique_ptr<AnyIntegrator> {
-          return std::make_unique<Ode>(p, set, *vp, *ip);
-        },
-        .settings = {},
-        .builtin = false,
-        .origin = SchemeOrigin::registered});
+        .settings = {kGyroscopic, kFiniteRotation, kJointErp}},
+        [&v](const Problem& p, const SchemeSettings& set, const SchemeInfo& info) {
+          return std::make_unique<Ode>(p, set, v, info);
+        });
   }
 }
 
