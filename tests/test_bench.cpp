@@ -227,6 +227,24 @@ TEST_CASE("instruction counts do not depend on which other pairs are measured", 
   CHECK(find(all, a, "odeint_rk4_quat") == find(alone, b, "odeint_rk4_quat"));
 }
 
+TEST_CASE("instruction counts are the same counted by one driver or by two at once", "[bench][icount]") {
+  // count_instructions_by_size shares the problems among `jobs` drivers; a pair's count must not
+  // depend on it. The built-in schemes on single bodies count exactly the same instructions.
+  std::vector<Problem> problems{catalogue_problem("free_body"), catalogue_problem("heavy_top")};
+  const auto pairs = bench_pairs(select_schemes({"lie_euler", "bg_body"}), problems);  // + the baselines
+  std::string tool;
+  const auto one = count_instructions_by_size(pairs, 500, tool, RIGIDBENCH_EXE, false, 1);
+  // Costs that put each problem in its own driver.
+  const auto two = count_instructions_by_size(pairs, 500, tool, RIGIDBENCH_EXE, false, 2, std::vector<double>(pairs.size(), 1.0));
+  REQUIRE(one.size() == pairs.size());
+  REQUIRE(two.size() == pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    INFO(pairs[i].name());
+    CHECK(one[i] > 50);
+    CHECK(one[i] == two[i]);
+  }
+}
+
 TEST_CASE("the hand-written RK4 baseline steps odeint's numbers to round-off", "[bench][fast]") {
   // rk4_quat repeats odeint's runge_kutta4 operation for operation on the same right-hand side, so the
   // two baselines differ only in the cost of the algebra around the arithmetic. A load (heavy_top), an

@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 #include <string_view>
+#include <thread>
 
 #include "rigidbench/core/text_escape.hpp"
 #include "rigidbench/problems/catalogue.hpp"
@@ -177,23 +178,62 @@ std::vector<double> count_instructions(const std::vector<BenchPair>& pairs, std:
 }
 
 std::vector<double> count_instructions_by_size(const std::vector<BenchPair>& pairs, std::int64_t steps, std::string& tool,
-                                               const std::string& driver_exe, bool progress) {
-  std::vector<double> out(pairs.size(), kNaN);
-  std::map<std::int64_t, std::vector<std::size_t>> by_steps;
-  for (std::size_t i = 0; i < pairs.size(); ++i) by_steps[icount_steps_for(steps, pairs[i].problem->bodies.size())].push_back(i);
-  for (const auto& [n, idx] : by_steps) {
-    std::vector<BenchPair> group;
-    for (const std::size_t i : idx) group.push_back(pairs[i]);
-    const auto g = count_instructions(group, n, tool, driver_exe, progress);
-    for (std::size_t k = 0; k < idx.size(); ++k) out[idx[k]] = g[k];
+                                               const std::string& driver_exe, bool progress, int jobs,
+                                               const std::vector<double>& cost) {
+  // The units: the pairs of one problem (one step count each). Longest first (LPT) into `jobs`
+  // groups by estimated cost = cost per step x steps, each group one callgrind run per step count.
+  struct Unit {
+    std::int64_t n = 0;
+    std::vector<std::size_t> idx;
+    double cost = 0;
+  };
+  std::map<std::string, Unit> units;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    Unit& u = units[pairs[i].problem->name];
+    u.n = icount_steps_for(steps, pairs[i].problem->bodies.size());
+    u.idx.push_back(i);
+    const double c = i < cost.size() && std::isfinite(cost[i]) && cost[i] > 0 ? cost[i] : double(pairs[i].problem->bodies.size());
+    u.cost += c * double(u.n);
   }
+  std::vector<const Unit*> order;
+  for (const auto& [name, u] : units) order.push_back(&u);
+  std::stable_sort(order.begin(), order.end(), [](const Unit* a, const Unit* b) { return a->cost > b->cost; });
+  const std::size_t groups = std::clamp<std::size_t>(std::size_t(std::max(jobs, 1)), 1, std::max<std::size_t>(order.size(), 1));
+  std::vector<std::map<std::int64_t, std::vector<std::size_t>>> group(groups);
+  std::vector<double> load(groups, 0.0);
+  for (const Unit* u : order) {
+    const std::size_t g = std::size_t(std::min_element(load.begin(), load.end()) - load.begin());
+    load[g] += u->cost;
+    auto& ix = group[g][u->n];
+    ix.insert(ix.end(), u->idx.begin(), u->idx.end());
+  }
+  std::vector<double> out(pairs.size(), kNaN);
+  std::vector<std::string> tools(groups);
+  std::vector<std::exception_ptr> failed(groups);
+  auto count_group = [&](std::size_t g) {
+    try {
+      for (const auto& [n, idx] : group[g]) {
+        std::vector<BenchPair> some;
+        for (const std::size_t i : idx) some.push_back(pairs[i]);
+        const auto c = count_instructions(some, n, tools[g], driver_exe, progress);
+        for (std::size_t k = 0; k < idx.size(); ++k) out[idx[k]] = c[k];
+      }
+    } catch (...) {
+      failed[g] = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t g = 1; g < groups; ++g) threads.emplace_back(count_group, g);
+    count_group(0);
+  }
+  for (const auto& e : failed)
+    if (e) std::rethrow_exception(e);
+  tool = tools.front();
   return out;
 }
 
-std::int64_t icount_steps_for(std::int64_t steps, std::size_t bodies) {
-  if (bodies <= 80) return steps;
-  return std::max<std::int64_t>(4, std::int64_t(double(steps) * 80.0 / double(bodies)));
-}
+std::int64_t icount_steps_for(std::int64_t steps, std::size_t bodies) { return steps_for_bodies(steps, bodies, 4); }
 
 std::vector<ScalingSeries> scaling_series(const std::vector<BenchEntry>& entries, const std::vector<Problem>& problems) {
   std::vector<ScalingSeries> out;
@@ -310,7 +350,10 @@ BenchResult run_bench(const BenchRequest& req) {
   if (req.icount) {
     try {
       if (!req.quiet) std::fprintf(stderr, "bench: counting instructions under callgrind (%zu pairs)...\n", pairs.size());
-      const auto ips = count_instructions_by_size(pairs, req.icount_steps, out.icount_tool, "", !req.quiet);
+      std::vector<double> timed;  // the cost estimate that shares the pairs among the drivers
+      for (const BenchEntry& e : out.entries) timed.push_back(e.ns_per_step);
+      const int jobs = req.jobs > 0 ? req.jobs : int(std::max(1U, std::thread::hardware_concurrency()));
+      const auto ips = count_instructions_by_size(pairs, req.icount_steps, out.icount_tool, "", !req.quiet, jobs, timed);
       std::map<std::string, double> base_i, rk4_i;
       for (std::size_t i = 0; i < pairs.size(); ++i) {
         out.entries[i].instructions_per_step = ips[i];

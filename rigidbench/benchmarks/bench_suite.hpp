@@ -29,6 +29,9 @@ struct BenchRequest {
   /// of bodies (particle_gas_N) and the growth of the cost with n is fitted (BenchResult::scaling).
   /// No work-precision sweeps then (their references would be a study of their own).
   std::vector<std::size_t> sizes;
+  /// Callgrind drivers run at the same time for the instruction counts (0: one per core). The
+  /// timings always run alone, before them.
+  int jobs = 0;
 };
 
 struct BenchEntry {
@@ -92,9 +95,13 @@ std::vector<double> count_instructions(const std::vector<BenchPair>& pairs, std:
                                        const std::string& driver_exe = "", bool progress = false);
 
 /// count_instructions with each pair's own step count, icount_steps_for(steps, its bodies): one
-/// driver run per distinct count.
+/// driver run per distinct count. With jobs > 1 the problems are shared out among `jobs` drivers run
+/// at the same time, longest first by estimated cost (`cost[i]`: pair i's expected cost per step,
+/// e.g. its timed ns per step; missing or not positive: its number of bodies). The counts do not
+/// depend on which pairs share a driver (tests/test_bench.cpp), so only the wall time changes.
 std::vector<double> count_instructions_by_size(const std::vector<BenchPair>& pairs, std::int64_t steps, std::string& tool,
-                                               const std::string& driver_exe = "", bool progress = false);
+                                               const std::string& driver_exe = "", bool progress = false, int jobs = 1,
+                                               const std::vector<double>& cost = {});
 
 /// Steps N of the instruction-count driver for a problem of n bodies: `steps` up to 80 bodies, then
 /// fewer in proportion (at least 4), so that a 10 000-body count stays minutes, not hours.

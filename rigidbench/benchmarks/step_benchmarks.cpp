@@ -121,16 +121,22 @@ void run_icount_driver(const std::vector<BenchPair>& pairs, std::int64_t steps, 
   }
 }
 
+std::int64_t steps_for_bodies(std::int64_t steps, std::size_t bodies, std::int64_t at_least) {
+  if (bodies <= 80) return steps;
+  return std::max<std::int64_t>(at_least, std::int64_t(double(steps) * 80.0 / double(bodies)));
+}
+
 StepCounts step_counts(const BenchPair& bp) {
   const auto s = bp.scheme->make(*bp.problem);
   s->reset(bp.problem->initial, bp.problem->t0);
-  const IntegrationOutcome r = integrate(*s, FixedSteps{bp.problem->t0, bp.h, kCountSteps});
+  const std::int64_t n = steps_for_bodies(kCountSteps, bp.problem->bodies.size(), 16);
+  const IntegrationOutcome r = integrate(*s, FixedSteps{bp.problem->t0, bp.h, n});
   StepCounts out;
   if (!r.ok) return out;  // NaN: a scheme that breaks down has no per-step count
   const Counters c = s->counters();
-  out.loads = double(c.load_evaluations) / double(kCountSteps);
-  out.newton = double(c.newton_iterations) / double(kCountSteps);
-  out.jacobians = double(c.jacobian_evaluations) / double(kCountSteps);
+  out.loads = double(c.load_evaluations) / double(n);
+  out.newton = double(c.newton_iterations) / double(n);
+  out.jacobians = double(c.jacobian_evaluations) / double(n);
   return out;
 }
 

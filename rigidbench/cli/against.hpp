@@ -18,6 +18,7 @@ struct AgainstRequest {
   std::string cache_dir;       // default: <reference cache>/against
   std::vector<std::string> integrators, problems;
   Shard shard;
+  std::string current_bench;   // this build's bench report with instruction counts, already made (gate --run --bench-out)
   int jobs = 0;                // build parallelism (0: all cores)
   bool quiet = false;
 };

@@ -30,6 +30,8 @@ CLI::App* add_bench_options(CLI::App& app, BenchOptions& o) {
   sc->add_option("--min-time", o.req.min_time, "Google Benchmark minimum time per repetition [s] (default 0.05)");
   sc->add_option("--repetitions", o.req.repetitions, "Interleaved repetitions; the min is used (default 5)");
   sc->add_option("--icount-steps", o.req.icount_steps, "Steps N of the instruction-count driver (runs N and 2N)");
+  sc->add_option("--jobs", o.req.jobs, "Callgrind drivers counting instructions at the same time (default 0: one per core; "
+                 "1 under MPI)")->check(CLI::NonNegativeNumber);
   sc->add_flag("--no-icount", o.no_icount, "Skip the instruction counts (callgrind)");
   sc->add_flag("--require-icount", o.req.require_icount, "Fail (exit 2) when valgrind is missing");
   sc->add_flag("--no-work-precision", o.no_wp, "Skip the work-precision sweeps");
@@ -77,6 +79,7 @@ int run_bench_distributed(const BenchRun& b, bool shard_given) {
     BenchRequest mine = b.req;
     mine.shard = shard;
     mine.quiet = b.req.quiet || !ranks().root();
+    if (mine.jobs == 0) mine.jobs = 1;  // the ranks already share the cores
     if (!b.out.empty()) {
       mine.out_dir = (std::filesystem::path(b.out) / cat("rank-", std::to_string(ranks().rank))).string();
       std::filesystem::create_directories(mine.out_dir);

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "rigidbench/core/atomic_file.hpp"
 #include "rigidbench/core/json_input.hpp"
@@ -75,6 +76,7 @@ std::optional<nlohmann::json> run_snapshot(const RunOptions& ro, HistoryRun& rec
       br.repetitions = 3;
       br.work_precision = false;
       br.quiet = true;
+      br.jobs = distributed ? 1 : ro.jobs;  // the callgrind drivers at once (the ranks already share the cores)
       if (!quiet)
         std::fprintf(stderr, "gate: [2/2] the benchmarks: timings and instruction counts under callgrind (%.0f s so far)...\n",
                      since(t0));
@@ -113,6 +115,17 @@ std::optional<nlohmann::json> run_snapshot(const RunOptions& ro, HistoryRun& rec
 GateResult run_against(const AgainstRequest& ar, const GateOptions& options, HistoryRun& record) {
   namespace fs = std::filesystem;
   const auto t0 = std::chrono::steady_clock::now();
+  // This build's counts are the same in any run of it: one already made (gate --run --bench-out)
+  // saves a callgrind pass, if it is this build's (checked now) and of the same pairs (after [3/4]).
+  nlohmann::json c1;
+  if (!ar.current_bench.empty()) {
+    c1 = read_json(ar.current_bench, "the bench report ", "");
+    if (!c1.is_object() || c1.value("kind", "") != "bench" || !c1.contains("tool") || !c1.contains("results"))
+      throw InputError(cat("gate: --current-bench '", ar.current_bench, "' is not a rigidbench bench report"));
+    if (nlohmann::json(c1.at("tool")) != nlohmann::json::parse(tool_info().dump()))
+      throw InputError(cat("gate: --current-bench '", ar.current_bench, "' was made by another build (", c1.at("tool").dump(),
+                           "; this one: ", tool_info().dump(), ")"));
+  }
   const std::string other = against_binary(ar);
   const std::string self = fs::read_symlink("/proc/self/exe").string();
   // The scratch folder: a fresh name no other user can guess or take first (mkdtemp: created
@@ -141,10 +154,24 @@ GateResult run_against(const AgainstRequest& ar, const GateOptions& options, His
   };
   stage("[1/4] its benchmarks and instruction counts");
   const auto b1 = read(run_bench_of(other, ar, (tmp / "base1").string(), false));
-  stage("[2/4] this build's benchmarks and instruction counts");
-  const auto c1 = read(run_bench_of(self, ar, (tmp / "cur1").string(), false));
+  if (ar.current_bench.empty()) {
+    stage("[2/4] this build's benchmarks and instruction counts");
+    c1 = read(run_bench_of(self, ar, (tmp / "cur1").string(), false));
+  } else {
+    stage(cat("[2/4] this build's benchmarks and instruction counts: ", ar.current_bench).c_str());
+  }
   stage("[3/4] this build's timings again");
   const auto c2 = read(run_bench_of(self, ar, (tmp / "cur2").string(), true));
+  if (!ar.current_bench.empty()) {
+    auto pairs = [](const nlohmann::json& b) {
+      std::set<std::pair<std::string, std::string>> out;
+      for (const auto& e : b.at("results")) out.emplace(e.value("integrator", ""), e.value("problem", ""));
+      return out;
+    };
+    if (pairs(c1) != pairs(c2))
+      throw InputError(cat("gate: --current-bench '", ar.current_bench, "' has other pairs than --against's selection (",
+                           std::to_string(pairs(c1).size()), " against ", std::to_string(pairs(c2).size()), ")"));
+  }
   stage("[4/4] its timings again");
   const auto b2 = read(run_bench_of(other, ar, (tmp / "base2").string(), true));
   record.bench = c1;  // this build's counts and timings
@@ -157,7 +184,7 @@ GateResult run_against(const AgainstRequest& ar, const GateOptions& options, His
 
 /// What the options of `gate` fill (CLI11).
 struct GateCliOptions {
-  std::string baseline, current, junit, snapshot_out, expect, shard;
+  std::string baseline, current, junit, snapshot_out, bench_out, expect, shard;
   std::vector<std::string> command;                  // as typed: the line that reproduces a failure
   std::chrono::steady_clock::time_point started;     // the whole run's wall time, for JUnit
   AgainstRequest against;
@@ -176,6 +203,11 @@ CLI::App* add_gate_options(CLI::App& app, GateCliOptions& o) {
   sc->add_flag("--bless", o.bless, "Write the current snapshot as the new baseline (the only way to write one)");
   sc->add_option("--junit", o.junit, "Write JUnit XML (one testcase per scheme x problem x metric)");
   sc->add_option("--snapshot-out", o.snapshot_out, "Also write the current snapshot to this file");
+  sc->add_option("--bench-out", o.bench_out,
+                 "With --run: also write the run's bench report (timings and instruction counts) to this file");
+  sc->add_option("--current-bench", o.against.current_bench,
+                 "With --against: this build's bench report from --run --bench-out, instead of counting its "
+                 "instructions again");
   sc->add_flag("--allow-stale", o.gate.allow_stale,
                "Stale rows (improved errors, speed counted by another toolchain) warn instead of failing");
   sc->add_flag("--accuracy-only", o.gate.accuracy_only,
@@ -185,7 +217,7 @@ CLI::App* add_gate_options(CLI::App& app, GateCliOptions& o) {
   sc->add_option("--expect", o.expect, "Expected findings (JSON): listed failures pass, listed checks that pass fail");
   sc->add_option("--shard", o.shard,
                  "Gate shard k/N of the pairs (run and compared; the baseline is restricted to the same shard)");
-  sc->add_option("--jobs", o.run_options.jobs, "Worker threads of --run's verification, build jobs of --against (default: all cores)");
+  sc->add_option("--jobs", o.run_options.jobs, "Worker threads of --run's verification and instruction counts, build jobs of --against (default: all cores)");
   sc->add_option("--against", o.against.revision,
                  "Speed against git revision REV instead of a baseline: REV built in a worktree with this build's "
                  "compiler and flags (cached), both builds' benchmarks run here, instructions +2 % fail");
@@ -234,9 +266,9 @@ int finish_gate(const GateCliOptions& o, HistoryRun& record, const GateResult& g
 int gate_against(GateCliOptions& o, HistoryRun& record) {
   if (ranks().distributed())
     throw InputError("gate --against builds and benchmarks on this machine: run it in one process, not under MPI");
-  if (o.run || !o.current.empty() || o.bless || !o.baseline.empty() || o.gate.accuracy_only)
+  if (o.run || !o.current.empty() || o.bless || !o.baseline.empty() || o.gate.accuracy_only || !o.bench_out.empty())
     throw InputError("gate: --against compares two builds' speed on this machine: --run, --in, --bless, "
-                     "--baseline and --accuracy-only do not apply");
+                     "--baseline, --accuracy-only and --bench-out do not apply");
   if (!o.against.revision.empty() && !o.against.binary.empty())
     throw InputError("gate: give one of --against REV and --against-binary PATH");
   if (o.against.revision.empty()) o.against.revision = o.against.binary;
@@ -275,6 +307,9 @@ void adopt_selection(const nlohmann::json& baseline, GateCliOptions& o) {
 int gate_baseline(GateCliOptions& o, HistoryRun& record) {
   if (o.baseline.empty()) throw InputError("gate: --baseline FILE is required (or --against REV)");
   if (o.run == !o.current.empty()) throw InputError("gate: give exactly one of --run and --in FILE");
+  if (!o.against.current_bench.empty()) throw InputError("gate: --current-bench goes with --against REV");
+  if (!o.bench_out.empty() && (!o.run || o.gate.accuracy_only || o.bless))
+    throw InputError("gate: --bench-out writes the benchmarks of --run: it needs --run, without --accuracy-only or --bless");
   if (o.run_options.jobs < 0) throw InputError("gate: --jobs must be >= 0 (0: all cores)");
   if (!o.shard.empty()) {
     if (o.bless) throw InputError("gate: --bless writes a whole baseline: --shard does not apply");
@@ -315,6 +350,7 @@ int gate_baseline(GateCliOptions& o, HistoryRun& record) {
     }
   }
   if (!o.snapshot_out.empty()) write_report(o.snapshot_out, current.dump(1) + "\n");
+  if (!o.bench_out.empty()) write_report(o.bench_out, record.bench.dump(1) + "\n");
   if (o.bless) {
     // A baseline of some pairs (an outside scheme's own, docs/gate.md) says which: a later gate
     // without --integrator/--problem compares exactly those.
