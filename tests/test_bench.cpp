@@ -24,13 +24,13 @@ void register_as_the_command() {
   if (!engines::engines_built().empty() && !is_registered("mujoco_euler")) engines::register_engines();
 }
 
-/// Every (scheme, problem) pair the registry has.
+/// Every (scheme, problem) pair the registry has in "all".
 std::set<std::pair<std::string, std::string>> applicable_pairs() {
   std::set<std::pair<std::string, std::string>> s;
   for (const auto& n : catalogue_names()) {
     const Problem p = catalogue_problem(n);
     for (const auto& e : registry())
-      if (not_applicable(*e.info, p).empty()) s.emplace(std::string(e.info->name), n);
+      if (e.in_all && not_applicable(*e.info, p).empty()) s.emplace(std::string(e.info->name), n);
   }
   return s;
 }

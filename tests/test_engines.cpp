@@ -297,3 +297,110 @@ TEST_CASE("engines: a step Bullet would clamp is a breakdown", "[engines]") {
 
 }  // namespace
 }  // namespace rigidbench
+
+#ifdef RIGIDBENCH_HAVE_SIMBODY
+
+namespace rigidbench {
+namespace {
+
+TEST_CASE("engines: Simbody's state conventions (world angular velocity through its own setters)", "[engines]") {
+  // Free and Ball mobilizers: the state read right after a reset is the initial state, and a step of
+  // 1e-7 turns the body by R0 exp(h W).
+  for (const char* problem : {"free_body", "heavy_top_realisable"}) {
+    Problem p = catalogue_problem(problem);
+    p.initial.body().R = test::random_rotation(0.5, 3.0);
+    p.initial.body().W = Vec3(0.3, -0.7, 5.0);
+    INFO(problem);
+    auto s = engine("simbody_rk3").make(p);
+    s->reset(p.initial, p.t0);
+    State x(1);
+    s->read(x);
+    CHECK(test::compare(x.body().R, p.initial.body().R, 1e-14) == "");
+    CHECK(test::compare(x.body().W, p.initial.body().W, 1e-13) == "");
+    REQUIRE(s->step(0, 1e-7).ok);
+    s->read(x);
+    CHECK(test::compare(x.body().R, p.initial.body().R * so3::exp(1e-7 * x.body().W), 1e-12) == "");
+  }
+}
+
+TEST_CASE("engines: Simbody's variants are selected by name or glob, never by 'all'", "[engines]") {
+  engine("simbody_rk3");
+  for (const SchemeEntry* e : select_schemes({"all"})) CHECK(std::string(e->info->name).rfind("simbody_", 0) != 0);
+  CHECK(select_schemes({"simbody_*"}).size() == 8);
+  CHECK(select_schemes({"simbody_verlet"}).front()->info->order == 3);  // Simbody's own word
+}
+
+TEST_CASE("engines: a Simbody state that overflows is a breakdown", "[engines]") {
+  Problem p = catalogue_problem("free_body");
+  p.initial.body().W = Vec3(1e160, 2e160, -1e160);
+  auto s = engine("simbody_rk2").make(p);
+  s->reset(p.initial, p.t0);
+  const StepStatus st = s->step(0, 0.01);
+  REQUIRE_FALSE(st.ok);
+  CHECK_THAT(st.reason, Catch::Contains("Simbody"));
+}
+
+/// Error of `scheme` at t = n h on free_body against RK4 on the quaternion form at h/64.
+double error_after(const std::string& scheme, double h, int n) {
+  const Problem p = catalogue_problem("free_body");
+  auto s = find_scheme(scheme).make(p);
+  s->reset(p.initial, p.t0);
+  REQUIRE(integrate(*s, FixedSteps{0.0, h, n}).ok);
+  auto r = find_scheme("rk4_quat").make(p);
+  r->reset(p.initial, p.t0);
+  REQUIRE(integrate(*r, FixedSteps{0.0, h / 64, 64 * n}).ok);
+  State x(1), y(1);
+  s->read(x);
+  r->read(y);
+  return (x.body().R - y.body().R).norm();
+}
+
+TEST_CASE("engines: Simbody's Feldberg and Verlet orders are local orders, reproduced independently", "[engines]") {
+  // Simbody's header comments call RungeKuttaFeldbergIntegrator "fifth order" and VerletIntegrator
+  // "third order"; verify measures 4.2 and 1.97 on free_body (docs/engines.md, "Simbody"). One step
+  // from the initial state errs by O(h^(p+1)): the claims are the local orders of the attitude.
+  engine("simbody_verlet");
+  const double one_step_feldberg = error_after("simbody_rk_feldberg", 0.2, 1) / error_after("simbody_rk_feldberg", 0.1, 1);
+  const double global_feldberg = error_after("simbody_rk_feldberg", 0.04, 50) / error_after("simbody_rk_feldberg", 0.02, 100);
+  const double one_step_verlet = error_after("simbody_verlet", 0.02, 1) / error_after("simbody_verlet", 0.01, 1);
+  const double global_verlet = error_after("simbody_verlet", 0.02, 100) / error_after("simbody_verlet", 0.01, 200);
+  INFO("Feldberg: one step " << one_step_feldberg << ", over [0, 2] " << global_feldberg);
+  INFO("Verlet: one step " << one_step_verlet << ", over [0, 2] " << global_verlet);
+  CHECK(std::log2(one_step_feldberg) == Approx(5).margin(0.3));
+  CHECK(std::log2(global_feldberg) == Approx(4).margin(0.3));
+  CHECK(std::log2(one_step_verlet) == Approx(3).margin(0.3));
+  CHECK(std::log2(global_verlet) == Approx(2).margin(0.3));
+
+  // Independently of Simbody: Fehlberg's tableau (Fehlberg 1969, Table III) with the weights its
+  // step advances - 25/216, 1408/2565, 2197/4104, -1/5 (the fourth-order solution; the fifth-order
+  // weights 16/135, ... form only the error estimate) - is a fourth-order method on y' = y.
+  const double A[6][5] = {{0, 0, 0, 0, 0},
+                          {1.0 / 4, 0, 0, 0, 0},
+                          {3.0 / 32, 9.0 / 32, 0, 0, 0},
+                          {1932.0 / 2197, -7200.0 / 2197, 7296.0 / 2197, 0, 0},
+                          {439.0 / 216, -8.0, 3680.0 / 513, -845.0 / 4104, 0},
+                          {-8.0 / 27, 2.0, -3544.0 / 2565, 1859.0 / 4104, -11.0 / 40}};
+  const double b4[6] = {25.0 / 216, 0, 1408.0 / 2565, 2197.0 / 4104, -1.0 / 5, 0};
+  const double b5[6] = {16.0 / 135, 0, 6656.0 / 12825, 28561.0 / 56430, -9.0 / 50, 2.0 / 55};
+  const auto solve = [&](const double* b, int n) {  // y' = y on [0, 1] in n steps: error at 1
+    const double h = 1.0 / n;
+    double y = 1;
+    for (int s = 0; s < n; ++s) {
+      double k[6];
+      for (int i = 0; i < 6; ++i) {
+        double yi = y;
+        for (int j = 0; j < i; ++j) yi += h * A[i][j] * k[j];
+        k[i] = yi;
+      }
+      for (int i = 0; i < 6; ++i) y += h * b[i] * k[i];
+    }
+    return std::abs(y - std::exp(1.0));
+  };
+  CHECK(std::log2(solve(b4, 16) / solve(b4, 32)) == Approx(4).margin(0.1));
+  CHECK(std::log2(solve(b5, 8) / solve(b5, 16)) == Approx(5).margin(0.1));
+}
+
+}  // namespace
+}  // namespace rigidbench
+
+#endif  // RIGIDBENCH_HAVE_SIMBODY

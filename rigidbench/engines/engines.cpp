@@ -9,7 +9,7 @@ std::string_view keep(std::string s) {
   return texts.emplace_back(std::move(s));
 }
 
-void register_variant(SchemeInfo info, EngineFactory make) {
+void register_variant(SchemeInfo info, EngineFactory make, bool in_all) {
   static std::deque<SchemeInfo> infos;
   const SchemeInfo* ip = &infos.emplace_back(std::move(info));
   register_scheme(SchemeEntry{
@@ -17,7 +17,8 @@ void register_variant(SchemeInfo info, EngineFactory make) {
       .factory = [ip, make = std::move(make)](const Problem& p, const SchemeSettings& set) { return make(p, set, *ip); },
       .settings = {},
       .builtin = false,
-      .origin = SchemeOrigin::registered});
+      .origin = SchemeOrigin::registered,
+      .in_all = in_all});
 }
 
 void register_engines() {
@@ -29,6 +30,9 @@ void register_engines() {
 #endif
 #ifdef RIGIDBENCH_HAVE_BULLET
   register_bullet();
+#endif
+#ifdef RIGIDBENCH_HAVE_SIMBODY
+  register_simbody();
 #endif
 }
 
@@ -42,6 +46,9 @@ std::vector<EngineBuilt> engines_built() {
 #endif
 #ifdef RIGIDBENCH_HAVE_BULLET
   e.push_back({"Bullet", bullet_version()});
+#endif
+#ifdef RIGIDBENCH_HAVE_SIMBODY
+  e.push_back({"Simbody", simbody_version()});
 #endif
   return e;
 }

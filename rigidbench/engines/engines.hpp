@@ -32,8 +32,9 @@ using EngineFactory =
 /// A string kept for the program's lifetime (SchemeInfo holds views).
 std::string_view keep(std::string s);
 /// Registers one variant of an engine as a scheme, through register_scheme as any outside program
-/// does (origin "registered"); the SchemeInfo is kept for the program's lifetime.
-void register_variant(SchemeInfo info, EngineFactory make);
+/// does (origin "registered"); the SchemeInfo is kept for the program's lifetime. in_all = false:
+/// selected by name or glob only (SchemeEntry::in_all).
+void register_variant(SchemeInfo info, EngineFactory make, bool in_all = true);
 
 // One per engine file.
 void register_mujoco();
@@ -42,5 +43,7 @@ void register_ode();
 std::string ode_version();
 void register_bullet();
 std::string bullet_version();
+void register_simbody();
+std::string simbody_version();
 
 }  // namespace rigidbench::engines

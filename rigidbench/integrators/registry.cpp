@@ -113,7 +113,7 @@ std::vector<const SchemeEntry*> select_schemes(const std::vector<std::string>& p
   for (const std::string& pat : patterns) {
     bool any = false;
     for (const auto& e : registry())
-      if (pat == "all" || glob_match(pat, std::string(e.info->name))) {
+      if (pat == "all" ? e.in_all : glob_match(pat, std::string(e.info->name))) {
         any = true;
         if (std::find(out.begin(), out.end(), &e) == out.end()) out.push_back(&e);
       }

@@ -30,6 +30,9 @@ struct SchemeEntry {
   SchemeSettings settings;  // empty in the registry: every default
   bool builtin = true;      // false: registered by the program that links the library
   SchemeOrigin origin = SchemeOrigin::builtin;
+  /// false: selected only by its name or a glob, never by "all" - a scheme too slow for the default
+  /// suites and the gate (Simbody's variants, 20-90 us a step: docs/engines.md). `list` says so.
+  bool in_all = true;
   /// What the wall-clock cost includes beyond the core update (e.g. a Python call's overhead); empty
   /// for compiled schemes.
   std::string cost_note = {};
