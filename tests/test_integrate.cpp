@@ -1,9 +1,13 @@
 // The integration driver (integrators/integrate.hpp): step times computed on the grid, observations
-// where the plan puts them, the landing last step, resumed runs, and every kind of breakdown.
+// where the plan puts them, the landing last step, resumed runs, every kind of breakdown, and the
+// isolated schemes' runs in a child process.
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <vector>
 
+#include "rigidbench/core/so3.hpp"
 #include "rigidbench/integrators/integrate.hpp"
 #include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/problems/catalogue.hpp"
@@ -142,4 +146,122 @@ TEST_CASE("driver: simulate writes t0, every k-th step and t_end from the proble
   CHECK(tr.t == std::vector<double>{p.t0, p.t0 + 4 * 0.1, p.t0 + 8 * 0.1, p.t0 + 1.05});
   REQUIRE(tr.states.size() == 4);
   CHECK(tr.states[0].body().W == p.initial.body().W);
+}
+
+// ---- isolated schemes (integrate.hpp, "Isolated schemes") -------------------------------------------
+namespace {
+
+/// A body turning at a constant W (R <- R exp(h W)), run in a child process when `isolate`; at chosen
+/// steps it aborts after a last word on standard error (as an engine's assertion does), throws an
+/// InputError, or breaks down.
+class Turning final : public AnyIntegrator {
+ public:
+  explicit Turning(bool isolate) : info_(make_info(isolate)) {}
+  const SchemeInfo& info() const override { return info_; }
+  void reset(const State& x0, double) override { x_ = x0; }
+  StepStatus step(double, double h) override {
+    if (n_ == abort_at) {
+      std::fprintf(stderr, "turning.cpp:12: step: Assertion `finite(q)' failed.\n");
+      std::abort();
+    }
+    if (n_ == throw_at) throw InputError("the step is too large for this chart");
+    if (n_ == fail_at) return StepStatus::breakdown("the test's breakdown");
+    x_.body().R = x_.body().R * so3::exp(h * x_.body().W);
+    ++n_;
+    return StepStatus::success();
+  }
+  void read(State& x) const override { x = x_; }
+  Counters counters() const override { return {}; }
+  std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
+  std::int64_t abort_at = -1, throw_at = -1, fail_at = -1;
+
+ private:
+  static SchemeInfo make_info(bool isolate) {
+    return {.name = "turning", .title = "", .source = "", .representation = "", .order = 1,
+            .kind = SchemeKind::explicit_, .applies = {}, .claims = {}, .notes = "", .isolate = isolate};
+  }
+  SchemeInfo info_;
+  State x_;
+  std::int64_t n_ = 0;
+};
+
+State turning_start() {
+  State x(1);
+  x.body().R = test::random_rotation(0.4, 2.0);
+  x.body().W = Vec3(0.3, -1.1, 2.0);
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE("driver: an isolated scheme observes the states it would in this process, and its runs chain",
+          "[integrate]") {
+  const State x0 = turning_start();
+  std::vector<State> seen[2];
+  State end[2];
+  for (int isolate = 0; isolate < 2; ++isolate) {
+    Turning s(isolate == 1);
+    s.reset(x0, 0);
+    State x(1);
+    const auto keep = [&](const Observation&, const State& y) { seen[isolate].push_back(y); };
+    IntegrationOutcome r = integrate(s, FixedSteps{0.0, 0.01, 6}, {.every = 2, .initial = true}, x, keep);
+    REQUIRE(r.ok);
+    CHECK(r.steps == 6);
+    // Resumed at step 6: the scheme here must hold the state the child reached.
+    r = integrate(s, FixedSteps{.t0 = 0.0, .h = 0.01, .steps = 10, .from = 6}, {.every = 2}, x, keep);
+    REQUIRE(r.ok);
+    CHECK(r.t == 0.01 * 10);
+    s.read(end[isolate]);
+  }
+  REQUIRE(seen[0].size() == 6);
+  REQUIRE(seen[1].size() == seen[0].size());
+  for (std::size_t i = 0; i < seen[0].size(); ++i) CHECK(test::compare(seen[1][i].body().R, seen[0][i].body().R, 0.0) == "");
+  CHECK(test::compare(end[1].body().R, end[0].body().R, 0.0) == "");
+  CHECK(test::compare(end[1].body().R, x0.body().R, 1e-3) != "");  // it did turn
+}
+
+TEST_CASE("driver: an isolated scheme that aborts is a breakdown with the signal and its last words",
+          "[integrate]") {
+  Turning s(true);
+  s.abort_at = 5;
+  s.reset(turning_start(), 0);
+  State x(1);
+  int observed = 0;
+  const IntegrationOutcome r =
+      integrate(s, FixedSteps{0.0, 0.01, 10}, {.every = 2}, x, [&](const Observation&, const State&) { ++observed; });
+  CHECK(observed == 2);  // after steps 2 and 4; the abort comes in step 5 (the sixth)
+  CHECK_FALSE(r.ok);
+  CHECK(r.steps == 4);
+  CHECK(r.failed_at == Approx(0.06));
+  CHECK_THAT(r.cause, Catch::Contains("killed by signal 6") && Catch::Contains("Assertion `finite(q)' failed."));
+  CHECK_THAT(r.reason, Catch::StartsWith("after step 4 (t = 0.04), before t = 0.06: the scheme's process was killed"));
+}
+
+TEST_CASE("driver: an isolated scheme's errors and breakdowns are the ones it has in this process", "[integrate]") {
+  State x(1);
+  SECTION("an InputError thrown in the child") {
+    Turning s(true);
+    s.throw_at = 1;
+    s.reset(turning_start(), 0);
+    CHECK_THROWS_MATCHES(integrate(s, FixedSteps{0.0, 0.01, 4}, x), InputError,
+                         Catch::Message("the step is too large for this chart"));
+  }
+  SECTION("a failed step") {
+    Turning s(true);
+    s.fail_at = 3;
+    s.reset(turning_start(), 0);
+    const IntegrationOutcome r = integrate(s, FixedSteps{0.0, 0.25, 8}, x);
+    CHECK_FALSE(r.ok);
+    CHECK(r.reason == "step 3 (t = 0.75, h = 0.25): the test's breakdown");
+  }
+  SECTION("an observer here that refuses a state ends the child") {
+    Turning s(true);
+    s.reset(turning_start(), 0);
+    const IntegrationOutcome r = integrate(s, FixedSteps{0.0, 0.25, 8}, {.every = 2}, x, [&](const Observation& o, const State&) {
+      return o.steps == 4 ? StepStatus::breakdown("refused here") : StepStatus::success();
+    });
+    CHECK_FALSE(r.ok);
+    CHECK(r.steps == 4);
+    CHECK(r.reason == "refused here");
+  }
 }

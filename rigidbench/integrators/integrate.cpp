@@ -1,6 +1,18 @@
 #include "rigidbench/integrators/integrate.hpp"
 
+#include <fcntl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <type_traits>
 
 namespace rigidbench {
 
@@ -53,6 +65,222 @@ Trajectory simulate(AnyIntegrator& integ, const Problem& p, double h, double t_e
   tr.ok = r.ok;
   tr.reason = r.reason;
   return tr;
+}
+
+// ---- isolated schemes (integrate.hpp, "Isolated schemes") -----------------------------------------
+namespace {
+
+// Messages from the child, each a tag and its fields in this machine's representation (parent and
+// child are the same program): 'O' an observation and its state; 'E' the outcome and the final
+// state; 'I' / 'X' an InputError / another exception the run threw, with its message.
+void put_bytes(std::string& b, const void* p, std::size_t n) { b.append(static_cast<const char*>(p), n); }
+template <class T>
+void put(std::string& b, const T& v) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  put_bytes(b, &v, sizeof v);
+}
+void put_text(std::string& b, const std::string& s) {
+  put(b, std::uint64_t(s.size()));
+  b += s;
+}
+void put_state(std::string& b, const State& x) {
+  std::vector<double> v(x.bodies.size() * std::size_t(observables_per_body(true)));
+  flatten(x, true, v.data());
+  put_bytes(b, v.data(), v.size() * sizeof(double));
+}
+
+bool write_all(int fd, const std::string& b) {
+  std::size_t done = 0;
+  while (done < b.size()) {
+    const ssize_t k = ::write(fd, b.data() + done, b.size() - done);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    done += std::size_t(k);
+  }
+  return true;
+}
+bool read_all(int fd, void* p, std::size_t n) {
+  auto* c = static_cast<char*>(p);
+  while (n > 0) {
+    const ssize_t k = ::read(fd, c, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    c += k;
+    n -= std::size_t(k);
+  }
+  return true;
+}
+template <class T>
+T get(int fd) {
+  T v{};
+  if (!read_all(fd, &v, sizeof v)) throw std::runtime_error("isolated run: message from the child cut short");
+  return v;
+}
+std::string get_text(int fd) {
+  std::string s(get<std::uint64_t>(fd), '\0');
+  if (!s.empty() && !read_all(fd, s.data(), s.size()))
+    throw std::runtime_error("isolated run: message from the child cut short");
+  return s;
+}
+void get_state(int fd, State& x) {
+  for (BodyState& b : x.bodies) {
+    double v[18];
+    if (!read_all(fd, v, sizeof v)) throw std::runtime_error("isolated run: message from the child cut short");
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) b.R(i, j) = v[3 * i + j];
+      b.W[i] = v[9 + i];
+      b.x[i] = v[12 + i];
+      b.v[i] = v[15 + i];
+    }
+  }
+}
+
+/// The last non-empty line of what the child wrote (its standard output and error), at most 300
+/// characters: an engine's assertion message.
+std::string last_line(std::FILE* f) {
+  std::string all;
+  std::rewind(f);
+  char buf[4096];
+  for (std::size_t k; (k = std::fread(buf, 1, sizeof buf, f)) > 0;) all.append(buf, k);
+  while (!all.empty() && (all.back() == '\n' || all.back() == '\r' || all.back() == ' ')) all.pop_back();
+  std::string line = all.substr(all.find_last_of('\n') == std::string::npos ? 0 : all.find_last_of('\n') + 1);
+  if (line.size() > 300) line = line.substr(0, 297) + "...";
+  return line;
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+[[noreturn]] void child(AnyIntegrator& s, const FixedSteps& grid, const ObservationPlan& plan, State& x, int out,
+                        int log) {
+  // The harness's handlers are the parent's business: a fault here must end this process, as it
+  // would without rigidbench, and be seen by the parent.
+  for (int sig : {SIGABRT, SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGPIPE}) std::signal(sig, SIG_DFL);
+  ::dup2(log, 1);
+  ::dup2(log, 2);
+  std::string b;
+  try {
+    const IntegrationOutcome r = detail::integrate_here(s, grid, plan, x, [&](const Observation& o, const State& y) {
+      b.assign(1, 'O');
+      put(b, o);
+      put_state(b, y);
+      if (!write_all(out, b)) ::_exit(3);  // the parent has gone
+    });
+    b.assign(1, 'E');
+    put(b, r.ok);
+    put_text(b, r.reason);
+    put_text(b, r.cause);
+    put(b, r.steps);
+    put(b, r.t);
+    put(b, r.failed_at);
+    State xf = x;
+    if (r.ok) s.read(xf);
+    put_state(b, xf);
+  } catch (const InputError& e) {
+    b.assign(1, 'I');
+    put_text(b, e.what());
+  } catch (const std::exception& e) {
+    b.assign(1, 'X');
+    put_text(b, e.what());
+  }
+  std::fflush(nullptr);
+  // _exit: no destructors, no atexit handlers - the objects of this process are copies of the parent's.
+  ::_exit(write_all(out, b) ? 0 : 3);
+}
+
+}  // namespace
+
+IntegrationOutcome detail::integrate_isolated(AnyIntegrator& s, const FixedSteps& grid, const ObservationPlan& plan,
+                                              State& x, const ObserveFn& observe) {
+  if (x.bodies.empty()) throw std::logic_error("integrate: an isolated scheme's run needs x sized to its problem");
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> log(std::tmpfile(), &std::fclose);
+  int fds[2];
+  if (!log || ::pipe2(fds, O_CLOEXEC) != 0)
+    throw std::runtime_error(cat("isolated run of ", std::string(s.info().name), ": ", std::strerror(errno)));
+  std::fflush(nullptr);  // what is buffered here is not written again by the child
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw std::runtime_error(cat("isolated run of ", std::string(s.info().name), ": fork: ", std::strerror(errno)));
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    child(s, grid, plan, x, fds[1], ::fileno(log.get()));
+  }
+  ::close(fds[1]);
+  const int in = fds[0];
+  bool reaped = false;
+  const auto finish = [&](bool kill_child) {
+    reaped = true;
+    if (kill_child) ::kill(pid, SIGKILL);
+    ::close(in);
+    return wait_for(pid);
+  };
+  IntegrationOutcome out;
+  out.steps = grid.from;
+  out.t = grid.time(grid.from);
+  try {
+    char tag = 0;
+    while (read_all(in, &tag, 1)) {
+      if (tag == 'O') {
+        const auto o = get<Observation>(in);
+        get_state(in, x);
+        out.steps = o.steps;
+        out.t = o.t;
+        StepStatus st = observe(o, x);
+        if (!st.ok) {
+          finish(true);
+          out.ok = false;
+          out.reason = out.cause = std::move(st.reason);
+          out.failed_at = o.t;
+          return out;
+        }
+      } else if (tag == 'E') {
+        IntegrationOutcome r;
+        r.ok = get<bool>(in);
+        r.reason = get_text(in);
+        r.cause = get_text(in);
+        r.steps = get<std::int64_t>(in);
+        r.t = get<double>(in);
+        r.failed_at = get<double>(in);
+        State xf = x;
+        get_state(in, xf);
+        finish(false);
+        if (r.ok) s.reset(xf, r.t);  // the scheme here holds what the child reached: runs chain
+        return r;
+      } else if (tag == 'I' || tag == 'X') {
+        const std::string what = get_text(in);
+        finish(false);
+        if (tag == 'I') throw InputError(what);
+        throw std::runtime_error(what);
+      } else {
+        break;
+      }
+    }
+  } catch (...) {
+    if (!reaped) finish(true);
+    throw;
+  }
+  // The child ended without its outcome: the scheme's code ended its process.
+  const int status = finish(false);
+  std::string why;
+  if (WIFSIGNALED(status))
+    why = cat("killed by signal ", std::to_string(WTERMSIG(status)), " (", strsignal(WTERMSIG(status)), ")");
+  else
+    why = cat("exited with status ", std::to_string(WEXITSTATUS(status)), " before the end of the run");
+  if (const std::string line = last_line(log.get()); !line.empty()) why += cat(": ", line);
+  const std::int64_t next = std::min(grid.steps, out.steps + std::max<std::int64_t>(plan.every, 1));
+  out.ok = false;
+  out.cause = cat("the scheme's process was ", why);
+  out.failed_at = plan.every > 0 ? grid.time(next) : grid.time(grid.steps);
+  out.reason = cat("after step ", std::to_string(out.steps), " (t = ", message_number(out.t), "), before t = ",
+                   message_number(out.failed_at), ": ", out.cause);
+  return out;
 }
 
 }  // namespace rigidbench

@@ -97,10 +97,11 @@ struct NoObserver {
   void operator()(const Observation&, const State&) const {}
 };
 
-/// Runs the steps of `grid` on a scheme that has been reset to grid.t0, observing per `plan` into x
-/// (sized to the problem). S is a concrete scheme (the benchmarks) or AnyIntegrator.
+namespace detail {
+
+/// The loop itself, in this process (integrate below decides where it runs).
 template <class S, Observer Obs>
-IntegrationOutcome integrate(S& s, const FixedSteps& grid, const ObservationPlan& plan, State& x, Obs&& observe) {
+IntegrationOutcome integrate_here(S& s, const FixedSteps& grid, const ObservationPlan& plan, State& x, Obs&& observe) {
   IntegrationOutcome out;
   out.steps = grid.from;
   out.t = grid.time(grid.from);
@@ -168,11 +169,48 @@ IntegrationOutcome integrate(S& s, const FixedSteps& grid, const ObservationPlan
   return out;
 }
 
-/// Steps alone: no state read out, no observer (what the cost measurements time).
+using ObserveFn = std::function<StepStatus(const Observation&, const State&)>;
+/// The run of an isolated scheme (SchemeInfo::isolate) in a child process, observed here.
+IntegrationOutcome integrate_isolated(AnyIntegrator& s, const FixedSteps& grid, const ObservationPlan& plan, State& x,
+                                      const ObserveFn& observe);
+
+}  // namespace detail
+
+/// Runs the steps of `grid` on a scheme that has been reset to grid.t0, observing per `plan` into x
+/// (sized to the problem). S is a concrete scheme (the benchmarks) or AnyIntegrator.
+///
+/// Isolated schemes. A scheme whose SchemeInfo says `isolate` (an engine whose library may abort the
+/// process: DART's Debian build on a non-finite joint position) runs in a child process, forked once
+/// per run: the child steps and sends each observed state through a pipe; the observer runs here, on
+/// the same states, in the same order. A child that dies (a signal, an exit) is the run's breakdown,
+/// with the signal and the last line the child wrote to its standard error, and the harness goes on
+/// with the next pair. After a run that completes, the scheme is reset here to the child's final
+/// state, so that runs chain (`from`) as in-process ones do; the scheme's counters() are the child's
+/// and are not brought back. A fork costs a few milliseconds a run; the cost measurements
+/// (steps alone, below) run in this process, since they time the scheme, not a fork.
+template <class S, Observer Obs>
+IntegrationOutcome integrate(S& s, const FixedSteps& grid, const ObservationPlan& plan, State& x, Obs&& observe) {
+  if constexpr (std::is_base_of_v<AnyIntegrator, S>) {
+    if (s.info().isolate)
+      return detail::integrate_isolated(s, grid, plan, x, [&](const Observation& o, const State& y) -> StepStatus {
+        if constexpr (std::is_void_v<std::invoke_result_t<Obs&, const Observation&, const State&>>) {
+          observe(o, y);
+          return StepStatus::success();
+        } else {
+          return observe(o, y);
+        }
+      });
+  }
+  return detail::integrate_here(s, grid, plan, x, observe);
+}
+
+/// Steps alone: no state read out, no observer (what the cost measurements time). Always in this
+/// process, isolated schemes too: a fault in a cost measurement ends the process (docs/engines.md,
+/// "Faults").
 template <class S>
 IntegrationOutcome integrate(S& s, const FixedSteps& grid) {
   State unused;
-  return integrate(s, grid, ObservationPlan::none(), unused, NoObserver{});
+  return detail::integrate_here(s, grid, ObservationPlan::none(), unused, NoObserver{});
 }
 
 /// Steps, then the final state read into x and checked finite: one map Phi_h, or a run whose end

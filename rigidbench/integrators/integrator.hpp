@@ -139,6 +139,9 @@ struct SchemeInfo {
   /// The step's floating-point work on a problem, derived from the code (integrators/flops.hpp,
   /// docs/flops.md); null, or nothing returned, where it was not derived.
   FlopModelFn flops = nullptr;
+  /// Run in a child process (integrators/integrate.hpp, "Isolated schemes"): for a scheme whose code
+  /// may end the process (an engine that aborts on a fault), so that the fault is the run's breakdown.
+  bool isolate = false;
 };
 
 struct StepStatus {
