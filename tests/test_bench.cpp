@@ -209,7 +209,7 @@ TEST_CASE("bench rejects bad settings with exit code 2", "[bench][cli]") {
   CHECK(test::run_cli("bench --problem nope").exit_code == 2);
 }
 
-TEST_CASE("instruction counts do not depend on which other pairs are measured", "[bench][icount]") {
+TEST_CASE("instruction counts do not depend on which other pairs are measured", "[bench][icount][ci]") {
   // One-off costs (lazy binding of libm symbols) are paid in an unmeasured warm-up, so a pair's
   // count is the same alone as in the full set.
   std::vector<Problem> problems{catalogue_problem("free_body")};
