@@ -49,7 +49,7 @@ constexpr Variant kVariants[] = {
 class Simbody final : public AnyIntegrator {
  public:
   Simbody(const Problem& p, const Variant& v, const SchemeInfo& info)
-      : info_(&info), torque_free_(p.fields().empty()), model_(data(body_of(p)), v.method) {}
+      : info_(&info), torque_free_(p.fields().empty()), model_(data(p, body_of(p)), v.method) {}
 
   const SchemeInfo& info() const override { return *info_; }
 
@@ -84,14 +84,14 @@ class Simbody final : public AnyIntegrator {
   std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
 
  private:
-  // Simbody takes the inertia about the body origin (the pivot of a top): J_c shifted back.
-  static simbody::BodyData data(const EngineBody& b) {
+  // Simbody takes the inertia about the body origin (the pivot of a top): the problem's own J, with
+  // the body's mass, centre and gravity (engine_body.hpp; body_of has checked that it is a body).
+  static simbody::BodyData data(const Problem& p, const EngineBody& b) {
     simbody::BodyData d{};
-    const Vec3& c = b.centre;
-    const Mat3 J = b.central_inertia + b.mass * (c.squaredNorm() * Mat3::Identity() - c * c.transpose());
+    const Mat3& J = p.inertia();
     d.mass = b.mass;
     for (int i = 0; i < 3; ++i) {
-      d.centre[i] = c[i];
+      d.centre[i] = b.centre[i];
       d.gravity[i] = b.gravity[i];
       for (int j = 0; j < 3; ++j) d.inertia[i][j] = J(i, j);
     }
