@@ -34,6 +34,9 @@ void register_engines() {
 #ifdef RIGIDBENCH_HAVE_SIMBODY
   register_simbody();
 #endif
+#ifdef RIGIDBENCH_HAVE_DART
+  register_dart();
+#endif
 }
 
 std::vector<EngineBuilt> engines_built() {
@@ -49,6 +52,9 @@ std::vector<EngineBuilt> engines_built() {
 #endif
 #ifdef RIGIDBENCH_HAVE_SIMBODY
   e.push_back({"Simbody", simbody_version()});
+#endif
+#ifdef RIGIDBENCH_HAVE_DART
+  e.push_back({"DART", dart_version()});
 #endif
   return e;
 }

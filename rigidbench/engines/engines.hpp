@@ -45,5 +45,7 @@ void register_bullet();
 std::string bullet_version();
 void register_simbody();
 std::string simbody_version();
+void register_dart();
+std::string dart_version();  // the DART package the plugin was built against, without loading it
 
 }  // namespace rigidbench::engines

@@ -1,0 +1,49 @@
+/* DART behind a C interface, in a plugin of its own (docs/engines.md, "DART", "Building").
+ *
+ * Linking libdart costs every process that links it about 15 ms at start (the dynamic loader
+ * relocates DART and its dependencies), whether or not a DART scheme runs: the `rigidbench` command
+ * and the test binary start hundreds of times in the test suite. DART is therefore built as a module
+ * (librigidbench_dart.so) that dart.cpp loads with dlopen the first time a DART scheme is made. This
+ * header is everything the two share: plain C types, so that neither side depends on the other's
+ * C++ headers (DART's or rigidbench's). */
+#ifndef RIGIDBENCH_DART_PLUGIN_H
+#define RIGIDBENCH_DART_PLUGIN_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped whenever a field or a function changes: a plugin of another version is refused. */
+#define RIGIDBENCH_DART_PLUGIN_ABI 1
+
+typedef struct rigidbench_dart_body {
+  double mass;
+  double centre[3];             /* centre of mass from the body origin, body components */
+  double central_inertia[3][3]; /* about the centre of mass, body components */
+  double gravity[3];            /* world components */
+  int pivot;                    /* 1: a ball joint at the body origin (a top); 0: a free body */
+} rigidbench_dart_body;
+
+typedef struct rigidbench_dart_world rigidbench_dart_world;
+
+typedef struct rigidbench_dart_api {
+  int abi;             /* RIGIDBENCH_DART_PLUGIN_ABI of the plugin */
+  const char* version; /* DART's version, as its headers give it (DART_VERSION) */
+  /* A world with the body; NULL and a message in err (size n) if DART refuses it. */
+  rigidbench_dart_world* (*create)(const rigidbench_dart_body* body, char* err, int n);
+  void (*destroy)(rigidbench_dart_world* w);
+  /* R: body -> world, row-major; omega: angular velocity, world components; t: the world's time. */
+  void (*reset)(rigidbench_dart_world* w, const double R[9], const double omega[3], double t);
+  /* One World::step of h; 0, or nonzero and a message in err. */
+  int (*step)(rigidbench_dart_world* w, double h, char* err, int n);
+  void (*read)(const rigidbench_dart_world* w, double R[9], double omega[3]);
+} rigidbench_dart_api;
+
+/* The one symbol the plugin exports. */
+const rigidbench_dart_api* rigidbench_dart_plugin(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
