@@ -304,3 +304,17 @@ TEST_CASE("names: one alphabet wherever a name enters - registration, files, pro
   req.measure_cost = false;
   CHECK_THROWS_WITH(run_suite(req), Catch::Contains("problem name 'free body/2' is not one to 64 of a-z, 0-9 and _"));
 }
+
+TEST_CASE("registry: a scheme family absent from this build is named with its reason", "[registry]") {
+  static const bool once =
+      (register_absent({"zzabsent_", "Zz (Debian libzz-dev) was not found when this build was configured"}), true);
+  CHECK(once);
+  CHECK_THROWS_MATCHES(find_scheme("zzabsent_step"), InputError,
+                       Catch::Message("unknown integrator 'zzabsent_step'; zzabsent_* schemes are not in this build: Zz "
+                                      "(Debian libzz-dev) was not found when this build was configured"));
+  CHECK_THROWS_WITH(select_schemes({"zzab*"}), Catch::Contains("libzz-dev"));
+  CHECK_THROWS_WITH(select_schemes({"zzabsent_*"}), Catch::Contains("libzz-dev"));
+  // Other unknown names keep the registry's own message.
+  CHECK_THROWS_WITH(find_scheme("no_such_scheme"), !Catch::Contains("libzz-dev") && Catch::Contains("registered:"));
+  CHECK_THROWS_WITH(select_schemes({"*zz_nothing*"}), !Catch::Contains("libzz-dev"));
+}

@@ -47,7 +47,10 @@ int run_list(bool json) {
                                   {"kind", to_string(i.kind)}, {"applies", applies_text(i.applies)},
                                   {"claims", claims_text(i.claims)}, {"representation", i.representation},
                                   {"settings", settings_json(i)}, {"builtin", e.builtin}, {"in_all", e.in_all}});
+      if (!i.version.empty()) j["integrators"].back()["version"] = i.version;
     }
+    j["absent"] = nlohmann::ordered_json::array();
+    for (const AbsentSchemes& a : absent_schemes()) j["absent"].push_back({{"prefix", a.prefix}, {"why", a.why}});
     j["problems"] = nlohmann::ordered_json::array();
     for (const auto& n : catalogue_names()) {
       const Problem p = catalogue_problem(n);
@@ -73,6 +76,8 @@ int run_list(bool json) {
                   format_number(si.default_value, 6).c_str(), format_number(si.min, 6).c_str(),
                   format_number(si.max, 6).c_str(), si.integer ? ", whole" : "", std::string(si.description).c_str());
   }
+  for (const AbsentSchemes& a : absent_schemes())
+    std::printf("  %-18s not in this build: %s\n", (a.prefix + "*").c_str(), a.why.c_str());
   std::printf("\nProblems:\n");
   for (const auto& n : catalogue_names()) {
     const Problem p = catalogue_problem(n);

@@ -96,9 +96,28 @@ bool glob_match(const std::string& pattern, const std::string& text) {
   return p == pattern.size();
 }
 
+namespace {
+std::vector<AbsentSchemes>& absent() {
+  static std::vector<AbsentSchemes> a;
+  return a;
+}
+/// Why a name or glob that matched nothing would have matched in another build, or "".
+std::string absent_reason(const std::string& pattern) {
+  const std::string literal = pattern.substr(0, pattern.find_first_of("*?"));
+  for (const AbsentSchemes& a : absent())
+    if (!literal.empty() && (literal.rfind(a.prefix, 0) == 0 || (literal.size() < pattern.size() && a.prefix.rfind(literal, 0) == 0)))
+      return "; " + a.prefix + "* schemes are not in this build: " + a.why;
+  return "";
+}
+}  // namespace
+
+void register_absent(AbsentSchemes a) { absent().push_back(std::move(a)); }
+const std::vector<AbsentSchemes>& absent_schemes() { return absent(); }
+
 const SchemeEntry& find_scheme(const std::string& name) {
   for (const auto& e : registry())
     if (e.info->name == name) return e;
+  if (std::string why = absent_reason(name); !why.empty()) throw InputError("unknown integrator '" + name + "'" + why);
   throw InputError("unknown integrator '" + name + "'" + suggestion(name) + " (registered: " + known_names() + ")");
 }
 
@@ -117,6 +136,8 @@ std::vector<const SchemeEntry*> select_schemes(const std::vector<std::string>& p
         any = true;
         if (std::find(out.begin(), out.end(), &e) == out.end()) out.push_back(&e);
       }
+    if (!any && !absent_reason(pat).empty())
+      throw InputError("no registered integrator matches '" + pat + "'" + absent_reason(pat));
     if (!any)
       throw InputError("no registered integrator matches '" + pat + "'" + suggestion(pat) + " (registered: " + known_names() + ")");
   }

@@ -65,6 +65,17 @@ const SchemeEntry& register_scheme() {
   return register_scheme(scheme_entry<S>());
 }
 
+/// Schemes this program would have in another build: a family of names (a prefix, "dart_") and why
+/// it is absent ("DART (Debian libdart-dev) was not found when this build was configured"). `list`
+/// names them, and a name or glob that selects nothing but falls in such a family is refused with
+/// that reason instead of a bare "unknown" (docs/engines.md, "Building").
+struct AbsentSchemes {
+  std::string prefix;
+  std::string why;
+};
+void register_absent(AbsentSchemes a);
+const std::vector<AbsentSchemes>& absent_schemes();
+
 /// The scheme every cost ratio refers to (docs/metrics.md, Cost): Boost.Odeint RK4 on the
 /// quaternion Kirchhoff form of the same problem.
 const SchemeEntry& baseline_scheme();
