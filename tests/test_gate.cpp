@@ -227,6 +227,31 @@ TEST_CASE("gate: stale - improved errors and speed from another toolchain fail u
   CHECK(gate_compare(s, other, acc).exit_code() == 0);
 }
 
+TEST_CASE("gate: a scheme of another version (an engine's library) is stale, its results not compared", "[gate]") {
+  json base = make_snapshot(), cur = base;
+  base["accuracy"]["terze/heavy_top"]["version"] = "Engine 2.2.2";
+  cur["accuracy"]["terze/heavy_top"]["version"] = "Engine 3.0.0";
+  for (auto& e : ladder(cur, "terze/heavy_top", "h1_distance")["error"]) e = e.get<double>() * 100;  // not compared
+  GateResult g = gate_compare(base, cur);
+  CHECK(g.failures == 0);
+  CHECK(g.stale == 1);
+  CHECK(g.exit_code() == 4);
+  const GateRow* r = row(g, "terze", "version");
+  REQUIRE(r != nullptr);
+  CHECK(r->baseline == "Engine 2.2.2");
+  CHECK(r->current == "Engine 3.0.0");
+  CHECK_THAT(r->message, Catch::Contains("bless to gate this version"));
+  CHECK(row(g, "terze", "h1_distance") == nullptr);
+  // A version where the baseline had none (or none where it had one) is a change too.
+  cur = base;
+  cur["accuracy"]["terze/heavy_top"].erase("version");
+  CHECK(gate_compare(base, cur).stale == 1);
+  // The same version: compared as any pair.
+  CHECK(gate_compare(base, base).exit_code() == 0);
+  // The report carries an engine's version into the snapshot (the built-ins have none).
+  CHECK_FALSE(make_snapshot()["accuracy"]["terze/heavy_top"].contains("version"));
+}
+
 TEST_CASE("gate: verdicts turning from pass to fail fail the gate - fail to fail does not", "[gate]") {
   const json s = make_snapshot();
   json cur = s;

@@ -181,7 +181,8 @@ void register_bullet() {
         .claims = {.constraint = Claim::exact},
         .notes = "Physics engine, stepped by btDiscreteDynamicsWorld::stepSimulation(h, 0); no collision, "
                  "deactivation or damping, the explicit gyroscopic force unclamped; a step that would rotate by "
-                 "more than pi/4 is a breakdown, never Bullet's silent clamp (docs/engines.md)"},
+                 "more than pi/4 is a breakdown, never Bullet's silent clamp (docs/engines.md)",
+        .version = keep(cat("Bullet ", bullet_version()))},
         [&v](const Problem& p, const SchemeSettings& set, const SchemeInfo& info) {
           return std::make_unique<Bullet>(p, set, v, info);
         });

@@ -158,7 +158,8 @@ void register_dart() {
                "no order: 1 is the semi-implicit Euler update its World::step performs. Runs in a child process "
                "(its Debian build aborts on a non-finite joint position); on request only (docs/engines.md, "
                "\"DART\")",
-      .isolate = true};
+      .isolate = true,
+      .version = keep(cat("DART ", dart_version()))};
   register_variant(
       std::move(info),
       [](const Problem& p, const SchemeSettings&, const SchemeInfo& i) -> std::unique_ptr<AnyIntegrator> {

@@ -228,7 +228,8 @@ void register_mujoco() {
         .claims = {.constraint = Claim::exact},
         .notes = "Physics engine, stepped by mj_step; contacts and constraints off, no damping or armature; "
                  "a bad number is a breakdown, never MuJoCo's silent reset (docs/engines.md)",
-        .settings = {kBallJoint}},
+        .settings = {kBallJoint},
+        .version = keep(cat("MuJoCo ", mujoco_version()))},
         [&v](const Problem& p, const SchemeSettings& set, const SchemeInfo& info) {
           return std::make_unique<Mujoco>(p, set, v, info);
         });

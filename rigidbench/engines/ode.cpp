@@ -239,7 +239,8 @@ void register_ode() {
         .claims = {.constraint = Claim::exact},
         .notes = "Physics engine, stepped by dWorldStep / dWorldQuickStep; no collision, auto-disable, damping or "
                  "speed limit; a top's pivot without error reduction unless joint_erp is set (docs/engines.md)",
-        .settings = {kGyroscopic, kFiniteRotation, kJointErp}},
+        .settings = {kGyroscopic, kFiniteRotation, kJointErp},
+        .version = keep(cat("ODE ", ode_version()))},
         [&v](const Problem& p, const SchemeSettings& set, const SchemeInfo& info) {
           return std::make_unique<Ode>(p, set, v, info);
         });

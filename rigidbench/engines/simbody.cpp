@@ -129,7 +129,8 @@ void register_simbody() {
         .claims = {.constraint = Claim::exact},
         .notes = "Physics engine, stepped by Integrator::stepTo to the grid's next time at a fixed step "
                  "(setFixedStepSize), projection every step, no interpolation; the order is the one in Simbody's "
-                 "own header comment (docs/engines.md, \"Simbody\"); on request only (20-90 us a step)"};
+                 "own header comment (docs/engines.md, \"Simbody\"); on request only (20-90 us a step)",
+        .version = keep(cat("Simbody ", simbody_version()))};
     // 20-90 us a step: on request (by name or glob), not in "all" - a quick-suite ladder of an
     // order-1 variant on dzhanibekov would take minutes (docs/engines.md, "Simbody").
     register_variant(

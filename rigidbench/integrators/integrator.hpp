@@ -142,6 +142,10 @@ struct SchemeInfo {
   /// Run in a child process (integrators/integrate.hpp, "Isolated schemes"): for a scheme whose code
   /// may end the process (an engine that aborts on a fault), so that the fault is the run's breakdown.
   bool isolate = false;
+  /// The version of code the scheme runs that is not rigidbench's, e.g. "MuJoCo 2.2.2" for an engine;
+  /// empty for schemes written for rigidbench (versioned by the tool). The report carries it and the
+  /// gate pins it: a baseline blessed with another version is stale (docs/gate.md).
+  std::string_view version = {};
 };
 
 struct StepStatus {

@@ -193,14 +193,16 @@ namespace {
 
 // The sections of a pair's JSON (docs/reports.md; reports/schema/report-1.0.schema.json).
 ordered_json scheme_json(const PairResult& r, const SchemeInfo& info) {
-  return {{"title", info.title},
-          {"source", info.source},
-          {"order", info.order},
-          {"kind", to_string(info.kind)},
-          {"representation", info.representation},
-          {"notes", info.notes},
-          {"builtin", r.origin == SchemeOrigin::builtin},
-          {"origin", to_string(r.origin)}};
+  ordered_json s = {{"title", info.title},
+                    {"source", info.source},
+                    {"order", info.order},
+                    {"kind", to_string(info.kind)},
+                    {"representation", info.representation},
+                    {"notes", info.notes},
+                    {"builtin", r.origin == SchemeOrigin::builtin},
+                    {"origin", to_string(r.origin)}};
+  if (!info.version.empty()) s["version"] = info.version;
+  return s;
 }
 
 ordered_json settings_json(const PairResult& r, const SchemeInfo& info, const Problem* p) {

@@ -69,6 +69,7 @@ ordered_json gate_snapshot(const json& verify, const json& bench) {
     const std::string status = r.at("status");
     ordered_json e = {{"status", status}};
     if (r.contains("seconds") && r.at("seconds").is_number()) e["seconds"] = r.at("seconds");
+    if (r.contains("scheme") && r.at("scheme").contains("version")) e["version"] = r.at("scheme").at("version");
     if (status != "skipped") {
       // What the gate holds a run to: the gating metrics of the metric table, by the check names of
       // PairResult::checks (runner.hpp), which expectation files use too.
@@ -313,6 +314,16 @@ struct Gate {
       }
       const json& c = CA.at(it.key());
       const double secs = c.contains("seconds") ? as_num(c.at("seconds")) : 0.0;
+      // The scheme's own version (an engine's library): results of another version are not
+      // comparable, neither better nor worse - the pair is stale until blessed with this one.
+      const std::string bv = b.value("version", ""), cv = c.value("version", "");
+      if (bv != cv) {
+        add({integ, prob, "version", "stale", bv.empty() ? "-" : bv, cv.empty() ? "-" : cv,
+             cat("the scheme's version changed (baseline ", bv.empty() ? "none" : bv, ", now ", cv.empty() ? "none" : cv,
+                 "): not compared; bless to gate this version"),
+             secs});
+        continue;
+      }
       const std::string bs = b.at("status"), cs = c.at("status");
       if (bs == "skipped" || cs == "skipped") {
         GateRow row{integ, prob, "applicability", "pass", bs, cs, "", secs};
