@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""The tables of docs/engines.md, generated from reports (docs/engines.md, "Regenerating the tables").
+
+    rigidbench verify --integrator 'mujoco*' 'bullet*' 'ode*' 'dart*' 'simbody*' \
+        --problem free_body dzhanibekov pendulum3d heavy_top_realisable --out engines.json
+    rigidbench compare --in engines.json --out engines-compare.json
+    python3 scripts/engines_table.py --verify engines.json --compare engines-compare.json \
+        --doc docs/engines.md
+
+reads the verify report(s) and the compare report made from them, and writes one table per engine
+(every variant on every problem: the observed orders of the attitude and the angular velocity
+against the order the engine's documentation claims, Q_II, the exact invariants, the energy and
+momentum drifts, the cost per step and to the target accuracy, the verdict) between the markers
+
+    <!-- engines-table:begin -->
+    <!-- engines-table:end -->
+
+of the document (replaced atomically: temporary file and rename), or to standard output without
+--doc. Nothing in the table is typed by hand: a number in it is a number in the reports. Standard
+library only (the reports are JSON, docs/reports.md).
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import tempfile
+
+BEGIN = "<!-- engines-table:begin -->"
+END = "<!-- engines-table:end -->"
+
+
+def fmt(x, digits=3):
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "—"
+    if x == 0:
+        return "0"
+    a = abs(x)
+    if 1e-3 <= a < 1e5:
+        s = f"{x:.{digits}g}"
+    else:
+        s = f"{x:.{max(digits - 1, 1)}e}".replace("e-0", "e-").replace("e+0", "e").replace("e+", "e")
+    return s
+
+
+def cell(text, limit=200):
+    """Text for a table cell: one line, '|' escaped, at most `limit` characters."""
+    text = " ".join(text.split()).replace("|", "\\|")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def slope(conv, key):
+    m = conv.get(key)
+    if not m or m.get("slope") is None:
+        return None, None
+    return m["slope"], m.get("verdict")
+
+
+def engine_of(result):
+    """The engine and its version: the scheme title up to its first comma ("DART 6.12.1")."""
+    title = (result.get("scheme") or {}).get("title", "") or result["integrator"]
+    return title.split(",")[0].strip()
+
+
+def pair_verdict(r):
+    """pass / fail: ... / undefined: ..., from the report's own verdicts (gating ones only)."""
+    if r["status"] != "ok":
+        return r["status"]
+    failed, undefined = [], []
+    for name, m in (r.get("convergence") or {}).items():
+        if not m.get("gating", True):
+            continue
+        v = m.get("verdict")
+        if v == "fail":
+            failed.append(name)
+        elif v not in ("pass", None):
+            undefined.append(name)
+    q = r.get("q_ii") or {}
+    if q.get("verdict") == "fail":
+        failed.append("Q_II")
+    elif q.get("verdict") not in ("pass", None):
+        undefined.append("Q_II")
+    for name, inv in (r.get("invariants") or {}).items():
+        if inv.get("claim") not in (None, "none") and inv.get("verdict") == "fail":
+            failed.append(name)
+    if failed:
+        return "**fail**: " + ", ".join(failed)
+    if undefined:
+        return "undefined: " + ", ".join(undefined)
+    return "pass"
+
+
+def drift(r, kinds):
+    """The largest final drift among the invariants of these kinds, and the claims on them."""
+    best, claims = None, set()
+    for inv in (r.get("invariants") or {}).values():
+        if inv.get("kind") in kinds and inv.get("drift") is not None:
+            best = inv["drift"] if best is None else max(best, inv["drift"])
+            claims.add(inv.get("claim") or "none")
+    if best is None:
+        return "—"
+    claim = "/".join(sorted(claims))
+    return fmt(best, 2) + ("" if claim == "none" else f" ({claim})")
+
+
+def table(results, costs, target):
+    by_engine = {}
+    for r in results:
+        by_engine.setdefault(engine_of(r), []).append(r)
+    out = []
+    # A problem no engine built (every pair skipped) is one sentence under the tables, not rows.
+    ran = {r["problem"] for r in results if r["status"] != "skipped"}
+    refused = {r["problem"]: (r.get("reason") or "").split(" (docs/")[0] for r in results if r["problem"] not in ran}
+    for engine in sorted(by_engine):
+        rows = []
+        for r in sorted(by_engine[engine], key=lambda r: (r["integrator"], r["problem"])):
+            if r["problem"] in refused:
+                continue
+            conv = r.get("convergence") or {}
+            sr, vr = slope(conv, "attitude_error_final")
+            sw, _ = slope(conv, "omega_error_final")
+            claimed = (r.get("scheme") or {}).get("order")
+            q = r.get("q_ii") or {}
+            qtxt = "—" if q.get("median") is None else f"{q['median']:.3f} of {fmt(q.get('expected'), 3)}"
+            exact = [n for n, inv in (r.get("invariants") or {}).items() if inv.get("claim") == "exact"]
+            held = [n for n in exact if r["invariants"][n].get("verdict") == "pass"]
+            cost = r.get("cost") or {}
+            ns = "—" if cost.get("ns_per_step") is None else f"{cost['ns_per_step']:.0f}"
+            c = costs.get((r["integrator"], r["problem"]), {})
+            ct = c.get("cpu_seconds")
+            ct_txt = "—" if ct is None else ("~" if c.get("extrapolated") else "") + fmt(ct, 2) + " s"
+            order_txt = " / ".join("—" if x is None else f"{x:.2f}" for x in (sr, sw))
+            rows.append(
+                f"| `{r['integrator']}` | {r['problem']} | {claimed} | {order_txt} | {qtxt} | "
+                f"{len(held)}/{len(exact)} | {drift(r, ('energy',))} | {drift(r, ('momentum', 'casimir'))} | "
+                f"{ns} | {ct_txt} | "
+                f"{pair_verdict(r) if r['status'] == 'ok' else cell(r['status'] + ': ' + (r.get('reason') or ''))} |")
+        if not rows:
+            continue
+        out.append(f"#### {engine}\n")
+        out.append("| variant | problem | order claimed | observed R / W | Q_II (of 2^p) | exact invariants held | "
+                   f"energy drift | momentum drift | ns/step | cost to {target:g} rad | verdict |")
+        out.append("|---|---|---:|---|---|---|---:|---:|---:|---:|---|")
+        out.extend(rows)
+        out.append("")
+    for problem, why in sorted(refused.items()):
+        out.append(f"`{problem}`: no engine builds it — {why}.\n")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--verify", nargs="+", required=True, help="verify report(s) (JSON)")
+    ap.add_argument("--compare", help="a compare report (JSON) of the same pairs: cost to the target accuracy")
+    ap.add_argument("--doc", help="document whose marked block is replaced (default: print the tables)")
+    a = ap.parse_args()
+    results, commands = [], []
+    try:
+        for path in a.verify:
+            with open(path) as f:
+                rep = json.load(f)
+            if "results" not in rep:
+                raise ValueError(f"{path}: not a verify report (no 'results')")
+            # An engine's variant says so in its notes (rigidbench/engines/*.cpp: "Physics engine, ..."); a
+            # skipped pair carries no scheme block, so its variant is known by name from the others.
+            engines = {r["integrator"] for r in rep["results"]
+                       if (r.get("scheme") or {}).get("notes", "").startswith("Physics engine")}
+            results += [r for r in rep["results"] if r["integrator"] in engines]
+            commands.append(rep.get("command", ""))
+        costs, target = {}, 1e-6
+        if a.compare:
+            with open(a.compare) as f:
+                cmp = json.load(f)
+            target = cmp.get("target_error", target)
+            for p in cmp.get("problems", []):
+                for row in p.get("rows", []):
+                    costs[(row["integrator"], p["problem"])] = row.get("cost_to_target") or {}
+    except (OSError, ValueError, KeyError) as e:
+        print(f"engines_table: error: {e}", file=sys.stderr)
+        return 2
+    if not results:
+        print("engines_table: error: the reports hold no engine variant", file=sys.stderr)
+        return 2
+    text = table(results, costs, target)
+    # The commands as a user types them: the program by its name, not the path it ran from.
+    cmd = "; ".join(" ".join([os.path.basename(c[0])] + c[1:]) if isinstance(c, list) else c for c in commands if c)
+    block = (f"{BEGIN}\n<!-- generated by scripts/engines_table.py from: {cmd} -->\n\n{text}{END}")
+    if not a.doc:
+        sys.stdout.write(block + "\n")
+        return 0
+    with open(a.doc) as f:
+        doc = f.read()
+    i, j = doc.find(BEGIN), doc.find(END)
+    if i < 0 or j < i:
+        print(f"engines_table: error: {a.doc} has no {BEGIN} ... {END} block", file=sys.stderr)
+        return 2
+    new = doc[:i] + block + doc[j + len(END):]
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(a.doc)), prefix=".engines-table-")
+    with os.fdopen(fd, "w") as f:
+        f.write(new)
+    os.replace(tmp, a.doc)
+    print(f"engines_table: {a.doc}: {len(results)} pairs", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
