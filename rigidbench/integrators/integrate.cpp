@@ -83,10 +83,12 @@ void put_text(std::string& b, const std::string& s) {
   put(b, std::uint64_t(s.size()));
   b += s;
 }
-void put_state(std::string& b, const State& x) {
-  std::vector<double> v(x.bodies.size() * std::size_t(observables_per_body(true)));
-  flatten(x, true, v.data());
-  put_bytes(b, v.data(), v.size() * sizeof(double));
+/// The state's observables (state.hpp, flatten), through a scratch vector kept by the caller: no
+/// allocation per observation.
+void put_state(std::string& b, const State& x, std::vector<double>& scratch) {
+  scratch.resize(x.bodies.size() * std::size_t(observables_per_body(true)));
+  flatten(x, true, scratch.data());
+  put_bytes(b, scratch.data(), scratch.size() * sizeof(double));
 }
 
 bool write_all(int fd, const std::string& b) {
@@ -163,11 +165,12 @@ int wait_for(pid_t pid) {
   ::dup2(log, 1);
   ::dup2(log, 2);
   std::string b;
+  std::vector<double> scratch;
   try {
     const IntegrationOutcome r = detail::integrate_here(s, grid, plan, x, [&](const Observation& o, const State& y) {
       b.assign(1, 'O');
       put(b, o);
-      put_state(b, y);
+      put_state(b, y, scratch);
       if (!write_all(out, b)) ::_exit(3);  // the parent has gone
     });
     b.assign(1, 'E');
@@ -179,7 +182,7 @@ int wait_for(pid_t pid) {
     put(b, r.failed_at);
     State xf = x;
     if (r.ok) s.read(xf);
-    put_state(b, xf);
+    put_state(b, xf, scratch);
   } catch (const InputError& e) {
     b.assign(1, 'I');
     put_text(b, e.what());
@@ -190,6 +193,62 @@ int wait_for(pid_t pid) {
   std::fflush(nullptr);
   // _exit: no destructors, no atexit handlers - the objects of this process are copies of the parent's.
   ::_exit(write_all(out, b) ? 0 : 3);
+}
+
+/// The child of an isolated run, seen from the parent: the read end of its pipe, and its process,
+/// reaped exactly once - killed first when the parent ends the run early or an exception leaves.
+struct Child {
+  pid_t pid;
+  int in;
+  bool reaped = false;
+  int finish(bool kill_child) {
+    reaped = true;
+    if (kill_child) ::kill(pid, SIGKILL);
+    ::close(in);
+    return wait_for(pid);
+  }
+  ~Child() {
+    if (!reaped) finish(true);
+  }
+  Child(pid_t p, int fd) : pid(p), in(fd) {}
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+};
+
+/// The child's outcome message ('E'); the scheme here is reset to the state the child reached, so
+/// that runs chain.
+IntegrationOutcome completed(Child& c, AnyIntegrator& s, const State& x) {
+  IntegrationOutcome r;
+  r.ok = get<bool>(c.in);
+  r.reason = get_text(c.in);
+  r.cause = get_text(c.in);
+  r.steps = get<std::int64_t>(c.in);
+  r.t = get<double>(c.in);
+  r.failed_at = get<double>(c.in);
+  State xf = x;
+  get_state(c.in, xf);
+  c.finish(false);
+  if (r.ok) s.reset(xf, r.t);
+  return r;
+}
+
+/// The breakdown of a child that ended without its outcome (the scheme's code ended its process):
+/// the signal or exit status and its last line of output; `out` holds the last observation.
+IntegrationOutcome died(int status, std::FILE* log, const FixedSteps& grid, const ObservationPlan& plan,
+                        IntegrationOutcome out) {
+  std::string why;
+  if (WIFSIGNALED(status))
+    why = cat("killed by signal ", std::to_string(WTERMSIG(status)), " (", strsignal(WTERMSIG(status)), ")");
+  else
+    why = cat("exited with status ", std::to_string(WEXITSTATUS(status)), " before the end of the run");
+  if (const std::string line = last_line(log); !line.empty()) why += cat(": ", line);
+  const std::int64_t next = std::min(grid.steps, out.steps + std::max<std::int64_t>(plan.every, 1));
+  out.ok = false;
+  out.cause = cat("the scheme's process was ", why);
+  out.failed_at = plan.every > 0 ? grid.time(next) : grid.time(grid.steps);
+  out.reason = cat("after step ", std::to_string(out.steps), " (t = ", message_number(out.t), "), before t = ",
+                   message_number(out.failed_at), ": ", out.cause);
+  return out;
 }
 
 }  // namespace
@@ -213,74 +272,32 @@ IntegrationOutcome detail::integrate_isolated(AnyIntegrator& s, const FixedSteps
     child(s, grid, plan, x, fds[1], ::fileno(log.get()));
   }
   ::close(fds[1]);
-  const int in = fds[0];
-  bool reaped = false;
-  const auto finish = [&](bool kill_child) {
-    reaped = true;
-    if (kill_child) ::kill(pid, SIGKILL);
-    ::close(in);
-    return wait_for(pid);
-  };
+  Child c(pid, fds[0]);
   IntegrationOutcome out;
   out.steps = grid.from;
   out.t = grid.time(grid.from);
-  try {
-    char tag = 0;
-    while (read_all(in, &tag, 1)) {
-      if (tag == 'O') {
-        const auto o = get<Observation>(in);
-        get_state(in, x);
-        out.steps = o.steps;
-        out.t = o.t;
-        StepStatus st = observe(o, x);
-        if (!st.ok) {
-          finish(true);
-          out.ok = false;
-          out.reason = out.cause = std::move(st.reason);
-          out.failed_at = o.t;
-          return out;
-        }
-      } else if (tag == 'E') {
-        IntegrationOutcome r;
-        r.ok = get<bool>(in);
-        r.reason = get_text(in);
-        r.cause = get_text(in);
-        r.steps = get<std::int64_t>(in);
-        r.t = get<double>(in);
-        r.failed_at = get<double>(in);
-        State xf = x;
-        get_state(in, xf);
-        finish(false);
-        if (r.ok) s.reset(xf, r.t);  // the scheme here holds what the child reached: runs chain
-        return r;
-      } else if (tag == 'I' || tag == 'X') {
-        const std::string what = get_text(in);
-        finish(false);
-        if (tag == 'I') throw InputError(what);
-        throw std::runtime_error(what);
-      } else {
-        break;
-      }
+  for (char tag = 0; read_all(c.in, &tag, 1);) {
+    if (tag == 'E') return completed(c, s, x);
+    if (tag == 'I' || tag == 'X') {
+      const std::string what = get_text(c.in);
+      c.finish(false);
+      if (tag == 'I') throw InputError(what);
+      throw std::runtime_error(what);
     }
-  } catch (...) {
-    if (!reaped) finish(true);
-    throw;
+    if (tag != 'O') break;
+    const auto o = get<Observation>(c.in);
+    get_state(c.in, x);
+    out.steps = o.steps;
+    out.t = o.t;
+    if (StepStatus st = observe(o, x); !st.ok) {
+      c.finish(true);
+      out.ok = false;
+      out.reason = out.cause = std::move(st.reason);
+      out.failed_at = o.t;
+      return out;
+    }
   }
-  // The child ended without its outcome: the scheme's code ended its process.
-  const int status = finish(false);
-  std::string why;
-  if (WIFSIGNALED(status))
-    why = cat("killed by signal ", std::to_string(WTERMSIG(status)), " (", strsignal(WTERMSIG(status)), ")");
-  else
-    why = cat("exited with status ", std::to_string(WEXITSTATUS(status)), " before the end of the run");
-  if (const std::string line = last_line(log.get()); !line.empty()) why += cat(": ", line);
-  const std::int64_t next = std::min(grid.steps, out.steps + std::max<std::int64_t>(plan.every, 1));
-  out.ok = false;
-  out.cause = cat("the scheme's process was ", why);
-  out.failed_at = plan.every > 0 ? grid.time(next) : grid.time(grid.steps);
-  out.reason = cat("after step ", std::to_string(out.steps), " (t = ", message_number(out.t), "), before t = ",
-                   message_number(out.failed_at), ": ", out.cause);
-  return out;
+  return died(c.finish(false), log.get(), grid, plan, out);
 }
 
 }  // namespace rigidbench
