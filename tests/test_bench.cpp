@@ -21,7 +21,7 @@ namespace {
 /// This process's registry made the `rigidbench` command's: the built-ins plus the engines the
 /// command registers (docs/engines.md).
 void register_as_the_command() {
-  if (!engines::engines_built().empty() && !is_registered("mujoco_euler")) engines::register_engines();
+  engines::register_engines();
 }
 
 /// Every (scheme, problem) pair the registry has in "all".

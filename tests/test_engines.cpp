@@ -66,7 +66,7 @@ TEST_CASE("engines: heavy_top_realisable is heavy_top's motion", "[engines]") {
 
 /// An engine's variant, the engines registered as the `rigidbench` command registers them.
 [[maybe_unused]] const SchemeEntry& engine(const std::string& name) {
-  if (!is_registered(name)) engines::register_engines();
+  engines::register_engines();
   return find_scheme(name);
 }
 

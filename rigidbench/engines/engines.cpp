@@ -31,6 +31,9 @@ namespace {
 }  // namespace
 
 void register_engines() {
+  static bool done = false;
+  if (done) return;
+  done = true;
 #ifdef RIGIDBENCH_HAVE_MUJOCO
   register_mujoco();
 #else
@@ -56,26 +59,6 @@ void register_engines() {
 #else
   absent("dart_", "DART 6", "libdart-dev");
 #endif
-}
-
-std::vector<EngineBuilt> engines_built() {
-  std::vector<EngineBuilt> e;
-#ifdef RIGIDBENCH_HAVE_MUJOCO
-  e.push_back({"MuJoCo", mujoco_version()});
-#endif
-#ifdef RIGIDBENCH_HAVE_ODE
-  e.push_back({"ODE", ode_version()});
-#endif
-#ifdef RIGIDBENCH_HAVE_BULLET
-  e.push_back({"Bullet", bullet_version()});
-#endif
-#ifdef RIGIDBENCH_HAVE_SIMBODY
-  e.push_back({"Simbody", simbody_version()});
-#endif
-#ifdef RIGIDBENCH_HAVE_DART
-  e.push_back({"DART", dart_version()});
-#endif
-  return e;
 }
 
 }  // namespace rigidbench::engines

@@ -15,16 +15,10 @@
 
 namespace rigidbench::engines {
 
-struct EngineBuilt {
-  std::string name;     // "MuJoCo"
-  std::string version;  // as the engine's library reports it at run time
-};
-
-/// Registers the variants of every engine this build has. Call once, before running a command;
-/// throws InputError if a name is taken.
+/// Registers the variants of every engine this build has, and names the engines it has not
+/// (register_absent). Before running a command; later calls do nothing. Throws InputError if a
+/// name is taken. Each variant's SchemeInfo::version says which version of its engine runs.
 void register_engines();
-/// The engines this build has, with their versions.
-std::vector<EngineBuilt> engines_built();
 
 /// How an engine makes one of its variants on a problem (the SchemeInfo is the variant's own).
 using EngineFactory =
