@@ -26,12 +26,13 @@ namespace rigidbench::engines {
 
 namespace {
 
-/// Where the plugin may be, in order: $RIGIDBENCH_DART_PLUGIN; beside an installed command
-/// (<prefix>/<bindir>/rigidbench -> <prefix>/<libdir>/rigidbench/librigidbench_dart.so); the build
-/// tree that built this program.
+/// Where the plugin may be: $RIGIDBENCH_DART_PLUGIN alone when it is set (a path the user gave is
+/// never silently replaced by another); otherwise beside an installed command
+/// (<prefix>/<bindir>/rigidbench -> <prefix>/<libdir>/rigidbench/librigidbench_dart.so), then the
+/// build tree that built this program.
 std::vector<std::string> plugin_candidates() {
+  if (const char* env = std::getenv("RIGIDBENCH_DART_PLUGIN"); env && *env) return {env};
   std::vector<std::string> c;
-  if (const char* env = std::getenv("RIGIDBENCH_DART_PLUGIN"); env && *env) c.emplace_back(env);
   std::error_code ec;
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) c.push_back((exe.parent_path() / RIGIDBENCH_DART_PLUGIN_FROM_BINDIR).lexically_normal().string());
