@@ -44,7 +44,7 @@ json make_snapshot() {
                                   {"ratio_to_baseline", 0.5}, {"instructions_per_step", 1000.0},
                                   {"instruction_ratio_to_baseline", 1.0}, {"load_evaluations_per_step", 1.0},
                                   {"newton_iterations_per_step", 0.0}});
-    return json::parse(gate_snapshot(verify, bench).dump());
+    return GateSnapshot::of_reports(verify, bench).to_json();
   }();
   return snap;
 }
@@ -62,6 +62,42 @@ json& ladder(json& s, const std::string& pair, const std::string& metric) {
   return s["accuracy"][pair]["convergence"][metric];
 }
 }  // namespace
+
+TEST_CASE("gate snapshot: one reader and one serialiser that round-trip, the committed baseline byte for byte",
+          "[gate]") {
+  // A snapshot made from reports, written and read back, is the same value (NaN levels included).
+  const GateSnapshot made = GateSnapshot::read(make_snapshot(), "the snapshot");
+  CHECK(GateSnapshot::read(made.to_json(), "again") == made);
+  const PairSnapshot* p = made.pair("terze", "heavy_top");
+  REQUIRE(p != nullptr);
+  REQUIRE(p->ladder("attitude_error_final") != nullptr);
+  CHECK(p->ladder("attitude_error_final")->h.size() == 4);
+  REQUIRE(p->check("status") != nullptr);
+  CHECK(*p->check("status") == "pass");
+  CHECK(made.speed_of("rig_neg", "heavy_top")->instructions_per_step == 1000.0);
+  // A breakdown level (null in JSON, NaN here) and a missing count survive the trip as such.
+  json doctored = make_snapshot();
+  ladder(doctored, "terze/heavy_top", "attitude_error_final")["error"][3] = nullptr;
+  doctored["speed"]["terze/heavy_top"]["instructions_per_step"] = nullptr;
+  const GateSnapshot d = GateSnapshot::read(doctored, "doctored");
+  CHECK(std::isnan(d.pair("terze", "heavy_top")->ladder("attitude_error_final")->error[3]));
+  CHECK(d.to_json() == doctored);
+  CHECK(!(d == made));
+  // The blessed baselines: read and written again, the same bytes (a re-bless changes only what moved).
+  for (const char* name : {"quick-gate.json", "on-request-gate.json"}) {
+    const std::string path = std::string(RIGIDBENCH_SOURCE_DIR) + "/baselines/" + name;
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    const GateSnapshot b = GateSnapshot::read(parse_json_input(text.str(), path), path);
+    CHECK(b.to_json().dump(1) + "\n" == text.str());
+  }
+  // The reader refuses what the schema refuses, naming the path.
+  json bad = make_snapshot();
+  bad["accuracy"]["terze/heavy_top"]["checks"]["status"] = "maybe";
+  CHECK_THROWS_WITH(GateSnapshot::read(bad, "the baseline"),
+                    Catch::Contains("the baseline") && Catch::Contains("/accuracy/terze~1heavy_top/checks/status"));
+}
 
 TEST_CASE("gate: an identical run passes, every check compared", "[gate]") {
   const json s = make_snapshot();
@@ -427,7 +463,7 @@ TEST_CASE("gate: no input can fool it - duplicates, impossible values and self-d
     bad["convergence"]["attitude_error_final"]["error"][0] = 1.0;
     report["results"].insert(report["results"].begin(), bad);
     try {
-      (void)gate_snapshot(report, json());
+      (void)GateSnapshot::of_reports(report, json());
       FAIL("a report with a pair twice was snapshotted");
     } catch (const InputError& e) {
       CHECK_THAT(e.what(), Catch::Contains("is already at /results/0") && Catch::Contains("each pair once"));
@@ -450,7 +486,7 @@ TEST_CASE("gate: no input can fool it - duplicates, impossible values and self-d
     CHECK_THROWS_WITH(gate_compare(base, s), Catch::Contains("instructions_per_step"));
     json verify = verify_report();
     verify["results"][0]["convergence"]["attitude_error_final"]["floor"][0] = -1.0;
-    CHECK_THROWS_AS(gate_snapshot(verify, json()), InputError);
+    CHECK_THROWS_AS(GateSnapshot::of_reports(verify, json()), InputError);
   }
   SECTION("a current run that declares its own floors cannot pass errors 1000x worse") {
     json cur = s;

@@ -48,7 +48,7 @@ double since(std::chrono::steady_clock::time_point t0) {
 /// The current snapshot: the quick suite (and the benchmarks, unless accuracy only) run now, with
 /// progress on stderr; the run's reports, for the history, in `record`. Under N MPI ranks each runs
 /// shard rank+1/N of both and rank 0 merges them (docs/scaling.md, MPI); the other ranks get nullopt.
-std::optional<nlohmann::json> run_snapshot(const RunOptions& ro, HistoryRun& record) {
+std::optional<GateSnapshot> run_snapshot(const RunOptions& ro, HistoryRun& record) {
   const auto t0 = std::chrono::steady_clock::now();
   const bool distributed = ranks().distributed();
   if (distributed && !ro.shard.all())
@@ -107,7 +107,7 @@ std::optional<nlohmann::json> run_snapshot(const RunOptions& ro, HistoryRun& rec
   record.recorded_at = started;
   record.verify = verify_json;
   record.bench = bench_json;
-  return nlohmann::json::parse(gate_snapshot(verify_json, bench_json).dump());
+  return GateSnapshot::of_reports(verify_json, bench_json);
 }
 
 /// gate --against: REV's build and this one benchmarked on this machine, interleaved (A B, then
@@ -178,8 +178,7 @@ GateResult run_against(const AgainstRequest& ar, const GateOptions& options, His
   GateOptions opt = options;
   opt.speed_only = true;
   opt.accuracy_only = false;
-  return gate_compare(nlohmann::json::parse(gate_speed_snapshot({b1, b2}).dump()),
-                      nlohmann::json::parse(gate_speed_snapshot({c1, c2}).dump()), opt);
+  return gate_compare(GateSnapshot::of_benches({b1, b2}), GateSnapshot::of_benches({c1, c2}), opt);
 }
 
 /// What the options of `gate` fill (CLI11).
@@ -284,19 +283,11 @@ int gate_against(GateCliOptions& o, HistoryRun& record) {
 }
 
 /// A baseline blessed for some pairs, gated without --integrator/--problem: its selection is the gate's.
-void adopt_selection(const nlohmann::json& baseline, GateCliOptions& o) {
-  if (!baseline.is_object() || !baseline.contains("selection") || !baseline["selection"].is_object()) return;
+void adopt_selection(const GateSnapshot& baseline, GateCliOptions& o) {
+  if (!baseline.selection) return;
   if (!o.gate.integrators.empty() || !o.gate.problems.empty()) return;
-  const nlohmann::json& sel = baseline["selection"];
-  auto names = [&](const char* k) {
-    std::vector<std::string> v;
-    if (sel.contains(k) && sel[k].is_array())
-      for (const auto& x : sel[k])
-        if (x.is_string()) v.push_back(x.get<std::string>());
-    return v;
-  };
-  o.gate.integrators = names("integrators");
-  o.gate.problems = names("problems");
+  o.gate.integrators = baseline.selection->integrators;
+  o.gate.problems = baseline.selection->problems;
   if (!o.gate.integrators.empty() || !o.gate.problems.empty())
     std::fprintf(stderr, "gate: the baseline was blessed for a selection of pairs (%s%s%s): gating those\n",
                  o.gate.integrators.empty() ? "" : "--integrator ...", o.gate.integrators.empty() || o.gate.problems.empty() ? "" : " ",
@@ -322,15 +313,15 @@ int gate_baseline(GateCliOptions& o, HistoryRun& record) {
     o.gate.expect = &expect;
   }
   // Read the baseline and open the history before minutes of work, so that a bad path fails at once.
-  nlohmann::json baseline;
+  GateSnapshot baseline;
   if (!o.bless) {
-    baseline = read_json(o.baseline, "the baseline ", " (create one with --bless)");
+    baseline = GateSnapshot::read(read_json(o.baseline, "the baseline ", " (create one with --bless)"), "the baseline");
     adopt_selection(baseline, o);
   }
   if (o.bless && (o.history.record || !o.history.path.empty()))
     throw InputError("gate: --bless writes a baseline and compares nothing: --history and --record do not apply");
   const std::unique_ptr<HistoryDb> history = o.history.open();
-  nlohmann::json current;
+  GateSnapshot current;
   if (o.run) {
     RunOptions ro = o.run_options;
     if (!o.gate.integrators.empty()) ro.integrators = o.gate.integrators;
@@ -340,23 +331,24 @@ int gate_baseline(GateCliOptions& o, HistoryRun& record) {
     if (!snapshot) return kOk;  // an MPI rank other than 0: rank 0 compares, and its code is every rank's
     current = std::move(*snapshot);
   } else {
-    current = read_json(o.current, "", "");
+    const nlohmann::json in = read_json(o.current, "", "");
     // A plain verify report is accepted too (no speed data).
-    if (!current.is_object() || current.value("kind", "") != "rigidbench-gate-snapshot") {
-      record.verify = current;
-      current = nlohmann::json::parse(gate_snapshot(current, nlohmann::json()).dump());
+    if (!in.is_object() || in.value("kind", "") != "rigidbench-gate-snapshot") {
+      record.verify = in;
+      current = GateSnapshot::of_reports(in, nlohmann::json());
     } else {
-      record.snapshot = current;
+      record.snapshot = in;
+      current = GateSnapshot::read(in, "the current snapshot");
     }
   }
-  if (!o.snapshot_out.empty()) write_report(o.snapshot_out, current.dump(1) + "\n");
+  if (!o.snapshot_out.empty()) write_report(o.snapshot_out, current.to_json().dump(1) + "\n");
   if (!o.bench_out.empty()) write_report(o.bench_out, record.bench.dump(1) + "\n");
   if (o.bless) {
     // A baseline of some pairs (an outside scheme's own, docs/gate.md) says which: a later gate
     // without --integrator/--problem compares exactly those.
-    if (!o.gate.integrators.empty()) current["selection"]["integrators"] = o.gate.integrators;
-    if (!o.gate.problems.empty()) current["selection"]["problems"] = o.gate.problems;
-    write_report(o.baseline, current.dump(1) + "\n");
+    if (!o.gate.integrators.empty() || !o.gate.problems.empty())
+      current.selection = SnapshotSelection{o.gate.integrators, o.gate.problems, ""};
+    write_report(o.baseline, current.to_json().dump(1) + "\n");
     std::printf("gate: blessed %s as the baseline\n", o.baseline.c_str());
     return kOk;
   }

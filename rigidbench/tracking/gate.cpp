@@ -2,140 +2,49 @@
 
 #include <cmath>
 #include <cstdio>
-#include <map>
-#include <set>
 #include <sstream>
+#include <tuple>
 
-#include "rigidbench/core/json_numbers.hpp"
-#include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/core/text_escape.hpp"
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/verification/metrics.hpp"
 #include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/verification/expectations.hpp"
-#include "rigidbench/verification/metric_table.hpp"
 
 namespace rigidbench {
 
-using nlohmann::json;
-using nlohmann::ordered_json;
-
 namespace {
 
-using json_numbers::as_num;
 std::string fmt4(double x) { return format_or_dash(x, 4); }
+std::string or_dash(const std::optional<std::string>& s) { return s ? *s : "-"; }
 
-void split_key(const std::string& key, std::string& a, std::string& b) {
-  const auto p = key.find('/');
-  a = key.substr(0, p);
-  b = p == std::string::npos ? std::string() : key.substr(p + 1);
+/// "n levels from h = ..." of a ladder, for the message of ladders that cannot be compared.
+std::string ladder_text(const LadderSnapshot& l) {
+  return l.h.empty() ? std::string("no levels") : cat(std::to_string(l.h.size()), " levels from h = ", fmt4(l.h.front()));
 }
 
-/// The accumulated-rounding allowance of level k (0 where the snapshot has none).
-double rounding_of(const json& m, std::size_t k) {
-  if (!m.contains("rounding") || k >= m.at("rounding").size()) return 0.0;
-  const double r = as_num(m.at("rounding")[k]);
-  return std::isfinite(r) ? r : 0.0;
+/// The same levels on both sides (count and h), and every array as long as the ladder.
+bool same_levels(const LadderSnapshot& b, const LadderSnapshot& c) {
+  const std::size_t n = b.h.size();
+  bool same = n > 0 && c.h.size() == n && b.error.size() == n && c.error.size() == n && b.floor.size() == n &&
+              c.floor.size() == n;
+  for (std::size_t k = 0; same && k < n; ++k) same = std::abs(b.h[k] - c.h[k]) <= 1e-12 * std::abs(b.h[k]);
+  return same;
 }
 
-/// A snapshot's kind, version, environment and revision, from a report's tool and machine and the
-/// valgrind that counted its instructions ("" without counts).
-ordered_json snapshot_head(const json& report, const json& valgrind) {
-  const json& tool = report.at("tool");
-  ordered_json s;
-  s["kind"] = "rigidbench-gate-snapshot";
-  s["schema_version"] = "1.0";
-  s["environment"] = {{"compiler", tool.at("compiler")},
-                      {"flags", tool.at("flags")},
-                      {"build_type", tool.at("build_type")},
-                      {"valgrind", valgrind},
-                      {"machine", report.at("machine").value("cpu", "")}};
-  s["git_revision"] = tool.at("git_revision");
-  return s;
-}
-
-/// Verdict strings of a report's convergence/q_ii objects, "undefined" where absent.
-std::string verdict_of(const json& j) { return j.is_object() ? j.value("verdict", "undefined") : "undefined"; }
-
-}  // namespace
-
-ordered_json gate_snapshot(const json& verify, const json& bench) {
-  validate_document(verify, DocumentSchema::report, "the verify report");
-  if (!bench.is_null()) validate_document(bench, DocumentSchema::bench, "the bench report");
-  ordered_json s = snapshot_head(verify, bench.is_object() ? bench.at("instruction_counts").at("tool") : json(""));
-  ordered_json acc = ordered_json::object();
-  for (const json& r : verify.at("results")) {
-    const std::string key = cat(r.at("integrator").get<std::string>(), "/", r.at("problem").get<std::string>());
-    const std::string status = r.at("status");
-    ordered_json e = {{"status", status}};
-    if (r.contains("seconds") && r.at("seconds").is_number()) e["seconds"] = r.at("seconds");
-    if (r.contains("scheme") && r.at("scheme").contains("version")) e["version"] = r.at("scheme").at("version");
-    if (status != "skipped") {
-      // What the gate holds a run to: the gating metrics of the metric table, by the check names of
-      // PairResult::checks (runner.hpp), which expectation files use too.
-      ordered_json conv = ordered_json::object(), checks = ordered_json::object();
-      checks["status"] = status == "ok" ? "pass" : "fail";
-      for (const MetricDef& m : metric_table()) {
-        if (!m.gating) continue;
-        const std::string name(m.name);
-        if (m.section == MetricSection::convergence) {
-          if (!r.at("convergence").contains(name)) continue;  // not applicable to this pair
-          const json& c = r.at("convergence").at(name);
-          conv[name] = {{"h", c.at("h")}, {"error", c.at("error")}, {"floor", c.at("floor")}, {"verdict", c.at("verdict")}};
-          if (c.contains("rounding")) conv[name]["rounding"] = c.at("rounding");
-        } else if (m.section == MetricSection::q_ii && r.contains(name)) {
-          checks[name] = verdict_of(r.at(name));
-        }
-      }
-      ordered_json roundoff = ordered_json::array();
-      for (auto it = r.at("invariants").begin(); it != r.at("invariants").end(); ++it) {
-        if (it.value().at("claim") == "none") continue;
-        checks["invariant:" + it.key()] = it.value().at("verdict");
-        if (it.value().value("failed_at_roundoff", false)) roundoff.push_back("invariant:" + it.key());
-      }
-      if (r.contains("structure"))
-        for (const char* prop : {"symmetric", "symplectic"})
-          if (r.at("structure").contains(prop) && !r.at("structure").at(prop).at("verdict").is_null())
-            checks[cat("structure:", prop)] = r.at("structure").at(prop).at("verdict");
-      e["convergence"] = conv;
-      e["checks"] = checks;
-      if (!roundoff.empty()) e["roundoff_failures"] = roundoff;
-    }
-    acc[key] = e;
+/// How a failing metric's error moved at every level, and whether its order held: the fitted slopes
+/// (least squares of log error on log h over the levels where both are finite) and the verdicts.
+std::string ladder_story(const LadderSnapshot& b, const LadderSnapshot& c) {
+  std::string levels;
+  std::vector<double> lh, lb, lc;
+  for (std::size_t k = 0; k < b.h.size(); ++k) {
+    levels += cat(levels.empty() ? "" : ", ", "h = ", fmt4(b.h[k]), ": ", fmt4(b.error[k]), " -> ", fmt4(c.error[k]));
+    if (std::isfinite(b.error[k]) && std::isfinite(c.error[k]) && b.error[k] > 0 && c.error[k] > 0)
+      lh.push_back(std::log(b.h[k])), lb.push_back(std::log(b.error[k])), lc.push_back(std::log(c.error[k]));
   }
-  s["accuracy"] = acc;
-  ordered_json speed = ordered_json::object();
-  if (bench.is_object())
-    for (const json& r : bench.at("results"))
-      speed[cat(r.at("integrator").get<std::string>(), "/", r.at("problem").get<std::string>())] = {
-          {"instructions_per_step", r.at("instructions_per_step")}, {"ratio_to_baseline", r.at("ratio_to_baseline")}};
-  s["speed"] = speed;
-  return s;
+  return cat(". Every level (baseline -> current): ", levels, ". Fitted order ", fmt4(fit_line(lh, lb).slope), " -> ",
+             fmt4(fit_line(lh, lc).slope), ", order verdict ", b.verdict, " -> ", c.verdict);
 }
-
-ordered_json gate_speed_snapshot(const std::vector<json>& benches) {
-  if (benches.empty()) throw std::logic_error("gate_speed_snapshot: no bench report");
-  for (const json& b : benches) validate_document(b, DocumentSchema::bench, "a bench report");
-  const json& first = benches.front();
-  ordered_json s = snapshot_head(first, first.at("instruction_counts").at("tool"));
-  s["accuracy"] = ordered_json::object();
-  ordered_json speed = ordered_json::object();
-  for (const json& r : first.at("results")) {
-    const std::string key = cat(r.at("integrator").get<std::string>(), "/", r.at("problem").get<std::string>());
-    double ratio = as_num(r.at("ratio_to_baseline"));
-    for (const json& b : benches)
-      for (const json& q : b.at("results"))
-        if (q.at("integrator") == r.at("integrator") && q.at("problem") == r.at("problem") &&
-            std::isfinite(as_num(q.at("ratio_to_baseline"))))
-          ratio = std::isfinite(ratio) ? std::min(ratio, as_num(q.at("ratio_to_baseline"))) : as_num(q.at("ratio_to_baseline"));
-    speed[key] = {{"instructions_per_step", r.at("instructions_per_step")},
-                  {"ratio_to_baseline", std::isfinite(ratio) ? json(ratio) : json(nullptr)}};
-  }
-  s["speed"] = speed;
-  return s;
-}
-
-namespace {
 
 /// One comparison of the gate: collects rows and counts them.
 struct Gate {
@@ -156,7 +65,6 @@ struct Gate {
     g.expected += r.status == "expected_failure";
     g.rows.push_back(std::move(r));
   }
-
   /// A verdict row: pass -> fail is a regression; with expectations, the current verdict must be
   /// a listed failure or a pass that is not listed.
   void verdict_row(const std::string& integ, const std::string& prob, const std::string& check, const std::string& bv,
@@ -197,193 +105,160 @@ struct Gate {
     add(std::move(row));
   }
 
-  /// Error ladders: same levels, then per level ce <= be 10^rise + (floor_b + floor_c).
-  /// How a failing metric's error moved at every level, and whether its order held: the fitted slopes
-  /// (least squares of log error on log h over the levels where both are finite) and the verdicts.
-  static std::string ladder_story(const json& bm, const json& cm) {
-    const json &h = bm.at("h"), &be = bm.at("error"), &ce = cm.at("error");
-    std::string levels;
-    std::vector<double> lh, lb, lc;
-    for (std::size_t k = 0; k < h.size(); ++k) {
-      const double hk = as_num(h[k]), b = as_num(be[k]), c = as_num(ce[k]);
-      levels += cat(levels.empty() ? "" : ", ", "h = ", fmt4(hk), ": ", fmt4(b), " -> ", fmt4(c));
-      if (std::isfinite(b) && std::isfinite(c) && b > 0 && c > 0)
-        lh.push_back(std::log(hk)), lb.push_back(std::log(b)), lc.push_back(std::log(c));
+  /// The largest rise of the error past its allowance, and the largest improvement, over the levels
+  /// of one ladder (in decades; -1e300: none).
+  struct LevelMoves {
+    double worst = -1e300, best = -1e300;
+    std::string worst_text, best_text;
+  };
+
+  /// Level k of two ladders with the same levels: ce <= be 10^rise + (floor_b + floor_c) + both
+  /// runs' rounding. False (and `row` failed) when the level cannot be compared or broke down.
+  bool compare_level(const LadderSnapshot& b, const LadderSnapshot& c, std::size_t k, GateRow& row, LevelMoves& m) const {
+    const double be = b.error[k], ce = c.error[k], h = b.h[k];
+    if (std::isfinite(be) && !std::isfinite(ce)) {
+      row.status = "fail";
+      row.message = cat("level h = ", fmt4(h), " broke down (was ", fmt4(be), ")");
+      return false;
     }
-    return cat(". Every level (baseline -> current): ", levels, ". Fitted order ", fmt4(fit_line(lh, lb).slope), " -> ",
-               fmt4(fit_line(lh, lc).slope), ", order verdict ", bm.value("verdict", "undefined"), " -> ",
-               cm.value("verdict", "undefined"));
+    if (!std::isfinite(be) && std::isfinite(ce)) {
+      m.best = 1e300;
+      m.best_text = cat("level h = ", fmt4(h), " now runs (was a breakdown)");
+      return true;
+    }
+    if (!std::isfinite(be)) return true;  // both broke down at this level: the same behaviour
+    // The reference of each run is accurate only to its floor, and each run carries its own
+    // accumulated rounding: a difference within their sum is not a change of the scheme
+    // (docs/gate.md, "Tolerances").
+    const double fb = (std::isfinite(b.floor[k]) ? b.floor[k] : 0.0) + b.rounding_at(k);
+    const double fc = (std::isfinite(c.floor[k]) ? c.floor[k] : 0.0) + c.rounding_at(k);
+    // The current run's allowance follows from its reference's error estimate and its ladder (the
+    // same problem, tolerance and steps as the baseline's), not from the scheme, and so from one
+    // build to another it moves by far less than a decade. One beyond that is not believed: a
+    // report could otherwise declare floors of 1e300 and pass any error (docs/gate.md).
+    if (fc > opt.rules.allowance_trust * fb) {
+      row.status = "fail";
+      row.message = cat("at h = ", fmt4(h), " the current run's allowance (floor + rounding) is ", fmt4(fc), ", more than ",
+                        fmt4(opt.rules.allowance_trust), "x the baseline's ", fmt4(fb),
+                        ": it does not follow from the same reference and ladder - not compared (re-bless if the "
+                        "reference or its tolerance changed)");
+      return false;
+    }
+    const double allowed = be * std::pow(10.0, opt.rules.log10_rise) + fb + fc;
+    if (!std::isfinite(allowed)) {  // a comparison that cannot be made fails, it never passes
+      row.status = "fail";
+      row.message = cat("at h = ", fmt4(h), " the allowed error is not a finite number (baseline ", fmt4(be),
+                        "): nothing comparable");
+      return false;
+    }
+    if (ce > allowed && std::log10(ce / be) > m.worst) {
+      m.worst = std::log10(ce / be);
+      m.worst_text = cat("error at h = ", fmt4(h), " rose from ", fmt4(be), " to ", fmt4(ce), " (", fmt4(m.worst),
+                         " decades; allowed ", fmt4(opt.rules.log10_rise), " decades plus the floors ", fmt4(fb + fc), ")");
+    }
+    const double gained_floor = be * std::pow(10.0, -opt.rules.log10_improvement_stale) - fb - fc;
+    const double gain = std::log10(be / std::max(ce, 1e-300));
+    if (ce < gained_floor && gain > m.best) {
+      m.best = gain;
+      m.best_text = cat("error at h = ", fmt4(h), " improved from ", fmt4(be), " to ", fmt4(ce), " (", fmt4(gain),
+                        " decades; more than ", fmt4(opt.rules.log10_improvement_stale), "): baseline stale - re-bless");
+    }
+    return true;
   }
 
-  void ladder_row(const std::string& integ, const std::string& prob, const std::string& metric, const json& bm,
-                  const json& cm, double seconds) {
-    GateRow row{integ, prob, metric, "pass", "", "", "", seconds};
-    const json &bh = bm.at("h"), &ch = cm.at("h");
-    const json &be_ = bm.at("error"), &ce_ = cm.at("error");
-    const json &bf_ = bm.at("floor"), &cf_ = cm.at("floor");
-    const std::size_t n = bh.size();
-    auto ladder_text = [](const json& h) {
-      return h.empty() ? std::string("no levels") : cat(std::to_string(h.size()), " levels from h = ", fmt4(as_num(h.front())));
-    };
-    bool same = n > 0 && ch.size() == n && be_.size() == n && ce_.size() == n && bf_.size() == n && cf_.size() == n;
-    for (std::size_t k = 0; same && k < n; ++k)
-      same = std::abs(as_num(bh[k]) - as_num(ch[k])) <= 1e-12 * std::abs(as_num(bh[k]));
-    if (!same) {
+  /// Error ladders: the same levels, then each level compared; then the order verdict.
+  void ladder_row(const PairSnapshot& p, const std::string& metric, const LadderSnapshot& b, const LadderSnapshot& c,
+                  double seconds) {
+    GateRow row{p.integrator, p.problem, metric, "pass", "", "", "", seconds};
+    if (!same_levels(b, c)) {
       row.status = "missing";
-      row.baseline = ladder_text(bh);
-      row.current = ladder_text(ch);
-      row.message = n == 0 ? "the baseline has no levels for this metric: nothing to compare"
-                           : cat("the ladders differ (baseline ", ladder_text(bh), ", current ", ladder_text(ch),
-                                 ", or arrays of unequal length): nothing comparable");
+      row.baseline = ladder_text(b);
+      row.current = ladder_text(c);
+      row.message = b.h.empty() ? "the baseline has no levels for this metric: nothing to compare"
+                                : cat("the ladders differ (baseline ", ladder_text(b), ", current ", ladder_text(c),
+                                      ", or arrays of unequal length): nothing comparable");
       add(row);
       return;
     }
-    double worst = -1e300, best = -1e300;  // excess over the allowed rise, in decades; improvement
-    std::string worst_text, best_text;
-    for (std::size_t k = 0; k < n; ++k) {
-      const double be = as_num(be_[k]), ce = as_num(ce_[k]), h = as_num(bh[k]);
-      double fb = std::isfinite(as_num(bf_[k])) ? as_num(bf_[k]) : 0.0;
-      double fc = std::isfinite(as_num(cf_[k])) ? as_num(cf_[k]) : 0.0;
-      if (std::isfinite(be) && !std::isfinite(ce)) {
-        row.status = "fail";
-        row.message = cat("level h = ", fmt4(h), " broke down (was ", fmt4(be), ")");
-        break;
-      }
-      if (!std::isfinite(be) && std::isfinite(ce)) {
-        best = 1e300;
-        best_text = cat("level h = ", fmt4(h), " now runs (was a breakdown)");
-        continue;
-      }
-      if (!std::isfinite(be)) continue;  // both broke down at this level: the same behaviour
-      // The reference of each run is accurate only to its floor, and each run carries its own
-      // accumulated rounding: a difference within their sum is not a change of the scheme
-      // (docs/gate.md, "Tolerances").
-      fb += rounding_of(bm, k);
-      fc += rounding_of(cm, k);
-      // The current run's allowance follows from its reference's error estimate and its ladder (the
-      // same problem, tolerance and steps as the baseline's), not from the scheme, and so from one
-      // build to another it moves by far less than a decade. One beyond that is not believed: a
-      // report could otherwise declare floors of 1e300 and pass any error (docs/gate.md).
-      if (fc > opt.rules.allowance_trust * fb) {
-        row.status = "fail";
-        row.message = cat("at h = ", fmt4(h), " the current run's allowance (floor + rounding) is ", fmt4(fc),
-                          ", more than ", fmt4(opt.rules.allowance_trust), "x the baseline's ", fmt4(fb),
-                          ": it does not follow from the same reference and ladder - not compared (re-bless if the "
-                          "reference or its tolerance changed)");
-        break;
-      }
-      const double allowed = be * std::pow(10.0, opt.rules.log10_rise) + fb + fc;
-      if (!std::isfinite(allowed)) {  // a comparison that cannot be made fails, it never passes
-        row.status = "fail";
-        row.message = cat("at h = ", fmt4(h), " the allowed error is not a finite number (baseline ", fmt4(be),
-                          "): nothing comparable");
-        break;
-      }
-      if (ce > allowed) {
-        const double rise = std::log10(ce / be);
-        if (rise > worst)
-          worst = rise, worst_text = cat("error at h = ", fmt4(h), " rose from ", fmt4(be), " to ", fmt4(ce), " (",
-                                          fmt4(rise), " decades; allowed ", fmt4(opt.rules.log10_rise),
-                                          " decades plus the floors ", fmt4(fb + fc), ")");
-      }
-      const double gained_floor = be * std::pow(10.0, -opt.rules.log10_improvement_stale) - fb - fc;
-      if (ce < gained_floor) {
-        const double gain = std::log10(be / std::max(ce, 1e-300));
-        if (gain > best)
-          best = gain, best_text = cat("error at h = ", fmt4(h), " improved from ", fmt4(be), " to ", fmt4(ce), " (",
-                                        fmt4(gain), " decades; more than ", fmt4(opt.rules.log10_improvement_stale),
-                                        "): baseline stale - re-bless");
-      }
-    }
-    if (row.status != "fail" && worst > -1e300) row.status = "fail", row.message = worst_text + ladder_story(bm, cm);
-    if (row.status == "pass" && best > -1e300) row.status = "stale", row.message = best_text;
-    verdict_row(integ, prob, metric, bm.at("verdict"), cm.at("verdict"), std::move(row));
+    LevelMoves m;
+    for (std::size_t k = 0; k < b.h.size(); ++k)
+      if (!compare_level(b, c, k, row, m)) break;
+    if (row.status != "fail" && m.worst > -1e300) row.status = "fail", row.message = m.worst_text + ladder_story(b, c);
+    if (row.status == "pass" && m.best > -1e300) row.status = "stale", row.message = m.best_text;
+    verdict_row(p.integrator, p.problem, metric, b.verdict, c.verdict, std::move(row));
   }
 
-  void accuracy(const json& BA, const json& CA) {
+  /// Every gating metric and check of a pair both runs judged; their rows share the pair's time
+  /// (JUnit's time per testcase).
+  void judged_pair(const PairSnapshot& b, const PairSnapshot& c, double secs) {
+    const std::size_t first_row = g.rows.size();
+    const std::string &integ = b.integrator, &prob = b.problem;
+    for (const auto& [name, bl] : b.convergence) {
+      if (const LadderSnapshot* cl = c.ladder(name)) ladder_row(b, name, bl, *cl, secs);
+      else add({integ, prob, name, "missing", bl.verdict, "", "metric missing from the current run"});
+    }
+    for (const auto& [name, cl] : c.convergence)
+      if (!b.ladder(name)) add({integ, prob, name, "missing", "", cl.verdict, "metric not in the baseline: bless to gate it"});
+    for (const auto& [name, bv] : b.checks) {
+      if (const std::string* cv = c.check(name))
+        verdict_row(integ, prob, name, bv, *cv, {integ, prob, name, "pass", "", "", "", secs}, c.failed_at_roundoff(name));
+      else
+        add({integ, prob, name, "missing", bv, "", "check missing from the current run"});
+    }
+    for (const auto& [name, cv] : c.checks)
+      if (!b.check(name)) add({integ, prob, name, "missing", "", cv, "check not in the baseline: bless to gate it"});
+    const std::size_t rows = g.rows.size() - first_row;
+    for (std::size_t i = first_row; i < g.rows.size(); ++i) g.rows[i].seconds = secs / double(rows);
+  }
+
+  /// A pair of the baseline against the same pair of the current run.
+  void pair(const PairSnapshot& b, const PairSnapshot& c) {
+    const std::string &integ = b.integrator, &prob = b.problem;
+    const double secs = c.seconds.value_or(0.0);
+    // The scheme's own version (an engine's library): results of another version are not
+    // comparable, neither better nor worse - the pair is stale until blessed with this one.
+    if (b.version != c.version) {
+      add({integ, prob, "version", "stale", or_dash(b.version), or_dash(c.version),
+           cat("the scheme's version changed (baseline ", b.version.value_or("none"), ", now ", c.version.value_or("none"),
+               "): not compared; bless to gate this version"),
+           secs});
+      return;
+    }
+    if (b.status == "skipped" || c.status == "skipped") {
+      GateRow row{integ, prob, "applicability", "pass", b.status, c.status, "", secs};
+      if (b.status != c.status)
+        row.status = "missing",
+        row.message = b.status == "skipped" ? "the pair now runs: bless to gate it" : "the pair is now skipped: nothing to compare";
+      add(row);
+      return;
+    }
+    judged_pair(b, c, secs);
+  }
+
+  void accuracy(const GateSnapshot& base, const GateSnapshot& cur) {
     std::size_t compared = 0;
-    for (auto it = BA.begin(); it != BA.end(); ++it) {
-      std::string integ, prob;
-      split_key(it.key(), integ, prob);
-      if (!in_selection(integ, prob)) continue;
+    for (const PairSnapshot& b : base.accuracy) {
+      if (!in_selection(b.integrator, b.problem)) continue;
       ++compared;
-      const json& b = it.value();
-      if (!CA.contains(it.key())) {
-        add({integ, prob, "*", "missing", b.at("status"), "", "pair missing from the current run"});
-        continue;
-      }
-      const json& c = CA.at(it.key());
-      const double secs = c.contains("seconds") ? as_num(c.at("seconds")) : 0.0;
-      // The scheme's own version (an engine's library): results of another version are not
-      // comparable, neither better nor worse - the pair is stale until blessed with this one.
-      const std::string bv = b.value("version", ""), cv = c.value("version", "");
-      if (bv != cv) {
-        add({integ, prob, "version", "stale", bv.empty() ? "-" : bv, cv.empty() ? "-" : cv,
-             cat("the scheme's version changed (baseline ", bv.empty() ? "none" : bv, ", now ", cv.empty() ? "none" : cv,
-                 "): not compared; bless to gate this version"),
-             secs});
-        continue;
-      }
-      const std::string bs = b.at("status"), cs = c.at("status");
-      if (bs == "skipped" || cs == "skipped") {
-        GateRow row{integ, prob, "applicability", "pass", bs, cs, "", secs};
-        if (bs != cs)
-          row.status = "missing", row.message = bs == "skipped" ? "the pair now runs: bless to gate it"
-                                                                 : "the pair is now skipped: " + std::string("nothing to compare");
-        add(row);
-        continue;
-      }
-      // Rows of this pair share its time (JUnit's time per testcase).
-      const std::size_t first_row = g.rows.size();
-      const json &bconv = b.at("convergence"), &cconv = c.at("convergence");
-      for (auto m = bconv.begin(); m != bconv.end(); ++m) {
-        if (!cconv.contains(m.key())) {
-          add({integ, prob, m.key(), "missing", m.value().at("verdict"), "", "metric missing from the current run"});
-          continue;
-        }
-        ladder_row(integ, prob, m.key(), m.value(), cconv.at(m.key()), secs);
-      }
-      for (auto m = cconv.begin(); m != cconv.end(); ++m)
-        if (!bconv.contains(m.key()))
-          add({integ, prob, m.key(), "missing", "", m.value().at("verdict"), "metric not in the baseline: bless to gate it"});
-      const json &bch = b.at("checks"), &cch = c.at("checks");
-      for (auto k = bch.begin(); k != bch.end(); ++k) {
-        if (!cch.contains(k.key())) {
-          add({integ, prob, k.key(), "missing", k.value(), "", "check missing from the current run"});
-          continue;
-        }
-        bool roundoff = false;
-        if (c.contains("roundoff_failures"))
-          for (const auto& x : c.at("roundoff_failures")) roundoff |= x == k.key();
-        verdict_row(integ, prob, k.key(), k.value(), cch.at(k.key()), {integ, prob, k.key(), "pass", "", "", "", secs},
-                    roundoff);
-      }
-      for (auto k = cch.begin(); k != cch.end(); ++k)
-        if (!bch.contains(k.key()))
-          add({integ, prob, k.key(), "missing", "", k.value(), "check not in the baseline: bless to gate it"});
-      const std::size_t rows = g.rows.size() - first_row;
-      for (std::size_t i = first_row; i < g.rows.size(); ++i) g.rows[i].seconds = secs / double(rows);
+      if (const PairSnapshot* c = cur.pair(b.integrator, b.problem)) pair(b, *c);
+      else add({b.integrator, b.problem, "*", "missing", b.status, "", "pair missing from the current run"});
     }
-    for (auto it = CA.begin(); it != CA.end(); ++it) {
-      std::string integ, prob;
-      split_key(it.key(), integ, prob);
-      if (!in_selection(integ, prob) || BA.contains(it.key())) continue;
-      add({integ, prob, "*", "missing", "", it.value().at("status"), "pair not in the baseline: bless to gate it"});
-    }
+    for (const PairSnapshot& c : cur.accuracy)
+      if (in_selection(c.integrator, c.problem) && !base.pair(c.integrator, c.problem))
+        add({c.integrator, c.problem, "*", "missing", "", c.status, "pair not in the baseline: bless to gate it"});
     if (compared == 0)
       add({"*", "*", "accuracy", "missing", "", "",
-           BA.empty() ? "the baseline has no accuracy entries: nothing to compare"
-                      : "no baseline entry matches the --integrator/--problem/--shard selection: nothing to compare"});
+           base.accuracy.empty() ? "the baseline has no accuracy entries: nothing to compare"
+                                 : "no baseline entry matches the --integrator/--problem/--shard selection: nothing to compare"});
   }
 
   /// An expectation naming a scheme that neither snapshot has and this build does not register would
   /// silently never apply (a typo, a removed scheme): a failing row.
-  void unknown_expectations(const json& BA, const json& CA) {
+  void unknown_expectations(const GateSnapshot& base, const GateSnapshot& cur) {
     for (const ExpectedFailure& x : opt.expect->items) {
-      const std::string prefix = x.integrator + "/";
       bool seen = is_registered(x.integrator);
-      for (const json* side : {&BA, &CA})
-        for (auto it = side->begin(); it != side->end() && !seen; ++it) seen = it.key().rfind(prefix, 0) == 0;
+      for (const GateSnapshot* side : {&base, &cur})
+        for (const PairSnapshot& p : side->accuracy) seen = seen || p.integrator == x.integrator;
       if (!seen)
         add({x.integrator, x.problem, x.check, "missing", "", "",
              cat("listed in ", opt.expect->origin, ", but no scheme of that name ran or is registered (a typo or a "
@@ -391,93 +266,103 @@ struct Gate {
     }
   }
 
-  void speed(const json& base, const json& cur) {
+  /// Whether the speed data can be compared at all; a failing row when not.
+  bool speed_comparable(const GateSnapshot& base, const GateSnapshot& cur) {
     if (opt.accuracy_only) {
       g.notes.push_back("speed not compared (--accuracy-only)");
-      return;
+      return false;
     }
-    const json &BS = base.at("speed"), &CS = cur.at("speed");
-    const json &be = base.at("environment"), &ce = cur.at("environment");
-    if (BS.empty()) {
+    if (base.speed.empty()) {
       add({"*", "*", "speed", "missing", "", "", "the baseline has no speed data: bless it from `gate --run`, or pass --accuracy-only"});
-      return;
+      return false;
     }
-    if (ce.at("valgrind").get<std::string>().empty()) {
-      add({"*", "*", "speed", "missing", be.at("valgrind"), "",
+    if (cur.environment.valgrind.empty()) {
+      add({"*", "*", "speed", "missing", base.environment.valgrind, "",
            "the current run has no instruction counts (valgrind missing?): install valgrind, or pass --accuracy-only"});
-      return;
+      return false;
     }
-    // Instruction counts are bound to the toolchain that produced them.
+    return true;
+  }
+
+  /// Instruction counts are bound to the toolchain that produced them: what differs ("" if nothing).
+  static std::string toolchain_difference(const SnapshotEnvironment& b, const SnapshotEnvironment& c) {
     std::string differs;
-    for (const char* k : {"compiler", "flags", "build_type", "valgrind"})
-      if (be.at(k) != ce.at(k))
-        differs += cat(differs.empty() ? "" : "; ", k, ": baseline '", be.at(k).get<std::string>(), "', current '",
-                       ce.at(k).get<std::string>(), "'");
-    for (auto it = BS.begin(); it != BS.end(); ++it) {
-      std::string integ, prob;
-      split_key(it.key(), integ, prob);
-      if (!in_selection(integ, prob)) continue;
-      if (!CS.contains(it.key())) {
-        add({integ, prob, "instructions_per_step", "missing", "", "", "pair missing from the current bench run"});
-        continue;
-      }
-      const double bi = as_num(it.value().at("instructions_per_step")), ci = as_num(CS.at(it.key()).at("instructions_per_step"));
-      GateRow row{integ, prob, "instructions_per_step", "pass", fmt4(bi), fmt4(ci), ""};
-      if (!differs.empty()) {
-        row.status = "stale";
-        row.message = cat("counted by another toolchain (", differs, "): re-bless, or compare on this runner with --against REV");
-      } else if (!std::isfinite(bi) || !std::isfinite(ci)) {
-        row.status = "missing";
-        row.message = "no instruction count on one side";
-      } else if (ci > bi * (1 + opt.rules.instruction_rise)) {
-        row.status = "fail";
-        row.message = cat("instructions per step rose by ", fmt4(100 * (ci / bi - 1)), " % (", fmt4(bi), " -> ", fmt4(ci),
-                          "; allowed +", fmt4(100 * opt.rules.instruction_rise), " %)");
-      }
-      add(row);
-      const double br = as_num(it.value().at("ratio_to_baseline")), cr = as_num(CS.at(it.key()).at("ratio_to_baseline"));
-      if (std::isfinite(br) && std::isfinite(cr) && cr > br * (1 + opt.rules.wallclock_rise_warn))
-        add({integ, prob, "wallclock_ratio", "warn", fmt4(br), fmt4(cr),
-             cat("wall-clock ratio to the baseline scheme rose by ", fmt4(100 * (cr / br - 1)), " % (warning only)")});
+    for (const auto& [k, bv, cv] : {std::tuple<const char*, const std::string&, const std::string&>{"compiler", b.compiler, c.compiler},
+                                    {"flags", b.flags, c.flags},
+                                    {"build_type", b.build_type, c.build_type},
+                                    {"valgrind", b.valgrind, c.valgrind}})
+      if (bv != cv) differs += cat(differs.empty() ? "" : "; ", k, ": baseline '", bv, "', current '", cv, "'");
+    return differs;
+  }
+
+  /// One pair's instructions per step (+2 % fails) and wall-clock ratio (+10 % warns).
+  void speed_row(const SpeedSnapshot& b, const SpeedSnapshot& c, const std::string& differs) {
+    const double bi = b.instructions_per_step, ci = c.instructions_per_step;
+    GateRow row{b.integrator, b.problem, "instructions_per_step", "pass", fmt4(bi), fmt4(ci), ""};
+    if (!differs.empty()) {
+      row.status = "stale";
+      row.message = cat("counted by another toolchain (", differs, "): re-bless, or compare on this runner with --against REV");
+    } else if (!std::isfinite(bi) || !std::isfinite(ci)) {
+      row.status = "missing";
+      row.message = "no instruction count on one side";
+    } else if (ci > bi * (1 + opt.rules.instruction_rise)) {
+      row.status = "fail";
+      row.message = cat("instructions per step rose by ", fmt4(100 * (ci / bi - 1)), " % (", fmt4(bi), " -> ", fmt4(ci),
+                        "; allowed +", fmt4(100 * opt.rules.instruction_rise), " %)");
     }
-    for (auto it = CS.begin(); it != CS.end(); ++it) {
-      std::string integ, prob;
-      split_key(it.key(), integ, prob);
-      if (!in_selection(integ, prob) || BS.contains(it.key())) continue;
-      // Two builds compared (gate --against): a scheme or a problem the other build does not have at
-      // all is new in this one - there is nothing to regress from, so it warns; a new pair of a scheme
-      // and a problem both builds have still fails closed.
-      const std::string prefix = integ + "/", suffix = "/" + prob;
-      bool known_scheme = false, known_problem = false;
-      for (auto b = BS.begin(); b != BS.end(); ++b) {
-        known_scheme = known_scheme || b.key().rfind(prefix, 0) == 0;
-        known_problem = known_problem || (b.key().size() > suffix.size() &&
-                                          b.key().compare(b.key().size() - suffix.size(), suffix.size(), suffix) == 0);
-      }
-      if (opt.speed_only && !(known_scheme && known_problem))
-        add({integ, prob, "instructions_per_step", "warn", "", fmt4(as_num(it.value().at("instructions_per_step"))),
-             cat("a ", known_scheme ? "problem" : "scheme",
-                 " the other build does not have (new in this one): no speed to compare with")});
-      else
-        add({integ, prob, "instructions_per_step", "missing", "", "", "pair not in the baseline's speed data: bless to gate it"});
+    add(row);
+    const double br = b.ratio_to_baseline, cr = c.ratio_to_baseline;
+    if (std::isfinite(br) && std::isfinite(cr) && cr > br * (1 + opt.rules.wallclock_rise_warn))
+      add({b.integrator, b.problem, "wallclock_ratio", "warn", fmt4(br), fmt4(cr),
+           cat("wall-clock ratio to the baseline scheme rose by ", fmt4(100 * (cr / br - 1)), " % (warning only)")});
+  }
+
+  /// A pair the current bench run has and the baseline does not. Two builds compared (gate
+  /// --against): a scheme or a problem the other build does not have at all is new in this one -
+  /// there is nothing to regress from, so it warns; a new pair of a scheme and a problem both builds
+  /// have still fails closed.
+  void new_speed_pair(const GateSnapshot& base, const SpeedSnapshot& c) {
+    bool known_scheme = false, known_problem = false;
+    for (const SpeedSnapshot& b : base.speed) {
+      known_scheme = known_scheme || b.integrator == c.integrator;
+      known_problem = known_problem || b.problem == c.problem;
     }
+    if (opt.speed_only && !(known_scheme && known_problem))
+      add({c.integrator, c.problem, "instructions_per_step", "warn", "", fmt4(c.instructions_per_step),
+           cat("a ", known_scheme ? "problem" : "scheme", " the other build does not have (new in this one): no speed to compare with")});
+    else
+      add({c.integrator, c.problem, "instructions_per_step", "missing", "", "", "pair not in the baseline's speed data: bless to gate it"});
+  }
+
+  void speed(const GateSnapshot& base, const GateSnapshot& cur) {
+    if (!speed_comparable(base, cur)) return;
+    const std::string differs = toolchain_difference(base.environment, cur.environment);
+    for (const SpeedSnapshot& b : base.speed) {
+      if (!in_selection(b.integrator, b.problem)) continue;
+      if (const SpeedSnapshot* c = cur.speed_of(b.integrator, b.problem)) speed_row(b, *c, differs);
+      else add({b.integrator, b.problem, "instructions_per_step", "missing", "", "", "pair missing from the current bench run"});
+    }
+    for (const SpeedSnapshot& c : cur.speed)
+      if (in_selection(c.integrator, c.problem) && !base.speed_of(c.integrator, c.problem)) new_speed_pair(base, c);
   }
 };
 
 }  // namespace
 
-GateResult gate_compare(const json& base, const json& cur, const GateOptions& options) {
-  validate_document(base, DocumentSchema::gate_snapshot, "the baseline");
-  validate_document(cur, DocumentSchema::gate_snapshot, "the current snapshot");
+GateResult gate_compare(const GateSnapshot& base, const GateSnapshot& cur, const GateOptions& options) {
   Gate gate{options, {}};
   gate.g.allow_stale = options.allow_stale;
   if (options.speed_only)
     gate.g.notes.push_back("accuracy not compared (speed only: two builds' benchmarks)");
   else
-    gate.accuracy(base.at("accuracy"), cur.at("accuracy"));
+    gate.accuracy(base, cur);
   gate.speed(base, cur);
-  if (options.expect != nullptr) gate.unknown_expectations(base.at("accuracy"), cur.at("accuracy"));
+  if (options.expect != nullptr) gate.unknown_expectations(base, cur);
   return gate.g;
+}
+
+GateResult gate_compare(const nlohmann::json& base, const nlohmann::json& cur, const GateOptions& options) {
+  return gate_compare(GateSnapshot::read(base, "the baseline"), GateSnapshot::read(cur, "the current snapshot"), options);
 }
 
 std::string gate_table(const GateResult& g) {

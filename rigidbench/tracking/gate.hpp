@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rigidbench/core/shard.hpp"
+#include "rigidbench/tracking/snapshot.hpp"
 #include <string>
 #include <vector>
 
@@ -63,16 +64,10 @@ struct GateResult {
   int exit_code() const { return failures > 0 ? 1 : stale > 0 && !allow_stale ? 4 : 0; }
 };
 
-/// The compact gate snapshot of a verify report (and of a bench report; null if none). Throws
-/// InputError (with the JSON path) when either does not follow its schema.
-nlohmann::ordered_json gate_snapshot(const nlohmann::json& verify_report, const nlohmann::json& bench_report);
-
-/// A speed-only snapshot of bench reports of one build (gate --against): instruction counts of the
-/// first, and per pair the smallest wall-clock ratio to the in-run baseline scheme over all of them
-/// (the interleaved timing passes).
-nlohmann::ordered_json gate_speed_snapshot(const std::vector<nlohmann::json>& bench_reports);
-
-/// Compares two snapshots. Throws InputError (with the JSON path) when either is not a gate snapshot.
+/// Compares two snapshots (rigidbench/tracking/snapshot.hpp).
+GateResult gate_compare(const GateSnapshot& baseline, const GateSnapshot& current, const GateOptions& options = {});
+/// The same, on two snapshot documents read with GateSnapshot::read: InputError (with the JSON path)
+/// when either is not a gate snapshot.
 GateResult gate_compare(const nlohmann::json& baseline, const nlohmann::json& current, const GateOptions& options = {});
 
 std::string gate_table(const GateResult& g);

@@ -14,6 +14,7 @@
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/tracking/gate.hpp"
+#include "rigidbench/tracking/snapshot.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/verification/metric_table.hpp"
 
@@ -310,21 +311,20 @@ namespace {
 /// The verdicts of what is recorded by the gate's check names (PairResult::checks): the snapshot of
 /// the verify report, which validates it too, or the snapshot recorded itself (null for bench alone).
 /// Every input is validated against its schema.
-json recorded_snapshot(const HistoryRun& run) {
+std::optional<GateSnapshot> recorded_snapshot(const HistoryRun& run) {
   if (run.command != "verify" && run.command != "bench" && run.command != "gate")
     throw std::logic_error("HistoryDb::record: command must be verify, bench or gate");
   const bool has_verify = run.verify.is_object(), has_bench = run.bench.is_object();
   const bool has_snapshot = !has_verify && run.snapshot.is_object();
   if (!has_verify && !has_bench && !has_snapshot) throw InputError("history: nothing to record (no report)");
-  json snapshot;
+  std::optional<GateSnapshot> snapshot;
   if (has_verify) {
     validate_document(run.verify, DocumentSchema::report, "the verify report to record");
     if (run.verify.value("suite", "") == "paper" || run.verify.contains("paper_reproductions"))
       throw InputError("history records the quick suite or a selection of pairs; the paper suite's items are not ladders");
-    snapshot = json::parse(gate_snapshot(run.verify, json()).dump());
+    snapshot = GateSnapshot::of_reports(run.verify, json());
   } else if (has_snapshot) {
-    validate_document(run.snapshot, DocumentSchema::gate_snapshot, "the gate snapshot to record");
-    snapshot = run.snapshot;
+    snapshot = GateSnapshot::read(run.snapshot, "the gate snapshot to record");
   }
   if (has_bench) validate_document(run.bench, DocumentSchema::bench, "the bench report to record");
   return snapshot;
@@ -336,7 +336,7 @@ struct Provenance {
 };
 
 /// From the report (tool, machine) or the snapshot (environment).
-Provenance provenance_of(const HistoryRun& run, const json& snapshot) {
+Provenance provenance_of(const HistoryRun& run, const std::optional<GateSnapshot>& snapshot) {
   const bool has_verify = run.verify.is_object(), has_bench = run.bench.is_object();
   const json& head = has_verify ? run.verify : has_bench ? run.bench : json();
   Provenance v;
@@ -353,33 +353,46 @@ Provenance provenance_of(const HistoryRun& run, const json& snapshot) {
     v.suite = has_verify ? run.verify.value("suite", "") : "";
     v.shard = shard_text(head);
   } else {
-    const json& env = snapshot.at("environment");
-    v.revision = snapshot.at("git_revision");
-    v.compiler = env.at("compiler");
-    v.flags = env.at("flags");
-    v.build_type = env.at("build_type");
-    v.cpu = env.value("machine", "");
-    v.shard = snapshot.contains("selection") ? snapshot.at("selection").value("shard", "") : "";
+    const SnapshotEnvironment& env = snapshot->environment;
+    v.revision = snapshot->git_revision;
+    v.compiler = env.compiler;
+    v.flags = env.flags;
+    v.build_type = env.build_type;
+    v.cpu = env.machine.value_or("");
+    v.shard = snapshot->selection ? snapshot->selection->shard : "";
     v.suite = "quick";
   }
   if (has_verify && has_bench && run.bench.at("tool").at("git_revision") != v.revision)
     throw std::logic_error("HistoryDb::record: the verify and bench reports come from two builds");
   if (has_bench) v.valgrind = run.bench.at("instruction_counts").value("tool", "");
-  else if (!has_verify && snapshot.is_object()) v.valgrind = snapshot.at("environment").at("valgrind");
+  else if (!has_verify && snapshot) v.valgrind = snapshot->environment.valgrind;
   return v;
+}
+
+/// A ladder of a verify report (a convergence metric, or a paper's own measure, which may have no
+/// floor) as the snapshot's type; what it lacks is empty (NaN in the table).
+LadderSnapshot report_ladder(const json& m) {
+  auto values = [&](const char* f) {
+    std::vector<double> v;
+    if (m.contains(f) && m.at(f).is_array())
+      for (const json& x : m.at(f)) v.push_back(as_num(x));
+    return v;
+  };
+  LadderSnapshot l{values("h"), values("error"), values("floor"), std::nullopt, "undefined"};
+  if (m.contains("rounding")) l.rounding = values("rounding");
+  return l;
 }
 
 /// The errors table: every ladder of the verify report (the convergence metrics and the papers' own
 /// measures), or the convergence series of the snapshot.
-void insert_errors(sqlite3* db, const std::string& w, std::int64_t id, const HistoryRun& run, const json& snapshot) {
+void insert_errors(sqlite3* db, const std::string& w, std::int64_t id, const HistoryRun& run,
+                   const std::optional<GateSnapshot>& snapshot) {
   Statement ins_err(db, "INSERT INTO errors VALUES(?,?,?,?,?,?,?,?,?)", w);
-  auto errors_of = [&](const std::string& integ, const std::string& prob, const std::string& metric, const json& m) {
-    const json& hs = m.at("h");
-    const json& es = m.at("error");
-    for (std::size_t k = 0; k < hs.size(); ++k) {
-      auto at = [&](const char* f) { return m.contains(f) && k < m.at(f).size() ? as_num(m.at(f)[k]) : std::nan(""); };
-      ins_err.bind(1, id).bind(2, integ).bind(3, prob).bind(4, metric).bind(5, std::int64_t(k)).bind_num(6, as_num(hs[k]));
-      ins_err.bind_num(7, k < es.size() ? as_num(es[k]) : std::nan("")).bind_num(8, at("floor")).bind_num(9, at("rounding"));
+  auto errors_of = [&](const std::string& integ, const std::string& prob, const std::string& metric, const LadderSnapshot& m) {
+    auto at = [](const std::vector<double>& v, std::size_t k) { return k < v.size() ? v[k] : std::nan(""); };
+    for (std::size_t k = 0; k < m.h.size(); ++k) {
+      ins_err.bind(1, id).bind(2, integ).bind(3, prob).bind(4, metric).bind(5, std::int64_t(k)).bind_num(6, m.h[k]);
+      ins_err.bind_num(7, at(m.error, k)).bind_num(8, at(m.floor, k)).bind_num(9, m.rounding ? at(*m.rounding, k) : std::nan(""));
       ins_err.run();
     }
   };
@@ -391,39 +404,33 @@ void insert_errors(sqlite3* db, const std::string& w, std::int64_t id, const His
         if (!r.contains(section) || !r.at(section).is_object()) continue;
         for (auto it = r.at(section).begin(); it != r.at(section).end(); ++it)
           if (it.value().is_object() && it.value().contains("h") && it.value().contains("error"))
-            errors_of(integ, prob, it.key(), it.value());
+            errors_of(integ, prob, it.key(), report_ladder(it.value()));
       }
     }
-  } else if (snapshot.is_object()) {
-    for (auto it = snapshot.at("accuracy").begin(); it != snapshot.at("accuracy").end(); ++it) {
-      if (!it.value().contains("convergence")) continue;
-      const auto slash = it.key().find('/');
-      for (auto m = it.value().at("convergence").begin(); m != it.value().at("convergence").end(); ++m)
-        errors_of(it.key().substr(0, slash), it.key().substr(slash + 1), m.key(), m.value());
-    }
+  } else if (snapshot) {
+    for (const PairSnapshot& p : snapshot->accuracy)
+      for (const auto& [metric, l] : p.convergence) errors_of(p.integrator, p.problem, metric, l);
   }
 }
 
 /// The verdicts table: each pair's checks and convergence verdicts, from the snapshot.
-void insert_verdicts(sqlite3* db, const std::string& w, std::int64_t id, const json& snapshot) {
-  if (!snapshot.is_object()) return;
+void insert_verdicts(sqlite3* db, const std::string& w, std::int64_t id, const std::optional<GateSnapshot>& snapshot) {
+  if (!snapshot) return;
   Statement ins_v(db, "INSERT INTO verdicts VALUES(?,?,?,?,?)", w);
-  for (auto it = snapshot.at("accuracy").begin(); it != snapshot.at("accuracy").end(); ++it) {
-    const auto slash = it.key().find('/');
-    const std::string integ = it.key().substr(0, slash), prob = it.key().substr(slash + 1);
+  for (const PairSnapshot& p : snapshot->accuracy) {
     auto put = [&](const std::string& check, const std::string& v) {
-      ins_v.bind(1, id).bind(2, integ).bind(3, prob).bind(4, check).bind(5, v);
+      ins_v.bind(1, id).bind(2, p.integrator).bind(3, p.problem).bind(4, check).bind(5, v);
       ins_v.run();
     };
-    if (it.value().at("status") == "skipped") continue;
-    for (auto c = it.value().at("checks").begin(); c != it.value().at("checks").end(); ++c) put(c.key(), c.value());
-    for (auto m = it.value().at("convergence").begin(); m != it.value().at("convergence").end(); ++m)
-      put(m.key(), m.value().at("verdict"));
+    if (p.status == "skipped") continue;
+    for (const auto& [check, v] : p.checks) put(check, v);
+    for (const auto& [metric, l] : p.convergence) put(metric, l.verdict);
   }
 }
 
 /// The costs table: the bench report's results, or the snapshot's instruction counts.
-void insert_costs(sqlite3* db, const std::string& w, std::int64_t id, const HistoryRun& run, const json& snapshot) {
+void insert_costs(sqlite3* db, const std::string& w, std::int64_t id, const HistoryRun& run,
+                  const std::optional<GateSnapshot>& snapshot) {
   Statement ins_c(db, "INSERT INTO costs VALUES(?,?,?,?,?,?,?,?,?,?)", w);
   if (run.bench.is_object()) {
     for (const json& r : run.bench.at("results")) {
@@ -433,12 +440,11 @@ void insert_costs(sqlite3* db, const std::string& w, std::int64_t id, const Hist
       ins_c.bind_num(9, as_num(r.at("newton_iterations_per_step"))).bind_num(10, as_num(r.at("load_evaluations_per_step")));
       ins_c.run();
     }
-  } else if (snapshot.is_object() && !run.verify.is_object()) {
-    for (auto it = snapshot.at("speed").begin(); it != snapshot.at("speed").end(); ++it) {
-      const auto slash = it.key().find('/');
-      ins_c.bind(1, id).bind(2, it.key().substr(0, slash)).bind(3, it.key().substr(slash + 1)).bind_num(4, std::nan(""));
-      ins_c.bind_num(5, as_num(it.value().at("instructions_per_step"))).bind_num(6, std::nan(""));
-      ins_c.bind_num(7, as_num(it.value().at("ratio_to_baseline"))).bind_num(8, std::nan(""));
+  } else if (snapshot && !run.verify.is_object()) {
+    for (const SpeedSnapshot& q : snapshot->speed) {
+      ins_c.bind(1, id).bind(2, q.integrator).bind(3, q.problem).bind_num(4, std::nan(""));
+      ins_c.bind_num(5, q.instructions_per_step).bind_num(6, std::nan(""));
+      ins_c.bind_num(7, q.ratio_to_baseline).bind_num(8, std::nan(""));
       ins_c.bind_num(9, std::nan("")).bind_num(10, std::nan(""));
       ins_c.run();
     }
@@ -451,7 +457,7 @@ std::vector<std::int64_t> HistoryDb::record(const std::vector<HistoryRun>& runs)
   // Everything each run needs is computed (and validated) before the transaction starts; the rows
   // of all runs then go in one transaction: all of them or none (history --import a b with b bad
   // recorded a).
-  std::vector<json> snapshots;
+  std::vector<std::optional<GateSnapshot>> snapshots;
   for (const HistoryRun& run : runs) snapshots.push_back(recorded_snapshot(run));
   Impl& d = *impl_;
   Impl::Transaction t(d);
@@ -459,7 +465,7 @@ std::vector<std::int64_t> HistoryDb::record(const std::vector<HistoryRun>& runs)
   std::vector<std::int64_t> ids;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const HistoryRun& run = runs[i];
-    const json& snapshot = snapshots[i];
+    const std::optional<GateSnapshot>& snapshot = snapshots[i];
     const Provenance v = provenance_of(run, snapshot);
     const std::string when = !run.recorded_at.empty() ? run.recorded_at : !v.started.empty() ? v.started : iso8601_now();
     Statement ins_run(d.db,

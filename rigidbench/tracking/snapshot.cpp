@@ -1,0 +1,273 @@
+#include "rigidbench/tracking/snapshot.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "rigidbench/core/json_numbers.hpp"
+#include "rigidbench/core/json_schema.hpp"
+#include "rigidbench/core/types.hpp"
+#include "rigidbench/verification/metric_table.hpp"
+
+namespace rigidbench {
+
+using nlohmann::json;
+using json_numbers::as_num;
+
+namespace {
+
+bool same_num(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+bool same_num(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](double x, double y) { return same_num(x, y); });
+}
+
+template <class T>
+const T* find_named(const Named<T>& v, const std::string& name) {
+  for (const auto& [k, x] : v)
+    if (k == name) return &x;
+  return nullptr;
+}
+template <class T>
+void sort_named(Named<T>& v) {
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+template <class P>
+void sort_by_key(std::vector<P>& v) {
+  std::sort(v.begin(), v.end(), [](const P& a, const P& b) { return a.key() < b.key(); });
+}
+template <class P>
+const P* find_pair(const std::vector<P>& v, const std::string& integrator, const std::string& problem) {
+  for (const P& p : v)
+    if (p.integrator == integrator && p.problem == problem) return &p;
+  return nullptr;
+}
+
+std::vector<double> num_array(const json& a) {
+  std::vector<double> v;
+  for (const json& x : a) v.push_back(as_num(x));
+  return v;
+}
+std::vector<std::string> string_array(const json& a) {
+  std::vector<std::string> v;
+  for (const json& x : a) v.push_back(x.get<std::string>());
+  return v;
+}
+json json_nums(const std::vector<double>& v) {
+  json a = json::array();
+  for (double x : v) a.push_back(std::isfinite(x) ? json(x) : json(nullptr));
+  return a;
+}
+
+/// "integrator/problem" split at its slash (the schema's key pattern has exactly one).
+std::pair<std::string, std::string> key_parts(const std::string& key) {
+  const auto p = key.find('/');
+  return {key.substr(0, p), p == std::string::npos ? std::string() : key.substr(p + 1)};
+}
+
+/// A snapshot's environment and revision, from a report's tool and machine and the valgrind that
+/// counted its instructions ("" without counts).
+GateSnapshot head_of(const json& report, const std::string& valgrind) {
+  const json& tool = report.at("tool");
+  GateSnapshot s;
+  s.environment = {tool.at("compiler").get<std::string>(), tool.at("flags").get<std::string>(),
+                   tool.at("build_type").get<std::string>(), valgrind, report.at("machine").value("cpu", "")};
+  s.git_revision = tool.at("git_revision").get<std::string>();
+  return s;
+}
+
+LadderSnapshot ladder_of(const json& c) {
+  LadderSnapshot l{num_array(c.at("h")), num_array(c.at("error")), num_array(c.at("floor")), std::nullopt,
+                   c.at("verdict").get<std::string>()};
+  if (c.contains("rounding")) l.rounding = num_array(c.at("rounding"));
+  return l;
+}
+
+/// Verdict strings of a report's convergence/q_ii objects, "undefined" where absent.
+std::string verdict_of(const json& j) { return j.is_object() ? j.value("verdict", "undefined") : "undefined"; }
+
+/// What the gate holds a pair of a verify report to: the gating metrics of the metric table, by the
+/// check names of PairResult::checks (runner.hpp), which expectation files use too.
+PairSnapshot pair_of_result(const json& r) {
+  PairSnapshot p;
+  p.integrator = r.at("integrator").get<std::string>();
+  p.problem = r.at("problem").get<std::string>();
+  p.status = r.at("status").get<std::string>();
+  if (r.contains("seconds") && r.at("seconds").is_number()) p.seconds = r.at("seconds").get<double>();
+  if (r.contains("scheme") && r.at("scheme").contains("version")) p.version = r.at("scheme").at("version").get<std::string>();
+  if (p.status == "skipped") return p;
+  p.checks.emplace_back("status", p.status == "ok" ? "pass" : "fail");
+  for (const MetricDef& m : metric_table()) {
+    if (!m.gating) continue;
+    const std::string name(m.name);
+    if (m.section == MetricSection::convergence && r.at("convergence").contains(name))  // else: not applicable
+      p.convergence.emplace_back(name, ladder_of(r.at("convergence").at(name)));
+    else if (m.section == MetricSection::q_ii && r.contains(name))
+      p.checks.emplace_back(name, verdict_of(r.at(name)));
+  }
+  for (auto it = r.at("invariants").begin(); it != r.at("invariants").end(); ++it) {
+    if (it.value().at("claim") == "none") continue;
+    p.checks.emplace_back("invariant:" + it.key(), it.value().at("verdict").get<std::string>());
+    if (it.value().value("failed_at_roundoff", false)) p.roundoff_failures.push_back("invariant:" + it.key());
+  }
+  if (r.contains("structure"))
+    for (const char* prop : {"symmetric", "symplectic"})
+      if (r.at("structure").contains(prop) && !r.at("structure").at(prop).at("verdict").is_null())
+        p.checks.emplace_back(cat("structure:", prop), r.at("structure").at(prop).at("verdict").get<std::string>());
+  sort_named(p.convergence);
+  sort_named(p.checks);
+  return p;
+}
+
+SpeedSnapshot speed_of_result(const json& r) {
+  return {r.at("integrator").get<std::string>(), r.at("problem").get<std::string>(), as_num(r.at("instructions_per_step")), as_num(r.at("ratio_to_baseline"))};
+}
+
+/// A snapshot made from reports follows the schema as one read from a file does (a report's schema
+/// admits what a snapshot's does not: the gate would compare a negative floor).
+GateSnapshot checked(GateSnapshot s, const std::string& origin) {
+  validate_document(s.to_json(), DocumentSchema::gate_snapshot, origin);
+  return s;
+}
+
+}  // namespace
+
+double LadderSnapshot::rounding_at(std::size_t k) const {
+  if (!rounding || k >= rounding->size()) return 0.0;
+  return std::isfinite((*rounding)[k]) ? (*rounding)[k] : 0.0;
+}
+
+bool LadderSnapshot::operator==(const LadderSnapshot& o) const {
+  return same_num(h, o.h) && same_num(error, o.error) && same_num(floor, o.floor) && rounding.has_value() == o.rounding.has_value() &&
+         (!rounding || same_num(*rounding, *o.rounding)) && verdict == o.verdict;
+}
+
+bool SpeedSnapshot::operator==(const SpeedSnapshot& o) const {
+  return integrator == o.integrator && problem == o.problem && same_num(instructions_per_step, o.instructions_per_step) &&
+         same_num(ratio_to_baseline, o.ratio_to_baseline);
+}
+
+const LadderSnapshot* PairSnapshot::ladder(const std::string& metric) const { return find_named(convergence, metric); }
+const std::string* PairSnapshot::check(const std::string& name) const { return find_named(checks, name); }
+bool PairSnapshot::failed_at_roundoff(const std::string& c) const {
+  return std::find(roundoff_failures.begin(), roundoff_failures.end(), c) != roundoff_failures.end();
+}
+
+const PairSnapshot* GateSnapshot::pair(const std::string& integrator, const std::string& problem) const {
+  return find_pair(accuracy, integrator, problem);
+}
+const SpeedSnapshot* GateSnapshot::speed_of(const std::string& integrator, const std::string& problem) const {
+  return find_pair(speed, integrator, problem);
+}
+
+GateSnapshot GateSnapshot::of_reports(const json& verify, const json& bench) {
+  validate_document(verify, DocumentSchema::report, "the verify report");
+  if (!bench.is_null()) validate_document(bench, DocumentSchema::bench, "the bench report");
+  GateSnapshot s = head_of(verify, bench.is_object() ? bench.at("instruction_counts").at("tool").get<std::string>() : "");
+  for (const json& r : verify.at("results")) s.accuracy.push_back(pair_of_result(r));
+  if (bench.is_object())
+    for (const json& r : bench.at("results")) s.speed.push_back(speed_of_result(r));
+  sort_by_key(s.accuracy);
+  sort_by_key(s.speed);
+  return checked(std::move(s), "the gate snapshot of the reports");
+}
+
+GateSnapshot GateSnapshot::of_benches(const std::vector<json>& benches) {
+  if (benches.empty()) throw std::logic_error("GateSnapshot::of_benches: no bench report");
+  for (const json& b : benches) validate_document(b, DocumentSchema::bench, "a bench report");
+  const json& first = benches.front();
+  GateSnapshot s = head_of(first, first.at("instruction_counts").at("tool").get<std::string>());
+  for (const json& r : first.at("results")) {
+    SpeedSnapshot e = speed_of_result(r);
+    for (const json& b : benches)
+      for (const json& q : b.at("results")) {
+        const double ratio = as_num(q.at("ratio_to_baseline"));
+        if (q.at("integrator") == e.integrator && q.at("problem") == e.problem && std::isfinite(ratio))
+          e.ratio_to_baseline = std::isfinite(e.ratio_to_baseline) ? std::min(e.ratio_to_baseline, ratio) : ratio;
+      }
+    s.speed.push_back(std::move(e));
+  }
+  sort_by_key(s.speed);
+  return checked(std::move(s), "the speed snapshot of the bench reports");
+}
+
+GateSnapshot GateSnapshot::read(const json& j, const std::string& origin) {
+  validate_document(j, DocumentSchema::gate_snapshot, origin);
+  GateSnapshot s;
+  const json& env = j.at("environment");
+  s.environment = {env.at("compiler").get<std::string>(), env.at("flags").get<std::string>(),
+                   env.at("build_type").get<std::string>(), env.at("valgrind").get<std::string>(), std::nullopt};
+  if (env.contains("machine")) s.environment.machine = env.at("machine").get<std::string>();
+  s.git_revision = j.at("git_revision").get<std::string>();
+  if (j.contains("selection")) {
+    const json& sel = j.at("selection");
+    s.selection = SnapshotSelection{string_array(sel.value("integrators", json::array())),
+                                    string_array(sel.value("problems", json::array())), sel.value("shard", "")};
+  }
+  for (auto it = j.at("accuracy").begin(); it != j.at("accuracy").end(); ++it) {
+    PairSnapshot p;
+    std::tie(p.integrator, p.problem) = key_parts(it.key());
+    const json& e = it.value();
+    p.status = e.at("status").get<std::string>();
+    if (e.contains("seconds")) p.seconds = e.at("seconds").get<double>();
+    if (e.contains("version")) p.version = e.at("version").get<std::string>();
+    if (e.contains("convergence"))
+      for (auto m = e.at("convergence").begin(); m != e.at("convergence").end(); ++m)
+        p.convergence.emplace_back(m.key(), ladder_of(m.value()));
+    if (e.contains("checks"))
+      for (auto c = e.at("checks").begin(); c != e.at("checks").end(); ++c) p.checks.emplace_back(c.key(), c.value().get<std::string>());
+    if (e.contains("roundoff_failures")) p.roundoff_failures = string_array(e.at("roundoff_failures"));
+    s.accuracy.push_back(std::move(p));
+  }
+  for (auto it = j.at("speed").begin(); it != j.at("speed").end(); ++it) {
+    const auto [integrator, problem] = key_parts(it.key());
+    s.speed.push_back({integrator, problem, as_num(it.value().at("instructions_per_step")),
+                       as_num(it.value().at("ratio_to_baseline"))});
+  }
+  return s;  // a json object's keys come sorted: accuracy and speed are in key order already
+}
+
+json GateSnapshot::to_json() const {
+  json s;
+  s["kind"] = "rigidbench-gate-snapshot";
+  s["schema_version"] = "1.0";
+  s["environment"] = {{"compiler", environment.compiler},
+                      {"flags", environment.flags},
+                      {"build_type", environment.build_type},
+                      {"valgrind", environment.valgrind}};
+  if (environment.machine) s["environment"]["machine"] = *environment.machine;
+  s["git_revision"] = git_revision;
+  if (selection) {
+    if (!selection->integrators.empty()) s["selection"]["integrators"] = selection->integrators;
+    if (!selection->problems.empty()) s["selection"]["problems"] = selection->problems;
+    if (!selection->shard.empty()) s["selection"]["shard"] = selection->shard;
+    if (!s.contains("selection")) s["selection"] = json::object();
+  }
+  json acc = json::object();
+  for (const PairSnapshot& p : accuracy) {
+    json e = {{"status", p.status}};
+    if (p.seconds) e["seconds"] = *p.seconds;
+    if (p.version) e["version"] = *p.version;
+    if (p.status != "skipped" || !p.convergence.empty() || !p.checks.empty()) {
+      e["convergence"] = json::object();
+      for (const auto& [name, l] : p.convergence) {
+        json& m = e["convergence"][name];
+        m = {{"h", json_nums(l.h)}, {"error", json_nums(l.error)}, {"floor", json_nums(l.floor)}, {"verdict", l.verdict}};
+        if (l.rounding) m["rounding"] = json_nums(*l.rounding);
+      }
+      e["checks"] = json::object();
+      for (const auto& [name, v] : p.checks) e["checks"][name] = v;
+    }
+    if (!p.roundoff_failures.empty()) e["roundoff_failures"] = p.roundoff_failures;
+    acc[p.key()] = std::move(e);
+  }
+  s["accuracy"] = std::move(acc);
+  json speed_part = json::object();
+  for (const SpeedSnapshot& q : speed) {
+    auto num = [](double x) { return std::isfinite(x) ? json(x) : json(nullptr); };
+    speed_part[q.key()] = {{"instructions_per_step", num(q.instructions_per_step)},
+                           {"ratio_to_baseline", num(q.ratio_to_baseline)}};
+  }
+  s["speed"] = std::move(speed_part);
+  return s;
+}
+
+}  // namespace rigidbench

@@ -1,0 +1,98 @@
+#pragma once
+// The gate snapshot as a type (docs/gate.md, "What is compared"; its schema is
+// rigidbench/reports/schema/gate-snapshot-1.0.schema.json): what the gate holds a run to - per pair
+// the gating error ladders and verdicts, per pair the instruction counts - and the environment that
+// produced them. One reader (`read`, which validates against the schema) and one serialiser
+// (`to_json`); the gate and the history work on this type, never on the JSON.
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rigidbench {
+
+/// Values by name, sorted by name (the order of a JSON object as nlohmann::json reads it, and so the
+/// order the gate's rows come in).
+template <class T>
+using Named = std::vector<std::pair<std::string, T>>;
+
+/// One gating error metric of a pair: per level, h, the error, the reference's floor and the
+/// accumulated-rounding allowance; NaN where a value could not be computed (a breakdown: null in JSON).
+struct LadderSnapshot {
+  std::vector<double> h, error, floor;
+  std::optional<std::vector<double>> rounding;  ///< absent: no allowance (0 at every level)
+  std::string verdict = "undefined";            ///< the order verdict: pass | fail | undefined
+  /// The rounding allowance of level k; 0 where there is none or it is not finite.
+  double rounding_at(std::size_t k) const;
+  bool operator==(const LadderSnapshot&) const;  // NaN equal to NaN: the same snapshot read twice
+};
+
+/// One scheme x problem pair of a verify run.
+struct PairSnapshot {
+  std::string integrator, problem;
+  std::string status;                  ///< ok | skipped | breakdown | failed
+  std::optional<double> seconds;       ///< the pair's own work in the run
+  std::optional<std::string> version;  ///< the scheme's version where it is not rigidbench's (an engine's library)
+  Named<LadderSnapshot> convergence;   ///< the gating error metrics (metric table), by name
+  Named<std::string> checks;           ///< every other gating verdict by check name (PairResult::checks)
+  std::vector<std::string> roundoff_failures;  ///< checks whose failure the report puts down to rounding
+
+  std::string key() const { return integrator + "/" + problem; }
+  const LadderSnapshot* ladder(const std::string& metric) const;
+  const std::string* check(const std::string& name) const;
+  bool failed_at_roundoff(const std::string& check) const;
+  bool operator==(const PairSnapshot&) const = default;
+};
+
+/// One pair of a bench run: instructions per step (callgrind) and the wall-clock ratio to the
+/// in-run baseline scheme; NaN when not measured.
+struct SpeedSnapshot {
+  std::string integrator, problem;
+  double instructions_per_step = 0, ratio_to_baseline = 0;
+  std::string key() const { return integrator + "/" + problem; }
+  bool operator==(const SpeedSnapshot&) const;
+};
+
+/// What produced the numbers: instruction counts are bound to the toolchain that counted them.
+struct SnapshotEnvironment {
+  std::string compiler, flags, build_type;
+  std::string valgrind;                ///< empty: the run had no instruction counts
+  std::optional<std::string> machine;  ///< the CPU's model name
+  bool operator==(const SnapshotEnvironment&) const = default;
+};
+
+/// The pairs a baseline was blessed for (an outside scheme's own baseline): a gate without
+/// --integrator/--problem compares exactly those.
+struct SnapshotSelection {
+  std::vector<std::string> integrators, problems;
+  std::string shard;
+  bool operator==(const SnapshotSelection&) const = default;
+};
+
+struct GateSnapshot {
+  SnapshotEnvironment environment;
+  std::string git_revision;
+  std::optional<SnapshotSelection> selection;
+  std::vector<PairSnapshot> accuracy;  ///< sorted by key()
+  std::vector<SpeedSnapshot> speed;    ///< sorted by key()
+
+  const PairSnapshot* pair(const std::string& integrator, const std::string& problem) const;
+  const SpeedSnapshot* speed_of(const std::string& integrator, const std::string& problem) const;
+  bool operator==(const GateSnapshot&) const = default;
+
+  /// The snapshot of a verify report and of a bench report of the same build (null: no speed).
+  /// Throws InputError (with the JSON path) when either does not follow its schema.
+  static GateSnapshot of_reports(const nlohmann::json& verify_report, const nlohmann::json& bench_report);
+  /// A speed-only snapshot of bench reports of one build (gate --against): the instruction counts
+  /// of the first, and per pair the smallest wall-clock ratio over all of them (the interleaved
+  /// timing passes).
+  static GateSnapshot of_benches(const std::vector<nlohmann::json>& bench_reports);
+  /// The one reader: validated against the schema first (InputError naming `origin` and the path).
+  static GateSnapshot read(const nlohmann::json& j, const std::string& origin);
+  /// The one serialiser; valid against the schema, keys sorted (a blessed baseline's diff shows what moved).
+  nlohmann::json to_json() const;
+};
+
+}  // namespace rigidbench
