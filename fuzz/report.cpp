@@ -16,8 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   fuzz::reject_or_accept([&] { (void)compare_markdown(compare_reports(j, nullptr, CompareOptions{})); });
   fuzz::reject_or_accept([&] { (void)merge_verify_reports({j}, {"fuzz input"}); });
-  fuzz::reject_or_accept([&] { (void)GateSnapshot::of_reports(j, nlohmann::json()); });
+  fuzz::reject_or_accept([&] { (void)GateSnapshot::of_reports(j); });
   // As a bench report: beside the verify report it is compared with, and as gate --against reads it.
-  fuzz::reject_or_accept([&] { (void)GateSnapshot::of_benches({j}); });
+  fuzz::reject_or_accept([&] { (void)GateSnapshot::of_benches({BenchReport::read(j, "fuzz input")}); });
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "rigidbench/benchmarks/bench_suite.hpp"
+#include "rigidbench/reports/bench_report.hpp"
 #include "rigidbench/engines/engines.hpp"
 #include "rigidbench/integrators/builtin.hpp"
 #include "rigidbench/integrators/registry.hpp"
@@ -266,4 +267,42 @@ TEST_CASE("the hand-written RK4 baseline steps odeint's numbers to round-off", "
     CHECK(d <= 1e-13);
     CHECK(a->counters().load_evaluations == b->counters().load_evaluations);
   }
+}
+
+TEST_CASE("bench report: one serialiser and one reader that round-trip, unmeasured numbers as null", "[bench]") {
+  BenchResult b;
+  b.seconds = 12.5;
+  b.icount_tool = "valgrind-3.19.0";
+  b.icount_note = "callgrind, 2000 and 4000 steps";
+  b.gbench_json = "/tmp/x/benchmark.json";
+  b.shard = Shard{2, 3};
+  BenchEntry e{.integrator = "lgvi", .problem = "free_body", .h = 0.01, .ns_per_step = 512.25, .ns_per_step_median = 530.5,
+               .ratio_to_baseline = 1.5, .instructions_per_step = 1378.125, .instruction_ratio_to_baseline = 1.25};
+  e.repetitions = 3;
+  b.entries.push_back(e);
+  b.entries.push_back(BenchEntry{.integrator = "rkmk4", .problem = "heavy_top", .h = 0.002});  // nothing measured
+  b.work.push_back({"lgvi", "free_body", {{0.01, 1e-4, 2e-3, 1e7, true, false}, {0.005, kNaN, 4e-3, 2e7, false, true}}});
+  ScalingSeries sc{"bg_newmark", "particle_gas", {{40, 120.0, 300.0}, {80, 240.0, kNaN}}, {}, {}};
+  sc.ns_fit.slope = 1.0;
+  sc.ns_fit.stderr_slope = 0.01;
+  sc.ns_fit.r2 = 0.999;
+  b.scaling.push_back(sc);
+  const json written = json::parse(bench_report(b, {"rigidbench", "bench"}, "2026-01-01T00:00:00Z").dump());
+  const BenchReport r = BenchReport::read(written, "the report");
+  CHECK(json::parse(r.to_json().dump()) == written);
+  CHECK(r.entries.size() == 2);
+  CHECK(r.entry("lgvi", "free_body")->instructions_per_step == 1378.125);
+  CHECK(std::isnan(r.entry("rkmk4", "heavy_top")->ns_per_step));
+  CHECK(written["results"][1]["ns_per_step"].is_null());
+  CHECK(written["scaling"][0]["points"][1]["instructions_per_step"].is_null());
+  REQUIRE(r.shard.has_value());
+  CHECK(r.shard->to_string() == "2/3");
+  CHECK(r.tool == ToolInfo::current());
+  CHECK(r.machine == MachineInfo::current());
+  // Not a bench report: refused by the reader with the JSON path, before anything is taken from it.
+  json bad = written;
+  bad["results"][0]["instructions_per_step"] = -1.0;
+  CHECK_THROWS_WITH(BenchReport::read(bad, "the bench report"),
+                    Catch::Contains("the bench report") && Catch::Contains("/results/0/instructions_per_step"));
+  CHECK_THROWS_AS(BenchReport::read(json::object(), "x"), InputError);
 }

@@ -145,7 +145,8 @@ TEST_CASE("compare ranks by the cost of reaching the target accuracy", "[compare
                       {{"integrator", "scheme_b"}, {"problem", "toy"}, {"ns_per_step", 1.0}, {"ratio_to_baseline", 1.0},
                        {"instructions_per_step", 1000.0}, {"instruction_ratio_to_baseline", 1000.0}, {"h", 0.01},
                        {"load_evaluations_per_step", 0.0}, {"newton_iterations_per_step", 0.0}}};
-  const auto cb = compare_reports(rep, &bench, opt);
+  const BenchReport bench_read = BenchReport::read(bench, "the bench report");
+  const auto cb = compare_reports(rep, &bench_read, opt);
   const auto& rb = cb["problems"][0]["rows"];
   CHECK(rb[0]["integrator"] == "scheme_a");  // 1e5 x 1 < 1778 x 1000
   CHECK(rb[1]["cost_to_target"]["instructions"].get<double>() == Approx(10.0 / hB * 1000).epsilon(1e-12));
@@ -223,8 +224,7 @@ TEST_CASE("compare: bad input is an InputError naming what is wrong", "[compare]
   CompareOptions bad_problem;
   bad_problem.problems = {"nope"};
   CHECK_THROWS_WITH(compare_reports(good, nullptr, bad_problem), Catch::Contains("'nope'"));
-  const json not_bench = json::object();
-  CHECK_THROWS_WITH(compare_reports(good, &not_bench, {}), Catch::Contains("bench report"));
+  CHECK_THROWS_WITH(BenchReport::read(json::object(), "compare: the --bench report"), Catch::Contains("--bench report"));
 }
 
 TEST_CASE("compare and report on the command line: bad input exits 2 and writes nothing", "[compare][cli]") {
@@ -282,7 +282,8 @@ TEST_CASE("compare: the ranked column in one unit, each skipped scheme with its 
   bench["results"] = json::array({bench_row});
   CompareOptions opt;
   opt.target = 1e-8;
-  const auto c = compare_reports(rep, &bench, opt);
+  const BenchReport one = BenchReport::read(bench, "the bench report");
+  const auto c = compare_reports(rep, &one, opt);
   REQUIRE(c["problems"].size() == 2);
   const auto& toy = c["problems"][0];
   CHECK(toy["rank_unit"] == "cpu_seconds");
@@ -306,7 +307,8 @@ TEST_CASE("compare: the ranked column in one unit, each skipped scheme with its 
   json b2 = bench_row;
   b2["integrator"] = "scheme_b";
   bench["results"].push_back(b2);
-  const auto ci = compare_reports(rep, &bench, opt);
+  const BenchReport two = BenchReport::read(bench, "the bench report");
+  const auto ci = compare_reports(rep, &two, opt);
   CHECK(ci["problems"][0]["rank_unit"] == "instructions");
   const std::string md_i = compare_markdown(ci);
   CHECK(md_i.find("cost to target (Minstr) |") != std::string::npos);

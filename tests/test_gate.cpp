@@ -44,7 +44,8 @@ json make_snapshot() {
                                   {"ratio_to_baseline", 0.5}, {"instructions_per_step", 1000.0},
                                   {"instruction_ratio_to_baseline", 1.0}, {"load_evaluations_per_step", 1.0},
                                   {"newton_iterations_per_step", 0.0}});
-    return GateSnapshot::of_reports(verify, bench).to_json();
+    const BenchReport b = BenchReport::read(bench, "the bench report");
+    return GateSnapshot::of_reports(verify, &b).to_json();
   }();
   return snap;
 }
@@ -463,7 +464,7 @@ TEST_CASE("gate: no input can fool it - duplicates, impossible values and self-d
     bad["convergence"]["attitude_error_final"]["error"][0] = 1.0;
     report["results"].insert(report["results"].begin(), bad);
     try {
-      (void)GateSnapshot::of_reports(report, json());
+      (void)GateSnapshot::of_reports(report);
       FAIL("a report with a pair twice was snapshotted");
     } catch (const InputError& e) {
       CHECK_THAT(e.what(), Catch::Contains("is already at /results/0") && Catch::Contains("each pair once"));
@@ -486,7 +487,7 @@ TEST_CASE("gate: no input can fool it - duplicates, impossible values and self-d
     CHECK_THROWS_WITH(gate_compare(base, s), Catch::Contains("instructions_per_step"));
     json verify = verify_report();
     verify["results"][0]["convergence"]["attitude_error_final"]["floor"][0] = -1.0;
-    CHECK_THROWS_AS(GateSnapshot::of_reports(verify, json()), InputError);
+    CHECK_THROWS_AS(GateSnapshot::of_reports(verify), InputError);
   }
   SECTION("a current run that declares its own floors cannot pass errors 1000x worse") {
     json cur = s;

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "rigidbench/cli/commands.hpp"
 #include "rigidbench/core/json_input.hpp"
@@ -66,8 +67,14 @@ Command add_compare(CLI::App& app, const std::vector<std::string>& argv) {
               const std::string started = iso8601_now();
               verify_json = nlohmann::json::parse(suite_report(run_suite(sr), {}, started).dump());
             }
-            if (!o->bench.empty()) bench_json = read_json_input(o->bench, "the bench report");
-            nlohmann::ordered_json c = compare_reports(verify_json, o->bench.empty() ? nullptr : &bench_json, copt);
+            std::optional<BenchReport> bench;
+            if (!o->bench.empty()) {
+              bench_json = read_json_input(o->bench, "the bench report");
+              if (!bench_json.is_object() || !bench_json.contains("results") || bench_json.value("kind", "") != "bench")
+                throw InputError("compare: the --bench input is not a rigidbench bench report (kind \"bench\")");
+              bench = BenchReport::read(bench_json, "compare: the --bench report");
+            }
+            nlohmann::ordered_json c = compare_reports(verify_json, bench ? &*bench : nullptr, copt);
             c["command"] = argv;
             const std::string md = compare_markdown(c);
             if (!json_path.empty()) write_atomic(json_path, c.dump(1) + "\n");

@@ -107,7 +107,9 @@ std::optional<GateSnapshot> run_snapshot(const RunOptions& ro, HistoryRun& recor
   record.recorded_at = started;
   record.verify = verify_json;
   record.bench = bench_json;
-  return GateSnapshot::of_reports(verify_json, bench_json);
+  if (!ro.speed) return GateSnapshot::of_reports(verify_json);
+  const BenchReport bench = BenchReport::read(bench_json, "the bench report");
+  return GateSnapshot::of_reports(verify_json, &bench);
 }
 
 /// gate --against: REV's build and this one benchmarked on this machine, interleaved (A B, then
@@ -117,14 +119,15 @@ GateResult run_against(const AgainstRequest& ar, const GateOptions& options, His
   const auto t0 = std::chrono::steady_clock::now();
   // This build's counts are the same in any run of it: one already made (gate --run --bench-out)
   // saves a callgrind pass, if it is this build's (checked now) and of the same pairs (after [3/4]).
-  nlohmann::json c1;
+  BenchReport c1;
   if (!ar.current_bench.empty()) {
-    c1 = read_json(ar.current_bench, "the bench report ", "");
-    if (!c1.is_object() || c1.value("kind", "") != "bench" || !c1.contains("tool") || !c1.contains("results"))
+    const nlohmann::json c1_json = read_json(ar.current_bench, "the bench report ", "");
+    if (!c1_json.is_object() || c1_json.value("kind", "") != "bench" || !c1_json.contains("tool") || !c1_json.contains("results"))
       throw InputError(cat("gate: --current-bench '", ar.current_bench, "' is not a rigidbench bench report"));
-    if (nlohmann::json(c1.at("tool")) != nlohmann::json::parse(tool_info().dump()))
-      throw InputError(cat("gate: --current-bench '", ar.current_bench, "' was made by another build (", c1.at("tool").dump(),
-                           "; this one: ", tool_info().dump(), ")"));
+    c1 = BenchReport::read(c1_json, cat("gate: --current-bench '", ar.current_bench, "'"));
+    if (!(c1.tool == ToolInfo::current()))
+      throw InputError(cat("gate: --current-bench '", ar.current_bench, "' was made by another build (",
+                           c1.tool.to_json().dump(), "; this one: ", tool_info().dump(), ")"));
   }
   const std::string other = against_binary(ar);
   const std::string self = fs::read_symlink("/proc/self/exe").string();
@@ -148,7 +151,9 @@ GateResult run_against(const AgainstRequest& ar, const GateOptions& options, His
       fs::remove_all(p, ec);
     }
   } cleanup{tmp};
-  auto read = [](const std::string& path) { return read_json(path, "the bench report ", ""); };
+  auto read = [](const std::string& path) {
+    return BenchReport::read(read_json(path, "the bench report ", ""), cat("gate: the bench report '", path, "'"));
+  };
   auto stage = [&](const char* what) {
     if (!ar.quiet) std::fprintf(stderr, "gate: --against %s: %s (%.0f s so far)\n", ar.revision.c_str(), what, since(t0));
   };
@@ -163,9 +168,9 @@ GateResult run_against(const AgainstRequest& ar, const GateOptions& options, His
   stage("[3/4] this build's timings again");
   const auto c2 = read(run_bench_of(self, ar, (tmp / "cur2").string(), true));
   if (!ar.current_bench.empty()) {
-    auto pairs = [](const nlohmann::json& b) {
+    auto pairs = [](const BenchReport& b) {
       std::set<std::pair<std::string, std::string>> out;
-      for (const auto& e : b.at("results")) out.emplace(e.value("integrator", ""), e.value("problem", ""));
+      for (const BenchEntry& e : b.entries) out.emplace(e.integrator, e.problem);
       return out;
     };
     if (pairs(c1) != pairs(c2))
@@ -174,7 +179,7 @@ GateResult run_against(const AgainstRequest& ar, const GateOptions& options, His
   }
   stage("[4/4] its timings again");
   const auto b2 = read(run_bench_of(other, ar, (tmp / "base2").string(), true));
-  record.bench = c1;  // this build's counts and timings
+  record.bench = nlohmann::json::parse(c1.to_json().dump());  // this build's counts and timings
   GateOptions opt = options;
   opt.speed_only = true;
   opt.accuracy_only = false;
@@ -335,7 +340,7 @@ int gate_baseline(GateCliOptions& o, HistoryRun& record) {
     // A plain verify report is accepted too (no speed data).
     if (!in.is_object() || in.value("kind", "") != "rigidbench-gate-snapshot") {
       record.verify = in;
-      current = GateSnapshot::of_reports(in, nlohmann::json());
+      current = GateSnapshot::of_reports(in);
     } else {
       record.snapshot = in;
       current = GateSnapshot::read(in, "the current snapshot");

@@ -441,69 +441,6 @@ void add_expectations(ordered_json& j, const ExpectationReport& e, const std::st
   j["summary"]["unknown_checks"] = e.unknown_checks;
 }
 
-ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& command, const std::string& started) {
-  ordered_json j;
-  j["schema_version"] = kSchemaVersion;
-  j["kind"] = "bench";
-  j["tool"] = tool_info();
-  j["machine"] = machine_info();
-  j["started"] = started;
-  j["duration_s"] = b.seconds;
-  j["command"] = command;
-  j["baseline"] = baseline_scheme().info->name;
-  j["baselines"] = {baseline_scheme().info->name, rk4_baseline_scheme().info->name};
-  j["timing"] = {{"source", "Google Benchmark CPU time per step, min over interleaved repetitions"},
-                 {"google_benchmark_json", b.gbench_json}};
-  j["instruction_counts"] = {{"tool", b.icount_tool}, {"note", b.icount_note}};
-  if (!b.shard.all()) j["shard"] = {{"index", b.shard.index}, {"count", b.shard.count}};
-  j["results"] = ordered_json::array();
-  for (const BenchEntry& e : b.entries)
-    j["results"].push_back({{"integrator", e.integrator},
-                            {"problem", e.problem},
-                            {"h", num(e.h)},
-                            {"ns_per_step", num(e.ns_per_step)},
-                            {"ns_per_step_median", num(e.ns_per_step_median)},
-                            {"repetitions", e.repetitions},
-                            {"ratio_to_baseline", num(e.ratio_to_baseline)},
-                            {"instructions_per_step", num(e.instructions_per_step)},
-                            {"instruction_ratio_to_baseline", num(e.instruction_ratio_to_baseline)},
-                            {"ratio_to_rk4", num(e.ratio_to_rk4)},
-                            {"instruction_ratio_to_rk4", num(e.instruction_ratio_to_rk4)},
-                            {"load_evaluations_per_step", num(e.loads_per_step)},
-                            {"newton_iterations_per_step", num(e.newton_per_step)},
-                            {"jacobian_evaluations_per_step", num(e.jacobians_per_step)},
-                            {"flops_per_step", num(e.flops_per_step)},
-                            {"transcendental_calls_per_step", num(e.calls_per_step)},
-                            {"instructions_per_flop", num(e.instructions_per_flop)}});
-  j["work_precision"] = {{"error_metric", b.work_metric}, {"series", ordered_json::array()}};
-  for (const WorkSeries& ws : b.work) {
-    ordered_json pts = ordered_json::array();
-    for (const WorkPoint& p : ws.points)
-      pts.push_back({{"h", num(p.h)},
-                     {"error", num(p.error)},
-                     {"cpu_seconds", num(p.cpu_seconds)},
-                     {"instructions", num(p.instructions)},
-                     {"pareto_cpu", p.pareto_cpu},
-                     {"pareto_instructions", p.pareto_instructions}});
-    j["work_precision"]["series"].push_back({{"integrator", ws.integrator}, {"problem", ws.problem}, {"points", pts}});
-  }
-  if (!b.scaling.empty()) {
-    const auto fit = [](const LineFit& f) {
-      return ordered_json{{"exponent", num(f.slope)}, {"stderr", num(f.stderr_slope)}, {"r2", num(f.r2)}};
-    };
-    j["scaling"] = ordered_json::array();
-    for (const ScalingSeries& s : b.scaling) {
-      ordered_json pts = ordered_json::array();
-      for (const ScalingPoint& q : s.points)
-        pts.push_back({{"bodies", q.n}, {"ns_per_step", num(q.ns_per_step)}, {"instructions_per_step", num(q.instructions_per_step)}});
-      j["scaling"].push_back({{"integrator", s.integrator}, {"problem", s.problem}, {"points", pts},
-                              {"ns_growth", fit(s.ns_fit)}, {"instruction_growth", fit(s.instruction_fit)}});
-    }
-  }
-  add_styles(j);
-  return j;
-}
-
 std::string report_file_for(const std::string& out) {
   namespace fs = std::filesystem;
   if (out.empty()) throw InputError("--out: an empty path");

@@ -6,6 +6,7 @@
 
 #include "rigidbench/benchmarks/bench_suite.hpp"
 #include "rigidbench/core/atomic_file.hpp"
+#include "rigidbench/reports/bench_report.hpp"
 #include "rigidbench/verification/paper_suite.hpp"
 #include "rigidbench/verification/metric_table.hpp"
 #include "rigidbench/verification/runner.hpp"
@@ -39,9 +40,7 @@ void add_expectations(nlohmann::ordered_json& report, const ExpectationReport& e
 nlohmann::ordered_json paper_report(const PaperSuiteResult& s, const std::vector<std::string>& command,
                                     const std::string& started);
 
-/// The `rigidbench bench` report (reports/schema/bench-1.0.schema.json).
-nlohmann::ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& command,
-                                    const std::string& started);
+// The `rigidbench bench` report: BenchReport (reports/bench_report.hpp) and bench_report().
 
 // write_atomic (core/atomic_file.hpp): every file below is written through it.
 

@@ -132,7 +132,7 @@ json merge_verify_reports(const std::vector<json>& reports, const std::vector<st
 namespace {
 
 /// The inputs compare can read: a verify report with pair results, a bench report, a target and h.
-void check_compare_inputs(const json& verify, const json* bench, const CompareOptions& opt) {
+void check_compare_inputs(const json& verify, const CompareOptions& opt) {
   if (!verify.is_object() || !verify.contains("results") || !verify["results"].is_array())
     throw InputError("compare: the input is not a rigidbench verify report (no \"results\" array)");
   if (verify["results"].empty())
@@ -142,12 +142,9 @@ void check_compare_inputs(const json& verify, const json* bench, const CompareOp
     throw InputError(cat("compare: --target must be a positive error (got ", format_number(opt.target, 4), ")"));
   if (opt.h && !(*opt.h > 0 && std::isfinite(*opt.h)))
     throw InputError(cat("compare: --h must be positive and finite (got ", format_number(*opt.h, 4), ")"));
-  if (bench && (!bench->is_object() || !bench->contains("results") || bench->value("kind", "") != "bench"))
-    throw InputError("compare: the --bench input is not a rigidbench bench report (kind \"bench\")");
   // The fields read below are the schemas' (a bench report passed as --report has "results" but no
   // "settings" per result: exit 3 before, found by fuzz/report.cpp).
   validate_document(verify, DocumentSchema::report, "compare: the verify report");
-  if (bench) validate_document(*bench, DocumentSchema::bench, "compare: the --bench report");
 
 }
 
@@ -187,19 +184,19 @@ struct StepCost {
   double ns = kNan, instr = kNan;
   ordered_json json;
 };
-StepCost step_cost(const json& r, const json* b) {
+StepCost step_cost(const json& r, const BenchEntry* b) {
   double ns = kNan, instr = kNan, ratio = kNan, iratio = kNan, ratio4 = kNan, iratio4 = kNan, fl = kNan, ipf = kNan;
   std::string source;
   bool declared = false;
   if (b != nullptr) {
-    ns = as_num((*b)["ns_per_step"]);
-    ratio = as_num((*b)["ratio_to_baseline"]);
-    instr = as_num(b->value("instructions_per_step", json()));
-    iratio = as_num(b->value("instruction_ratio_to_baseline", json()));
-    ratio4 = as_num(b->value("ratio_to_rk4", json()));
-    iratio4 = as_num(b->value("instruction_ratio_to_rk4", json()));
-    fl = as_num(b->value("flops_per_step", json()));
-    ipf = as_num(b->value("instructions_per_flop", json()));
+    ns = b->ns_per_step;
+    ratio = b->ratio_to_baseline;
+    instr = b->instructions_per_step;
+    iratio = b->instruction_ratio_to_baseline;
+    ratio4 = b->ratio_to_rk4;
+    iratio4 = b->instruction_ratio_to_rk4;
+    fl = b->flops_per_step;
+    ipf = b->instructions_per_flop;
     source = "bench: Google Benchmark CPU time (min of interleaved repetitions); callgrind instructions";
   } else if (r.contains("cost")) {
     ns = as_num(r["cost"]["ns_per_step"]);
@@ -247,7 +244,7 @@ ordered_json ranked_rows(const ordered_json& rows, const char* unit) {
 /// One row of a problem's table: order, Q_II, invariants, error at the fixed h, anatomy, cost per step
 /// and cost to the target, read from the pair's result r (and its bench entry when given).
 ordered_json compare_row(const json& r, const MetricDef& metric, const CompareOptions& opt, const json* pv,
-                         double h_fixed, double span, const json* bench_row, bool& all_instr) {
+                         double h_fixed, double span, const BenchEntry* bench_row, bool& all_instr) {
   const std::string name = r.value("integrator", ""), status = r.value("status", ""), pname = r.value("problem", "");
   const json& conv = r.at(to_string(metric.section));
   if (!conv.contains(opt.metric))
@@ -324,13 +321,12 @@ std::vector<std::string> problem_order(const json& verify, const CompareOptions&
 
 }  // namespace
 
-ordered_json compare_reports(const json& verify, const json* bench, const CompareOptions& opt) {
-  check_compare_inputs(verify, bench, opt);
+ordered_json compare_reports(const json& verify, const BenchReport* bench, const CompareOptions& opt) {
+  check_compare_inputs(verify, opt);
   // Per-step cost from the bench report when given (CPU time, instructions), keyed (scheme, problem).
-  std::map<std::pair<std::string, std::string>, const json*> bench_of;
+  std::map<std::pair<std::string, std::string>, const BenchEntry*> bench_of;
   if (bench)
-    for (const json& b : (*bench)["results"])
-      bench_of[{b.value("integrator", ""), b.value("problem", "")}] = &b;
+    for (const BenchEntry& b : bench->entries) bench_of[{b.integrator, b.problem}] = &b;
 
   const MetricDef& metric = error_metric(opt.metric);
 

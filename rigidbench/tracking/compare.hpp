@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "rigidbench/reports/bench_report.hpp"
+
 namespace rigidbench {
 
 struct CompareOptions {
@@ -38,7 +40,7 @@ nlohmann::json merge_verify_reports(const std::vector<nlohmann::json>& reports, 
 
 /// Throws InputError when `verify` is not a verify report with pair results, or an option is bad.
 /// `bench` may be null (then cost per step is the verify report's wall clock).
-nlohmann::ordered_json compare_reports(const nlohmann::json& verify, const nlohmann::json* bench,
+nlohmann::ordered_json compare_reports(const nlohmann::json& verify, const BenchReport* bench,
                                        const CompareOptions& opt);
 std::string compare_markdown(const nlohmann::ordered_json& comparison);
 

@@ -15,6 +15,7 @@
 #include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/tracking/gate.hpp"
 #include "rigidbench/tracking/snapshot.hpp"
+#include "rigidbench/reports/bench_report.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/verification/metric_table.hpp"
 
@@ -308,26 +309,31 @@ std::string HistoryDb::integrity_check() const {
 
 namespace {
 
-/// The verdicts of what is recorded by the gate's check names (PairResult::checks): the snapshot of
-/// the verify report, which validates it too, or the snapshot recorded itself (null for bench alone).
-/// Every input is validated against its schema.
-std::optional<GateSnapshot> recorded_snapshot(const HistoryRun& run) {
+/// What a run's documents hold, read into their types (each validated against its schema on the way).
+struct Recorded {
+  /// The verdicts by the gate's check names (PairResult::checks): the snapshot of the verify report,
+  /// or the snapshot recorded itself (none for bench alone).
+  std::optional<GateSnapshot> snapshot;
+  std::optional<BenchReport> bench;
+};
+
+Recorded recorded(const HistoryRun& run) {
   if (run.command != "verify" && run.command != "bench" && run.command != "gate")
     throw std::logic_error("HistoryDb::record: command must be verify, bench or gate");
   const bool has_verify = run.verify.is_object(), has_bench = run.bench.is_object();
   const bool has_snapshot = !has_verify && run.snapshot.is_object();
   if (!has_verify && !has_bench && !has_snapshot) throw InputError("history: nothing to record (no report)");
-  std::optional<GateSnapshot> snapshot;
+  Recorded rec;
   if (has_verify) {
     validate_document(run.verify, DocumentSchema::report, "the verify report to record");
     if (run.verify.value("suite", "") == "paper" || run.verify.contains("paper_reproductions"))
       throw InputError("history records the quick suite or a selection of pairs; the paper suite's items are not ladders");
-    snapshot = GateSnapshot::of_reports(run.verify, json());
+    rec.snapshot = GateSnapshot::of_reports(run.verify);
   } else if (has_snapshot) {
-    snapshot = GateSnapshot::read(run.snapshot, "the gate snapshot to record");
+    rec.snapshot = GateSnapshot::read(run.snapshot, "the gate snapshot to record");
   }
-  if (has_bench) validate_document(run.bench, DocumentSchema::bench, "the bench report to record");
-  return snapshot;
+  if (has_bench) rec.bench = BenchReport::read(run.bench, "the bench report to record");
+  return rec;
 }
 
 /// A run's row of the runs table, less its command and outcome.
@@ -335,23 +341,29 @@ struct Provenance {
   std::string revision, version, compiler, flags, build_type, cpu, hostname, suite, shard, started, valgrind;
 };
 
-/// From the report (tool, machine) or the snapshot (environment).
-Provenance provenance_of(const HistoryRun& run, const std::optional<GateSnapshot>& snapshot) {
-  const bool has_verify = run.verify.is_object(), has_bench = run.bench.is_object();
-  const json& head = has_verify ? run.verify : has_bench ? run.bench : json();
+/// From the verify report (tool, machine), the bench report, or the snapshot (environment).
+Provenance provenance_of(const HistoryRun& run, const Recorded& rec) {
+  const bool has_verify = run.verify.is_object();
+  const std::optional<GateSnapshot>& snapshot = rec.snapshot;
   Provenance v;
-  if (head.is_object()) {
-    const json& tool = head.at("tool");
-    v.revision = tool.at("git_revision");
-    v.version = tool.at("version");
-    v.compiler = tool.at("compiler");
-    v.flags = tool.at("flags");
-    v.build_type = tool.at("build_type");
-    v.cpu = head.at("machine").value("cpu", "");
-    v.hostname = head.at("machine").value("hostname", "");
-    v.started = head.value("started", "");
-    v.suite = has_verify ? run.verify.value("suite", "") : "";
-    v.shard = shard_text(head);
+  auto from_tool = [&](const ToolInfo& tool, const MachineInfo& machine) {
+    v.revision = tool.git_revision;
+    v.version = tool.version;
+    v.compiler = tool.compiler;
+    v.flags = tool.flags;
+    v.build_type = tool.build_type;
+    v.cpu = machine.cpu;
+    v.hostname = machine.hostname;
+  };
+  if (has_verify) {
+    from_tool(ToolInfo::read(run.verify.at("tool")), MachineInfo::read(run.verify.at("machine")));
+    v.started = run.verify.value("started", "");
+    v.suite = run.verify.value("suite", "");
+    v.shard = shard_text(run.verify);
+  } else if (rec.bench) {
+    from_tool(rec.bench->tool, rec.bench->machine);
+    v.started = rec.bench->started;
+    v.shard = rec.bench->shard ? rec.bench->shard->to_string() : "";
   } else {
     const SnapshotEnvironment& env = snapshot->environment;
     v.revision = snapshot->git_revision;
@@ -362,9 +374,9 @@ Provenance provenance_of(const HistoryRun& run, const std::optional<GateSnapshot
     v.shard = snapshot->selection ? snapshot->selection->shard : "";
     v.suite = "quick";
   }
-  if (has_verify && has_bench && run.bench.at("tool").at("git_revision") != v.revision)
+  if (has_verify && rec.bench && rec.bench->tool.git_revision != v.revision)
     throw std::logic_error("HistoryDb::record: the verify and bench reports come from two builds");
-  if (has_bench) v.valgrind = run.bench.at("instruction_counts").value("tool", "");
+  if (rec.bench) v.valgrind = rec.bench->icount_tool;
   else if (!has_verify && snapshot) v.valgrind = snapshot->environment.valgrind;
   return v;
 }
@@ -429,15 +441,15 @@ void insert_verdicts(sqlite3* db, const std::string& w, std::int64_t id, const s
 }
 
 /// The costs table: the bench report's results, or the snapshot's instruction counts.
-void insert_costs(sqlite3* db, const std::string& w, std::int64_t id, const HistoryRun& run,
-                  const std::optional<GateSnapshot>& snapshot) {
+void insert_costs(sqlite3* db, const std::string& w, std::int64_t id, const HistoryRun& run, const Recorded& rec) {
   Statement ins_c(db, "INSERT INTO costs VALUES(?,?,?,?,?,?,?,?,?,?)", w);
-  if (run.bench.is_object()) {
-    for (const json& r : run.bench.at("results")) {
-      ins_c.bind(1, id).bind(2, r.at("integrator").get<std::string>()).bind(3, r.at("problem").get<std::string>());
-      ins_c.bind_num(4, as_num(r.at("h"))).bind_num(5, as_num(r.at("instructions_per_step"))).bind_num(6, as_num(r.at("ns_per_step")));
-      ins_c.bind_num(7, as_num(r.at("ratio_to_baseline"))).bind_num(8, as_num(r.at("instruction_ratio_to_baseline")));
-      ins_c.bind_num(9, as_num(r.at("newton_iterations_per_step"))).bind_num(10, as_num(r.at("load_evaluations_per_step")));
+  const std::optional<GateSnapshot>& snapshot = rec.snapshot;
+  if (rec.bench) {
+    for (const BenchEntry& e : rec.bench->entries) {
+      ins_c.bind(1, id).bind(2, e.integrator).bind(3, e.problem);
+      ins_c.bind_num(4, e.h).bind_num(5, e.instructions_per_step).bind_num(6, e.ns_per_step);
+      ins_c.bind_num(7, e.ratio_to_baseline).bind_num(8, e.instruction_ratio_to_baseline);
+      ins_c.bind_num(9, e.newton_per_step).bind_num(10, e.loads_per_step);
       ins_c.run();
     }
   } else if (snapshot && !run.verify.is_object()) {
@@ -457,16 +469,16 @@ std::vector<std::int64_t> HistoryDb::record(const std::vector<HistoryRun>& runs)
   // Everything each run needs is computed (and validated) before the transaction starts; the rows
   // of all runs then go in one transaction: all of them or none (history --import a b with b bad
   // recorded a).
-  std::vector<std::optional<GateSnapshot>> snapshots;
-  for (const HistoryRun& run : runs) snapshots.push_back(recorded_snapshot(run));
+  std::vector<Recorded> recs;
+  for (const HistoryRun& run : runs) recs.push_back(recorded(run));
   Impl& d = *impl_;
   Impl::Transaction t(d);
   const std::string w = d.where("recording");
   std::vector<std::int64_t> ids;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const HistoryRun& run = runs[i];
-    const std::optional<GateSnapshot>& snapshot = snapshots[i];
-    const Provenance v = provenance_of(run, snapshot);
+    const Recorded& rec = recs[i];
+    const Provenance v = provenance_of(run, rec);
     const std::string when = !run.recorded_at.empty() ? run.recorded_at : !v.started.empty() ? v.started : iso8601_now();
     Statement ins_run(d.db,
                       "INSERT INTO runs(command, revision, recorded_at, outcome, version, compiler, flags, build_type, "
@@ -477,9 +489,9 @@ std::vector<std::int64_t> HistoryDb::record(const std::vector<HistoryRun>& runs)
     ins_run.bind(13, v.shard);
     ins_run.run();
     const std::int64_t id = sqlite3_last_insert_rowid(d.db);
-    insert_errors(d.db, w, id, run, snapshot);
-    insert_verdicts(d.db, w, id, snapshot);
-    insert_costs(d.db, w, id, run, snapshot);
+    insert_errors(d.db, w, id, run, rec.snapshot);
+    insert_verdicts(d.db, w, id, rec.snapshot);
+    insert_costs(d.db, w, id, run, rec);
     ids.push_back(id);
   }
   t.commit();

@@ -7,6 +7,7 @@
 #include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/core/shard.hpp"
 #include "rigidbench/core/types.hpp"
+#include "rigidbench/reports/bench_report.hpp"
 #include "rigidbench/reports/styles.hpp"
 
 namespace rigidbench {
@@ -63,17 +64,26 @@ bool check_shards(const std::vector<json>& reports, const std::vector<std::strin
   return bench;
 }
 
-/// bench: each pair from its owning shard (a baseline's entry only once), every work-precision series.
-void merge_bench(const std::vector<json>& reports, int count, json& out) {
-  json results = json::array(), series = json::array();
-  for (std::size_t i = 0; i < reports.size(); ++i) {
-    const Shard shard{reports[i].at("shard").at("index").get<int>(), count};
-    for (const json& res : reports[i].at("results"))
-      if (shard.contains(key_of(res))) results.push_back(res);  // a baseline entry from its owning shard only
-    for (const json& s : reports[i].at("work_precision").at("series")) series.push_back(s);
+/// bench: each pair from its owning shard (a baseline's entry only once), every work-precision
+/// series; the first shard's header (the shards come from one build: check_shards), the earliest
+/// start and the longest duration (the shards ran side by side).
+json merged_bench(const std::vector<json>& reports, const std::vector<std::string>& names) {
+  std::vector<BenchReport> shards;
+  for (std::size_t i = 0; i < reports.size(); ++i)
+    shards.push_back(BenchReport::read(nlohmann::json::parse(reports[i].dump()), names[i]));
+  BenchReport out = shards.front();
+  out.shard.reset();
+  out.merged_from = names;
+  out.entries.clear();
+  out.work.clear();
+  for (const BenchReport& s : shards) {
+    out.started = std::min(out.started, s.started);
+    out.duration_s = std::max(out.duration_s, s.duration_s);
+    for (const BenchEntry& e : s.entries)
+      if (s.shard->contains(shard_key(e.integrator, e.problem))) out.entries.push_back(e);
+    out.work.insert(out.work.end(), s.work.begin(), s.work.end());
   }
-  out["results"] = results;
-  out["work_precision"]["series"] = series;
+  return out.to_json();
 }
 
 /// verify: every position of the sweep exactly once, in the order of the unsharded run.
@@ -124,9 +134,8 @@ json merged_outcomes(const std::vector<json>& reports) {
 }  // namespace
 
 json merge_shard_reports(const std::vector<json>& reports, const std::vector<std::string>& names) {
-  const bool bench = check_shards(reports, names);
+  if (check_shards(reports, names)) return merged_bench(reports, names);
   const json& first = reports.front();
-  const int count = first.at("shard").at("count");
   json out = first;
   out.erase("shard");
   out["merged_from"] = names;
@@ -139,11 +148,6 @@ json merge_shard_reports(const std::vector<json>& reports, const std::vector<std
   out["started"] = started;
   out["duration_s"] = duration;
 
-  if (bench) {
-    merge_bench(reports, count, out);
-    add_styles(out);
-    return out;
-  }
   out["results"] = merged_results(reports, names);
   // Summaries add up (every count is over disjoint sets of pairs).
   json summary = json::object();

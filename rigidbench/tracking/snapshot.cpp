@@ -63,14 +63,12 @@ std::pair<std::string, std::string> key_parts(const std::string& key) {
   return {key.substr(0, p), p == std::string::npos ? std::string() : key.substr(p + 1)};
 }
 
-/// A snapshot's environment and revision, from a report's tool and machine and the valgrind that
-/// counted its instructions ("" without counts).
-GateSnapshot head_of(const json& report, const std::string& valgrind) {
-  const json& tool = report.at("tool");
+/// A snapshot's environment and revision, from a report's tool and machine's CPU and the valgrind
+/// that counted its instructions ("" without counts).
+GateSnapshot head_of(const ToolInfo& tool, const std::string& cpu, const std::string& valgrind) {
   GateSnapshot s;
-  s.environment = {tool.at("compiler").get<std::string>(), tool.at("flags").get<std::string>(),
-                   tool.at("build_type").get<std::string>(), valgrind, report.at("machine").value("cpu", "")};
-  s.git_revision = tool.at("git_revision").get<std::string>();
+  s.environment = {tool.compiler, tool.flags, tool.build_type, valgrind, cpu};
+  s.git_revision = tool.git_revision;
   return s;
 }
 
@@ -117,8 +115,8 @@ PairSnapshot pair_of_result(const json& r) {
   return p;
 }
 
-SpeedSnapshot speed_of_result(const json& r) {
-  return {r.at("integrator").get<std::string>(), r.at("problem").get<std::string>(), as_num(r.at("instructions_per_step")), as_num(r.at("ratio_to_baseline"))};
+SpeedSnapshot speed_of_entry(const BenchEntry& e) {
+  return {e.integrator, e.problem, e.instructions_per_step, e.ratio_to_baseline};
 }
 
 /// A snapshot made from reports follows the schema as one read from a file does (a report's schema
@@ -158,31 +156,28 @@ const SpeedSnapshot* GateSnapshot::speed_of(const std::string& integrator, const
   return find_pair(speed, integrator, problem);
 }
 
-GateSnapshot GateSnapshot::of_reports(const json& verify, const json& bench) {
+GateSnapshot GateSnapshot::of_reports(const json& verify, const BenchReport* bench) {
   validate_document(verify, DocumentSchema::report, "the verify report");
-  if (!bench.is_null()) validate_document(bench, DocumentSchema::bench, "the bench report");
-  GateSnapshot s = head_of(verify, bench.is_object() ? bench.at("instruction_counts").at("tool").get<std::string>() : "");
+  GateSnapshot s = head_of(ToolInfo::read(verify.at("tool")), verify.at("machine").value("cpu", ""),
+                           bench ? bench->icount_tool : "");
   for (const json& r : verify.at("results")) s.accuracy.push_back(pair_of_result(r));
-  if (bench.is_object())
-    for (const json& r : bench.at("results")) s.speed.push_back(speed_of_result(r));
+  if (bench)
+    for (const BenchEntry& e : bench->entries) s.speed.push_back(speed_of_entry(e));
   sort_by_key(s.accuracy);
   sort_by_key(s.speed);
   return checked(std::move(s), "the gate snapshot of the reports");
 }
 
-GateSnapshot GateSnapshot::of_benches(const std::vector<json>& benches) {
+GateSnapshot GateSnapshot::of_benches(const std::vector<BenchReport>& benches) {
   if (benches.empty()) throw std::logic_error("GateSnapshot::of_benches: no bench report");
-  for (const json& b : benches) validate_document(b, DocumentSchema::bench, "a bench report");
-  const json& first = benches.front();
-  GateSnapshot s = head_of(first, first.at("instruction_counts").at("tool").get<std::string>());
-  for (const json& r : first.at("results")) {
-    SpeedSnapshot e = speed_of_result(r);
-    for (const json& b : benches)
-      for (const json& q : b.at("results")) {
-        const double ratio = as_num(q.at("ratio_to_baseline"));
-        if (q.at("integrator") == e.integrator && q.at("problem") == e.problem && std::isfinite(ratio))
-          e.ratio_to_baseline = std::isfinite(e.ratio_to_baseline) ? std::min(e.ratio_to_baseline, ratio) : ratio;
-      }
+  const BenchReport& first = benches.front();
+  GateSnapshot s = head_of(first.tool, first.machine.cpu, first.icount_tool);
+  for (const BenchEntry& fe : first.entries) {
+    SpeedSnapshot e = speed_of_entry(fe);
+    for (const BenchReport& b : benches)
+      if (const BenchEntry* q = b.entry(e.integrator, e.problem); q && std::isfinite(q->ratio_to_baseline))
+        e.ratio_to_baseline = std::isfinite(e.ratio_to_baseline) ? std::min(e.ratio_to_baseline, q->ratio_to_baseline)
+                                                                 : q->ratio_to_baseline;
     s.speed.push_back(std::move(e));
   }
   sort_by_key(s.speed);

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "rigidbench/reports/bench_report.hpp"
+
 namespace rigidbench {
 
 /// Values by name, sorted by name (the order of a JSON object as nlohmann::json reads it, and so the
@@ -83,12 +85,12 @@ struct GateSnapshot {
   bool operator==(const GateSnapshot&) const = default;
 
   /// The snapshot of a verify report and of a bench report of the same build (null: no speed).
-  /// Throws InputError (with the JSON path) when either does not follow its schema.
-  static GateSnapshot of_reports(const nlohmann::json& verify_report, const nlohmann::json& bench_report);
+  /// Throws InputError (with the JSON path) when the verify report does not follow its schema.
+  static GateSnapshot of_reports(const nlohmann::json& verify_report, const BenchReport* bench = nullptr);
   /// A speed-only snapshot of bench reports of one build (gate --against): the instruction counts
   /// of the first, and per pair the smallest wall-clock ratio over all of them (the interleaved
   /// timing passes).
-  static GateSnapshot of_benches(const std::vector<nlohmann::json>& bench_reports);
+  static GateSnapshot of_benches(const std::vector<BenchReport>& bench_reports);
   /// The one reader: validated against the schema first (InputError naming `origin` and the path).
   static GateSnapshot read(const nlohmann::json& j, const std::string& origin);
   /// The one serialiser; valid against the schema, keys sorted (a blessed baseline's diff shows what moved).
