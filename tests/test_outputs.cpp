@@ -20,6 +20,8 @@
 #include "rigidbench/core/json_input.hpp"
 #include "rigidbench/core/text_escape.hpp"
 #include "rigidbench/core/types.hpp"
+#include "rigidbench/reports/pair_report.hpp"
+#include "rigidbench/reports/report.hpp"
 #include "rigidbench/tracking/compare.hpp"
 #include "support.hpp"
 
@@ -215,4 +217,31 @@ TEST_CASE("shell_text: a word a POSIX shell reads back as given", "[outputs]") {
   CHECK(shell_text("it's") == "'it'\\''s'");
   CHECK(shell_text("") == "''");
   CHECK(shell_text("$(rm -rf /)") == "'$(rm -rf /)'");
+}
+
+TEST_CASE("reports: a pair's result read back and written again is the same document", "[outputs]") {
+  // Pairs with every section: Q_II and invariants (the top), anatomy and structure (dzhanibekov),
+  // a skipped pair (the nonholonomic scheme on a free body), settings of a scheme (rig_neg's Newton).
+  SuiteRequest req;
+  req.problems = {"heavy_top", "dzhanibekov"};
+  req.integrators = {"odeint_rk4_quat", "lgvi", "rig_neg", "gr_nonholonomic"};
+  req.ladder.levels = 4;
+  req.progress = false;
+  req.measure_cost = false;
+  const nlohmann::ordered_json report = suite_report(run_suite(req), {}, "2026-01-01T00:00:00Z");
+  int skipped = 0, with_structure = 0, with_anatomy = 0;
+  for (const auto& r : report["results"]) {
+    INFO(r["integrator"].get<std::string>() << " on " << r["problem"].get<std::string>());
+    const PairReport p = PairReport::read(r);
+    CHECK(p.to_json().dump() == r.dump());  // the same bytes, key order included
+    // From a report read with sorted keys (what the gate and the history read): the same values.
+    const PairReport q = PairReport::read(nlohmann::json::parse(r.dump()));
+    CHECK(nlohmann::json::parse(q.to_json().dump()) == nlohmann::json::parse(r.dump()));
+    skipped += p.skipped();
+    with_structure += p.structure.has_value();
+    with_anatomy += p.anatomy.has_value();
+  }
+  CHECK(skipped >= 1);
+  CHECK(with_structure >= 1);
+  CHECK(with_anatomy >= 1);
 }

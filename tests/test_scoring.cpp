@@ -9,6 +9,7 @@
 
 #include "rigidbench/core/quaternion.hpp"
 #include "rigidbench/integrators/declared_scheme.hpp"
+#include "rigidbench/reports/pair_report.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/reports/trajectory_writer.hpp"
@@ -613,6 +614,8 @@ TEST_CASE("a declared cost is carried by the report, flagged, and ranked by comp
   CHECK(cost["declared"]["machine"] == "i7-8650U, 1 core");
   CHECK(cost["declared"]["ns_per_step_by_level"][0].get<double>() == 90);
   CHECK(cost["source"].get<std::string>().find("declared by the program, not measured by rigidbench") != std::string::npos);
+  // The report's reader keeps it: read back and written again, the same pair.
+  CHECK(PairReport::read(rep["results"][0]).to_json().dump() == rep["results"][0].dump());
   // compare ranks it (a cost to the target) and says where the figure comes from.
   const auto c = compare_reports(nlohmann::json::parse(rep.dump()), nullptr, {});
   const auto& row = c["problems"][0]["rows"][0];

@@ -16,6 +16,7 @@
 #include "rigidbench/tracking/gate.hpp"
 #include "rigidbench/tracking/snapshot.hpp"
 #include "rigidbench/reports/bench_report.hpp"
+#include "rigidbench/reports/pair_report.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/verification/metric_table.hpp"
 
@@ -381,20 +382,6 @@ Provenance provenance_of(const HistoryRun& run, const Recorded& rec) {
   return v;
 }
 
-/// A ladder of a verify report (a convergence metric, or a paper's own measure, which may have no
-/// floor) as the snapshot's type; what it lacks is empty (NaN in the table).
-LadderSnapshot report_ladder(const json& m) {
-  auto values = [&](const char* f) {
-    std::vector<double> v;
-    if (m.contains(f) && m.at(f).is_array())
-      for (const json& x : m.at(f)) v.push_back(as_num(x));
-    return v;
-  };
-  LadderSnapshot l{values("h"), values("error"), values("floor"), std::nullopt, "undefined"};
-  if (m.contains("rounding")) l.rounding = values("rounding");
-  return l;
-}
-
 /// The errors table: every ladder of the verify report (the convergence metrics and the papers' own
 /// measures), or the convergence series of the snapshot.
 void insert_errors(sqlite3* db, const std::string& w, std::int64_t id, const HistoryRun& run,
@@ -409,15 +396,10 @@ void insert_errors(sqlite3* db, const std::string& w, std::int64_t id, const His
     }
   };
   if (run.verify.is_object()) {
-    for (const json& r : run.verify.at("results")) {
-      if (r.at("status") == "skipped") continue;
-      const std::string integ = r.at("integrator"), prob = r.at("problem");
-      for (const char* section : {"convergence", "paper_measures"}) {
-        if (!r.contains(section) || !r.at(section).is_object()) continue;
-        for (auto it = r.at(section).begin(); it != r.at(section).end(); ++it)
-          if (it.value().is_object() && it.value().contains("h") && it.value().contains("error"))
-            errors_of(integ, prob, it.key(), report_ladder(it.value()));
-      }
+    for (const json& j : run.verify.at("results")) {
+      const PairReport r = PairReport::read(j);
+      for (const auto* section : {&r.convergence, &r.paper_measures})
+        for (const auto& [metric, c] : *section) errors_of(r.integrator, r.problem, metric, LadderSnapshot::of(c));
     }
   } else if (snapshot) {
     for (const PairSnapshot& p : snapshot->accuracy)

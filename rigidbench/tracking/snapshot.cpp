@@ -6,6 +6,7 @@
 #include "rigidbench/core/json_numbers.hpp"
 #include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/core/types.hpp"
+#include "rigidbench/reports/pair_report.hpp"
 #include "rigidbench/verification/metric_table.hpp"
 
 namespace rigidbench {
@@ -79,37 +80,40 @@ LadderSnapshot ladder_of(const json& c) {
   return l;
 }
 
-/// Verdict strings of a report's convergence/q_ii objects, "undefined" where absent.
-std::string verdict_of(const json& j) { return j.is_object() ? j.value("verdict", "undefined") : "undefined"; }
+/// The verdict a report gives Q_II: its primary level's, "undefined" without one.
+std::string verdict_of(const QiiResult& q) {
+  return q.primary >= 0 ? to_string(q.levels[std::size_t(q.primary)].verdict) : "undefined";
+}
 
 /// What the gate holds a pair of a verify report to: the gating metrics of the metric table, by the
 /// check names of PairResult::checks (runner.hpp), which expectation files use too.
-PairSnapshot pair_of_result(const json& r) {
+PairSnapshot pair_of_result(const PairReport& r) {
   PairSnapshot p;
-  p.integrator = r.at("integrator").get<std::string>();
-  p.problem = r.at("problem").get<std::string>();
-  p.status = r.at("status").get<std::string>();
-  if (r.contains("seconds") && r.at("seconds").is_number()) p.seconds = r.at("seconds").get<double>();
-  if (r.contains("scheme") && r.at("scheme").contains("version")) p.version = r.at("scheme").at("version").get<std::string>();
-  if (p.status == "skipped") return p;
+  p.integrator = r.integrator;
+  p.problem = r.problem;
+  p.status = r.status;
+  if (r.skipped()) return p;
+  if (std::isfinite(r.seconds)) p.seconds = r.seconds;
+  p.version = r.scheme.version;
   p.checks.emplace_back("status", p.status == "ok" ? "pass" : "fail");
   for (const MetricDef& m : metric_table()) {
     if (!m.gating) continue;
     const std::string name(m.name);
-    if (m.section == MetricSection::convergence && r.at("convergence").contains(name))  // else: not applicable
-      p.convergence.emplace_back(name, ladder_of(r.at("convergence").at(name)));
-    else if (m.section == MetricSection::q_ii && r.contains(name))
-      p.checks.emplace_back(name, verdict_of(r.at(name)));
+    if (m.section == MetricSection::convergence) {
+      if (const Convergence* c = r.ladder(name)) p.convergence.emplace_back(name, LadderSnapshot::of(*c));  // else: not applicable
+    } else if (m.section == MetricSection::q_ii && (name == "q_ii" || name == "q_ii_full")) {
+      p.checks.emplace_back(name, verdict_of(name == "q_ii" ? r.q_ii : r.q_ii_full));
+    }
   }
-  for (auto it = r.at("invariants").begin(); it != r.at("invariants").end(); ++it) {
-    if (it.value().at("claim") == "none") continue;
-    p.checks.emplace_back("invariant:" + it.key(), it.value().at("verdict").get<std::string>());
-    if (it.value().value("failed_at_roundoff", false)) p.roundoff_failures.push_back("invariant:" + it.key());
+  for (const auto& [name, inv] : r.invariants) {
+    if (inv.claim == "none") continue;
+    p.checks.emplace_back("invariant:" + name, inv.verdict);
+    if (inv.failed_at_roundoff) p.roundoff_failures.push_back("invariant:" + name);
   }
-  if (r.contains("structure"))
-    for (const char* prop : {"symmetric", "symplectic"})
-      if (r.at("structure").contains(prop) && !r.at("structure").at(prop).at("verdict").is_null())
-        p.checks.emplace_back(cat("structure:", prop), r.at("structure").at(prop).at("verdict").get<std::string>());
+  if (r.structure)
+    for (const StructureCheck* c : {&r.structure->symmetric, &r.structure->symplectic})
+      if (c->claimed && c->observed != Observed::not_checked)  // the report's verdict is null otherwise
+        p.checks.emplace_back(cat("structure:", c->property), to_string(c->verdict));
   sort_named(p.convergence);
   sort_named(p.checks);
   return p;
@@ -127,6 +131,12 @@ GateSnapshot checked(GateSnapshot s, const std::string& origin) {
 }
 
 }  // namespace
+
+LadderSnapshot LadderSnapshot::of(const Convergence& c) {
+  LadderSnapshot l{c.h, c.error, c.floor, std::nullopt, to_string(c.verdict)};
+  if (!c.rounding.empty()) l.rounding = c.rounding;  // the report writes one only where there is one
+  return l;
+}
 
 double LadderSnapshot::rounding_at(std::size_t k) const {
   if (!rounding || k >= rounding->size()) return 0.0;
@@ -160,7 +170,7 @@ GateSnapshot GateSnapshot::of_reports(const json& verify, const BenchReport* ben
   validate_document(verify, DocumentSchema::report, "the verify report");
   GateSnapshot s = head_of(ToolInfo::read(verify.at("tool")), verify.at("machine").value("cpu", ""),
                            bench ? bench->icount_tool : "");
-  for (const json& r : verify.at("results")) s.accuracy.push_back(pair_of_result(r));
+  for (const json& r : verify.at("results")) s.accuracy.push_back(pair_of_result(PairReport::read(r)));
   if (bench)
     for (const BenchEntry& e : bench->entries) s.speed.push_back(speed_of_entry(e));
   sort_by_key(s.accuracy);

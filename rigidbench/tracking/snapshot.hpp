@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rigidbench/reports/bench_report.hpp"
+#include "rigidbench/verification/metrics.hpp"
 
 namespace rigidbench {
 
@@ -28,6 +29,8 @@ struct LadderSnapshot {
   std::string verdict = "undefined";            ///< the order verdict: pass | fail | undefined
   /// The rounding allowance of level k; 0 where there is none or it is not finite.
   double rounding_at(std::size_t k) const;
+  /// A report's ladder of one error metric (its rounding only where the report writes one).
+  static LadderSnapshot of(const Convergence& c);
   bool operator==(const LadderSnapshot&) const;  // NaN equal to NaN: the same snapshot read twice
 };
 
