@@ -98,7 +98,10 @@ ordered_json settings_json(const SettingsRecord& s) {
 }
 
 ordered_json level_json(const LevelRecord& l) {
-  ordered_json j{{"h", l.h}, {"steps", l.steps}, {"status", l.status}, {"seconds", l.seconds}};
+  ordered_json j{{"h", l.h}};
+  if (l.steps) j["steps"] = *l.steps;
+  j["status"] = l.status;
+  j["seconds"] = l.seconds;
   // Where and why the level broke down (the pair's reason names the first such level only).
   if (l.breakdown) j["breakdown"] = {{"t", l.breakdown->first}, {"reason", l.breakdown->second}};
   return j;
@@ -541,7 +544,8 @@ PairReport read_pair(const J& j) {
   r.scheme = scheme_from(at_or_null(j, "scheme"));
   r.settings = settings_from(at_or_null(j, "settings"));
   for (const auto& l : at_or_null(j, "levels")) {
-    LevelRecord level{n_at(l, "h"), i_at(l, "steps"), s_at(l, "status"), n_at(l, "seconds"), std::nullopt};
+    LevelRecord level{n_at(l, "h"), std::nullopt, s_at(l, "status"), n_at(l, "seconds"), std::nullopt};
+    if (at_or_null(l, "steps").is_number_integer()) level.steps = l.at("steps").template get<std::int64_t>();
     if (const auto& b = at_or_null(l, "breakdown"); b.is_object()) level.breakdown = std::pair{n_at(b, "t"), s_at(b, "reason")};
     r.levels.push_back(std::move(level));
   }

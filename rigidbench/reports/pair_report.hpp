@@ -45,7 +45,7 @@ struct SettingsRecord {
 
 struct LevelRecord {
   double h = 0;
-  std::int64_t steps = 0;
+  std::optional<std::int64_t> steps;  ///< the schema does not require it
   std::string status;
   double seconds = 0;
   std::optional<std::pair<double, std::string>> breakdown;  ///< where (t) and why the level broke down

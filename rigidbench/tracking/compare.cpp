@@ -13,6 +13,7 @@
 #include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/core/text_escape.hpp"
 #include "rigidbench/core/types.hpp"
+#include "rigidbench/reports/pair_report.hpp"
 #include "rigidbench/reports/report.hpp"
 
 namespace rigidbench {
@@ -27,13 +28,6 @@ using json_numbers::as_num;
 using json_numbers::num;
 std::string fmt(double x, int digits = 3) { return format_or_dash(x, digits); }
 
-std::vector<double> numbers(const json& a) {
-  std::vector<double> v;
-  if (a.is_array())
-    for (const json& x : a) v.push_back(as_num(x));
-  return v;
-}
-
 /// Indices of the levels usable for reading values off: in the asymptotic range, finite, positive.
 std::vector<std::size_t> usable_levels(const std::vector<double>& h, const std::vector<double>& e,
                                        const std::vector<bool>& usable) {
@@ -47,16 +41,15 @@ std::vector<std::size_t> usable_levels(const std::vector<double>& h, const std::
 /// An unclaimed invariant counts as kept when it passes the test an exact claim would face: at every
 /// level max_n |I_n - I_0| / S_I <= max(tau, N_k eps) (docs/metrics.md; not just at the finest h, where a
 /// second-order energy error can fall below tau).
-bool exact_at_every_level(const json& inv, const json& result, double tau) {
-  const auto d = numbers(inv.value("drift_by_level", json::array()));
-  if (d.empty() || !result.contains("levels") || !result["levels"].is_array()) return false;
+bool exact_at_every_level(const InvariantRecord& inv, const PairReport& result, double tau) {
+  const std::vector<double>& d = inv.drift_by_level;
+  if (d.empty()) return false;
   for (std::size_t k = 0; k < d.size(); ++k) {
-    if (!std::isfinite(d[k]) || k >= result["levels"].size()) return false;
+    if (!std::isfinite(d[k]) || k >= result.levels.size()) return false;
     // A level without its step count (the schema does not require one; found by fuzz/report.cpp,
     // input fuzz/corpus/report/regress-compare-level-without-steps.json): no test can be made, so not kept.
-    const json& level = result["levels"][k];
-    if (!level.is_object() || !level.contains("steps")) return false;
-    const double steps = as_num(level["steps"]);
+    if (!result.levels[k].steps) return false;
+    const double steps = double(*result.levels[k].steps);
     if (d[k] > std::max(tau, steps * std::numeric_limits<double>::epsilon())) return false;
   }
   return true;
@@ -149,14 +142,12 @@ void check_compare_inputs(const json& verify, const CompareOptions& opt) {
 }
 
 /// Exact claims held or failed; unclaimed invariants observed at round-off (threshold tau).
-ordered_json invariant_summary(const json& r, double tau) {
+ordered_json invariant_summary(const PairReport& r, double tau) {
   ordered_json held = ordered_json::array(), failed = ordered_json::array(), observed = ordered_json::array();
-  for (auto it = r.at("invariants").begin(); it != r.at("invariants").end(); ++it) {
-    const json& inv = it.value();
-    const std::string claim = inv.value("claim", "none"), verdict = inv.value("verdict", "undefined");
-    if (claim == "exact" && verdict == "pass") held.push_back(it.key());
-    else if (claim != "none" && verdict == "fail") failed.push_back(it.key());
-    else if (claim == "none" && exact_at_every_level(inv, r, tau)) observed.push_back(it.key());
+  for (const auto& [name, inv] : r.invariants) {
+    if (inv.claim == "exact" && inv.verdict == "pass") held.push_back(name);
+    else if (inv.claim != "none" && inv.verdict == "fail") failed.push_back(name);
+    else if (inv.claim == "none" && exact_at_every_level(inv, r, tau)) observed.push_back(name);
   }
   return {{"claimed_and_held", held}, {"claimed_and_failed", failed}, {"unclaimed_exact_at_every_level", observed}};
 }
@@ -164,17 +155,17 @@ ordered_json invariant_summary(const json& r, double tau) {
 /// The final attitude error split into phase about the symmetry axis and shape (docs/metrics.md,
 /// "Error anatomy"), at the level nearest h_fixed that ran: why a scheme ranks where it does. Null
 /// where the report has no anatomy.
-ordered_json anatomy_near(const json& r, double h_fixed) {
-  if (!r.contains("error_anatomy") || !r["error_anatomy"].is_object()) return nullptr;
-  const json& an = r["error_anatomy"];
-  const auto ah = numbers(an["h"]), tot = numbers(an["total"]), ph = numbers(an["phase"]), sh = numbers(an["shape"]);
+ordered_json anatomy_near(const PairReport& r, double h_fixed) {
+  if (!r.anatomy) return nullptr;
+  const ErrorAnatomy& an = *r.anatomy;
+  const std::vector<double> &ah = an.h, &tot = an.total, &ph = an.phase, &sh = an.shape;
   std::size_t best = ah.size();
   for (std::size_t k = 0; k < ah.size() && k < tot.size() && k < ph.size() && k < sh.size(); ++k)
     if (std::isfinite(tot[k]) && (best == ah.size() || std::abs(std::log(ah[k] / h_fixed)) <
                                                           std::abs(std::log(ah[best] / h_fixed))))
       best = k;
   if (best == ah.size()) return nullptr;
-  return {{"axis", an.value("axis", "")}, {"h", ah[best]}, {"total", num(tot[best])}, {"phase", num(ph[best])},
+  return {{"axis", an.axis.description}, {"h", ah[best]}, {"total", num(tot[best])}, {"phase", num(ph[best])},
           {"shape", num(sh[best])}};
 }
 
@@ -184,7 +175,7 @@ struct StepCost {
   double ns = kNan, instr = kNan;
   ordered_json json;
 };
-StepCost step_cost(const json& r, const BenchEntry* b) {
+StepCost step_cost(const PairReport& r, const BenchEntry* b) {
   double ns = kNan, instr = kNan, ratio = kNan, iratio = kNan, ratio4 = kNan, iratio4 = kNan, fl = kNan, ipf = kNan;
   std::string source;
   bool declared = false;
@@ -198,16 +189,15 @@ StepCost step_cost(const json& r, const BenchEntry* b) {
     fl = b->flops_per_step;
     ipf = b->instructions_per_flop;
     source = "bench: Google Benchmark CPU time (min of interleaved repetitions); callgrind instructions";
-  } else if (r.contains("cost")) {
-    ns = as_num(r["cost"]["ns_per_step"]);
-    ratio = as_num(r["cost"]["ratio_to_baseline"]);
-    ratio4 = as_num(r["cost"].value("ratio_to_rk4", json()));
+  } else {
+    ns = r.cost.ns_per_step;
+    ratio = r.cost.ratio_to_baseline;
+    ratio4 = r.cost.ratio_to_rk4;
     source = "verify report: wall clock of a fixed-work run (informational)";
     // A program's own figure (score with a declared cost): ranked like a measured one, and flagged.
-    if (r["cost"].contains("declared") && r["cost"]["declared"].is_object()) {
-      const json& d = r["cost"]["declared"];
-      source = cat("declared by the program (", d.value("method", "?"), " on ", d.value("machine", "?"),
-                   "), not measured by rigidbench");
+    if (r.cost.declared) {
+      source = cat("declared by the program (", r.cost.method.empty() ? "?" : r.cost.method, " on ",
+                   r.cost.machine.empty() ? "?" : r.cost.machine, "), not measured by rigidbench");
       declared = true;
     }
   }
@@ -243,32 +233,33 @@ ordered_json ranked_rows(const ordered_json& rows, const char* unit) {
 
 /// One row of a problem's table: order, Q_II, invariants, error at the fixed h, anatomy, cost per step
 /// and cost to the target, read from the pair's result r (and its bench entry when given).
-ordered_json compare_row(const json& r, const MetricDef& metric, const CompareOptions& opt, const json* pv,
+ordered_json compare_row(const PairReport& r, const MetricDef& metric, const CompareOptions& opt, const ordered_json* pv,
                          double h_fixed, double span, const BenchEntry* bench_row, bool& all_instr) {
-  const std::string name = r.value("integrator", ""), status = r.value("status", ""), pname = r.value("problem", "");
-  const json& conv = r.at(to_string(metric.section));
-  if (!conv.contains(opt.metric))
+  const auto& section = metric.section == MetricSection::convergence ? r.convergence : r.paper_measures;
+  const Convergence* cp = nullptr;
+  for (const auto& [name, c] : section)
+    if (name == opt.metric) cp = &c;
+  if (cp == nullptr)
     throw InputError(cat("compare: metric '", opt.metric, "' is not in the report's ", to_string(metric.section),
-                         " of ", name, " on ", pname, " (a report of another rigidbench version?)"));
-  const json& c = conv[opt.metric];
-  const auto h = numbers(c["h"]), e = numbers(c["error"]);
-  std::vector<bool> asym;
-  if (c.contains("asymptotic"))
-    for (const json& a : c["asymptotic"]) asym.push_back(a.get<bool>());
-  const double fitted = as_num(c["slope"]), expected = as_num(c["expected"]);
+                         " of ", r.integrator, " on ", r.problem, " (a report of another rigidbench version?)"));
+  const Convergence& c = *cp;
+  const std::vector<double>&h = c.h, &e = c.error;
+  const std::vector<bool>& asym = c.asymptotic;
+  const double fitted = c.fit.slope, expected = c.expected;
   const double slope = fitted > 0 ? fitted : expected;
   ordered_json row;
-  row["integrator"] = name;
-  row["status"] = status;
-  if (!r.value("reason", "").empty()) row["reason"] = r["reason"];
-  if (r.contains("scheme")) row["kind"] = r["scheme"].value("kind", "");
-  row["order"] = {{"expected", num(expected)}, {"observed", num(fitted)}, {"stderr", num(as_num(c["stderr"]))},
-                  {"verdict", c.value("verdict", "undefined")}};
-  const json& q = r.at("q_ii");
-  row["q_ii"] = {{"h", num(as_num(q["h"]))}, {"median", num(as_num(q["median"]))},
-                 {"expected", num(as_num(q["expected"]))}, {"verdict", q.value("verdict", "undefined")}};
+  row["integrator"] = r.integrator;
+  row["status"] = r.status;
+  if (!r.reason.empty()) row["reason"] = r.reason;
+  row["kind"] = r.scheme.kind;
+  row["order"] = {{"expected", num(expected)}, {"observed", num(fitted)}, {"stderr", num(c.fit.stderr_slope)},
+                  {"verdict", to_string(c.verdict)}};
+  const QiiResult& q = r.q_ii;
+  const QiiLevel* primary = q.primary >= 0 ? &q.levels[std::size_t(q.primary)] : nullptr;
+  row["q_ii"] = {{"h", num(primary ? primary->h : kNan)}, {"median", num(primary ? primary->median : kNan)},
+                 {"expected", num(q.expected)}, {"verdict", primary ? to_string(primary->verdict) : "undefined"}};
   // Invariants: exact claims held or failed; unclaimed invariants observed at round-off.
-  const double tau = pv && pv->contains("exact_threshold") ? as_num((*pv)["exact_threshold"]) : 1e-11;
+  const double tau = pv && pv->contains("exact_threshold") ? as_num(pv->at("exact_threshold")) : 1e-11;
   row["invariants"] = invariant_summary(r, tau);
   LadderValue eh = error_at_step(h, e, asym, slope, h_fixed);
   // An attitude error is an angle, at most pi: a slope extrapolated past that says nothing more.
@@ -306,12 +297,10 @@ const MetricDef& error_metric(const std::string& name) {
 }
 
 /// The problems in the report's order; each one asked for must be there.
-std::vector<std::string> problem_order(const json& verify, const CompareOptions& opt) {
+std::vector<std::string> problem_order(const std::vector<PairReport>& pairs, const CompareOptions& opt) {
   std::vector<std::string> order;
-  for (const json& r : verify["results"]) {
-    const std::string p = r.value("problem", "");
-    if (std::find(order.begin(), order.end(), p) == order.end()) order.push_back(p);
-  }
+  for (const PairReport& r : pairs)
+    if (std::find(order.begin(), order.end(), r.problem) == order.end()) order.push_back(r.problem);
   for (const auto& want : opt.problems)
     if (std::find(order.begin(), order.end(), want) == order.end())
       throw InputError(cat("compare: problem '", want, "' is not in the report"));
@@ -330,7 +319,9 @@ ordered_json compare_reports(const json& verify, const BenchReport* bench, const
 
   const MetricDef& metric = error_metric(opt.metric);
 
-  const std::vector<std::string> order = problem_order(verify, opt);
+  std::vector<PairReport> pairs;
+  for (const json& r : verify["results"]) pairs.push_back(PairReport::read(r));
+  const std::vector<std::string> order = problem_order(pairs, opt);
   ordered_json out = report_envelope(0, {}, iso8601_now());
   out["kind"] = "compare";
   out["source"] = {{"verify_git_revision", verify.contains("tool") ? verify["tool"].value("git_revision", "") : ""},
@@ -356,27 +347,25 @@ ordered_json compare_reports(const json& verify, const BenchReport* bench, const
     ordered_json rows = ordered_json::array(), skipped = ordered_json::array();
     double h_fixed = opt.h.value_or(kNan);
     bool all_instr = true;
-    for (const json& r : verify["results"]) {
-      if (r.value("problem", "") != pname) continue;
-      const std::string name = r.value("integrator", "");
-      const std::string status = r.value("status", "");
-      if (status == "skipped") {
-        skipped.push_back({{"integrator", name}, {"reason", r.value("reason", "")}});
+    for (const PairReport& r : pairs) {
+      if (r.problem != pname) continue;
+      if (r.skipped()) {
+        skipped.push_back({{"integrator", r.integrator}, {"reason", r.reason}});
         continue;
       }
-      const json& st = r.at("settings");
+      const SettingsRecord& st = r.settings;
       // settings.problem is the problem as the run saw it; the schema leaves its inside open, so each
       // level is checked before it is read (a missing "h0" was an assertion in nlohmann's const
       // operator[]: found by fuzz/report.cpp).
-      const json* problem = st.contains("problem") && st["problem"].is_object() ? &st["problem"] : nullptr;
-      const json* pv = problem && problem->contains("verification") && (*problem)["verification"].is_object()
-                           ? &(*problem)["verification"]
-                           : nullptr;
-      if (P.find("title") == P.end() && problem && problem->contains("title") && (*problem)["title"].is_string())
-        P["title"] = (*problem)["title"];
-      if (!std::isfinite(h_fixed)) h_fixed = (pv && pv->contains("h0") ? as_num((*pv)["h0"]) : as_num(st["h0"])) / 4;
-      const double span = as_num(st["t_end"]) - as_num(st["t0"]);
-      const auto b = bench_of.find({name, pname});
+      const ordered_json* problem = st.problem && st.problem->is_object() ? &*st.problem : nullptr;
+      const ordered_json* pv =
+          problem && problem->contains("verification") && problem->at("verification").is_object() ? &problem->at("verification")
+                                                                                                     : nullptr;
+      if (P.find("title") == P.end() && problem && problem->contains("title") && problem->at("title").is_string())
+        P["title"] = problem->at("title");
+      if (!std::isfinite(h_fixed)) h_fixed = (pv && pv->contains("h0") ? as_num(pv->at("h0")) : st.h0) / 4;
+      const double span = st.t_end - st.t0;
+      const auto b = bench_of.find({r.integrator, pname});
       const ordered_json row =
           compare_row(r, metric, opt, pv, h_fixed, span, b != bench_of.end() ? b->second : nullptr, all_instr);
       rows.push_back(row);
