@@ -11,7 +11,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::reject_or_accept([&] {
     nlohmann::json current = parse_json_input(fuzz::text(data, size), "fuzz input");
     if (!current.is_object() || current.value("kind", "") != "rigidbench-gate-snapshot")
-      current = GateSnapshot::of_reports(current).to_json();
+      current = GateSnapshot::of_reports(VerifyReport::read(current, "fuzz input")).to_json();
     const GateResult g = gate_compare(current, current);
     (void)gate_table(g);
     (void)gate_junit(g, "2026-01-01T00:00:00", "fuzz");

@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   fuzz::reject_or_accept([&] { (void)compare_markdown(compare_reports(j, nullptr, CompareOptions{})); });
   fuzz::reject_or_accept([&] { (void)merge_verify_reports({j}, {"fuzz input"}); });
-  fuzz::reject_or_accept([&] { (void)GateSnapshot::of_reports(j); });
+  fuzz::reject_or_accept([&] { (void)GateSnapshot::of_reports(VerifyReport::read(j, "fuzz input")); });
   // As a bench report: beside the verify report it is compared with, and as gate --against reads it.
   fuzz::reject_or_accept([&] { (void)GateSnapshot::of_benches({BenchReport::read(j, "fuzz input")}); });
   return 0;

@@ -45,7 +45,7 @@ json make_snapshot() {
                                   {"instruction_ratio_to_baseline", 1.0}, {"load_evaluations_per_step", 1.0},
                                   {"newton_iterations_per_step", 0.0}});
     const BenchReport b = BenchReport::read(bench, "the bench report");
-    return GateSnapshot::of_reports(verify, &b).to_json();
+    return GateSnapshot::of_reports(VerifyReport::read(verify, "the verify report"), &b).to_json();
   }();
   return snap;
 }
@@ -464,7 +464,7 @@ TEST_CASE("gate: no input can fool it - duplicates, impossible values and self-d
     bad["convergence"]["attitude_error_final"]["error"][0] = 1.0;
     report["results"].insert(report["results"].begin(), bad);
     try {
-      (void)GateSnapshot::of_reports(report);
+      (void)GateSnapshot::of_reports(VerifyReport::read(report, "the verify report"));
       FAIL("a report with a pair twice was snapshotted");
     } catch (const InputError& e) {
       CHECK_THAT(e.what(), Catch::Contains("is already at /results/0") && Catch::Contains("each pair once"));
@@ -487,7 +487,7 @@ TEST_CASE("gate: no input can fool it - duplicates, impossible values and self-d
     CHECK_THROWS_WITH(gate_compare(base, s), Catch::Contains("instructions_per_step"));
     json verify = verify_report();
     verify["results"][0]["convergence"]["attitude_error_final"]["floor"][0] = -1.0;
-    CHECK_THROWS_AS(GateSnapshot::of_reports(verify), InputError);
+    CHECK_THROWS_AS(GateSnapshot::of_reports(VerifyReport::read(verify, "the verify report")), InputError);
   }
   SECTION("a current run that declares its own floors cannot pass errors 1000x worse") {
     json cur = s;

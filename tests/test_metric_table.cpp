@@ -103,7 +103,7 @@ TEST_CASE("metric table: compare accepts error metrics only - the gate snapshots
   o.metric = "h1_distance";
   const auto c = compare_reports(rep, nullptr, o);
   CHECK(c["metric_definition"]["units"] == "mixed");
-  const auto snap = GateSnapshot::of_reports(rep).to_json();
+  const auto snap = GateSnapshot::of_reports(VerifyReport::read(rep, "the report")).to_json();
   const auto& e = snap["accuracy"]["akw_midpoint/free_body"];
   for (const MetricDef& m : metric_table()) {
     INFO(m.name);

@@ -22,6 +22,7 @@
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/reports/pair_report.hpp"
 #include "rigidbench/reports/report.hpp"
+#include "rigidbench/reports/verify_report.hpp"
 #include "rigidbench/tracking/compare.hpp"
 #include "support.hpp"
 
@@ -244,4 +245,19 @@ TEST_CASE("reports: a pair's result read back and written again is the same docu
   CHECK(skipped >= 1);
   CHECK(with_structure >= 1);
   CHECK(with_anatomy >= 1);
+  // The whole report too, with an expected-findings list applied (its outcomes and counts).
+  VerifyReport whole = VerifyReport::read(report, "the report");
+  CHECK(whole.to_json().dump() == report.dump());
+  ExpectationReport e;
+  e.outcomes.push_back({"rig_neg", "heavy_top", "q_ii", "expected_failure", "a listed reason"});
+  e.expected_failures = 1;
+  whole.add(e, "expected.json");
+  const nlohmann::ordered_json with = whole.to_json();
+  CHECK(with["summary"]["expected_failures"] == 1);
+  CHECK(with["expectations"]["outcomes"][0]["reason"] == "a listed reason");
+  CHECK(VerifyReport::read(with, "again").to_json().dump() == with.dump());
+  // Not a report: refused by the reader with the JSON path.
+  nlohmann::ordered_json bad = report;
+  bad["results"][0]["status"] = "maybe";
+  CHECK_THROWS_WITH(VerifyReport::read(bad, "the report"), Catch::Contains("the report") && Catch::Contains("/results/0/status"));
 }

@@ -107,9 +107,10 @@ std::optional<GateSnapshot> run_snapshot(const RunOptions& ro, HistoryRun& recor
   record.recorded_at = started;
   record.verify = verify_json;
   record.bench = bench_json;
-  if (!ro.speed) return GateSnapshot::of_reports(verify_json);
+  const VerifyReport verify = VerifyReport::read(verify_json, "the verify report");
+  if (!ro.speed) return GateSnapshot::of_reports(verify);
   const BenchReport bench = BenchReport::read(bench_json, "the bench report");
-  return GateSnapshot::of_reports(verify_json, &bench);
+  return GateSnapshot::of_reports(verify, &bench);
 }
 
 /// gate --against: REV's build and this one benchmarked on this machine, interleaved (A B, then
@@ -340,7 +341,7 @@ int gate_baseline(GateCliOptions& o, HistoryRun& record) {
     // A plain verify report is accepted too (no speed data).
     if (!in.is_object() || in.value("kind", "") != "rigidbench-gate-snapshot") {
       record.verify = in;
-      current = GateSnapshot::of_reports(in);
+      current = GateSnapshot::of_reports(VerifyReport::read(in, "the verify report"));
     } else {
       record.snapshot = in;
       current = GateSnapshot::read(in, "the current snapshot");

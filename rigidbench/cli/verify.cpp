@@ -15,6 +15,7 @@
 #include "rigidbench/problems/random_family.hpp"
 #include "rigidbench/tracking/merge.hpp"
 #include "rigidbench/reports/report.hpp"
+#include "rigidbench/reports/verify_report.hpp"
 #include "rigidbench/verification/random_study.hpp"
 #include "rigidbench/verification/expectations.hpp"
 #include "rigidbench/verification/paper_suite.hpp"
@@ -112,7 +113,7 @@ int run_local(VerifyRun& v) {
   const std::string& report_path = v.report_path;
   const SuiteResult s = run_suite(req);
   if (!is_random) print_summary(s);
-  nlohmann::ordered_json report = suite_report(s, v.argv, v.started);
+  VerifyReport report = VerifyReport::of(s, v.argv, v.started);
   if (is_random) {
     const RandomStudy study = summarize_random_study(s, *v.random);
     std::map<std::string, std::string> files;
@@ -127,17 +128,17 @@ int run_local(VerifyRun& v) {
         files[sc.integrator] = file.string();
       }
     }
-    report["random"] = random_study_json(study, files);
+    report.random = random_study_json(study, files);
     print_random_study(study);
   }
   bool failed = s.any_failed();
   if (v.expect) {
     const ExpectationReport e = apply_expectations(s, *v.expect);
     print_expectations(e, v.expect->origin);
-    add_expectations(report, e, v.expect->origin);
+    report.add(e, v.expect->origin);
     failed = !e.ok();
   }
-  return v.finish(report, failed);
+  return v.finish(report.to_json(), failed);
 }
 
 }  // namespace

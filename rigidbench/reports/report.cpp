@@ -3,6 +3,7 @@
 #include "rigidbench/core/build_info.hpp"
 #include "rigidbench/core/json_numbers.hpp"
 #include "rigidbench/reports/pair_report.hpp"
+#include "rigidbench/reports/verify_report.hpp"
 #include "rigidbench/reports/styles.hpp"
 #include "rigidbench/verification/scoring.hpp"
 
@@ -95,25 +96,7 @@ ordered_json report_envelope(double seconds, const std::vector<std::string>& com
 }
 
 ordered_json paper_report(const PaperSuiteResult& s, const std::vector<std::string>& command, const std::string& started) {
-  ordered_json j = report_envelope(s.seconds, command, started);
-  j["suite"] = "paper";
-  j["results"] = ordered_json::array();
-  int failed = 0;
-  j["paper_reproductions"] = ordered_json::array();
-  for (const PaperItem& i : s.items) {
-    j["paper_reproductions"].push_back({{"paper", i.paper},
-                                        {"item", i.item},
-                                        {"integrator", i.integrator},
-                                        {"problem", i.problem},
-                                        {"claim", i.claim},
-                                        {"verdict", to_string(i.verdict)},
-                                        {"finding", i.finding},
-                                        {"data", i.data}});
-    failed += i.verdict == Verdict::fail;
-  }
-  j["summary"] = {{"pairs", 0}, {"ok", 0}, {"skipped", 0}, {"breakdown", 0}, {"failed_verdicts", failed}};
-  add_styles(j);
-  return j;
+  return VerifyReport::of(s, command, started).to_json();
 }
 
 void add_benchmark_context() {
@@ -142,42 +125,7 @@ ordered_json machine_info() {
 ordered_json pair_to_json(const PairResult& r, const Problem* p) { return PairReport::of(r, p).to_json(); }
 
 ordered_json suite_report(const SuiteResult& s, const std::vector<std::string>& command, const std::string& started) {
-  ordered_json j = report_envelope(s.seconds, command, started);
-  j["suite"] = s.suite;
-  j["settings"] = {{"jobs", s.jobs}};
-  if (!s.shard.all())
-    j["shard"] = {{"index", s.shard.index}, {"count", s.shard.count}, {"pairs_total", s.pairs_total}, {"ordinals", s.ordinals}};
-  int ok = 0, skipped = 0, breakdown = 0, failed = 0;
-  j["results"] = ordered_json::array();
-  for (const auto& r : s.results) {
-    const Problem* p = nullptr;
-    for (const auto& q : s.problems)
-      if (q.name == r.problem) p = &q;
-    j["results"].push_back(pair_to_json(r, p));
-    ok += r.status == "ok";
-    skipped += r.status == "skipped";
-    breakdown += r.status == "breakdown";
-    failed += r.failed();
-  }
-  j["summary"] = {{"pairs", s.results.size()},
-                  {"ok", ok},
-                  {"skipped", skipped},
-                  {"breakdown", breakdown},
-                  {"failed_verdicts", failed}};
-  add_styles(j);
-  return j;
-}
-
-void add_expectations(ordered_json& j, const ExpectationReport& e, const std::string& origin) {
-  ordered_json out = ordered_json::array();
-  for (const auto& o : e.outcomes)
-    out.push_back({{"integrator", o.integrator}, {"problem", o.problem}, {"check", o.check}, {"outcome", o.outcome},
-                   {"reason", o.reason}});
-  j["expectations"] = {{"file", origin}, {"outcomes", out}};
-  j["summary"]["expected_failures"] = e.expected_failures;
-  j["summary"]["unexpected_failures"] = e.unexpected_failures;
-  j["summary"]["unexpected_passes"] = e.unexpected_passes;
-  j["summary"]["unknown_checks"] = e.unknown_checks;
+  return VerifyReport::of(s, command, started).to_json();
 }
 
 std::string report_file_for(const std::string& out) {

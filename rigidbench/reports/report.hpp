@@ -33,9 +33,7 @@ nlohmann::ordered_json report_envelope(double seconds, const std::vector<std::st
 nlohmann::ordered_json pair_to_json(const PairResult& r, const Problem* p);
 nlohmann::ordered_json suite_report(const SuiteResult& s, const std::vector<std::string>& command,
                                     const std::string& started);
-/// Adds what an expected-findings list made of the run to a suite report: `expectations` (the file
-/// and every outcome) and the summary's expected_failures / unexpected_failures / unexpected_passes.
-void add_expectations(nlohmann::ordered_json& report, const ExpectationReport& e, const std::string& origin);
+// What an expected-findings list made of a run: VerifyReport::add (reports/verify_report.hpp).
 /// The `paper` suite's report: the same envelope, no pair results, and `paper_reproductions`.
 nlohmann::ordered_json paper_report(const PaperSuiteResult& s, const std::vector<std::string>& command,
                                     const std::string& started);

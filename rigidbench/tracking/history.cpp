@@ -17,6 +17,7 @@
 #include "rigidbench/tracking/snapshot.hpp"
 #include "rigidbench/reports/bench_report.hpp"
 #include "rigidbench/reports/pair_report.hpp"
+#include "rigidbench/reports/verify_report.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/verification/metric_table.hpp"
 
@@ -150,13 +151,6 @@ double median_finite(std::vector<double> v) {
 }
 
 bool same_h(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)); }
-
-std::string shard_text(const json& doc) {
-  if (!doc.contains("shard")) return "";
-  const json& s = doc.at("shard");
-  if (s.is_string()) return s.get<std::string>();
-  return cat(std::to_string(s.at("index").get<int>()), "/", std::to_string(s.at("count").get<int>()));
-}
 
 }  // namespace
 
@@ -315,6 +309,7 @@ struct Recorded {
   /// The verdicts by the gate's check names (PairResult::checks): the snapshot of the verify report,
   /// or the snapshot recorded itself (none for bench alone).
   std::optional<GateSnapshot> snapshot;
+  std::optional<VerifyReport> verify;
   std::optional<BenchReport> bench;
 };
 
@@ -326,10 +321,10 @@ Recorded recorded(const HistoryRun& run) {
   if (!has_verify && !has_bench && !has_snapshot) throw InputError("history: nothing to record (no report)");
   Recorded rec;
   if (has_verify) {
-    validate_document(run.verify, DocumentSchema::report, "the verify report to record");
-    if (run.verify.value("suite", "") == "paper" || run.verify.contains("paper_reproductions"))
+    rec.verify = VerifyReport::read(run.verify, "the verify report to record");
+    if (rec.verify->suite == "paper" || rec.verify->paper_reproductions)
       throw InputError("history records the quick suite or a selection of pairs; the paper suite's items are not ladders");
-    rec.snapshot = GateSnapshot::of_reports(run.verify);
+    rec.snapshot = GateSnapshot::of_reports(*rec.verify);
   } else if (has_snapshot) {
     rec.snapshot = GateSnapshot::read(run.snapshot, "the gate snapshot to record");
   }
@@ -356,11 +351,11 @@ Provenance provenance_of(const HistoryRun& run, const Recorded& rec) {
     v.cpu = machine.cpu;
     v.hostname = machine.hostname;
   };
-  if (has_verify) {
-    from_tool(ToolInfo::read(run.verify.at("tool")), MachineInfo::read(run.verify.at("machine")));
-    v.started = run.verify.value("started", "");
-    v.suite = run.verify.value("suite", "");
-    v.shard = shard_text(run.verify);
+  if (rec.verify) {
+    from_tool(rec.verify->tool, rec.verify->machine);
+    v.started = rec.verify->started;
+    v.suite = rec.verify->suite;
+    v.shard = rec.verify->shard ? rec.verify->shard->shard.to_string() : "";
   } else if (rec.bench) {
     from_tool(rec.bench->tool, rec.bench->machine);
     v.started = rec.bench->started;
@@ -384,8 +379,7 @@ Provenance provenance_of(const HistoryRun& run, const Recorded& rec) {
 
 /// The errors table: every ladder of the verify report (the convergence metrics and the papers' own
 /// measures), or the convergence series of the snapshot.
-void insert_errors(sqlite3* db, const std::string& w, std::int64_t id, const HistoryRun& run,
-                   const std::optional<GateSnapshot>& snapshot) {
+void insert_errors(sqlite3* db, const std::string& w, std::int64_t id, const Recorded& rec) {
   Statement ins_err(db, "INSERT INTO errors VALUES(?,?,?,?,?,?,?,?,?)", w);
   auto errors_of = [&](const std::string& integ, const std::string& prob, const std::string& metric, const LadderSnapshot& m) {
     auto at = [](const std::vector<double>& v, std::size_t k) { return k < v.size() ? v[k] : std::nan(""); };
@@ -395,14 +389,12 @@ void insert_errors(sqlite3* db, const std::string& w, std::int64_t id, const His
       ins_err.run();
     }
   };
-  if (run.verify.is_object()) {
-    for (const json& j : run.verify.at("results")) {
-      const PairReport r = PairReport::read(j);
+  if (rec.verify) {
+    for (const PairReport& r : rec.verify->results)
       for (const auto* section : {&r.convergence, &r.paper_measures})
         for (const auto& [metric, c] : *section) errors_of(r.integrator, r.problem, metric, LadderSnapshot::of(c));
-    }
-  } else if (snapshot) {
-    for (const PairSnapshot& p : snapshot->accuracy)
+  } else if (rec.snapshot) {
+    for (const PairSnapshot& p : rec.snapshot->accuracy)
       for (const auto& [metric, l] : p.convergence) errors_of(p.integrator, p.problem, metric, l);
   }
 }
@@ -471,7 +463,7 @@ std::vector<std::int64_t> HistoryDb::record(const std::vector<HistoryRun>& runs)
     ins_run.bind(13, v.shard);
     ins_run.run();
     const std::int64_t id = sqlite3_last_insert_rowid(d.db);
-    insert_errors(d.db, w, id, run, rec.snapshot);
+    insert_errors(d.db, w, id, rec);
     insert_verdicts(d.db, w, id, rec.snapshot);
     insert_costs(d.db, w, id, run, rec);
     ids.push_back(id);

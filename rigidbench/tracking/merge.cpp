@@ -8,6 +8,7 @@
 #include "rigidbench/core/shard.hpp"
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/reports/bench_report.hpp"
+#include "rigidbench/reports/verify_report.hpp"
 #include "rigidbench/reports/styles.hpp"
 
 namespace rigidbench {
@@ -87,21 +88,22 @@ json merged_bench(const std::vector<json>& reports, const std::vector<std::strin
 }
 
 /// verify: every position of the sweep exactly once, in the order of the unsharded run.
-json merged_results(const std::vector<json>& reports, const std::vector<std::string>& names) {
-  const std::size_t total = reports.front().at("shard").at("pairs_total");
-  std::vector<const json*> slot(total, nullptr);
-  for (std::size_t i = 0; i < reports.size(); ++i) {
-    const json& ord = reports[i].at("shard").at("ordinals");
-    const json& res = reports[i].at("results");
+std::vector<PairReport> merged_results(const std::vector<VerifyReport>& shards, const std::vector<std::string>& names) {
+  const std::int64_t total = shards.front().shard->pairs_total;
+  std::vector<const PairReport*> slot(std::size_t(std::max<std::int64_t>(total, 0)), nullptr);
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    const std::vector<std::int64_t>& ord = shards[i].shard->ordinals;
+    const std::vector<PairReport>& res = shards[i].results;
     if (ord.size() != res.size()) throw InputError(cat("merge: ", names[i], ": shard.ordinals and results differ in length"));
     for (std::size_t j = 0; j < res.size(); ++j) {
-      const std::size_t o = ord[j];
-      if (o >= total || slot[o]) throw InputError(cat("merge: position ", std::to_string(o), " of the sweep filled twice or out of range (", names[i], ")"));
-      slot[o] = &res[j];
+      const std::int64_t o = ord[j];
+      if (o < 0 || o >= total || slot[std::size_t(o)])
+        throw InputError(cat("merge: position ", std::to_string(o), " of the sweep filled twice or out of range (", names[i], ")"));
+      slot[std::size_t(o)] = &res[j];
     }
   }
-  json results = json::array();
-  for (std::size_t o = 0; o < total; ++o) {
+  std::vector<PairReport> results;
+  for (std::size_t o = 0; o < slot.size(); ++o) {
     if (!slot[o]) throw InputError(cat("merge: position ", std::to_string(o), " of the sweep is missing from every shard"));
     results.push_back(*slot[o]);
   }
@@ -110,54 +112,69 @@ json merged_results(const std::vector<json>& reports, const std::vector<std::str
 
 /// An expectation is "not_run" in every shard but the one holding its pair: it is not_run in the
 /// sweep only when no shard ran it.
-json merged_outcomes(const std::vector<json>& reports) {
-  json outcomes = json::array();
+std::vector<ExpectationOutcome> merged_outcomes(const std::vector<VerifyReport>& shards) {
+  std::vector<ExpectationOutcome> outcomes;
   std::map<std::string, int> not_run;
   std::set<std::string> ran;
-  for (const json& r : reports)
-    if (r.contains("expectations"))
-      for (const json& o : r.at("expectations").at("outcomes")) {
-        const std::string id = cat(key_of(o), "/", o.at("check").get<std::string>());
-        if (o.at("outcome") == "not_run") {
-          if (not_run[id]++ == 0) outcomes.push_back(o);
+  auto id_of = [](const ExpectationOutcome& o) { return cat(shard_key(o.integrator, o.problem), "/", o.check); };
+  for (const VerifyReport& r : shards)
+    if (r.expectations)
+      for (const ExpectationOutcome& o : r.expectations->outcomes) {
+        if (o.outcome == "not_run") {
+          if (not_run[id_of(o)]++ == 0) outcomes.push_back(o);
         } else {
-          ran.insert(id);
+          ran.insert(id_of(o));
           outcomes.push_back(o);
         }
       }
-  json kept = json::array();
-  for (const json& o : outcomes)
-    if (o.at("outcome") != "not_run" || !ran.count(cat(key_of(o), "/", o.at("check").get<std::string>()))) kept.push_back(o);
+  std::vector<ExpectationOutcome> kept;
+  for (const ExpectationOutcome& o : outcomes)
+    if (o.outcome != "not_run" || !ran.count(id_of(o))) kept.push_back(o);
   return kept;
+}
+
+/// Summaries add up (every count is over disjoint sets of pairs).
+ReportSummary summed(const std::vector<VerifyReport>& shards) {
+  ReportSummary s;
+  auto add = [](std::optional<std::int64_t>& to, const std::optional<std::int64_t>& x) {
+    if (x) to = to.value_or(0) + *x;
+  };
+  for (const VerifyReport& r : shards) {
+    s.pairs += r.summary.pairs;
+    s.ok += r.summary.ok;
+    s.skipped += r.summary.skipped;
+    s.breakdown += r.summary.breakdown;
+    s.failed_verdicts += r.summary.failed_verdicts;
+    add(s.expected_failures, r.summary.expected_failures);
+    add(s.unexpected_failures, r.summary.unexpected_failures);
+    add(s.unexpected_passes, r.summary.unexpected_passes);
+    add(s.unknown_checks, r.summary.unknown_checks);
+  }
+  return s;
+}
+
+/// verify: the first shard's header (the shards come from one build: check_shards), the earliest
+/// start and the longest duration (the shards ran side by side), every pair in its place.
+json merged_verify(const std::vector<json>& reports, const std::vector<std::string>& names) {
+  std::vector<VerifyReport> shards;
+  for (std::size_t i = 0; i < reports.size(); ++i) shards.push_back(VerifyReport::read(reports[i], names[i]));
+  VerifyReport out = shards.front();
+  out.results = merged_results(shards, names);
+  out.summary = summed(shards);
+  if (out.expectations) out.expectations->outcomes = merged_outcomes(shards);
+  for (const VerifyReport& s : shards) {
+    out.started = std::min(out.started, s.started);
+    out.duration_s = std::max(out.duration_s, s.duration_s);
+  }
+  out.shard.reset();
+  out.merged_from = names;
+  return out.to_json();
 }
 
 }  // namespace
 
 json merge_shard_reports(const std::vector<json>& reports, const std::vector<std::string>& names) {
-  if (check_shards(reports, names)) return merged_bench(reports, names);
-  const json& first = reports.front();
-  json out = first;
-  out.erase("shard");
-  out["merged_from"] = names;
-  std::string started = first.at("started");
-  double duration = 0;
-  for (const json& r : reports) {
-    started = std::min(started, r.at("started").get<std::string>());
-    duration = std::max(duration, r.at("duration_s").get<double>());  // the shards ran side by side
-  }
-  out["started"] = started;
-  out["duration_s"] = duration;
-
-  out["results"] = merged_results(reports, names);
-  // Summaries add up (every count is over disjoint sets of pairs).
-  json summary = json::object();
-  for (const json& r : reports)
-    for (auto it = r.at("summary").begin(); it != r.at("summary").end(); ++it)
-      summary[it.key()] = summary.value(it.key(), 0) + it.value().get<int>();
-  out["summary"] = summary;
-  if (first.contains("expectations")) out["expectations"]["outcomes"] = merged_outcomes(reports);
-  add_styles(out);
-  return out;
+  return check_shards(reports, names) ? merged_bench(reports, names) : merged_verify(reports, names);
 }
 
 }  // namespace rigidbench

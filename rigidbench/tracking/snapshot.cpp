@@ -166,11 +166,9 @@ const SpeedSnapshot* GateSnapshot::speed_of(const std::string& integrator, const
   return find_pair(speed, integrator, problem);
 }
 
-GateSnapshot GateSnapshot::of_reports(const json& verify, const BenchReport* bench) {
-  validate_document(verify, DocumentSchema::report, "the verify report");
-  GateSnapshot s = head_of(ToolInfo::read(verify.at("tool")), verify.at("machine").value("cpu", ""),
-                           bench ? bench->icount_tool : "");
-  for (const json& r : verify.at("results")) s.accuracy.push_back(pair_of_result(PairReport::read(r)));
+GateSnapshot GateSnapshot::of_reports(const VerifyReport& verify, const BenchReport* bench) {
+  GateSnapshot s = head_of(verify.tool, verify.machine.cpu, bench ? bench->icount_tool : "");
+  for (const PairReport& r : verify.results) s.accuracy.push_back(pair_of_result(r));
   if (bench)
     for (const BenchEntry& e : bench->entries) s.speed.push_back(speed_of_entry(e));
   sort_by_key(s.accuracy);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rigidbench/reports/bench_report.hpp"
+#include "rigidbench/reports/verify_report.hpp"
 #include "rigidbench/verification/metrics.hpp"
 
 namespace rigidbench {
@@ -88,8 +89,9 @@ struct GateSnapshot {
   bool operator==(const GateSnapshot&) const = default;
 
   /// The snapshot of a verify report and of a bench report of the same build (null: no speed).
-  /// Throws InputError (with the JSON path) when the verify report does not follow its schema.
-  static GateSnapshot of_reports(const nlohmann::json& verify_report, const BenchReport* bench = nullptr);
+  /// Throws InputError when the snapshot would not follow its schema (a report's schema admits
+  /// values a snapshot's refuses, e.g. a negative floor).
+  static GateSnapshot of_reports(const VerifyReport& verify, const BenchReport* bench = nullptr);
   /// A speed-only snapshot of bench reports of one build (gate --against): the instruction counts
   /// of the first, and per pair the smallest wall-clock ratio over all of them (the interleaved
   /// timing passes).
