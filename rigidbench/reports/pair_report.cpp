@@ -101,7 +101,7 @@ ordered_json level_json(const LevelRecord& l) {
   ordered_json j{{"h", l.h}};
   if (l.steps) j["steps"] = *l.steps;
   j["status"] = l.status;
-  j["seconds"] = l.seconds;
+  if (l.seconds) j["seconds"] = *l.seconds;
   // Where and why the level broke down (the pair's reason names the first such level only).
   if (l.breakdown) j["breakdown"] = {{"t", l.breakdown->first}, {"reason", l.breakdown->second}};
   return j;
@@ -111,22 +111,24 @@ ordered_json invariant_json(const InvariantRecord& i) {
   ordered_json growth = nullptr;
   if (i.growth)
     growth = {{"exponent", num(i.growth->slope)}, {"stderr", num(i.growth->stderr_slope)}, {"limit", kBoundedGrowth}};
-  return {{"kind", i.kind},
-          {"description", i.description},
-          {"claim", i.claim},
-          {"initial", num(i.initial)},
-          {"scale", num(i.scale)},
-          {"roundoff_scale", num(i.roundoff_scale)},
-          {"drift", num(i.drift)},
-          {"drift_by_level", nums(i.drift_by_level)},
-          {"first_half", num(i.first_half)},
-          {"second_half", num(i.second_half)},
-          {"judged_level", i.judged_level ? ordered_json(*i.judged_level) : ordered_json(nullptr)},
-          {"growth", growth},
-          {"threshold", num(i.threshold)},
-          {"verdict", i.verdict},
-          {"failed_at_roundoff", i.failed_at_roundoff},
-          {"note", i.note}};
+  ordered_json j;
+  if (i.kind) j["kind"] = *i.kind;
+  j["description"] = i.description;
+  j["claim"] = i.claim;
+  j["initial"] = num(i.initial);
+  j["scale"] = num(i.scale);
+  j["roundoff_scale"] = num(i.roundoff_scale);
+  j["drift"] = num(i.drift);
+  j["drift_by_level"] = nums(i.drift_by_level);
+  j["first_half"] = num(i.first_half);
+  j["second_half"] = num(i.second_half);
+  j["judged_level"] = i.judged_level ? ordered_json(*i.judged_level) : ordered_json(nullptr);
+  j["growth"] = growth;
+  j["threshold"] = num(i.threshold);
+  j["verdict"] = i.verdict;
+  j["failed_at_roundoff"] = i.failed_at_roundoff;
+  j["note"] = i.note;
+  return j;
 }
 
 ordered_json anatomy_json(const ErrorAnatomy& a) {
@@ -385,7 +387,7 @@ QiiResult qii_from(const J& j) {
 template <class J>
 InvariantRecord invariant_from(const J& j) {
   InvariantRecord i;
-  i.kind = s_at(j, "kind");
+  if (at_or_null(j, "kind").is_string()) i.kind = j.at("kind").template get<std::string>();
   i.description = s_at(j, "description");
   i.claim = s_at(j, "claim", "none");
   i.initial = n_at(j, "initial");
@@ -541,10 +543,11 @@ PairReport read_pair(const J& j) {
   r.status = s_at(j, "status");
   r.reason = s_at(j, "reason");
   if (r.skipped()) return r;
-  r.scheme = scheme_from(at_or_null(j, "scheme"));
+  if (const auto& sc = at_or_null(j, "scheme"); sc.is_object()) r.scheme = scheme_from(sc);
   r.settings = settings_from(at_or_null(j, "settings"));
   for (const auto& l : at_or_null(j, "levels")) {
-    LevelRecord level{n_at(l, "h"), std::nullopt, s_at(l, "status"), n_at(l, "seconds"), std::nullopt};
+    LevelRecord level{n_at(l, "h"), std::nullopt, s_at(l, "status"), std::nullopt, std::nullopt};
+    if (at_or_null(l, "seconds").is_number()) level.seconds = n_at(l, "seconds");
     if (at_or_null(l, "steps").is_number_integer()) level.steps = l.at("steps").template get<std::int64_t>();
     if (const auto& b = at_or_null(l, "breakdown"); b.is_object()) level.breakdown = std::pair{n_at(b, "t"), s_at(b, "reason")};
     r.levels.push_back(std::move(level));
@@ -571,7 +574,7 @@ PairReport read_pair(const J& j) {
   r.cost_rk4_baseline = s_at(cost, "rk4_baseline");
   if (const auto& h = at_or_null(j, "history"); h.is_object()) r.history = history_from(h);
   if (const auto& lt = at_or_null(j, "long_time_energy"); lt.is_object()) r.long_time = long_time_from(lt);
-  r.seconds = n_at(j, "seconds");
+  if (at_or_null(j, "seconds").is_number()) r.seconds = n_at(j, "seconds");
   return r;
 }
 
@@ -632,7 +635,7 @@ ordered_json PairReport::to_json() const {
   j["status"] = status;
   j["reason"] = reason;
   if (skipped()) return j;
-  j["scheme"] = scheme_json(scheme);
+  if (scheme) j["scheme"] = scheme_json(*scheme);
   j["settings"] = settings_json(settings);
   j["levels"] = ordered_json::array();
   for (const LevelRecord& l : levels) j["levels"].push_back(level_json(l));
@@ -651,7 +654,7 @@ ordered_json PairReport::to_json() const {
   j["cost"] = cost_json(cost, cost_baseline, cost_rk4_baseline);
   if (history) j["history"] = history_json(*history);
   if (long_time) j["long_time_energy"] = long_time_json(*long_time);
-  j["seconds"] = seconds;
+  if (seconds) j["seconds"] = *seconds;
   return j;
 }
 

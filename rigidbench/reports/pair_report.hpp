@@ -47,13 +47,14 @@ struct LevelRecord {
   double h = 0;
   std::optional<std::int64_t> steps;  ///< the schema does not require it
   std::string status;
-  double seconds = 0;
+  std::optional<double> seconds;  ///< not required either
   std::optional<std::pair<double, std::string>> breakdown;  ///< where (t) and why the level broke down
 };
 
 /// An invariant as judged (InvariantResult, less the per-level halves and growth fits but the judged one).
 struct InvariantRecord {
-  std::string kind, description, claim;
+  std::optional<std::string> kind;  ///< the schema does not require it (an enum where given)
+  std::string description, claim;
   double initial = kNaN, scale = kNaN, roundoff_scale = kNaN, drift = kNaN;
   std::vector<double> drift_by_level;
   double first_half = kNaN, second_half = kNaN;
@@ -78,7 +79,7 @@ struct ReferenceRecord {
 struct PairReport {
   std::string integrator, problem, status, reason;
   // Below: absent (empty) for a skipped pair.
-  SchemeRecord scheme;
+  std::optional<SchemeRecord> scheme;  ///< always written; the schema does not require it
   SettingsRecord settings;
   std::vector<LevelRecord> levels;
   std::vector<std::pair<std::string, Convergence>> convergence, paper_measures;  ///< in the metric table's order
@@ -91,7 +92,7 @@ struct PairReport {
   std::string cost_baseline, cost_rk4_baseline;  ///< the schemes cost ratios are to
   std::optional<History> history;
   std::optional<LongTimeEnergy> long_time;
-  double seconds = 0;
+  std::optional<double> seconds;  ///< the pair's own work; always written, not required
 
   bool skipped() const { return status == "skipped"; }
   const Convergence* ladder(const std::string& metric) const;

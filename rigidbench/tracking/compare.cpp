@@ -251,7 +251,7 @@ ordered_json compare_row(const PairReport& r, const MetricDef& metric, const Com
   row["integrator"] = r.integrator;
   row["status"] = r.status;
   if (!r.reason.empty()) row["reason"] = r.reason;
-  row["kind"] = r.scheme.kind;
+  if (r.scheme) row["kind"] = r.scheme->kind;
   row["order"] = {{"expected", num(expected)}, {"observed", num(fitted)}, {"stderr", num(c.fit.stderr_slope)},
                   {"verdict", to_string(c.verdict)}};
   const QiiResult& q = r.q_ii;

@@ -65,6 +65,16 @@ bool check_shards(const std::vector<json>& reports, const std::vector<std::strin
   return bench;
 }
 
+/// The merged report, valid against its schema. The shards' readers take what an earlier version
+/// left out as defaults (docs/decisions.md, "The report model"); where such a default is not a value
+/// the schema admits, the merge is refused rather than written half-valid.
+json checked_output(json merged, DocumentSchema schema) {
+  validate_document(nlohmann::json::parse(merged.dump()), schema,
+                    "merge: the merged report (shards lacking fields this version writes: merge them with the version "
+                    "that wrote them)");
+  return merged;
+}
+
 /// bench: each pair from its owning shard (a baseline's entry only once), every work-precision
 /// series; the first shard's header (the shards come from one build: check_shards), the earliest
 /// start and the longest duration (the shards ran side by side).
@@ -84,7 +94,7 @@ json merged_bench(const std::vector<json>& reports, const std::vector<std::strin
       if (s.shard->contains(shard_key(e.integrator, e.problem))) out.entries.push_back(e);
     out.work.insert(out.work.end(), s.work.begin(), s.work.end());
   }
-  return out.to_json();
+  return checked_output(out.to_json(), DocumentSchema::bench);
 }
 
 /// verify: every position of the sweep exactly once, in the order of the unsharded run.
@@ -168,7 +178,7 @@ json merged_verify(const std::vector<json>& reports, const std::vector<std::stri
   }
   out.shard.reset();
   out.merged_from = names;
-  return out.to_json();
+  return checked_output(out.to_json(), DocumentSchema::report);
 }
 
 }  // namespace

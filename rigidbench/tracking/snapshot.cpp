@@ -93,8 +93,8 @@ PairSnapshot pair_of_result(const PairReport& r) {
   p.problem = r.problem;
   p.status = r.status;
   if (r.skipped()) return p;
-  if (std::isfinite(r.seconds)) p.seconds = r.seconds;
-  p.version = r.scheme.version;
+  if (r.seconds && std::isfinite(*r.seconds)) p.seconds = *r.seconds;
+  if (r.scheme) p.version = r.scheme->version;
   p.checks.emplace_back("status", p.status == "ok" ? "pass" : "fail");
   for (const MetricDef& m : metric_table()) {
     if (!m.gating) continue;
