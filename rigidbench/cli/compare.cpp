@@ -52,20 +52,21 @@ Command add_compare(CLI::App& app, const std::vector<std::string>& argv) {
               }
               require_out_folder(md_path.empty() ? json_path : md_path);
             }
-            nlohmann::json verify_json, bench_json;
+            nlohmann::json bench_json;
+            std::optional<VerifyReport> verify;
             if (!o->reports.empty()) {
               if (!o->integrators.empty())
                 throw InputError("compare: --integrator selects schemes to run; with --report it does not apply");
               std::vector<nlohmann::json> reps;
               for (const std::string& r : o->reports) reps.push_back(read_json_input(r, "the verify report"));
-              verify_json = merge_verify_reports(reps, o->reports);
+              verify = merge_verify_reports(reps, o->reports);
             } else {
               SuiteRequest sr;
               if (!o->integrators.empty()) sr.integrators = o->integrators;
               sr.problems = o->problems;
               sr.progress = !o->quiet;
               const std::string started = iso8601_now();
-              verify_json = nlohmann::json::parse(suite_report(run_suite(sr), {}, started).dump());
+              verify = VerifyReport::of(run_suite(sr), {}, started);
             }
             std::optional<BenchReport> bench;
             if (!o->bench.empty()) {
@@ -74,7 +75,7 @@ Command add_compare(CLI::App& app, const std::vector<std::string>& argv) {
                 throw InputError("compare: the --bench input is not a rigidbench bench report (kind \"bench\")");
               bench = BenchReport::read(bench_json, "compare: the --bench report");
             }
-            nlohmann::ordered_json c = compare_reports(verify_json, bench ? &*bench : nullptr, copt);
+            nlohmann::ordered_json c = compare_reports(*verify, bench ? &*bench : nullptr, copt);
             c["command"] = argv;
             const std::string md = compare_markdown(c);
             if (!json_path.empty()) write_atomic(json_path, c.dump(1) + "\n");

@@ -87,14 +87,24 @@ VerifyReport read_report(const J& j) {
 
 }  // namespace
 
-VerifyReport VerifyReport::of(const SuiteResult& s, const std::vector<std::string>& command, const std::string& started) {
+namespace {
+
+/// A report of this build and machine: its provenance and the metric table it is judged by.
+VerifyReport made_here(double seconds, const std::vector<std::string>& command, const std::string& started) {
   VerifyReport r;
   r.tool = ToolInfo::current();
   r.machine = MachineInfo::current();
   r.started = started;
-  r.duration_s = s.seconds;
+  r.duration_s = seconds;
   r.command = command;
   r.metrics = metrics_json();
+  return r;
+}
+
+}  // namespace
+
+VerifyReport VerifyReport::of(const SuiteResult& s, const std::vector<std::string>& command, const std::string& started) {
+  VerifyReport r = made_here(s.seconds, command, started);
   r.suite = s.suite;
   r.jobs = s.jobs;
   if (!s.shard.all())
@@ -114,13 +124,7 @@ VerifyReport VerifyReport::of(const SuiteResult& s, const std::vector<std::strin
 }
 
 VerifyReport VerifyReport::of(const PaperSuiteResult& s, const std::vector<std::string>& command, const std::string& started) {
-  VerifyReport r;
-  r.tool = ToolInfo::current();
-  r.machine = MachineInfo::current();
-  r.started = started;
-  r.duration_s = s.seconds;
-  r.command = command;
-  r.metrics = metrics_json();
+  VerifyReport r = made_here(s.seconds, command, started);
   r.suite = "paper";
   r.paper_reproductions = ordered_json::array();
   for (const PaperItem& i : s.items) {

@@ -15,6 +15,7 @@
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/reports/pair_report.hpp"
 #include "rigidbench/reports/report.hpp"
+#include "rigidbench/reports/verify_report.hpp"
 
 namespace rigidbench {
 
@@ -98,47 +99,39 @@ LadderValue error_at_step(const std::vector<double>& h, const std::vector<double
   return {error[n] * std::pow(h_star / h[n], slope), true};
 }
 
-json merge_verify_reports(const std::vector<json>& reports, const std::vector<std::string>& names) {
+VerifyReport merge_verify_reports(const std::vector<json>& reports, const std::vector<std::string>& names) {
   if (reports.empty()) throw std::logic_error("merge_verify_reports: no report");
-  json out = reports.front();
+  std::optional<VerifyReport> out;
   std::set<std::pair<std::string, std::string>> seen;
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const json& r = reports[i];
     if (!r.is_object() || !r.contains("results") || !r["results"].is_array())
       throw InputError(cat("compare: '", names[i], "' is not a rigidbench verify report (no \"results\" array)"));
-    // The pair key is read from every result: a result whose "integrator" is a number was exit 3
-    // (nlohmann type_error; found by fuzz/report.cpp), so each input is held to the schema first.
-    validate_document(r, DocumentSchema::report, cat("compare: '", names[i], "'"));
-    if (i > 0)
-      for (const json& x : r["results"]) out["results"].push_back(x);
-    for (const json& x : r["results"]) {
-      const auto key = std::make_pair(x.value("integrator", ""), x.value("problem", ""));
-      if (!seen.insert(key).second)
-        throw InputError(cat("compare: the pair (", key.first, ", ", key.second, ") is in two reports (", names[i],
+    // Each input is held to the schema first (a result whose "integrator" was a number was exit 3:
+    // nlohmann type_error, found by fuzz/report.cpp).
+    VerifyReport v = VerifyReport::read(r, cat("compare: '", names[i], "'"));
+    for (const PairReport& x : v.results)
+      if (!seen.emplace(x.integrator, x.problem).second)
+        throw InputError(cat("compare: the pair (", x.integrator, ", ", x.problem, ") is in two reports (", names[i],
                              " and an earlier one); give each pair once"));
-    }
+    if (!out) out = std::move(v);
+    else out->results.insert(out->results.end(), v.results.begin(), v.results.end());
   }
-  if (reports.size() > 1) out["merged_from"] = names;
-  return out;
+  if (reports.size() > 1) out->merged_from = names;
+  return *out;
 }
 
 namespace {
 
 /// The inputs compare can read: a verify report with pair results, a bench report, a target and h.
-void check_compare_inputs(const json& verify, const CompareOptions& opt) {
-  if (!verify.is_object() || !verify.contains("results") || !verify["results"].is_array())
-    throw InputError("compare: the input is not a rigidbench verify report (no \"results\" array)");
-  if (verify["results"].empty())
+void check_compare_inputs(const VerifyReport& verify, const CompareOptions& opt) {
+  if (verify.results.empty())
     throw InputError("compare: the report has no pair results (the paper suite's report has none; use a quick "
                      "or problem-specific `verify` report)");
   if (!(opt.target > 0) || !std::isfinite(opt.target))
     throw InputError(cat("compare: --target must be a positive error (got ", format_number(opt.target, 4), ")"));
   if (opt.h && !(*opt.h > 0 && std::isfinite(*opt.h)))
     throw InputError(cat("compare: --h must be positive and finite (got ", format_number(*opt.h, 4), ")"));
-  // The fields read below are the schemas' (a bench report passed as --report has "results" but no
-  // "settings" per result: exit 3 before, found by fuzz/report.cpp).
-  validate_document(verify, DocumentSchema::report, "compare: the verify report");
-
 }
 
 /// Exact claims held or failed; unclaimed invariants observed at round-off (threshold tau).
@@ -311,6 +304,14 @@ std::vector<std::string> problem_order(const std::vector<PairReport>& pairs, con
 }  // namespace
 
 ordered_json compare_reports(const json& verify, const BenchReport* bench, const CompareOptions& opt) {
+  if (!verify.is_object() || !verify.contains("results") || !verify["results"].is_array())
+    throw InputError("compare: the input is not a rigidbench verify report (no \"results\" array)");
+  // The fields read are the schema's (a bench report passed as --report has "results" but no
+  // "settings" per result: exit 3 before, found by fuzz/report.cpp).
+  return compare_reports(VerifyReport::read(verify, "compare: the verify report"), bench, opt);
+}
+
+ordered_json compare_reports(const VerifyReport& verify, const BenchReport* bench, const CompareOptions& opt) {
   check_compare_inputs(verify, opt);
   // Per-step cost from the bench report when given (CPU time, instructions), keyed (scheme, problem).
   std::map<std::pair<std::string, std::string>, const BenchEntry*> bench_of;
@@ -319,13 +320,12 @@ ordered_json compare_reports(const json& verify, const BenchReport* bench, const
 
   const MetricDef& metric = error_metric(opt.metric);
 
-  std::vector<PairReport> pairs;
-  for (const json& r : verify["results"]) pairs.push_back(PairReport::read(r));
+  const std::vector<PairReport>& pairs = verify.results;
   const std::vector<std::string> order = problem_order(pairs, opt);
   ordered_json out = report_envelope(0, {}, iso8601_now());
   out["kind"] = "compare";
-  out["source"] = {{"verify_git_revision", verify.contains("tool") ? verify["tool"].value("git_revision", "") : ""},
-                   {"verify_suite", verify.value("suite", "")},
+  out["source"] = {{"verify_git_revision", verify.tool.git_revision},
+                   {"verify_suite", verify.suite},
                    {"bench", bench != nullptr}};
   out["metric"] = opt.metric;
   out["metric_definition"] = {{"what", metric.what}, {"units", metric.units}, {"rule", to_string(metric.rule)}};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rigidbench/reports/bench_report.hpp"
+#include "rigidbench/reports/verify_report.hpp"
 
 namespace rigidbench {
 
@@ -36,10 +37,12 @@ LadderValue error_at_step(const std::vector<double>& h, const std::vector<double
 /// Several verify reports as one (a Python scheme's or scored trajectories' report beside the
 /// built-in schemes'): the first report's header, every report's results. Throws InputError when one
 /// is not a verify report or a (scheme, problem) pair appears in two of them.
-nlohmann::json merge_verify_reports(const std::vector<nlohmann::json>& reports, const std::vector<std::string>& names);
+VerifyReport merge_verify_reports(const std::vector<nlohmann::json>& reports, const std::vector<std::string>& names);
 
 /// Throws InputError when `verify` is not a verify report with pair results, or an option is bad.
 /// `bench` may be null (then cost per step is the verify report's wall clock).
+nlohmann::ordered_json compare_reports(const VerifyReport& verify, const BenchReport* bench, const CompareOptions& opt);
+/// The same on a report document, read with VerifyReport::read.
 nlohmann::ordered_json compare_reports(const nlohmann::json& verify, const BenchReport* bench,
                                        const CompareOptions& opt);
 std::string compare_markdown(const nlohmann::ordered_json& comparison);
