@@ -18,7 +18,19 @@ using json_numbers::num;
 namespace {
 
 /// The number at key k of an object, NaN when absent or null (an older report's missing field).
-double num_at(const json& o, const char* k) { return o.contains(k) ? as_num(o.at(k)) : kNaN; }
+double num_at(const json& o, const char* k) { return o.is_object() && o.contains(k) ? as_num(o.at(k)) : kNaN; }
+/// The text at key k: "" when absent; a value that is not a string (the schema leaves some untyped)
+/// as its JSON text.
+std::string text_at(const json& o, const char* k) {
+  if (!o.is_object() || !o.contains(k)) return "";
+  return o.at(k).is_string() ? o.at(k).get<std::string>() : o.at(k).dump();
+}
+std::vector<std::string> texts_at(const json& o, const char* k) {
+  std::vector<std::string> v;
+  if (o.is_object() && o.contains(k) && o.at(k).is_array())
+    for (const json& x : o.at(k)) v.push_back(x.is_string() ? x.get<std::string>() : x.dump());
+  return v;
+}
 
 BenchEntry entry_of(const json& r) {
   BenchEntry e;
@@ -63,7 +75,7 @@ ordered_json entry_json(const BenchEntry& e) {
 }
 
 WorkSeries work_of(const json& s) {
-  WorkSeries w{s.at("integrator").get<std::string>(), s.at("problem").get<std::string>(), {}};
+  WorkSeries w{text_at(s, "integrator"), text_at(s, "problem"), {}};
   for (const json& p : s.at("points"))
     w.points.push_back({num_at(p, "h"), num_at(p, "error"), num_at(p, "cpu_seconds"), num_at(p, "instructions"),
                         p.at("pareto_cpu").get<bool>(), p.at("pareto_instructions").get<bool>()});
@@ -143,24 +155,21 @@ BenchReport BenchReport::read(const json& j, const std::string& origin) {
   BenchReport r;
   r.tool = ToolInfo::read(j.at("tool"));
   r.machine = MachineInfo::read(j.at("machine"));
-  r.started = j.at("started").get<std::string>();
-  r.duration_s = j.at("duration_s").get<double>();
-  if (j.contains("command") && j.at("command").is_array())
-    for (const json& w : j.at("command")) r.command.push_back(w.is_string() ? w.get<std::string>() : w.dump());
-  r.baseline = j.at("baseline").get<std::string>();
-  r.baselines = j.contains("baselines") ? j.at("baselines").get<std::vector<std::string>>() : std::vector<std::string>{r.baseline};
-  if (j.contains("timing") && j.at("timing").is_object())
-    r.google_benchmark_json = j.at("timing").value("google_benchmark_json", "");
-  r.icount_tool = j.at("instruction_counts").at("tool").get<std::string>();
-  r.icount_note = j.at("instruction_counts").at("note").get<std::string>();
+  r.started = text_at(j, "started");
+  r.duration_s = num_at(j, "duration_s");
+  r.command = texts_at(j, "command");
+  r.baseline = text_at(j, "baseline");
+  r.baselines = j.contains("baselines") ? texts_at(j, "baselines") : std::vector<std::string>{r.baseline};
+  if (j.contains("timing")) r.google_benchmark_json = text_at(j.at("timing"), "google_benchmark_json");
+  r.icount_tool = text_at(j.at("instruction_counts"), "tool");
+  r.icount_note = text_at(j.at("instruction_counts"), "note");
   if (j.contains("shard")) r.shard = Shard{j.at("shard").at("index").get<int>(), j.at("shard").at("count").get<int>()};
   for (const json& e : j.at("results")) r.entries.push_back(entry_of(e));
-  r.work_metric = j.at("work_precision").value("error_metric", r.work_metric);
+  if (j.at("work_precision").contains("error_metric")) r.work_metric = text_at(j.at("work_precision"), "error_metric");
   for (const json& s : j.at("work_precision").at("series")) r.work.push_back(work_of(s));
   if (j.contains("scaling"))
     for (const json& s : j.at("scaling")) r.scaling.push_back(scaling_of(s));
-  if (j.contains("merged_from") && j.at("merged_from").is_array())
-    r.merged_from = j.at("merged_from").get<std::vector<std::string>>();
+  r.merged_from = texts_at(j, "merged_from");
   return r;
 }
 

@@ -42,7 +42,7 @@ ordered_json qii_level_json(const QiiLevel& q) {
   j["h"] = num(q.h);
   j["samples"] = ordered_json::array();
   for (std::size_t i = 0; i < q.sample_t.size(); ++i)
-    j["samples"].push_back({{"t", q.sample_t[i]}, {"value", num(q.sample_value[i])}});
+    j["samples"].push_back({{"t", num(q.sample_t[i])}, {"value", num(q.sample_value[i])}});
   j["median"] = num(q.median);
   j["min"] = num(q.min);
   j["max"] = num(q.max);
@@ -84,12 +84,12 @@ ordered_json scheme_json(const SchemeRecord& s) {
 
 ordered_json settings_json(const SettingsRecord& s) {
   ordered_json j;
-  j["h0"] = s.h0;
+  j["h0"] = num(s.h0);
   j["levels"] = s.levels;
   j["h"] = nums(s.h);
-  j["t0"] = s.t0;
-  j["t_end"] = s.t_end;
-  j["observation_interval"] = s.observation_interval;
+  j["t0"] = num(s.t0);
+  j["t_end"] = num(s.t_end);
+  j["observation_interval"] = num(s.observation_interval);
   j["observation_points"] = s.observation_points;
   j["q_ii_norm"] = s.q_ii_norm;
   if (s.problem) j["problem"] = *s.problem;
@@ -98,12 +98,12 @@ ordered_json settings_json(const SettingsRecord& s) {
 }
 
 ordered_json level_json(const LevelRecord& l) {
-  ordered_json j{{"h", l.h}};
+  ordered_json j{{"h", num(l.h)}};
   if (l.steps) j["steps"] = *l.steps;
   j["status"] = l.status;
-  if (l.seconds) j["seconds"] = *l.seconds;
+  if (l.seconds) j["seconds"] = num(*l.seconds);
   // Where and why the level broke down (the pair's reason names the first such level only).
-  if (l.breakdown) j["breakdown"] = {{"t", l.breakdown->first}, {"reason", l.breakdown->second}};
+  if (l.breakdown) j["breakdown"] = {{"t", num(l.breakdown->first)}, {"reason", l.breakdown->second}};
   return j;
 }
 
@@ -134,8 +134,8 @@ ordered_json invariant_json(const InvariantRecord& i) {
 ordered_json anatomy_json(const ErrorAnatomy& a) {
   return {{"axis", a.axis.description},
           {"axis_frame", a.axis.body ? "body" : "space"},
-          {"axis_components", {a.axis.axis[0], a.axis.axis[1], a.axis.axis[2]}},
-          {"t", a.t},
+          {"axis_components", {num(a.axis.axis[0]), num(a.axis.axis[1]), num(a.axis.axis[2])}},
+          {"t", num(a.t)},
           {"h", nums(a.h)},
           {"total", nums(a.total)},
           {"phase", nums(a.phase)},
@@ -165,14 +165,14 @@ ordered_json reference_json(const ReferenceRecord& ref) {
   return {{"kind", ref.kind},
           {"formulation", ref.formulation},
           {"stepper", ref.stepper},
-          {"tolerance", ref.tolerance},
+          {"tolerance", num(ref.tolerance)},
           {"error_estimate", num(ref.error_estimate)},
           {"error_estimate_attitude", num(ref.error_estimate_attitude)},
           {"error_estimate_omega", num(ref.error_estimate_omega)},
           {"steps", ref.steps},
           {"precision", ref.precision},
           {"notes", ref.notes},
-          {"seconds", ref.seconds},
+          {"seconds", num(ref.seconds)},
           {"from_cache", ref.from_cache}};
 }
 
@@ -206,7 +206,7 @@ ordered_json history_json(const History& H) {
   ordered_json inv = ordered_json::object();
   for (const auto& [name, dev] : H.invariants) inv[name] = nums(dev);
   return {{"level", H.level},
-          {"h", H.h},
+          {"h", num(H.h)},
           {"note", kHistoryNote},
           {"t", nums(H.t)},
           {"attitude_error", nums(H.attitude_error)},
@@ -227,7 +227,7 @@ ordered_json long_time_json(const LongTimeEnergy& L) {
           {"exponent_stderr", num(L.fit.stderr_slope)},
           {"behaviour", L.behaviour},
           {"uncertain", L.uncertain},
-          {"seconds", L.seconds}};
+          {"seconds", num(L.seconds)}};
 }
 
 constexpr const char* kTrueVsPrinted =
@@ -654,7 +654,7 @@ ordered_json PairReport::to_json() const {
   j["cost"] = cost_json(cost, cost_baseline, cost_rk4_baseline);
   if (history) j["history"] = history_json(*history);
   if (long_time) j["long_time_energy"] = long_time_json(*long_time);
-  if (seconds) j["seconds"] = *seconds;
+  if (seconds) j["seconds"] = num(*seconds);
   return j;
 }
 

@@ -7,7 +7,12 @@ namespace rigidbench {
 ToolInfo ToolInfo::current() { return read(nlohmann::json::parse(tool_info().dump())); }
 
 ToolInfo ToolInfo::read(const nlohmann::json& t) {
-  auto s = [&](const char* k) { return t.at(k).get<std::string>(); };
+  // The bench schema requires the fields but not their type: a field that is not a string is kept
+  // as its JSON text (never an exception the input did not earn).
+  auto s = [&](const char* k) {
+    if (!t.is_object() || !t.contains(k)) return std::string();
+    return t.at(k).is_string() ? t.at(k).get<std::string>() : t.at(k).dump();
+  };
   return {s("name"), s("version"), s("git_revision"), s("compiler"), s("flags"), s("build_type")};
 }
 

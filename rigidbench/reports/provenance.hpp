@@ -13,7 +13,7 @@ namespace rigidbench {
 struct ToolInfo {
   std::string name, version, git_revision, compiler, flags, build_type;
   static ToolInfo current();  ///< this build's (tool_info(), reports/report.hpp)
-  /// From a report's `tool` (its schema requires every field: validate the document first).
+  /// From a report's `tool` (a field that is not a string is kept as its JSON text, one that is absent as "").
   static ToolInfo read(const nlohmann::json& tool);
   nlohmann::ordered_json to_json() const;
   bool operator==(const ToolInfo&) const = default;
