@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "rigidbench/core/json_fields.hpp"
 #include "rigidbench/core/json_numbers.hpp"
 #include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/integrators/registry.hpp"
@@ -18,7 +19,7 @@ using json_numbers::num;
 namespace {
 
 /// The number at key k of an object, NaN when absent or null (an older report's missing field).
-double num_at(const json& o, const char* k) { return o.is_object() && o.contains(k) ? as_num(o.at(k)) : kNaN; }
+using json_fields::n_at;
 /// The text at key k: "" when absent; a value that is not a string (the schema leaves some untyped)
 /// as its JSON text.
 std::string text_at(const json& o, const char* k) {
@@ -36,21 +37,21 @@ BenchEntry entry_of(const json& r) {
   BenchEntry e;
   e.integrator = r.at("integrator").get<std::string>();
   e.problem = r.at("problem").get<std::string>();
-  e.h = num_at(r, "h");
-  e.ns_per_step = num_at(r, "ns_per_step");
-  e.ns_per_step_median = num_at(r, "ns_per_step_median");
+  e.h = n_at(r, "h");
+  e.ns_per_step = n_at(r, "ns_per_step");
+  e.ns_per_step_median = n_at(r, "ns_per_step_median");
   e.repetitions = r.contains("repetitions") && r.at("repetitions").is_number_integer() ? r.at("repetitions").get<int>() : 0;
-  e.ratio_to_baseline = num_at(r, "ratio_to_baseline");
-  e.instructions_per_step = num_at(r, "instructions_per_step");
-  e.instruction_ratio_to_baseline = num_at(r, "instruction_ratio_to_baseline");
-  e.ratio_to_rk4 = num_at(r, "ratio_to_rk4");
-  e.instruction_ratio_to_rk4 = num_at(r, "instruction_ratio_to_rk4");
-  e.loads_per_step = num_at(r, "load_evaluations_per_step");
-  e.newton_per_step = num_at(r, "newton_iterations_per_step");
-  e.jacobians_per_step = num_at(r, "jacobian_evaluations_per_step");
-  e.flops_per_step = num_at(r, "flops_per_step");
-  e.calls_per_step = num_at(r, "transcendental_calls_per_step");
-  e.instructions_per_flop = num_at(r, "instructions_per_flop");
+  e.ratio_to_baseline = n_at(r, "ratio_to_baseline");
+  e.instructions_per_step = n_at(r, "instructions_per_step");
+  e.instruction_ratio_to_baseline = n_at(r, "instruction_ratio_to_baseline");
+  e.ratio_to_rk4 = n_at(r, "ratio_to_rk4");
+  e.instruction_ratio_to_rk4 = n_at(r, "instruction_ratio_to_rk4");
+  e.loads_per_step = n_at(r, "load_evaluations_per_step");
+  e.newton_per_step = n_at(r, "newton_iterations_per_step");
+  e.jacobians_per_step = n_at(r, "jacobian_evaluations_per_step");
+  e.flops_per_step = n_at(r, "flops_per_step");
+  e.calls_per_step = n_at(r, "transcendental_calls_per_step");
+  e.instructions_per_flop = n_at(r, "instructions_per_flop");
   return e;
 }
 
@@ -77,7 +78,7 @@ ordered_json entry_json(const BenchEntry& e) {
 WorkSeries work_of(const json& s) {
   WorkSeries w{text_at(s, "integrator"), text_at(s, "problem"), {}};
   for (const json& p : s.at("points"))
-    w.points.push_back({num_at(p, "h"), num_at(p, "error"), num_at(p, "cpu_seconds"), num_at(p, "instructions"),
+    w.points.push_back({n_at(p, "h"), n_at(p, "error"), n_at(p, "cpu_seconds"), n_at(p, "instructions"),
                         p.at("pareto_cpu").get<bool>(), p.at("pareto_instructions").get<bool>()});
   return w;
 }
@@ -96,9 +97,9 @@ ordered_json work_json(const WorkSeries& ws) {
 
 LineFit growth_of(const json& g) {
   LineFit f;
-  f.slope = num_at(g, "exponent");
-  f.stderr_slope = num_at(g, "stderr");
-  f.r2 = num_at(g, "r2");
+  f.slope = n_at(g, "exponent");
+  f.stderr_slope = n_at(g, "stderr");
+  f.r2 = n_at(g, "r2");
   return f;
 }
 
@@ -110,7 +111,7 @@ ScalingSeries scaling_of(const json& s) {
   ScalingSeries out{s.at("integrator").get<std::string>(), s.at("problem").get<std::string>(), {},
                     growth_of(s.at("ns_growth")), growth_of(s.at("instruction_growth"))};
   for (const json& p : s.at("points"))
-    out.points.push_back({p.at("bodies").get<std::size_t>(), num_at(p, "ns_per_step"), num_at(p, "instructions_per_step")});
+    out.points.push_back({p.at("bodies").get<std::size_t>(), n_at(p, "ns_per_step"), n_at(p, "instructions_per_step")});
   return out;
 }
 
@@ -156,7 +157,7 @@ BenchReport BenchReport::read(const json& j, const std::string& origin) {
   r.tool = ToolInfo::read(j.at("tool"));
   r.machine = MachineInfo::read(j.at("machine"));
   r.started = text_at(j, "started");
-  r.duration_s = num_at(j, "duration_s");
+  r.duration_s = n_at(j, "duration_s");
   r.command = texts_at(j, "command");
   r.baseline = text_at(j, "baseline");
   r.baselines = j.contains("baselines") ? texts_at(j, "baselines") : std::vector<std::string>{r.baseline};

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "rigidbench/core/json_fields.hpp"
 #include "rigidbench/core/json_numbers.hpp"
 #include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/problems/problem_file.hpp"
@@ -278,43 +279,14 @@ ReferenceRecord reference_of(const ReferenceSolution& ref) {
 // read where present and of its type, and takes its default otherwise - never an exception that is
 // not the input's fault to report.
 
-template <class J>
-double n_of(const J& j) {
-  return json_numbers::as_num(j);
-}
-template <class J>
-double n_at(const J& o, const char* k) {
-  return o.is_object() && o.contains(k) ? n_of(o.at(k)) : kNaN;
-}
-template <class J>
-std::vector<double> ns_of(const J& a) {
-  std::vector<double> v;
-  if (a.is_array())
-    for (const auto& x : a) v.push_back(n_of(x));
-  return v;
-}
-template <class J>
-std::vector<double> ns_at(const J& o, const char* k) {
-  return o.is_object() && o.contains(k) ? ns_of(o.at(k)) : std::vector<double>{};
-}
-template <class J>
-std::string s_at(const J& o, const char* k, const std::string& otherwise = "") {
-  return o.is_object() && o.contains(k) && o.at(k).is_string() ? o.at(k).template get<std::string>() : otherwise;
-}
-template <class J>
-bool b_at(const J& o, const char* k, bool otherwise) {
-  return o.is_object() && o.contains(k) && o.at(k).is_boolean() ? o.at(k).template get<bool>() : otherwise;
-}
-template <class J>
-std::int64_t i_at(const J& o, const char* k, std::int64_t otherwise = 0) {
-  return o.is_object() && o.contains(k) && o.at(k).is_number_integer() ? o.at(k).template get<std::int64_t>() : otherwise;
-}
-/// The member k of o, or null (a reference to a static null when absent).
-template <class J>
-const J& at_or_null(const J& o, const char* k) {
-  static const J null;
-  return o.is_object() && o.contains(k) ? o.at(k) : null;
-}
+using json_fields::at_or_null;
+using json_fields::b_at;
+using json_fields::i_at;
+using json_fields::n_at;
+using json_fields::n_of;
+using json_fields::ns_at;
+using json_fields::ns_of;
+using json_fields::s_at;
 
 Verdict verdict_named(const std::string& s) {
   for (Verdict v : {Verdict::pass, Verdict::fail, Verdict::undefined})

@@ -1,5 +1,6 @@
 #include "rigidbench/reports/verify_report.hpp"
 
+#include "rigidbench/core/json_fields.hpp"
 #include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/reports/report.hpp"
 #include "rigidbench/reports/styles.hpp"
@@ -29,32 +30,25 @@ ordered_json expectations_json(const ExpectationsRecord& e) {
   return {{"file", e.file}, {"outcomes", out}};
 }
 
-template <class J>
-std::string text_at(const J& o, const char* k) {
-  return o.is_object() && o.contains(k) && o.at(k).is_string() ? o.at(k).template get<std::string>() : std::string();
-}
-template <class J>
-std::optional<std::int64_t> count_at(const J& o, const char* k) {
-  if (!o.is_object() || !o.contains(k) || !o.at(k).is_number_integer()) return std::nullopt;
-  return o.at(k).template get<std::int64_t>();
-}
+using json_fields::integer_at;
+using json_fields::s_at;
 
 template <class J>
 VerifyReport read_report(const J& j) {
   VerifyReport r;
   r.tool = ToolInfo::read(nlohmann::json::parse(j.at("tool").dump()));
   r.machine = MachineInfo::read(nlohmann::json::parse(j.at("machine").dump()));
-  r.started = text_at(j, "started");
+  r.started = s_at(j, "started");
   r.duration_s = j.contains("duration_s") && j.at("duration_s").is_number() ? j.at("duration_s").template get<double>() : 0.0;
   if (j.contains("command") && j.at("command").is_array())
     for (const auto& w : j.at("command")) r.command.push_back(w.is_string() ? w.template get<std::string>() : w.dump());
   if (j.contains("metrics")) r.metrics = ordered_json::parse(j.at("metrics").dump());
-  r.suite = text_at(j, "suite");
-  if (j.contains("settings") && j.at("settings").is_object()) r.jobs = int(count_at(j.at("settings"), "jobs").value_or(1));
+  r.suite = s_at(j, "suite");
+  if (j.contains("settings") && j.at("settings").is_object()) r.jobs = int(integer_at(j.at("settings"), "jobs").value_or(1));
   if (j.contains("shard") && j.at("shard").is_object()) {
     const auto& s = j.at("shard");
-    ReportShard sh{Shard{int(count_at(s, "index").value_or(1)), int(count_at(s, "count").value_or(1))},
-                   count_at(s, "pairs_total").value_or(0), {}};
+    ReportShard sh{Shard{int(integer_at(s, "index").value_or(1)), int(integer_at(s, "count").value_or(1))},
+                   integer_at(s, "pairs_total").value_or(0), {}};
     if (s.contains("ordinals") && s.at("ordinals").is_array())
       for (const auto& o : s.at("ordinals")) sh.ordinals.push_back(o.is_number_integer() ? o.template get<std::int64_t>() : -1);
     r.shard = sh;
@@ -63,20 +57,20 @@ VerifyReport read_report(const J& j) {
   if (j.contains("paper_reproductions")) r.paper_reproductions = ordered_json::parse(j.at("paper_reproductions").dump());
   if (j.contains("summary")) {
     const auto& s = j.at("summary");
-    r.summary = {count_at(s, "pairs").value_or(0),           count_at(s, "ok").value_or(0),
-                 count_at(s, "skipped").value_or(0),         count_at(s, "breakdown").value_or(0),
-                 count_at(s, "failed_verdicts").value_or(0), count_at(s, "expected_failures"),
-                 count_at(s, "unexpected_failures"),         count_at(s, "unexpected_passes"),
-                 count_at(s, "unknown_checks")};
+    r.summary = {integer_at(s, "pairs").value_or(0),           integer_at(s, "ok").value_or(0),
+                 integer_at(s, "skipped").value_or(0),         integer_at(s, "breakdown").value_or(0),
+                 integer_at(s, "failed_verdicts").value_or(0), integer_at(s, "expected_failures"),
+                 integer_at(s, "unexpected_failures"),         integer_at(s, "unexpected_passes"),
+                 integer_at(s, "unknown_checks")};
   }
   if (j.contains("random")) r.random = ordered_json::parse(j.at("random").dump());
   if (j.contains("expectations") && j.at("expectations").is_object()) {
     const auto& e = j.at("expectations");
-    ExpectationsRecord x{text_at(e, "file"), {}};
+    ExpectationsRecord x{s_at(e, "file"), {}};
     if (e.contains("outcomes") && e.at("outcomes").is_array())
       for (const auto& o : e.at("outcomes"))
-        x.outcomes.push_back({text_at(o, "integrator"), text_at(o, "problem"), text_at(o, "check"), text_at(o, "outcome"),
-                              text_at(o, "reason")});
+        x.outcomes.push_back({s_at(o, "integrator"), s_at(o, "problem"), s_at(o, "check"), s_at(o, "outcome"),
+                              s_at(o, "reason")});
     r.expectations = x;
   }
   if (j.contains("merged_from") && j.at("merged_from").is_array())

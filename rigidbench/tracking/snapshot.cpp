@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "rigidbench/core/json_fields.hpp"
 #include "rigidbench/core/json_numbers.hpp"
 #include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/core/types.hpp"
@@ -42,11 +43,7 @@ const P* find_pair(const std::vector<P>& v, const std::string& integrator, const
   return nullptr;
 }
 
-std::vector<double> num_array(const json& a) {
-  std::vector<double> v;
-  for (const json& x : a) v.push_back(as_num(x));
-  return v;
-}
+using json_fields::ns_of;
 std::vector<std::string> string_array(const json& a) {
   std::vector<std::string> v;
   for (const json& x : a) v.push_back(x.get<std::string>());
@@ -74,9 +71,9 @@ GateSnapshot head_of(const ToolInfo& tool, const std::string& cpu, const std::st
 }
 
 LadderSnapshot ladder_of(const json& c) {
-  LadderSnapshot l{num_array(c.at("h")), num_array(c.at("error")), num_array(c.at("floor")), std::nullopt,
+  LadderSnapshot l{ns_of(c.at("h")), ns_of(c.at("error")), ns_of(c.at("floor")), std::nullopt,
                    c.at("verdict").get<std::string>()};
-  if (c.contains("rounding")) l.rounding = num_array(c.at("rounding"));
+  if (c.contains("rounding")) l.rounding = ns_of(c.at("rounding"));
   return l;
 }
 
