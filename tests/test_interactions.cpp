@@ -10,6 +10,7 @@
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/problems/families/body_system.hpp"
 #include "rigidbench/problems/interactions.hpp"
 #include "support.hpp"
 
@@ -179,8 +180,8 @@ TEST_CASE("torus model: system loads are the gradient of the total energy and ba
   std::vector<Mat3> R(n);
   std::vector<Vec3> x(n), F(n), m(n);
   for (std::size_t b = 0; b < n; ++b) R[b] = s.bodies[b].R, x[b] = s.bodies[b].x;
-  p.system_loads(R.data(), x.data(), F.data(), m.data());
-  const SystemEnergy e0 = p.system_energy(s);
+  system_loads(p, R.data(), x.data(), F.data(), m.data());
+  const SystemEnergy e0 = system_energy(p, s);
   CHECK(e0.contact > 0);
   CHECK(e0.bending > 0);
   CHECK(e0.shear > 0);
@@ -200,7 +201,7 @@ TEST_CASE("torus model: system loads are the gradient of the total energy and ba
   const Vec3 c(3, -1, 2);
   State moved = s;
   for (BodyState& b : moved.bodies) b.R = Q * b.R, b.x = Q * b.x + c;
-  const SystemEnergy e1 = p.system_energy(moved);
+  const SystemEnergy e1 = system_energy(p, moved);
   CHECK(e1.shear == Approx(e0.shear).epsilon(1e-12));
   CHECK(e1.bending == Approx(e0.bending).epsilon(1e-12));
   CHECK(e1.axial == Approx(e0.axial).epsilon(1e-12));
@@ -208,7 +209,7 @@ TEST_CASE("torus model: system loads are the gradient of the total energy and ba
   // Loads of body 5 and 6 against differences of the total potential.
   const double h = 1e-6;
   auto U = [&](const State& st) {
-    const SystemEnergy e = p.system_energy(st);
+    const SystemEnergy e = system_energy(p, st);
     return e.total() - e.translational - e.rotational;
   };
   for (std::size_t b : {std::size_t(5), std::size_t(6), std::size_t(40)})
@@ -228,17 +229,17 @@ TEST_CASE("torus catalogue geometry (docs/problems.md P5)", "[interactions]") {
   const Problem ti = catalogue_problem("torus_impact"), tf = catalogue_problem("torus_free");
   const double Dp = 3.0 * std::sin(std::numbers::pi / 80);
   REQUIRE(ti.bodies.size() == 80);
-  REQUIRE(ti.interactions.bonds.size() == 80);
+  REQUIRE(body_system_data(ti).interactions.bonds.size() == 80);
   for (std::size_t i = 0; i < 80; ++i) {
     const Vec3 d = ti.initial.bodies[i].x - ti.initial.bodies[(i + 1) % 80].x;
     CHECK(d.norm() == Approx(Dp).epsilon(1e-13));  // point contact (to the round-off of the ring coordinates)
-    CHECK(ti.bodies[i].diameter == Dp);
+    CHECK(diameter(body_system_data(ti), i) == Dp);
   }
   double closest = 1e9;
   for (const BodyState& b : ti.initial.bodies) closest = std::min(closest, b.x.x() - Dp / 2);
   CHECK(closest == Approx(0.05).epsilon(1e-12));
   // At rest: all the energy is the translational m |v|^2 / 2 of 80 particles at 1 m/s.
-  const SystemEnergy e = ti.system_energy(ti.initial);
+  const SystemEnergy e = system_energy(ti, ti.initial);
   CHECK(e.total() == Approx(40.0).epsilon(1e-13));
   // Free torus: particle 0's two bonds are 1 % longer than at rest; the others are at rest.
   const auto& B = tf.initial.bodies;
@@ -258,23 +259,23 @@ TEST_CASE("granular gas catalogue geometry (docs/problems.md P7)", "[interaction
   REQUIRE(p.bodies.size() == 500);
   CHECK(p.name == "particle_gas_500");
   CHECK(p.of_family("body_system"));
-  CHECK(p.interactions.bonds.empty());
-  CHECK(p.interactions.walls.size() == 6);
-  CHECK(p.interactions.contact_stiffness == 1e4);
+  CHECK(body_system_data(p).interactions.bonds.empty());
+  CHECK(body_system_data(p).interactions.walls.size() == 6);
+  CHECK(body_system_data(p).interactions.contact_stiffness == 1e4);
   // No two spheres overlap, none touches a wall: the lattice of spacing 1.5 jittered by at most 0.1
   // per axis keeps centres 1.5 - 2 sqrt(3) 0.1 > 1.15 apart and 0.65 from the walls.
   double closest = 1e9, wall_gap = 1e9;
   for (std::size_t i = 0; i < 500; ++i) {
     const BodyState& a = p.initial.bodies[i];
-    CHECK(p.bodies[i].diameter == 1.0);
+    CHECK(diameter(body_system_data(p), i) == 1.0);
     for (std::size_t j = i + 1; j < 500; ++j) closest = std::min(closest, (a.x - p.initial.bodies[j].x).norm());
-    for (const Wall& w : p.interactions.walls) wall_gap = std::min(wall_gap, w.normal.dot(a.x) - w.offset);
+    for (const Wall& w : body_system_data(p).interactions.walls) wall_gap = std::min(wall_gap, w.normal.dot(a.x) - w.offset);
     CHECK((a.v.array().abs() <= 1.0).all());
     CHECK((a.W.array().abs() <= 1.0).all());
   }
   CHECK(closest > 1.15);
   CHECK(wall_gap > 0.64);
-  const SystemEnergy e = p.system_energy(p.initial);
+  const SystemEnergy e = system_energy(p, p.initial);
   CHECK(e.contact == 0);
   CHECK(e.wall == 0);
   double kinetic = 0;
@@ -308,7 +309,7 @@ TEST_CASE("paper 001 maps on SE(3)^n: velocity-Verlet translation and exact mome
   std::vector<Mat3> R(n);
   std::vector<Vec3> x(n), F0(n), m0(n), F1(n), m1(n);
   for (std::size_t b = 0; b < n; ++b) R[b] = p.initial.bodies[b].R, x[b] = p.initial.bodies[b].x;
-  p.system_loads(R.data(), x.data(), F0.data(), m0.data());
+  system_loads(p, R.data(), x.data(), F0.data(), m0.data());
   for (const char* name : {"bg_body", "bg_spatial", "bg_newmark", "campello_symplectic_euler"}) {
     INFO(name);
     auto integ = find_scheme(name).make(p);
@@ -318,7 +319,7 @@ TEST_CASE("paper 001 maps on SE(3)^n: velocity-Verlet translation and exact mome
     integ->read(s);
     // One step against (21a)/(21c) (Verlet) or (27a)/(27c) (symplectic Euler), from the loads at both ends.
     for (std::size_t b = 0; b < n; ++b) R[b] = s.bodies[b].R, x[b] = s.bodies[b].x;
-    p.system_loads(R.data(), x.data(), F1.data(), m1.data());
+    system_loads(p, R.data(), x.data(), F1.data(), m1.data());
     const bool euler = std::string(name) == "campello_symplectic_euler";
     double ex = 0, ev = 0;
     for (std::size_t b = 0; b < n; ++b) {
@@ -355,23 +356,24 @@ TEST_CASE("contact over the near pairs of a grid equals the all-pairs loop bit f
   const auto all_pairs = [](const Problem& p, const std::vector<Vec3>& x, std::vector<Vec3>& F) {
     double U = 0;
     F.assign(x.size(), Vec3::Zero());
-    const double K = p.interactions.contact_stiffness;
+    const BodySystemData& d = body_system_data(p);
+    const double K = d.interactions.contact_stiffness;
     for (std::size_t i = 0; i < x.size(); ++i)
       for (std::size_t j = i + 1; j < x.size(); ++j)
-        U += ia::contact(K, 0.5 * (p.bodies[i].diameter + p.bodies[j].diameter), x[i], x[j], &F[i], &F[j]);
+        U += ia::contact(K, 0.5 * (diameter(d, i) + diameter(d, j)), x[i], x[j], &F[i], &F[j]);
     return U;
   };
   const auto check = [&](Problem p, const std::vector<Vec3>& x) {
-    p.interactions.bonds.clear();
-    p.interactions.walls.clear();
+    p.family_data.edit<BodySystemData>().interactions.bonds.clear();
+    p.family_data.edit<BodySystemData>().interactions.walls.clear();
     const std::size_t n = x.size();
     std::vector<Mat3> R(n, Mat3::Identity());
     std::vector<Vec3> F(n), m(n), expected;
-    p.system_loads(R.data(), x.data(), F.data(), m.data());
+    system_loads(p, R.data(), x.data(), F.data(), m.data());
     const double U = all_pairs(p, x, expected);
     State s(n);
     for (std::size_t b = 0; b < n; ++b) s.bodies[b].x = x[b];
-    CHECK(p.system_energy(s).contact == U);
+    CHECK(system_energy(p, s).contact == U);
     for (std::size_t b = 0; b < n; ++b) CHECK((F[b].array() == expected[b].array()).all());
     return U;
   };
@@ -384,8 +386,10 @@ TEST_CASE("contact over the near pairs of a grid equals the all-pairs loop bit f
   Problem cloud = torus;
   cloud.bodies.assign(400, torus.bodies[0]);
   x.assign(400, Vec3::Zero());
+  std::vector<double>& diameters = cloud.family_data.edit<BodySystemData>().diameters;
+  diameters.assign(400, 0.0);
   for (std::size_t b = 0; b < 400; ++b) {
-    cloud.bodies[b].diameter = 0.05 + 0.2 * double((b * 37) % 101) / 100.0;
+    diameters[b] = 0.05 + 0.2 * double((b * 37) % 101) / 100.0;
     x[b] = 0.5 * (test::random_unit() + test::random_unit());
   }
   CHECK(check(cloud, x) > 0);

@@ -5,6 +5,8 @@
 
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/problems/families/body_system.hpp"
+#include "rigidbench/problems/families/rigid_body.hpp"
 #include "rigidbench/problems/problem_file.hpp"
 #include "support.hpp"
 
@@ -97,7 +99,7 @@ TEST_CASE("a body_system body without a contact diameter is a point: written and
   json b = exported("torus_impact");
   b["bodies"][2].erase("diameter");
   const Problem p = problem_from_json(b, "test");
-  CHECK(p.bodies[2].diameter == 0.0);
+  CHECK(diameter(body_system_data(p), 2) == 0.0);
   const Problem q = problem_from_json(json::parse(problem_to_json(p).dump()), "round trip");
   CHECK(p == q);
   json neg = exported("torus_impact");
@@ -173,4 +175,48 @@ TEST_CASE("the body moment evaluated in the body frame equals R^T t(t, R)", "[pr
       CHECK(compare(p.body_moment(0.3, R), Vec3(R.transpose() * p.spatial_moment(0.3, R)), 1e-13) == "");
     }
   }
+}
+
+TEST_CASE("a family's data is a value of the problem: copied deep, compared, absent reads as its default", "[problems]") {
+  const Problem torus = catalogue_problem("torus_free");
+  Problem copy = torus;
+  REQUIRE(copy == torus);
+  // A deep copy: changing the copy's interactions leaves the original's alone and makes them differ.
+  copy.family_data.edit<BodySystemData>().interactions.contact_stiffness *= 2;
+  CHECK(body_system_data(torus).interactions.contact_stiffness == 2100);
+  CHECK_FALSE(copy == torus);
+  // Read as a type the problem does not hold: the default (no interactions, point particles, h = 0).
+  const Problem top = catalogue_problem("heavy_top");
+  CHECK(body_system_data(top).interactions.empty());
+  CHECK(diameter(body_system_data(top), 0) == 0.0);
+  CHECK(internal_momentum(top) == Vec3::Zero());
+  CHECK(internal_momentum_if_any(top) == nullptr);
+  // Absent equals default: a problem that holds the default value equals one that holds nothing.
+  Problem with_default = top;
+  with_default.family_data.edit<RigidBodyTerms>();
+  CHECK(with_default == top);
+  with_default.family_data.edit<RigidBodyTerms>().internal_momentum = Vec3(0, 0, 1);
+  CHECK_FALSE(with_default == top);
+  // One type per problem: editing another family's type is a programming error, not silent.
+  CHECK_THROWS_AS(with_default.family_data.edit<BodySystemData>(), std::logic_error);
+}
+
+TEST_CASE("family data is checked by its family: diameters per body, a rotor only on a gyrostat", "[problems]") {
+  Problem torus = catalogue_problem("torus_free");
+  torus.family_data.edit<BodySystemData>().diameters.pop_back();
+  CHECK_THROWS_WITH(torus.finalize(), Catch::Contains("one contact diameter per body (79 for 80 bodies)"));
+  torus.family_data.edit<BodySystemData>().diameters.push_back(-1.0);
+  CHECK_THROWS_WITH(torus.finalize(), Catch::Contains("body 79: diameter must be finite and >= 0"));
+  Problem top = catalogue_problem("heavy_top");
+  top.family_data.edit<RigidBodyTerms>().internal_momentum = Vec3(0, 0, 1);
+  CHECK_THROWS_WITH(top.finalize(), Catch::Contains("makes the problem a gyrostat"));
+  // The interactions are the body system's own loads: not torque-free with them, torque-free without.
+  Problem gas = catalogue_problem("particle_gas_8");
+  CHECK_FALSE(gas.torque_free());
+  gas.family_data.edit<BodySystemData>().interactions = {};
+  gas.finalize();
+  CHECK(gas.torque_free());
+  CHECK(gas.family->length_scale(gas) == 1.0);  // the gas's spheres have D = 1
+  CHECK(catalogue_problem("kirchhoff_body").family->length_scale(catalogue_problem("kirchhoff_body")) == 1.0);
+  CHECK(torus.family->length_scale(catalogue_problem("torus_free")) == Approx(3.0 * std::sin(std::numbers::pi / 80)));
 }

@@ -5,6 +5,7 @@
 
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/problems/families/body_system.hpp"
 #include "rigidbench/reference/binomial.hpp"
 #include "rigidbench/reference/reference.hpp"
 #include "support.hpp"
@@ -136,7 +137,7 @@ TEST_CASE("body systems: the reference resolves the C^1 contact onsets, and its 
     for (std::size_t i = 0; i < r.states.size(); ++i) {
       const State& s = r.states[i];
       worst_E = std::max(worst_E, std::abs(p.energy(s) - E0) / E0);
-      const SystemEnergy e = p.system_energy(s);
+      const SystemEnergy e = system_energy(p, s);
       contact = std::max(contact, e.wall + e.contact);
       for (std::size_t b = 0; b < s.bodies.size(); ++b) {
         dx = std::max(dx, (s.bodies[b].x - tight.states[i].bodies[b].x).norm());

@@ -3,6 +3,8 @@
 #include <Eigen/Eigenvalues>
 #include <cmath>
 
+#include "rigidbench/problems/families/rigid_body.hpp"
+
 namespace rigidbench::engines {
 
 namespace {
@@ -46,7 +48,7 @@ std::string refusal(const Problem& p) {
   if (!p.followers().empty())
     return "follower moments (a moment fixed in the body, scaled in time) are not a physical load an engine's "
            "body model has; not modelled (docs/engines.md)";
-  if (p.has_internal_momentum()) return "internal angular momentum (a rotor) is not modelled in the engines";
+  if (internal_momentum_if_any(p)) return "internal angular momentum (a rotor) is not modelled in the engines";
   const double M = p.bodies[0].mass;
   if (p.fields().empty()) return {};
   double m = 0;

@@ -29,12 +29,13 @@ namespace rigidbench {
 ///   dr/dw = 2J - h (hat(Jw + h_B) - hat(w) J) - h/2 [hat(T_1) + R_1^T K R_1] h dcay_r(h w),
 /// K = d t / d(spatial rotation) (Problem::spatial_moment_jacobian) and dcay_r(a) = (I - hat(a)/2)/(1 + |a|^2/4)
 /// the right-trivialised derivative of the Cayley map (cay(a + d) = cay(a) cay(dcay_r(a) d) + O(d^2)).
-inline void akw_system(const Problem& p, double h, double t_mid, const Mat3& Rn, const Vec3& Wn, const Vec3& T0,
-                       const Vec3& w, Vec3& r, Mat3& Jac, bool jacobian = true) {
+/// hB: the internal momentum where there is one (internal_momentum_if_any, taken once per scheme).
+inline void akw_system(const Problem& p, const Vec3* hB, double h, double t_mid, const Mat3& Rn, const Vec3& Wn,
+                       const Vec3& T0, const Vec3& w, Vec3& r, Mat3& Jac, bool jacobian = true) {
   const Mat3& J = p.inertia();
   const Vec3 Jw = J * w;
   Vec3 Pi_m = Jw;  // J w + h_B
-  if (p.has_internal_momentum()) Pi_m += p.internal_momentum();
+  if (hB) Pi_m += *hB;
   r = 2.0 * (Jw - J * Wn) - h * Pi_m.cross(w);
   if (jacobian) Jac = 2.0 * J - h * (so3::hat(Pi_m) - so3::hat(w) * J);
   if (p.torque_free()) return;
@@ -78,12 +79,13 @@ class AkwMidpoint final : public So3VelocityScheme {
   /// The residual of the step t -> t + h from the current state (akw_system), T_n evaluated once.
   struct System {
     const Problem* p;
+    const Vec3* hB;
     double h, tm;
     const Mat3& R;
     const Vec3& W;
     Vec3 T0;
     void operator()(const Vec3& x, Vec3& r, Mat3& Jac, bool jacobian = true) const {
-      akw_system(*p, h, tm, R, W, T0, x, r, Jac, jacobian);
+      akw_system(*p, hB, h, tm, R, W, T0, x, r, Jac, jacobian);
     }
   };
   System system(double t, double h) {
@@ -93,7 +95,7 @@ class AkwMidpoint final : public So3VelocityScheme {
       T0 = p_->body_moment(tm, R_);
       ++c_.load_evaluations;
     }
-    return {p_, h, tm, R_, W_, T0};
+    return {p_, hB_, h, tm, R_, W_, T0};
   }
   NewtonSettings newton_;
 };

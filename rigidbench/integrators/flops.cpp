@@ -3,9 +3,9 @@
 namespace rigidbench {
 
 std::optional<LoadShape> load_shape(const Problem& p) {
-  // The derivations follow the single-body code paths; a gyrostat's rotor, a body system's
-  // interactions and an outside family's equations are not among them.
-  if (p.bodies.size() != 1 || p.translating() || p.has_internal_momentum() || !p.interactions.empty()) return std::nullopt;
+  // The derivations follow the single-body code paths of these two families; a gyrostat's rotor, a
+  // body system's interactions and an outside family's equations are not among them.
+  if (p.bodies.size() != 1 || p.translating()) return std::nullopt;
   if (!p.of_family("rigid_body") && !p.of_family("non_twisting")) return std::nullopt;
   return LoadShape{int(p.fields().size()), int(p.followers().size())};
 }

@@ -16,7 +16,7 @@ class LieEuler final : public So3VelocityScheme {
   StepStatus step(double t, double h) {
     const Mat3& J = p_->inertia();
     Vec3 Pi = J * W_;
-    if (p_->has_internal_momentum()) Pi += p_->internal_momentum();
+    if (hB_) Pi += *hB_;
     Vec3 rhs = Pi.cross(W_);
     if (!p_->torque_free()) {
       rhs += p_->body_moment(t, R_);

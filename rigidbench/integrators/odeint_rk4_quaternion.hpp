@@ -18,7 +18,7 @@ class OdeintRk4Quaternion final : public SchemeBase {
  public:
   static const SchemeInfo& info();
   explicit OdeintRk4Quaternion(const Problem& p)
-      : SchemeBase(p), system_(p.translating()), sys_(&p, &c_.load_evaluations) {}
+      : SchemeBase(p), system_(p.translating()), rhs_(&p, &c_.load_evaluations), sys_(&p, &c_.load_evaluations) {}
 
   void reset(const State& x0, double) {
     if (system_) ys_ = formulations::BodySystemQuaternion::from_state(x0);
@@ -28,7 +28,7 @@ class OdeintRk4Quaternion final : public SchemeBase {
   StepStatus step(double t, double h) {
     // std::ref: odeint takes the system by value; the body system's load scratch is reused, not copied.
     if (system_) stepper_s_.do_step(std::ref(sys_), ys_, t, h);
-    else stepper_.do_step(formulations::KirchhoffQuaternion{p_, &c_.load_evaluations}, y_, t, h);
+    else stepper_.do_step(rhs_, y_, t, h);
     return {};
   }
   void read(State& x) const {
@@ -38,6 +38,7 @@ class OdeintRk4Quaternion final : public SchemeBase {
 
  private:
   bool system_;  // a body_system (of the families the scheme integrates, the one that translates)
+  formulations::KirchhoffQuaternion rhs_;
   formulations::KirchhoffQuaternion::state_type y_{};
   boost::numeric::odeint::runge_kutta4<formulations::KirchhoffQuaternion::state_type> stepper_;
   formulations::BodySystemQuaternion sys_;

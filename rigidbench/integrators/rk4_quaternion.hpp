@@ -59,7 +59,7 @@ class Rk4Quaternion final : public SchemeBase {
   /// 2 w u x v) / |q|^2 (no square root); follower moments through their profiles.
   struct Rhs {
     Rhs(const Problem& p, std::uint64_t* counter)
-        : J(p.inertia()), Ji(p.inertia_inverse()), hint(p.has_internal_momentum() ? p.internal_momentum() : Vec3::Zero()),
+        : J(p.inertia()), Ji(p.inertia_inverse()), hint(internal_momentum(p)),
           counter(p.torque_free() ? nullptr : counter) {
       for (const Load& l : p.loads) {
         if (const auto* f = std::get_if<UniformField>(&l)) fields.push_back({f->point, f->mass * f->acceleration});

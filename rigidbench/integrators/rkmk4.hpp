@@ -16,7 +16,7 @@ class Rkmk4 final : public So3VelocityScheme {
   StepStatus step(double t, double h) {
     auto accel = [&](double ts, const Mat3& R, const Vec3& W) {
       Vec3 Pi = p_->inertia() * W;  // + h_B, the internal momentum (gyrostat)
-      if (p_->has_internal_momentum()) Pi += p_->internal_momentum();
+      if (hB_) Pi += *hB_;
       Vec3 rhs = Pi.cross(W);
       if (!p_->torque_free()) {
         rhs += p_->body_moment(ts, R);

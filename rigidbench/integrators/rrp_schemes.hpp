@@ -6,7 +6,7 @@
 // (core/rrp.hpp, tested). M_k is the body moment, R M_k = t_k the spatial one.
 // One rigid body (family rigid_body) or the n spherical bodies of a body_system (SE(3)^n, paper 001
 // section 4): there the translation is velocity Verlet, (21a/c) = (23a/c) = (25a/c), or symplectic
-// Euler for (27a/c), and the loads are the interactions' forces and moments (Problem::system_loads),
+// Euler for (27a/c), and the loads are the interactions' forces and moments (system_loads, problems/families/body_system.hpp),
 // evaluated once per step for all bodies after every body has moved.
 //
 // Breakdowns (returned, never NaN): (21b)/(23b) need h |v| < 1, v = Omega_k + h/(2J) R M_k (the
@@ -19,6 +19,7 @@
 #include "rigidbench/core/rrp.hpp"
 #include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
+#include "rigidbench/problems/families/body_system.hpp"
 
 namespace rigidbench {
 
@@ -140,7 +141,7 @@ class RrpChart : public SchemeBase {
   void evaluate(double t, Loads& out) {
     if (!loaded_) return;  // stays zero
     ++c_.load_evaluations;
-    if (system_) p_->system_loads(R_.data(), x_.data(), out.force.data(), out.moment.data());
+    if (system_) system_loads(*p_, R_.data(), x_.data(), out.force.data(), out.moment.data());
     else out.moment[0] = p_->spatial_moment(t, R_[0]);
   }
   Loads loads_[2];

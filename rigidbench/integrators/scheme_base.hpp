@@ -5,6 +5,7 @@
 // step (and, if implicit, its Newton system). Schemes with another internal state (a quaternion,
 // directors, a rotation vector, a principal frame) derive from SchemeBase alone.
 #include "rigidbench/integrators/integrator.hpp"
+#include "rigidbench/problems/families/rigid_body.hpp"
 
 namespace rigidbench {
 
@@ -41,9 +42,11 @@ class So3VelocityScheme : public SchemeBase {
   }
 
  protected:
-  using SchemeBase::SchemeBase;
+  explicit So3VelocityScheme(const Problem& p) : SchemeBase(p), hB_(internal_momentum_if_any(p)) {}
   Mat3 R_ = Mat3::Identity();
   Vec3 W_ = Vec3::Zero();
+  /// The internal momentum h_B (Pi = J W + h_B) of a scheme declaring the feature, where the problem has one.
+  const Vec3* hB_;
 };
 
 /// One body stepped in (R, Pi), Pi = J W the body momentum (without internal momentum), with the

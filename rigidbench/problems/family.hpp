@@ -11,6 +11,9 @@
 // | many_bodies()              | more than one body is allowed (SE(3)^n)                                   |
 // | required_features()        | terms a scheme must handle beyond its family's equations (Applicability)  |
 // | validate(p)                | the family's own checks and derived data, after the common ones           |
+// | (its data type)            | what only the family means, in Problem::family_data (family_data.hpp)     |
+// | internal_loads(p)          | the family's own forces act (a body system's interactions): not torque-free|
+// | length_scale(p)            | the length the positions vary on (the symplecticity check's perturbations) |
 // | invariants(p)              | each invariant of the exact flow with, next to it, its evaluation from    |
 // |                            | the canonical state (docs/metrics.md, Invariants)                          |
 // | energy(p, s)               | the energy of the canonical state (paper 001's E-error, plots)             |
@@ -98,6 +101,12 @@ class Family {
   /// The family's own checks, after the common ones of Problem::finalize (names, SPD inertia, rotations,
   /// finite numbers, span, ladder); may set derived data. Throws InputError naming the value.
   virtual void validate(Problem& p) const = 0;
+  /// Forces of the family's own act on p beyond its external loads (a body system's bonds, contact
+  /// and walls): Problem::torque_free() is false then. Asked once, after validate().
+  virtual bool internal_loads(const Problem& /*p*/) const { return false; }
+  /// A length on which the bodies' positions vary, scaling the position perturbations of the
+  /// symplecticity check (verification/structure.cpp); 1 by default.
+  virtual double length_scale(const Problem& /*p*/) const { return 1.0; }
   /// The invariants of the exact flow of a validated problem.
   virtual std::vector<InvariantGroup> invariants(const Problem& p) const = 0;
   virtual double energy(const Problem& p, const State& s) const = 0;

@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "rigidbench/core/so3.hpp"
-#include "rigidbench/problems/interactions.hpp"
 
 namespace rigidbench {
 
@@ -22,7 +21,7 @@ void require(bool ok, const std::string& what) {
 
 bool Problem::operator==(const Problem& o) const {
   if (name != o.name || title != o.title || source != o.source || family != o.family || parameters != o.parameters ||
-      bodies != o.bodies || loads != o.loads || !(interactions == o.interactions) || t0 != o.t0 || t_end != o.t_end ||
+      bodies != o.bodies || loads != o.loads || !(family_data == o.family_data) || t0 != o.t0 || t_end != o.t_end ||
       !(verification == o.verification) || initial.bodies.size() != o.initial.bodies.size())
     return false;
   for (std::size_t i = 0; i < initial.bodies.size(); ++i) {
@@ -80,8 +79,6 @@ void Problem::finalize() {
                 num(ev[2]) + " (the two smaller must add up to at least the largest; no body has these)");
     require(std::isfinite(bodies[b].mass) && bodies[b].mass > 0,
             bw + "mass must be positive and finite (got " + num(bodies[b].mass) + ")");
-    require(std::isfinite(bodies[b].diameter) && bodies[b].diameter >= 0,
-            bw + "diameter must be finite and >= 0 (got " + num(bodies[b].diameter) + ")");
     inertia_inv_.push_back(J.inverse());
 
     const BodyState& s = initial.bodies[b];
@@ -137,9 +134,8 @@ void Problem::finalize() {
   require(std::isfinite(v.exact_threshold) && v.exact_threshold > 0,
           where + "verification.exact_threshold must be positive");
 
-  set_internal_momentum(Vec3::Zero());
-  added_mass_inv_ = Mat3::Zero();
   family->validate(*this);
+  internal_loads_ = family->internal_loads(*this);
 
   invariant_groups_ = family->invariants(*this);
   invariants_.clear();
@@ -209,60 +205,6 @@ double Problem::potential(const Mat3& R) const {
   double U = 0.0;
   for (const UniformField& f : fields_) U -= f.mass * f.acceleration.dot(R * f.point);
   return U;
-}
-
-namespace {
-/// The one walk over a body system's interactions (bonds, the near pairs for contact, walls): adds each
-/// term's energy to e and, when `force`/`moment` are given (n entries, accumulated into), its loads.
-/// R(b) and x(b) give body b's attitude and position (the schemes' arrays or a canonical State).
-template <class RofB, class XofB>
-void walk_interactions(const Problem& p, const RofB& R, const XofB& x, SystemEnergy& e, Vec3* force, Vec3* moment) {
-  const auto at = [](Vec3* a, std::size_t i) { return a ? a + i : nullptr; };
-  const std::size_t n = p.bodies.size();
-  for (const Bond& bd : p.interactions.bonds) {
-    const std::size_t i = bd.i, j = bd.j;
-    if (bd.bending != 0) e.bending += interactions::bending(bd.bending, R(i), R(j), at(moment, i), at(moment, j));
-    if (bd.axial != 0)
-      e.axial += interactions::axial(bd.axial, bd.rest.norm(), x(i), x(j), at(force, i), at(force, j));
-    if (bd.shear != 0)
-      e.shear += interactions::shear(bd.shear, bd.rest, R(i), R(j), x(i), x(j), at(force, i), at(force, j),
-                                     at(moment, i), at(moment, j));
-  }
-  if (const double K = p.interactions.contact_stiffness; K != 0) {
-    // Contact acts within D_ij = (D_i + D_j)/2 <= max D: only the pairs a grid finds near, in the
-    // all-pairs order (the sums are the all-pairs sums bit for bit).
-    double reach = 0;
-    for (const BodyModel& b : p.bodies) reach = std::max(reach, b.diameter);
-    interactions::for_each_near_pair(n, x, reach, [&](std::size_t i, std::size_t j) {
-      e.contact += interactions::contact(K, 0.5 * (p.bodies[i].diameter + p.bodies[j].diameter), x(i), x(j),
-                                         at(force, i), at(force, j));
-    });
-  }
-  for (const Wall& w : p.interactions.walls)
-    for (std::size_t b = 0; b < n; ++b)
-      e.wall += interactions::wall(w.stiffness, p.bodies[b].diameter, w.normal, w.offset, x(b), at(force, b));
-}
-}  // namespace
-
-void Problem::system_loads(const Mat3* R, const Vec3* x, Vec3* force, Vec3* moment) const {
-  for (std::size_t b = 0; b < bodies.size(); ++b) force[b] = moment[b] = Vec3::Zero();
-  SystemEnergy unused;
-  walk_interactions(
-      *this, [R](std::size_t b) -> const Mat3& { return R[b]; }, [x](std::size_t b) -> const Vec3& { return x[b]; },
-      unused, force, moment);
-}
-
-SystemEnergy Problem::system_energy(const State& s) const {
-  SystemEnergy e;
-  for (std::size_t b = 0; b < bodies.size(); ++b) {
-    const BodyState& x = s.bodies[b];
-    e.translational += 0.5 * bodies[b].mass * x.v.squaredNorm();
-    e.rotational += 0.5 * x.W.dot(bodies[b].inertia * x.W);
-  }
-  walk_interactions(
-      *this, [&s](std::size_t b) -> const Mat3& { return s.bodies[b].R; },
-      [&s](std::size_t b) -> const Vec3& { return s.bodies[b].x; }, e, nullptr, nullptr);
-  return e;
 }
 
 void Problem::evaluate_invariants(const State& s, double* out) const {

@@ -15,6 +15,7 @@
 #include "rigidbench/core/state.hpp"
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/problems/family.hpp"
+#include "rigidbench/problems/family_data.hpp"
 
 namespace rigidbench {
 
@@ -75,50 +76,9 @@ struct overloaded : F... {
 template <class... F>
 overloaded(F...) -> overloaded<F...>;  // Clang 14 has no class template argument deduction for aggregates
 
-/// A binder bond between bodies i and j of a body_system (paper 001 section 4): bending/torsion
-/// (eq. 44), axial (eq. 51) and shear (eq. 53, frame-consistent form) stiffnesses about the reference
-/// configuration: bond vector rest = x_i0 - x_j0 and relative attitude R_i0 R_j0^T = I (the paper's R0 = I).
-struct Bond {
-  std::size_t i = 0, j = 0;
-  double bending = 0.0, axial = 0.0, shear = 0.0;  // K^m, K^a, K^s
-  Vec3 rest = Vec3::Zero();
-  bool operator==(const Bond&) const = default;
-};
-
-/// A rigid wall n . x = offset (n unit, pointing into the free side), acting on every particle as
-/// eq. 56 with the wall a particle of zero diameter.
-struct Wall {
-  Vec3 normal = Vec3::UnitX();
-  double offset = 0.0;
-  double stiffness = 0.0;
-  bool operator==(const Wall&) const = default;
-};
-
-/// The interaction potentials of a body_system (problems/interactions.hpp). Data, like the loads.
-struct Interactions {
-  std::vector<Bond> bonds;
-  double contact_stiffness = 0.0;  // K^pp of eq. 56 for every overlapping pair of particles
-  std::vector<Wall> walls;
-  bool empty() const { return bonds.empty() && contact_stiffness == 0.0 && walls.empty(); }
-  bool operator==(const Interactions&) const = default;
-};
-
-/// The energy of a body_system by kind (paper 001 Fig. 4).
-struct SystemEnergy {
-  double translational = 0, rotational = 0;             // sum m|v|^2/2, sum W.JW/2
-  double bending = 0, axial = 0, shear = 0;             // U^m, U^a, U^s
-  double contact = 0, wall = 0;                         // U^pp, U^pw
-  double total() const { return translational + rotational + bending + axial + shear + contact + wall; }
-};
-
 struct BodyModel {
   Mat3 inertia = Mat3::Identity();  // J_B about the pivot / centre of mass, body frame
   double mass = 1.0;
-  /// Contact diameter of a particle of a body_system (eq. 56); 0 for the other families.
-  double diameter = 0.0;
-  /// Translational mass tensor M in body components (kirchhoff_body: the added-mass tensor; P = M u).
-  /// Zero for the other families.
-  Mat3 added_mass = Mat3::Zero();
   bool operator==(const BodyModel&) const = default;
 };
 
@@ -145,9 +105,12 @@ class Problem {
   /// Parameters of the family that have no field here (an outside family's, the gyrostat's rotor),
   /// as its problem-file section holds them; the family derives what it needs in validate().
   nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
+  /// The family's own typed data (problems/family_data.hpp): a body system's interactions and
+  /// diameters, a body in a fluid's added mass, the gyrostat's internal momentum. Read it through the
+  /// family's header (body_system_data(p), added_mass(p), internal_momentum(p)).
+  FamilyDataSlot family_data;
   std::vector<BodyModel> bodies{BodyModel{}};
   std::vector<Load> loads;
-  Interactions interactions;  // body_system only
   State initial{1};
   double t0 = 0.0;
   double t_end = 1.0;
@@ -161,7 +124,9 @@ class Problem {
 
   // ---- structure (valid after finalize) ----
   bool of_family(std::string_view name) const { return family->name() == name; }
-  bool torque_free() const { return loads.empty() && interactions.empty(); }
+  /// No external loads and no loads of the family's own (Family::internal_loads: a body system's
+  /// interactions). Valid after finalize.
+  bool torque_free() const { return loads.empty() && !internal_loads_; }
   /// Some load has a potential (a uniform field); follower moments have none. Valid after finalize.
   bool has_potential() const { return !fields_.empty(); }
   /// Times in (t0, t_end) where a load's profile has a kink (references restart there). Valid after finalize.
@@ -177,7 +142,6 @@ class Problem {
   // ---- loads (single rigid body) ----
   const Mat3& inertia(std::size_t body = 0) const { return bodies[body].inertia; }
   const Mat3& inertia_inverse(std::size_t body = 0) const { return inertia_inv_[body]; }
-  const Mat3& added_mass_inverse() const { return added_mass_inv_; }
   /// Spatial moment t(t, R) about the pivot [N m].
   Vec3 spatial_moment(double t, const Mat3& R) const;
   /// Body moment T = R^T t(t, R), evaluated in the body frame: for a field, T = p x (R^T m a) -- one
@@ -193,37 +157,18 @@ class Problem {
   /// The loads by type (valid after finalize): the moment evaluations loop over these.
   const std::vector<UniformField>& fields() const { return fields_; }
   const std::vector<FollowerMoment>& followers() const { return followers_; }
-  /// Internal angular momentum h_B carried by the body, constant in the body frame, so that the body
-  /// momentum is Pi = J W + h_B (zero unless the family sets it: the gyrostat's rotor).
-  const Vec3& internal_momentum() const { return internal_momentum_; }
-  bool has_internal_momentum() const { return has_internal_momentum_; }
-  void set_internal_momentum(const Vec3& h) {
-    internal_momentum_ = h;
-    has_internal_momentum_ = !h.isZero();
-  }
-
-  // ---- body_system (valid after finalize) ----
-  /// Spatial forces F_b = -dU/dx_b and spatial moments m_b = -dU/d(delta_b) of the interactions at the
-  /// configuration (R_b, x_b), b = 0..n-1 (every output array has n entries; overwritten).
-  void system_loads(const Mat3* R, const Vec3* x, Vec3* force, Vec3* moment) const;
-  SystemEnergy system_energy(const State& s) const;
 
   // ---- invariants (the family's, problems/family.hpp) ----
   const std::vector<InvariantDef>& invariants() const { return invariants_; }
   /// Evaluates every invariant of invariants() at s into out (size invariants().size()).
   void evaluate_invariants(const State& s, double* out) const;
 
-  /// For families' validate(): the inverse of the added-mass tensor of body 0 (kirchhoff_body).
-  void set_added_mass_inverse(const Mat3& M) { added_mass_inv_ = M; }
-
  private:
   std::vector<Mat3> inertia_inv_;
   // The loads split by type at finalize (the moment evaluations loop over these, no variant dispatch).
   std::vector<UniformField> fields_;
   std::vector<FollowerMoment> followers_;
-  Mat3 added_mass_inv_ = Mat3::Zero();
-  Vec3 internal_momentum_ = Vec3::Zero();
-  bool has_internal_momentum_ = false;
+  bool internal_loads_ = false;
   std::vector<InvariantGroup> invariant_groups_;
   std::vector<InvariantDef> invariants_;  // the groups' definitions, in order
 };

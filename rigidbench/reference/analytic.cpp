@@ -278,7 +278,7 @@ class Evaluation final : public AnalyticEvaluation {
 }  // namespace
 
 std::string analytic_not_applicable(const Problem& p) {
-  if (p.family->equations() != "rigid_body" || p.bodies.size() != 1 || p.has_internal_momentum())
+  if (p.family->equations() != "rigid_body" || p.bodies.size() != 1 || internal_momentum_if_any(p))
     return "not a single rigid body without internal momentum (the closed form is Euler's torque-free top)";
   if (!p.torque_free()) return "the body is loaded (the closed form is for the torque-free body)";
   Mat3 Q;

@@ -12,6 +12,7 @@
 #include <numbers>
 
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/problems/families/rigid_body.hpp"
 
 namespace rigidbench {
 
@@ -31,7 +32,7 @@ Setup setup(const Problem& p) {
   const double A = J(0, 0);
   if (std::abs(J(1, 1) - A) > 1e-14 * A || J(0, 1) != 0 || J(0, 2) != 0 || J(1, 2) != 0)
     return s.why = "inertia diag(A, A, C) in the body frame only", s;
-  if (p.loads.size() != 1 || p.fields().size() != 1 || p.has_internal_momentum())
+  if (p.loads.size() != 1 || p.fields().size() != 1 || internal_momentum_if_any(p))
     return s.why = "exactly one uniform field and no other load", s;
   const UniformField& f = p.fields()[0];
   const double g = f.acceleration.norm(), l = f.point[2];

@@ -270,8 +270,9 @@ ReferenceRun system_run(const Sys& sys, const Problem& p, const std::vector<doub
 /// particle_gas_200 over [0, 1] RKF78 is 5.5e-7 off in position (1e-14: 8e-3), Dormand-Prince 1.9e-10,
 /// against Dormand-Prince at 1e-15; on torus_impact 3.7e-6 against 3.0e-10 (docs/decisions.md, "P5").
 ReferenceStepper body_system_stepper(const Problem& p) {
-  bool contact = p.interactions.contact_stiffness > 0 && p.bodies.size() > 1;
-  for (const Wall& w : p.interactions.walls) contact = contact || w.stiffness > 0;
+  const Interactions& in = body_system_data(p).interactions;
+  bool contact = in.contact_stiffness > 0 && p.bodies.size() > 1;
+  for (const Wall& w : in.walls) contact = contact || w.stiffness > 0;
   return contact ? ReferenceStepper::dopri5 : ReferenceStepper::rkf78;
 }
 

@@ -1,6 +1,7 @@
 #include "rigidbench/verification/anatomy.hpp"
 
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/problems/families/rigid_body.hpp"
 
 namespace rigidbench {
 
@@ -20,14 +21,14 @@ std::optional<PhaseAxis> phase_axis(const Problem& p) {
     bool on_axis = p.followers().empty();
     for (const UniformField& f : p.fields())
       for (int i = 0; i < 3; ++i) on_axis &= i == axis || f.point[i] == 0;
-    for (int i = 0; i < 3; ++i) on_axis &= i == axis || p.internal_momentum()[i] == 0;
+    for (int i = 0; i < 3; ++i) on_axis &= i == axis || internal_momentum(p)[i] == 0;
     if (on_axis)
       return PhaseAxis{true, Vec3::Unit(axis), cat("the body's symmetry axis E", std::to_string(axis + 1),
                                                    " (the spin phase)")};
   }
   if (p.torque_free()) {
     const BodyState& b = p.initial.body();
-    const Vec3 pi = b.R * (J * b.W + p.internal_momentum());
+    const Vec3 pi = b.R * (J * b.W + internal_momentum(p));
     if (pi.norm() > 0)
       return PhaseAxis{false, pi.normalized(), "the conserved spatial angular momentum (the phase about it)"};
   }

@@ -225,11 +225,8 @@ StructureCheck symplecticity(const Problem& p, const SchemeEntry& s, double h0) 
     return c;
   }
   const int n = int(bodies), d = n * block(p), dim = 2 * d;
-  double S = 0, L = 0;
-  for (std::size_t b = 0; b < m0.size(); ++b) {
-    S = std::max(S, m0[b].Pi.norm());
-    L = std::max(L, p.bodies[b].diameter);
-  }
+  double S = 0, L = p.family->length_scale(p);
+  for (std::size_t b = 0; b < m0.size(); ++b) S = std::max(S, m0[b].Pi.norm());
   if (!(S > 0)) S = 1;
   if (!(L > 0)) L = 1;
   // Omega = [0 I; -I 0]: Omega M is M's lower block row over minus its upper one.

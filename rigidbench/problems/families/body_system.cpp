@@ -1,6 +1,9 @@
 // The body_system family: n bodies in SE(3)^n coupled by interaction potentials (paper 001 section 4,
 // docs/problems.md P5): binder bonds (eqs. 44, 51, 53), Hertz contact between particles (eq. 56) and
-// walls. Interactions are problem data (problems/interactions.hpp); no external loads.
+// walls. Interactions are the family's data (families/body_system.hpp); no external loads.
+#include "rigidbench/problems/families/body_system.hpp"
+
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -10,6 +13,7 @@
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/families/common.hpp"
 #include "rigidbench/problems/file_reader.hpp"
+#include "rigidbench/problems/interactions.hpp"
 
 namespace rigidbench::families {
 namespace {
@@ -39,14 +43,14 @@ Problem torus(bool impact) {
     const double phi = pi + 2 * pi * double(i) / double(N);
     ring[i] = centre + r * Vec3(std::cos(phi), std::sin(phi), 0);
   }
-  BodyModel body{Mat3::Identity(), 1.0};
-  body.diameter = Dp;
-  p.bodies.assign(N, body);
+  p.bodies.assign(N, BodyModel{Mat3::Identity(), 1.0});
   p.initial = State(N);
+  BodySystemData& d = p.family_data.edit<BodySystemData>();
+  d.diameters.assign(N, Dp);
   for (std::size_t i = 0; i < N; ++i)
-    p.interactions.bonds.push_back(Bond{.i = i, .j = (i + 1) % N, .bending = Km, .axial = Ka, .shear = Ks,
+    d.interactions.bonds.push_back(Bond{.i = i, .j = (i + 1) % N, .bending = Km, .axial = Ka, .shear = Ks,
                                         .rest = ring[i] - ring[(i + 1) % N]});
-  p.interactions.contact_stiffness = Kpp;
+  d.interactions.contact_stiffness = Kpp;
   const Vec3 omega = impact ? Vec3::Zero() : Vec3(0, 0, 0.5);
   for (std::size_t i = 0; i < N; ++i) {
     BodyState& b = p.initial.bodies[i];
@@ -60,7 +64,7 @@ Problem torus(bool impact) {
     b.v = Vec3(-v0, 0, 0) + omega.cross(b.x - centre);
     b.W = b.R.transpose() * omega;
   }
-  if (impact) p.interactions.walls.push_back(Wall{.normal = Vec3::UnitX(), .offset = 0.0, .stiffness = Kpp});
+  if (impact) d.interactions.walls.push_back(Wall{.normal = Vec3::UnitX(), .offset = 0.0, .stiffness = Kpp});
   p.t_end = impact ? 35.0 : 25.0;
   // Convergence on [0, 10] (docs/problems.md P5). The stiffest mode, the bonds' axial one, has
   // omega_max ~ 2 sqrt(K^a / L0^2) = 240 rad/s (more under Hertz contact): explicit Verlet-type maps
@@ -84,7 +88,14 @@ class BodySystem final : public Family {
   void validate(Problem& p) const override {
     const std::string w = where(p);
     require(p.loads.empty(), w + "the body_system family takes interactions (bonds, contact, walls), not loads");
-    auto& in = p.interactions;
+    BodySystemData& d = p.family_data.edit<BodySystemData>();
+    if (d.diameters.empty()) d.diameters.assign(p.bodies.size(), 0.0);
+    require(d.diameters.size() == p.bodies.size(), w + "one contact diameter per body (" + std::to_string(d.diameters.size()) +
+                                                       " for " + std::to_string(p.bodies.size()) + " bodies)");
+    for (std::size_t b = 0; b < d.diameters.size(); ++b)
+      require(std::isfinite(d.diameters[b]) && d.diameters[b] >= 0,
+              w + "body " + std::to_string(b) + ": diameter must be finite and >= 0 (got " + num(d.diameters[b]) + ")");
+    auto& in = d.interactions;
     for (std::size_t k = 0; k < in.bonds.size(); ++k) {
       const Bond& bd = in.bonds[k];
       const std::string kw = w + "bond " + std::to_string(k) + ": ";
@@ -124,9 +135,9 @@ class BodySystem final : public Family {
     std::vector<InvariantGroup> g;
     g.push_back({{{"energy", InvariantKind::energy,
                    "E = sum (m|v|^2 + W.JW)/2 + U^m + U^a + U^s + U^pp + U^pw (paper 001 eq. 43)",
-                   std::max(std::abs(p.system_energy(p.initial).total()), 1e-300)}},
-                 [](const Problem& q, const State& s, double* out) { *out = q.system_energy(s).total(); }});
-    if (p.interactions.walls.empty()) {
+                   std::max(std::abs(system_energy(p, p.initial).total()), 1e-300)}},
+                 [](const Problem& q, const State& s, double* out) { *out = system_energy(q, s).total(); }});
+    if (body_system_data(p).interactions.walls.empty()) {
       InvariantGroup m{{}, [](const Problem& q, const State& s, double* out) {
                          Vec3 lin = Vec3::Zero(), ang = Vec3::Zero();
                          for (std::size_t i = 0; i < q.bodies.size(); ++i) {
@@ -148,7 +159,14 @@ class BodySystem final : public Family {
     g.push_back(orthogonality("max over bodies of |R^T R - I|_F"));
     return g;
   }
-  double energy(const Problem& p, const State& s) const override { return p.system_energy(s).total(); }
+  bool internal_loads(const Problem& p) const override { return !body_system_data(p).interactions.empty(); }
+  /// The largest contact diameter (1 for point particles).
+  double length_scale(const Problem& p) const override {
+    double L = 0;
+    for (double D : body_system_data(p).diameters) L = std::max(L, D);
+    return L > 0 ? L : 1.0;
+  }
+  double energy(const Problem& p, const State& s) const override { return system_energy(p, s).total(); }
   bool momenta(const Problem& p, const State& s, std::vector<BodyMomenta>& m) const override {
     return rigid_momenta(p, s, m);
   }
@@ -163,9 +181,11 @@ class BodySystem final : public Family {
   std::vector<const char*> file_keys() const override { return {"interactions"}; }
   std::vector<const char*> body_file_keys() const override { return {"diameter"}; }
   void read(const nlohmann::json& j, Problem& p, const ProblemFileReader& r) const override {
+    BodySystemData& d = p.family_data.edit<BodySystemData>();
+    d.diameters.assign(p.bodies.size(), 0.0);
     for (std::size_t i = 0; i < p.bodies.size(); ++i) {
       const auto& bj = j["bodies"][i];
-      if (bj.contains("diameter")) p.bodies[i].diameter = r.number(bj["diameter"], cat("/bodies/", std::to_string(i), "/diameter"));
+      if (bj.contains("diameter")) d.diameters[i] = r.number(bj["diameter"], cat("/bodies/", std::to_string(i), "/diameter"));
     }
     if (!j.contains("interactions")) return;
     const nlohmann::json& in = j["interactions"];
@@ -186,25 +206,25 @@ class BodySystem final : public Family {
         if (b.contains("axial")) bd.axial = r.number(b["axial"], bp + "/axial");
         if (b.contains("shear")) bd.shear = r.number(b["shear"], bp + "/shear");
         bd.rest = r.vec3(r.field(b, bp, "rest"), bp + "/rest");
-        p.interactions.bonds.push_back(bd);
+        d.interactions.bonds.push_back(bd);
       }
     }
     if (in.contains("contact_stiffness"))
-      p.interactions.contact_stiffness = r.number(in["contact_stiffness"], "/interactions/contact_stiffness");
+      d.interactions.contact_stiffness = r.number(in["contact_stiffness"], "/interactions/contact_stiffness");
     if (in.contains("walls")) {
       if (!in["walls"].is_array()) r.fail("/interactions/walls", "expected an array");
       for (std::size_t k = 0; k < in["walls"].size(); ++k) {
         const nlohmann::json& w = in["walls"][k];
         const std::string wp = "/interactions/walls/" + std::to_string(k);
         r.only(w, wp, {"normal", "offset", "stiffness"});
-        p.interactions.walls.push_back(Wall{.normal = r.vec3(r.field(w, wp, "normal"), wp + "/normal"),
+        d.interactions.walls.push_back(Wall{.normal = r.vec3(r.field(w, wp, "normal"), wp + "/normal"),
                                             .offset = w.contains("offset") ? r.number(w["offset"], wp + "/offset") : 0.0,
                                             .stiffness = r.number(r.field(w, wp, "stiffness"), wp + "/stiffness")});
       }
     }
   }
   void write(const Problem& p, nlohmann::ordered_json& j) const override {
-    const Interactions& in = p.interactions;
+    const Interactions& in = body_system_data(p).interactions;
     nlohmann::ordered_json bonds = nlohmann::ordered_json::array();
     for (const Bond& b : in.bonds)
       bonds.push_back({{"bodies", nlohmann::ordered_json::array({b.i, b.j})}, {"bending", b.bending}, {"axial", b.axial},
@@ -215,7 +235,7 @@ class BodySystem final : public Family {
     j["interactions"] = {{"bonds", bonds}, {"contact_stiffness", in.contact_stiffness}, {"walls", walls}};
   }
   void write_body(const Problem& p, std::size_t b, nlohmann::ordered_json& body) const override {
-    body["diameter"] = p.bodies[b].diameter;
+    body["diameter"] = diameter(body_system_data(p), b);
   }
   // The family's catalogue problems (docs/problems.md P5, P7), in the catalogue's order. The torus (P5)
   // and the gas (P7) are not in the quick suite: the torus' high-accuracy reference alone takes over a
@@ -232,6 +252,61 @@ class BodySystem final : public Family {
 }  // namespace rigidbench::families
 
 namespace rigidbench {
+
+namespace {
+/// The one walk over a body system's interactions (bonds, the near pairs for contact, walls): adds each
+/// term's energy to e and, when `force`/`moment` are given (n entries, accumulated into), its loads.
+/// R(b) and x(b) give body b's attitude and position (the schemes' arrays or a canonical State).
+template <class RofB, class XofB>
+void walk_interactions(const Problem& p, const RofB& R, const XofB& x, SystemEnergy& e, Vec3* force, Vec3* moment) {
+  const auto at = [](Vec3* a, std::size_t i) { return a ? a + i : nullptr; };
+  const std::size_t n = p.bodies.size();
+  const BodySystemData& d = body_system_data(p);
+  for (const Bond& bd : d.interactions.bonds) {
+    const std::size_t i = bd.i, j = bd.j;
+    if (bd.bending != 0) e.bending += interactions::bending(bd.bending, R(i), R(j), at(moment, i), at(moment, j));
+    if (bd.axial != 0)
+      e.axial += interactions::axial(bd.axial, bd.rest.norm(), x(i), x(j), at(force, i), at(force, j));
+    if (bd.shear != 0)
+      e.shear += interactions::shear(bd.shear, bd.rest, R(i), R(j), x(i), x(j), at(force, i), at(force, j),
+                                     at(moment, i), at(moment, j));
+  }
+  if (const double K = d.interactions.contact_stiffness; K != 0) {
+    // Contact acts within D_ij = (D_i + D_j)/2 <= max D: only the pairs a grid finds near, in the
+    // all-pairs order (the sums are the all-pairs sums bit for bit).
+    double reach = 0;
+    for (std::size_t b = 0; b < n; ++b) reach = std::max(reach, diameter(d, b));
+    interactions::for_each_near_pair(n, x, reach, [&](std::size_t i, std::size_t j) {
+      e.contact += interactions::contact(K, 0.5 * (diameter(d, i) + diameter(d, j)), x(i), x(j), at(force, i),
+                                         at(force, j));
+    });
+  }
+  for (const Wall& w : d.interactions.walls)
+    for (std::size_t b = 0; b < n; ++b)
+      e.wall += interactions::wall(w.stiffness, diameter(d, b), w.normal, w.offset, x(b), at(force, b));
+}
+}  // namespace
+
+void system_loads(const Problem& p, const Mat3* R, const Vec3* x, Vec3* force, Vec3* moment) {
+  for (std::size_t b = 0; b < p.bodies.size(); ++b) force[b] = moment[b] = Vec3::Zero();
+  SystemEnergy unused;
+  walk_interactions(
+      p, [R](std::size_t b) -> const Mat3& { return R[b]; }, [x](std::size_t b) -> const Vec3& { return x[b]; },
+      unused, force, moment);
+}
+
+SystemEnergy system_energy(const Problem& p, const State& s) {
+  SystemEnergy e;
+  for (std::size_t b = 0; b < p.bodies.size(); ++b) {
+    const BodyState& x = s.bodies[b];
+    e.translational += 0.5 * p.bodies[b].mass * x.v.squaredNorm();
+    e.rotational += 0.5 * x.W.dot(p.bodies[b].inertia * x.W);
+  }
+  walk_interactions(
+      p, [&s](std::size_t b) -> const Mat3& { return s.bodies[b].R; },
+      [&s](std::size_t b) -> const Vec3& { return s.bodies[b].x; }, e, nullptr, nullptr);
+  return e;
+}
 
 // P7: a granular gas of n frictionless spheres in a closed box (docs/problems.md P7), the scalable
 // body system of the scaling study (`bench --sizes`). Spheres of diameter D = 1, m = 1, J = m D^2/10
@@ -257,10 +332,10 @@ Problem particle_gas(std::size_t n) {
   p.name = n == kParticleGasDefault ? "particle_gas" : cat("particle_gas_", std::to_string(n));
   p.title = cat("Granular gas: ", std::to_string(n), " frictionless spheres with Hertz contact in a closed box");
   p.source = "docs/problems.md P7 (rigidbench's own: the scalable body system)";
-  BodyModel body{Mat3::Identity() * (0.1 * D * D), 1.0};
-  body.diameter = D;
-  p.bodies.assign(n, body);
+  p.bodies.assign(n, BodyModel{Mat3::Identity() * (0.1 * D * D), 1.0});
   p.initial = State(n);
+  BodySystemData& d = p.family_data.edit<BodySystemData>();
+  d.diameters.assign(n, D);
   for (std::size_t b = 0; b < n; ++b) {
     const std::size_t i = b % k, j = (b / k) % k, l = b / (k * k);
     BodyState& s = p.initial.bodies[b];
@@ -269,12 +344,12 @@ Problem particle_gas(std::size_t n) {
     for (int a = 0; a < 3; ++a) s.v[a] = uniform(-1, 1);
     for (int a = 0; a < 3; ++a) s.W[a] = uniform(-1, 1);
   }
-  p.interactions.contact_stiffness = K;
+  d.interactions.contact_stiffness = K;
   const double lo = -0.5 * spacing, hi = (double(k) - 0.5) * spacing;
   for (int a = 0; a < 3; ++a) {
     const Vec3 e = Vec3::Unit(a);
-    p.interactions.walls.push_back(Wall{.normal = e, .offset = lo, .stiffness = K});    // e . x >= lo
-    p.interactions.walls.push_back(Wall{.normal = -e, .offset = -hi, .stiffness = K});  // e . x <= hi
+    d.interactions.walls.push_back(Wall{.normal = e, .offset = lo, .stiffness = K});    // e . x >= lo
+    d.interactions.walls.push_back(Wall{.normal = -e, .offset = -hi, .stiffness = K});  // e . x <= hi
   }
   p.t_end = 4.0;
   // The contact's stiffest mode is ~70 rad/s at these speeds: h = 4e-3 is 0.28 rad per step.

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/problems/families/rigid_body.hpp"
 #include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench::families {
@@ -37,7 +38,7 @@ inline bool rigid_momenta(const Problem& p, const State& s, std::vector<BodyMome
   if (!p.followers().empty()) return false;
   m.resize(s.bodies.size());
   for (std::size_t b = 0; b < s.bodies.size(); ++b) {
-    m[b].Pi = p.inertia(b) * s.bodies[b].W + (b == 0 ? p.internal_momentum() : Vec3::Zero());
+    m[b].Pi = p.inertia(b) * s.bodies[b].W + (b == 0 ? internal_momentum(p) : Vec3::Zero());
     m[b].P = p.translating() ? Vec3(p.bodies[b].mass * s.bodies[b].v) : Vec3::Zero();
   }
   return true;
@@ -45,7 +46,7 @@ inline bool rigid_momenta(const Problem& p, const State& s, std::vector<BodyMome
 /// Its inverse (Family::velocities).
 inline void rigid_velocities(const Problem& p, const std::vector<BodyMomenta>& m, State& s) {
   for (std::size_t b = 0; b < s.bodies.size(); ++b) {
-    s.bodies[b].W = p.inertia_inverse(b) * (m[b].Pi - (b == 0 ? p.internal_momentum() : Vec3::Zero()));
+    s.bodies[b].W = p.inertia_inverse(b) * (m[b].Pi - (b == 0 ? internal_momentum(p) : Vec3::Zero()));
     if (p.translating()) s.bodies[b].v = m[b].P / p.bodies[b].mass;
   }
 }

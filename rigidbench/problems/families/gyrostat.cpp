@@ -5,7 +5,7 @@
 // h_B = J_r sigma a the rotor's angular momentum relative to the carrier (rotor axial inertia J_r,
 // relative rate sigma, unit axis a), the body momentum and the equations are
 //   Pi = J W + h_B,   Pi' = Pi x W + T(t, R),   R' = R hat(W):
-// the rigid-body equations with an internal momentum (Problem::internal_momentum), so the schemes
+// the rigid-body equations with an internal momentum (RigidBodyTerms, families/rigid_body.hpp), so the schemes
 // of the rigid_body family that handle that term integrate it. Torque-free invariants: the energy
 // 1/2 W.J W (the rotor's relative kinetic energy is constant and left out), |Pi| and the spatial
 // momentum pi = R Pi; under loads, those the rigid-body structure leaves (rigid_body_invariants).
@@ -34,7 +34,6 @@ class Gyrostat final : public Family {
 
   void validate(Problem& p) const override {
     const std::string w = where(p);
-    require(p.interactions.empty(), w + "interactions (bonds, contact, walls) belong to the body_system family");
     Vec3 axis;
     double Jr = 0, rate = 0;
     try {
@@ -55,7 +54,7 @@ class Gyrostat final : public Family {
     require(a.dot(p.inertia() * a) > Jr,
             w + "rotor inertia " + num(Jr) + " exceeds the gyrostat's inertia about the rotor axis (" +
                 num(a.dot(p.inertia() * a)) + ")");
-    p.set_internal_momentum(Jr * rate * a);
+    p.family_data.edit<RigidBodyTerms>().internal_momentum = Jr * rate * a;
   }
   std::vector<InvariantGroup> invariants(const Problem& p) const override { return rigid_body_invariants(p); }
   double energy(const Problem& p, const State& s) const override { return rigid_body_energy(p, s); }

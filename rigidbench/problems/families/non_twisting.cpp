@@ -46,7 +46,6 @@ class NonTwisting final : public Family {
     return "rigid body on a non-twisting frame (paper 000): nonholonomic constraint w . d3 = 0";
   }
   void validate(Problem& p) const override {
-    require(p.interactions.empty(), where(p) + "interactions (bonds, contact, walls) belong to the body_system family");
     // Paper 000 section 3: the splitting of the inertia implies J13 = J23 = 0; without it the
     // nonholonomic momenta d1 . pi, d2 . pi are not conserved and the model is not the paper's.
     const Mat3& J = p.bodies[0].inertia;

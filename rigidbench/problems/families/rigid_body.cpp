@@ -21,7 +21,7 @@ std::vector<InvariantGroup> rigid_body_invariants(const Problem& p) {
   const double from = tq > p.t0 ? tq : -std::numeric_limits<double>::infinity();
   const BodyState& s0 = p.initial.body();
   const Mat3& J = p.inertia();
-  const Vec3 h = p.internal_momentum();
+  const Vec3 h = internal_momentum(p);
   const Vec3 Pi0 = J * s0.W + h;
   const double K0 = 0.5 * s0.W.dot(J * s0.W);
   const double mom_scale = Pi0.norm() > 0 ? Pi0.norm() : 1.0;
@@ -34,7 +34,7 @@ std::vector<InvariantGroup> rigid_body_invariants(const Problem& p) {
       // Torque-free (once the followers vanish): the spatial momentum pi = R Pi and the Casimir |Pi|.
       InvariantGroup m{{}, [](const Problem& q, const State& s, double* out) {
                          const BodyState& b = s.body();
-                         const Vec3 Pi = q.inertia() * b.W + q.internal_momentum();
+                         const Vec3 Pi = q.inertia() * b.W + internal_momentum(q);
                          const Vec3 pi = b.R * Pi;
                          out[0] = pi.x(), out[1] = pi.y(), out[2] = pi.z(), out[3] = Pi.norm();
                        }};
@@ -67,7 +67,7 @@ std::vector<InvariantGroup> rigid_body_invariants(const Problem& p) {
                        "e . pi, e the unit direction of the field (e3 in the catalogue)", mom_scale, true, from}},
                      [e](const Problem& q, const State& s, double* out) {
                        const BodyState& b = s.body();
-                       *out = e.dot(b.R * (q.inertia() * b.W + q.internal_momentum()));
+                       *out = e.dot(b.R * (q.inertia() * b.W + internal_momentum(q)));
                      }});
       }
       if (coaxial && !axis.isZero() && h.cross(axis).norm() <= 1e-14 * std::max(1.0, h.norm())) {
@@ -80,7 +80,7 @@ std::vector<InvariantGroup> rigid_body_invariants(const Problem& p) {
                          "(J3 W3 for the heavy top; R rho0 . Omega for the unit spherical pendulum)",
                          mom_scale, true, from}},
                        [axis](const Problem& q, const State& s, double* out) {
-                         *out = axis.dot(q.inertia() * s.body().W + q.internal_momentum());
+                         *out = axis.dot(q.inertia() * s.body().W + internal_momentum(q));
                        }});
       }
     }
@@ -193,7 +193,9 @@ class RigidBody final : public Family {
            "follower moments";
   }
   void validate(Problem& p) const override {
-    require(p.interactions.empty(), where(p) + "interactions (bonds, contact, walls) belong to the body_system family");
+    // The family's schemes integrate Pi = J W: a rotor's h_B is the gyrostat's term (required feature).
+    require(internal_momentum_if_any(p) == nullptr,
+            where(p) + "an internal momentum (a rotor) makes the problem a gyrostat (family \"gyrostat\")");
   }
   std::vector<InvariantGroup> invariants(const Problem& p) const override { return rigid_body_invariants(p); }
   double energy(const Problem& p, const State& s) const override { return rigid_body_energy(p, s); }

@@ -1,6 +1,6 @@
 #pragma once
 // Kirchhoff form of every body of a body_system (SE(3)^n, paper 001 section 4), attitude as a unit
-// quaternion, with the interactions' spatial forces F_b and moments m_b (Problem::system_loads):
+// quaternion, with the interactions' spatial forces F_b and moments m_b (system_loads, families/body_system.hpp):
 //   q_b' = 1/2 q_b (x) (0, W_b),  J_b W_b' = J_b W_b x W_b + R_b^T m_b,  x_b' = v_b,  m_b v_b' = F_b.
 // The loads are evaluated at R(q_b / |q_b|). Used by the high-accuracy reference and by the
 // Boost.Odeint RK4 baseline of body systems, so both integrate the very same right-hand side.
@@ -9,6 +9,7 @@
 
 #include "rigidbench/core/quaternion.hpp"
 #include "rigidbench/core/state.hpp"
+#include "rigidbench/problems/families/body_system.hpp"
 #include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench::formulations {
@@ -34,7 +35,7 @@ struct BodySystemQuaternion {
       R_[b] = quat::to_matrix(Vec4(s[0], s[1], s[2], s[3]));
       x_[b] = Vec3(s[7], s[8], s[9]);
     }
-    problem->system_loads(R_.data(), x_.data(), F_.data(), m_.data());
+    system_loads(*problem, R_.data(), x_.data(), F_.data(), m_.data());
     if (load_evaluations) ++*load_evaluations;
     dy.resize(y.size());
     for (std::size_t b = 0; b < n; ++b) {

@@ -3,7 +3,7 @@
 // equations in body components) with the attitude as a unit quaternion:
 //   q' = 1/2 q (x) (0, W)                    (Hamilton product; R(q) maps body -> space, R' = R hat(W))
 //   J W' = Pi x W + T(t, R(q)),  Pi = J W + h,  T = R^T t  (body moment; h the body's internal
-//                                                         momentum, Problem::internal_momentum)
+//                                                         momentum, families/rigid_body.hpp)
 // The exact flow keeps |q| = 1; the moment is evaluated at R(q / |q|) so that a numerical drift of
 // |q| does not scale the load. Used by the high-accuracy reference and by the Boost.Odeint RK4
 // baseline, so both integrate the very same right-hand side.
@@ -12,6 +12,7 @@
 
 #include "rigidbench/core/quaternion.hpp"
 #include "rigidbench/core/state.hpp"
+#include "rigidbench/problems/families/rigid_body.hpp"
 #include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench::formulations {
@@ -19,8 +20,12 @@ namespace rigidbench::formulations {
 struct KirchhoffQuaternion {
   using state_type = std::array<double, 7>;  // q (w, x, y, z), W (3)
 
+  KirchhoffQuaternion(const Problem* p, std::uint64_t* counter = nullptr)
+      : problem(p), load_evaluations(counter), h(internal_momentum_if_any(*p)) {}
+
   const Problem* problem;
   std::uint64_t* load_evaluations = nullptr;  // optional counter
+  const Vec3* h = nullptr;                    // the internal momentum h_B where there is one
 
   void operator()(const state_type& y, state_type& dy, double t) const {
     const Vec4 q(y[0], y[1], y[2], y[3]);
@@ -28,7 +33,7 @@ struct KirchhoffQuaternion {
     const Vec4 dq = 0.5 * quat::multiply(q, Vec4(0.0, W.x(), W.y(), W.z()));
     const Mat3& J = problem->inertia();
     Vec3 Pi = J * W;
-    if (problem->has_internal_momentum()) Pi += problem->internal_momentum();
+    if (h) Pi += *h;
     Vec3 rhs = Pi.cross(W);
     if (!problem->torque_free()) {
       rhs += problem->body_moment(t, quat::to_matrix(q));

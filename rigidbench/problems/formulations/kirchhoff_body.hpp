@@ -11,6 +11,7 @@
 
 #include "rigidbench/core/quaternion.hpp"
 #include "rigidbench/core/state.hpp"
+#include "rigidbench/problems/families/kirchhoff_body.hpp"
 #include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench::formulations {
@@ -22,8 +23,9 @@ inline Vec4 qdot(const double* q, const Vec3& W) {
 inline Mat3 rot(const double* q) { return quat::to_matrix(Vec4(q[0], q[1], q[2], q[3])); }
 /// Body accelerations from Kirchhoff's equations.
 inline void accelerations(const Problem& p, const Vec3& u, const Vec3& W, Vec3& du, Vec3& dW) {
-  const Vec3 P = p.bodies[0].added_mass * u, Pi = p.inertia() * W;
-  du = p.added_mass_inverse() * P.cross(W);
+  const KirchhoffBodyData& d = kirchhoff_body_data(p);
+  const Vec3 P = d.added_mass * u, Pi = p.inertia() * W;
+  du = d.added_mass_inverse * P.cross(W);
   dW = p.inertia_inverse() * (Pi.cross(W) + P.cross(u));
 }
 }  // namespace fluid
@@ -59,14 +61,14 @@ struct NewtonEulerBody {
   const Problem* problem;
   Vec3 p, m;  // spatial impulse and spatial angular impulse (constants of the motion)
   NewtonEulerBody(const Problem& pr, const BodyState& b0) : problem(&pr) {
-    const Vec3 P = pr.bodies[0].added_mass * (b0.R.transpose() * b0.v), Pi = pr.inertia() * b0.W;
+    const Vec3 P = kirchhoff_body_data(pr).added_mass * (b0.R.transpose() * b0.v), Pi = pr.inertia() * b0.W;
     p = b0.R * P;
     m = b0.x.cross(p) + b0.R * Pi;
   }
   void velocities(const state_type& y, Mat3& R, Vec3& u, Vec3& W) const {
     R = fluid::rot(y.data());
     const Vec3 x(y[4], y[5], y[6]);
-    u = problem->added_mass_inverse() * (R.transpose() * p);
+    u = kirchhoff_body_data(*problem).added_mass_inverse * (R.transpose() * p);
     W = problem->inertia_inverse() * (R.transpose() * (m - x.cross(p)));
   }
   void operator()(const state_type& y, state_type& dy, double) const {

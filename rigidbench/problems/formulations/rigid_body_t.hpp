@@ -17,6 +17,7 @@
 
 #include "rigidbench/core/quaternion.hpp"
 #include "rigidbench/core/state.hpp"
+#include "rigidbench/problems/families/rigid_body.hpp"
 #include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench::formulations {
@@ -97,7 +98,7 @@ std::array<T, 4> pure_times(const A3<T>& v, const T* a) {
 template <class T>
 struct RigidBodyData {
   A33<T> J, Jinv;
-  A3<T> h;  // internal momentum: Pi = J W + h (Problem::internal_momentum; zero but for the gyrostat)
+  A3<T> h;  // internal momentum: Pi = J W + h (families/rigid_body.hpp; zero but for the gyrostat)
   struct Field {
     A3<T> force, point;
   };
@@ -107,7 +108,7 @@ struct RigidBodyData {
     std::vector<std::pair<T, T>> knots;  // TimeProfile in T
   };
   std::vector<Follower> followers;
-  explicit RigidBodyData(const Problem& p) : J(cast33<T>(p.inertia())), h(cast3<T>(p.internal_momentum())) {
+  explicit RigidBodyData(const Problem& p) : J(cast33<T>(p.inertia())), h(cast3<T>(internal_momentum(p))) {
     // J^-1 in T (not the double inverse cast up): by cofactors, exact to T's precision.
     const auto& a = J;
     const T det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
