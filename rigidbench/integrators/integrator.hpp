@@ -17,6 +17,13 @@
 // |                       | since reset                                                             |
 //
 // Order p: the global error at a fixed final time behaves as C h^p for h -> 0 on smooth problems.
+//
+// Adaptive schemes (SchemeInfo::adaptive; docs/adaptive.md) choose their own steps under an absolute
+// and a relative tolerance (the settings kAbsTolerance, kRelTolerance). For them s.step(t, h) means
+// "advance from t to the requested output time t + h", with as many internal steps as their controller
+// takes (stepping exactly onto t + h, or past it and interpolating with dense output); the counters
+// say how many it accepted and rejected and how many right-hand sides it evaluated. Their order p is
+// the order of the method, not a rate in the output interval h.
 // Claims: what the scheme's source asserts for each kind of invariant of the exact flow; the
 // verification suite checks every claim against the problem's own evaluation of the invariant.
 #include <algorithm>
@@ -111,6 +118,12 @@ inline const SettingInfo kNewtonTolerance{"newton_tolerance", "relative incremen
 inline const SettingInfo kNewtonMaxIterations{"newton_max_iterations",
                                               "iterations before a step is a breakdown", 50, 1, 1000, true};
 
+/// The tolerances every adaptive scheme declares (SchemeInfo::adaptive): its controller accepts a step
+/// whose error estimate e_i satisfies max_i |e_i| / (abs + rel |y_i|) <= 1 (odeint's default error
+/// checker; docs/adaptive.md). The tolerance ladder sets both to tol_k.
+inline const SettingInfo kAbsTolerance{"abs_tolerance", "absolute tolerance of the error control", 1e-6, 1e-16, 1e-1};
+inline const SettingInfo kRelTolerance{"rel_tolerance", "relative tolerance of the error control", 1e-6, 1e-16, 1e-1};
+
 /// Values given for a scheme's declared settings, by name (validated against SettingInfo by
 /// configure_schemes). A setting not given takes its default.
 struct SchemeSettings {
@@ -142,6 +155,9 @@ struct SchemeInfo {
   /// Run in a child process (integrators/integrate.hpp, "Isolated schemes"): for a scheme whose code
   /// may end the process (an engine that aborts on a fault), so that the fault is the run's breakdown.
   bool isolate = false;
+  /// Chooses its own steps under kAbsTolerance / kRelTolerance (the contract above, docs/adaptive.md):
+  /// judged on a tolerance ladder, not a step ladder.
+  bool adaptive = false;
   /// The version of code the scheme runs that is not rigidbench's, e.g. "MuJoCo 2.2.2" for an engine;
   /// empty for schemes written for rigidbench (versioned by the tool). The report carries it and the
   /// gate pins it: a baseline blessed with another version is stale (docs/gate.md).
@@ -168,6 +184,14 @@ struct Counters {
   std::uint64_t load_evaluations = 0;
   std::uint64_t newton_iterations = 0;
   std::uint64_t jacobian_evaluations = 0;  // Jacobians evaluated and factorised (<= Newton iterations)
+  /// An adaptive scheme's internal steps (SchemeInfo::adaptive): accepted, rejected by its
+  /// controller, and its right-hand-side evaluations (loaded or not). Zero for a fixed-step scheme.
+  std::uint64_t accepted_steps = 0;
+  std::uint64_t rejected_steps = 0;
+  std::uint64_t rhs_evaluations = 0;
+  /// Accepted steps the scheme shortened to land on an output time (exact landing): where most are,
+  /// the output grid, not the tolerance, sets the steps (docs/adaptive.md).
+  std::uint64_t shortened_steps = 0;
 };
 
 template <class S>

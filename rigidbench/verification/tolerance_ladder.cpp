@@ -1,0 +1,123 @@
+#include "rigidbench/verification/tolerance_ladder.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "rigidbench/core/so3.hpp"
+#include "rigidbench/integrators/integrate.hpp"
+
+namespace rigidbench {
+
+double ToleranceLadder::tol(int k) const { return tol0 * std::pow(10.0, -0.5 * double(k)); }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// One level: the scheme at abs = rel = tol on the reference's grid (one driver step per interval).
+ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const ReferenceSolution& ref, double tol) {
+  ToleranceLevel lv;
+  lv.tol = tol;
+  SchemeSettings set = s.settings;
+  set.values[std::string(kAbsTolerance.name)] = tol;
+  set.values[std::string(kRelTolerance.name)] = tol;
+  const std::unique_ptr<AnyIntegrator> integ = s.factory(p, set);
+  const std::size_t M = ref.times.size() - 1, ni = p.invariants().size();
+  const double t0 = ref.times.front(), dt = (ref.times.back() - t0) / double(M);
+  std::vector<double> I0(ni), I(ni);
+  p.evaluate_invariants(p.initial, I0.data());
+  lv.invariant_drift.assign(ni, 0.0);
+  lv.attitude_error = lv.omega_error = 0;
+  State x = p.initial;
+  integ->reset(x, t0);
+  const auto start = Clock::now();
+  const IntegrationOutcome run =
+      integrate(*integ, FixedSteps{t0, dt, std::int64_t(M)}, {.every = 1}, x, [&](const Observation& o, const State& xo) {
+        const State& r = ref.states[std::size_t(o.index)];
+        for (std::size_t b = 0; b < xo.bodies.size(); ++b) {
+          lv.attitude_error = std::max(lv.attitude_error, so3::log(r.bodies[b].R.transpose() * xo.bodies[b].R).norm());
+          lv.omega_error = std::max(lv.omega_error, (xo.bodies[b].W - r.bodies[b].W).norm());
+        }
+        p.evaluate_invariants(xo, I.data());
+        for (std::size_t i = 0; i < ni; ++i)
+          lv.invariant_drift[i] = std::max(lv.invariant_drift[i], std::abs(I[i] - I0[i]) / p.invariants()[i].natural_scale);
+      });
+  lv.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  lv.ok = run.ok;
+  lv.reason = run.reason;
+  lv.counters = integ->counters();
+  const double attempted = double(lv.counters.accepted_steps + lv.counters.rejected_steps);
+  lv.rejected_fraction = attempted > 0 ? double(lv.counters.rejected_steps) / attempted : kNaN;
+  if (!run.ok) lv.attitude_error = lv.omega_error = kNaN;
+  double est = 0;
+  for (double e : ref.estimate_attitude) est = std::max(est, e);
+  lv.floor = std::max(kRefFloorFactor * est, kRoundoffUlps * kEps);
+  lv.above_floor = run.ok && lv.attitude_error > lv.floor;
+  lv.grid_bound = 2 * lv.counters.shortened_steps > lv.counters.accepted_steps;
+  return lv;
+}
+
+}  // namespace
+
+ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const ReferenceSolution& ref,
+                               const ToleranceLadder& L) {
+  if (!s.info->adaptive)
+    throw InputError(cat("'", std::string(s.info->name), "' chooses no steps of its own: it is judged on the step ladder"));
+  if (L.levels < kMinToleranceLevels || !(L.tol0 > 0) || !(L.tol0 <= 0.1))
+    throw InputError(cat("tolerance ladder: tol0 must be in (0, 0.1] and levels >= ", std::to_string(kMinToleranceLevels)));
+  if (ref.times.size() < 2) throw std::logic_error("tolerance_study: a reference on a grid of at least two times");
+  ToleranceStudy st;
+  st.integrator = std::string(s.info->name);
+  st.problem = p.name;
+  st.span = ref.times.back() - ref.times.front();
+  std::vector<double> lt, le, lw, ls;  // log10 tol, attitude error, omega error, accepted steps
+  for (int k = 0; k < L.levels; ++k) {
+    ToleranceLevel lv = run_tolerance_level(p, s, ref, L.tol(k));
+    if (lv.ok) st.rejected_fraction = std::isnan(st.rejected_fraction) ? lv.rejected_fraction
+                                                                       : std::max(st.rejected_fraction, lv.rejected_fraction);
+    if (lv.above_floor && !lv.grid_bound) {
+      lt.push_back(std::log10(lv.tol));
+      le.push_back(std::log10(lv.attitude_error));
+      lw.push_back(std::log10(std::max(lv.omega_error, 1e-300)));
+      ls.push_back(std::log10(double(std::max<std::uint64_t>(lv.counters.accepted_steps, 1))));
+      const double ratio = lv.attitude_error / lv.tol;
+      st.ratio_min = std::isnan(st.ratio_min) ? ratio : std::min(st.ratio_min, ratio);
+      st.ratio_max = std::isnan(st.ratio_max) ? ratio : std::max(st.ratio_max, ratio);
+    }
+    st.levels.push_back(std::move(lv));
+  }
+  const std::size_t used = lt.size();
+  if (used >= std::size_t(kMinToleranceLevels)) {
+    st.proportionality = fit_line(lt, le);
+    st.omega_proportionality = fit_line(lt, lw);
+    st.work = fit_line(ls, le);
+    st.effective_order = -st.work.slope;
+    const double dev = std::abs(st.proportionality.slope - 1);
+    st.proportionality_verdict = dev <= kProportionalityTolerance ? Verdict::pass : Verdict::fail;
+    st.proportionality_note = cat("log error against log tol: slope ", format_number(st.proportionality.slope, 3), " +- ",
+                                  format_number(st.proportionality.stderr_slope, 2), " over ", std::to_string(used),
+                                  " levels above the reference floor and not grid-bound (expected 1 +- ",
+                                  format_number(kProportionalityTolerance, 2), ")");
+  } else {
+    st.proportionality_note = cat(std::to_string(used), " level(s) above the reference floor and not grid-bound (",
+                                  std::to_string(kMinToleranceLevels), " needed): the slope is not defined");
+  }
+  bool all_ran = true;
+  for (const ToleranceLevel& lv : st.levels) all_ran = all_ran && lv.ok;
+  if (!std::isnan(st.rejected_fraction)) {
+    st.rejection_verdict = st.rejected_fraction <= kMaxRejectedFraction ? Verdict::pass : Verdict::fail;
+    st.rejection_note = cat("largest rejected fraction over the levels ", format_number(st.rejected_fraction, 3),
+                            " (allowed ", format_number(kMaxRejectedFraction, 3), ")");
+  }
+  if (!all_ran) {
+    for (const ToleranceLevel& lv : st.levels)
+      if (!lv.ok) {
+        st.proportionality_note += cat("; tol ", format_number(lv.tol, 3), " broke down: ", lv.reason);
+        break;
+      }
+  }
+  return st;
+}
+
+}  // namespace rigidbench

@@ -1,0 +1,83 @@
+#pragma once
+// The tolerance ladder of an adaptive scheme (SchemeInfo::adaptive; docs/adaptive.md): what the step
+// ladder is to a fixed-step scheme. Level k runs the scheme with abs = rel = tol_k = tol0 10^(-k/2)
+// over the convergence span, observed on the reference's grid through the integration driver (one
+// driver step per output interval: integrator.hpp, "Adaptive schemes"), and measures against the
+// reference what its users ask:
+// - tolerance proportionality: the slope of log error against log tol over the levels above the
+//   reference's floor, with its standard error, and the band of error / tol;
+// - the effective order: minus the slope of log error against log accepted steps (work-precision);
+// - the controller's rejected-step fraction;
+// - the invariants' drift at each tolerance, evaluated by the problem from the canonical state;
+// - the cost per unit of simulated time: accepted steps, right-hand sides, load evaluations, time.
+// Q_II and the step ladder's order verdicts do not apply: the output interval is not a step.
+#include <string>
+#include <vector>
+
+#include "rigidbench/integrators/registry.hpp"
+#include "rigidbench/problems/problem.hpp"
+#include "rigidbench/reference/reference.hpp"
+#include "rigidbench/verification/metrics.hpp"
+
+namespace rigidbench {
+
+/// tol_k = tol0 10^(-k/2), k = 0 .. levels-1.
+struct ToleranceLadder {
+  double tol0 = 1e-5;
+  int levels = 9;
+  double tol(int k) const;
+};
+
+/// The verdict thresholds (docs/adaptive.md, "Verdicts").
+/// Proportionality: the error follows the tolerance, |slope - 1| <= this. A controller of the local
+/// error per step of an order-p method with an order-(p-1) estimate (local extrapolation) gives a
+/// global error ~ tol^(p/p) = tol; the allowance covers the transients of the controller.
+constexpr double kProportionalityTolerance = 0.25;
+/// Rejected steps: at most this fraction of the attempted steps at every level. odeint's controller
+/// (safety 0.9, growth at most 5x) rejects a few percent on smooth problems; one rejected step in
+/// three means its step proposals do not fit its own error test.
+constexpr double kMaxRejectedFraction = 1.0 / 3.0;
+/// Levels above the reference floor (and not grid-bound) a slope needs.
+constexpr int kMinToleranceLevels = 3;
+
+struct ToleranceLevel {
+  double tol = kNaN;
+  bool ok = true;
+  std::string reason;
+  /// Max over the observation grid, worst body: the geodesic attitude error |log(R_ref^T R)| and
+  /// |W - W_ref|.
+  double attitude_error = kNaN, omega_error = kNaN;
+  /// 100x the reference's own estimate of its attitude error (max over the grid), or 100 ulps: below
+  /// it the level is not used for the slopes.
+  double floor = kNaN;
+  bool above_floor = false;
+  /// Most accepted steps were shortened to land on an output time: the output grid, not the
+  /// tolerance, set the steps (an exact-landing scheme at a loose tolerance). Not used for the slopes.
+  bool grid_bound = false;
+  Counters counters;
+  double rejected_fraction = kNaN;  // rejected / (accepted + rejected)
+  double seconds = 0;
+  /// max over the grid of |I - I_0| / S_I, per invariant of the problem (p.invariants() order).
+  std::vector<double> invariant_drift;
+};
+
+struct ToleranceStudy {
+  std::string integrator, problem;
+  double span = 0;  // of the convergence study: the costs below are per unit of it
+  std::vector<ToleranceLevel> levels;
+  LineFit proportionality;      // log10 attitude error against log10 tol, levels above the floor
+  LineFit omega_proportionality;
+  double ratio_min = kNaN, ratio_max = kNaN;  // attitude error / tol over those levels
+  LineFit work;                 // log10 attitude error against log10 accepted steps
+  double effective_order = kNaN;  // -work.slope
+  double rejected_fraction = kNaN;  // the largest over the levels that ran
+  Verdict proportionality_verdict = Verdict::undefined, rejection_verdict = Verdict::undefined;
+  std::string proportionality_note, rejection_note;
+};
+
+/// Runs the ladder of an adaptive scheme entry on p against ref (computed on the grid of the
+/// convergence span). InputError for a scheme that is not adaptive.
+ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const ReferenceSolution& ref,
+                               const ToleranceLadder& L = {});
+
+}  // namespace rigidbench

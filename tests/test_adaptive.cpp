@@ -1,0 +1,127 @@
+// Adaptive schemes (docs/adaptive.md): the odeint controlled steppers through the contract, their
+// counters, and the tolerance ladder's verdicts - which must fail for deliberately broken controllers.
+#include <catch2/catch.hpp>
+
+#include "rigidbench/integrators/integrate.hpp"
+#include "rigidbench/integrators/odeint_adaptive.hpp"
+#include "rigidbench/problems/catalogue.hpp"
+#include "rigidbench/reference/reference.hpp"
+#include "rigidbench/verification/tolerance_ladder.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+
+namespace {
+
+namespace ode = boost::numeric::odeint;
+using odeint_adaptive::state_type;
+using Stepper = ode::runge_kutta_dopri5<state_type>;
+
+/// The reference on the grid of the problem's convergence span, `m` intervals.
+ReferenceSolution reference_on(const Problem& p, int m) {
+  const double t_end = p.verification.t_end.value_or(p.t_end);
+  std::vector<double> t(std::size_t(m) + 1);
+  for (int j = 0; j <= m; ++j) t[std::size_t(j)] = p.t0 + j * (t_end - p.t0) / m;
+  return compute_reference(p, t, {});
+}
+
+/// Broken controller 1: grows the step by odeint's largest factor (5) after every accepted step,
+/// whatever the error - its proposals do not fit its own error test.
+struct AlwaysGrow : odeint_adaptive::Adjuster {
+  double increase_step(double dt, double, int) const { return 5 * dt; }
+};
+/// Broken controller 2: the tolerances are not passed through (odeint's defaults, 1e-6, whatever the
+/// user asks): the error no longer follows the tolerance.
+struct IgnoresTolerance : odeint_adaptive::Checker<Stepper> {
+  IgnoresTolerance(double, double) : odeint_adaptive::Checker<Stepper>() {}
+};
+/// Not broken, only stricter: the estimate scaled by 100 (the controller then meets tol / 100).
+struct Times100 : odeint_adaptive::Checker<Stepper> {
+  using odeint_adaptive::Checker<Stepper>::Checker;
+  template <class... A>
+  double error(A&&... a) const { return 100 * odeint_adaptive::Checker<Stepper>::error(std::forward<A>(a)...); }
+};
+
+struct GrowTag { static const SchemeInfo& info() { return Dopri5Tag::info(); } };
+struct IgnoresTag { static const SchemeInfo& info() { return Dopri5Tag::info(); } };
+struct Times100Tag { static const SchemeInfo& info() { return Dopri5Tag::info(); } };
+using GrowingDopri5 = OdeintAdaptive<odeint_adaptive::RungeKutta<Stepper, true, odeint_adaptive::Checker<Stepper>, AlwaysGrow>, GrowTag>;
+using IgnoringDopri5 = OdeintAdaptive<odeint_adaptive::RungeKutta<Stepper, true, IgnoresTolerance>, IgnoresTag>;
+using StrictDopri5 = OdeintAdaptive<odeint_adaptive::RungeKutta<Stepper, true, Times100>, Times100Tag>;
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("adaptive odeint schemes land on the output times and count their steps", "[adaptive]", OdeintDopri5,
+                   OdeintCashKarp54, OdeintFehlberg78, OdeintBulirschStoer) {
+  const Problem p = catalogue_problem("dzhanibekov");
+  const ReferenceSolution ref = reference_on(p, 40);
+  for (double project : {0.0, 1.0}) {
+    INFO(TestType::info().name << " project " << project);
+    SchemeSettings set;
+    set.values = {{"abs_tolerance", 1e-9}, {"rel_tolerance", 1e-9}, {"project", project}};
+    TestType s(p, set);
+    State x = p.initial;
+    s.reset(x, p.t0);
+    const double dt = ref.times[1] - ref.times[0];
+    double worst = 0;
+    const IntegrationOutcome run = integrate(s, FixedSteps{p.t0, dt, 40}, {.every = 1}, x, [&](const Observation& o, const State& xo) {
+      worst = std::max(worst, so3::log(ref.states[std::size_t(o.index)].body().R.transpose() * xo.body().R).norm());
+    });
+    REQUIRE(run.ok);
+    // At tol 1e-9 over the flips of dzhanibekov: the error follows the tolerance within a few decades.
+    CHECK(worst < 1e-5);
+    CHECK(worst > 0);
+    const Counters c = s.counters();
+    CHECK(c.accepted_steps > 40);
+    CHECK(c.rhs_evaluations > c.accepted_steps);
+    CHECK(c.load_evaluations == 0);  // torque-free
+    if constexpr (std::is_same_v<TestType, OdeintDopri5>) {
+      // FSAL: one derivative at the start, six new stages per attempt, one more per accepted step
+      // when the projection moves the state.
+      CHECK(c.rhs_evaluations == 1 + 6 * (c.accepted_steps + c.rejected_steps) + (project != 0 ? c.accepted_steps : 0));
+    }
+  }
+}
+
+TEST_CASE("tolerance ladder: the odeint controllers follow their tolerance on the torque-free body", "[adaptive]") {
+  const Problem p = catalogue_problem("free_body");
+  const ReferenceSolution ref = reference_on(p, 10);
+  for (const SchemeEntry& e : {scheme_entry<OdeintDopri5>(), scheme_entry<OdeintCashKarp54>(), scheme_entry<OdeintFehlberg78>()}) {
+    const ToleranceStudy st = tolerance_study(p, e, ref, {.tol0 = 1e-5, .levels = 9});
+    INFO(st.integrator << ": " << st.proportionality_note << "; " << st.rejection_note);
+    CHECK(st.proportionality_verdict == Verdict::pass);
+    CHECK(st.rejection_verdict == Verdict::pass);
+    CHECK(st.effective_order > 2);
+  }
+}
+
+TEST_CASE("tolerance ladder: verdicts fail for deliberately broken controllers", "[adaptive]") {
+  const Problem p = catalogue_problem("free_body");
+  const ReferenceSolution ref = reference_on(p, 10);
+  const ToleranceLadder L{.tol0 = 1e-5, .levels = 9};
+  const ToleranceStudy good = tolerance_study(p, scheme_entry<OdeintDopri5>(), ref, L);
+  REQUIRE(good.rejection_verdict == Verdict::pass);
+  REQUIRE(good.proportionality_verdict == Verdict::pass);
+  // Proposals that ignore the error: every other attempt is rejected.
+  const ToleranceStudy grow = tolerance_study(p, scheme_entry<GrowingDopri5>(), ref, L);
+  INFO(grow.rejection_note);
+  CHECK(grow.rejection_verdict == Verdict::fail);
+  // Tolerances not passed through: the same error at every level.
+  const ToleranceStudy ignoring = tolerance_study(p, scheme_entry<IgnoringDopri5>(), ref, L);
+  INFO(ignoring.proportionality_note);
+  CHECK(ignoring.proportionality_verdict == Verdict::fail);
+  CHECK(ignoring.rejection_verdict == Verdict::pass);
+  // An estimate scaled by 100 is a stricter controller, not an inconsistent one: its error still
+  // follows the tolerance (the verdicts pass), at a hundredth of it and more than twice the steps -
+  // what the cost (and the gate's step counts) show, not the proportionality.
+  const ToleranceStudy strict = tolerance_study(p, scheme_entry<StrictDopri5>(), ref, L);
+  CHECK(strict.proportionality_verdict == Verdict::pass);
+  CHECK(strict.ratio_max < good.ratio_max / 10);
+  CHECK(strict.levels[2].counters.accepted_steps > 2 * good.levels[2].counters.accepted_steps);
+}
+
+TEST_CASE("tolerance ladder refuses a fixed-step scheme", "[adaptive]") {
+  const Problem p = catalogue_problem("free_body");
+  const ReferenceSolution ref = reference_on(p, 10);
+  CHECK_THROWS_WITH(tolerance_study(p, find_scheme("rkmk4"), ref), Catch::Contains("judged on the step ladder"));
+}
