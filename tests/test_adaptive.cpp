@@ -1,11 +1,17 @@
 // Adaptive schemes (docs/adaptive.md): the odeint controlled steppers through the contract, their
 // counters, and the tolerance ladder's verdicts - which must fail for deliberately broken controllers.
 #include <catch2/catch.hpp>
+#include <map>
+#include <set>
 
 #include "rigidbench/integrators/integrate.hpp"
 #include "rigidbench/integrators/odeint_adaptive.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/reference/reference.hpp"
+#include "rigidbench/core/json_schema.hpp"
+#include "rigidbench/reports/verify_report.hpp"
+#include "rigidbench/tracking/snapshot.hpp"
+#include "rigidbench/verification/suite.hpp"
 #include "rigidbench/verification/tolerance_ladder.hpp"
 #include "support.hpp"
 
@@ -124,4 +130,49 @@ TEST_CASE("tolerance ladder refuses a fixed-step scheme", "[adaptive]") {
   const Problem p = catalogue_problem("free_body");
   const ReferenceSolution ref = reference_on(p, 10);
   CHECK_THROWS_WITH(tolerance_study(p, find_scheme("rkmk4"), ref), Catch::Contains("judged on the step ladder"));
+}
+
+TEST_CASE("verify: adaptive and fixed-step schemes in one report, each on its own ladder, valid and read back", "[adaptive][report]") {
+  SuiteRequest req;
+  req.integrators = {"odeint_*", "rk4_quat"};
+  req.problems = {"free_body"};
+  req.progress = false;
+  req.measure_cost = false;
+  req.tolerance_ladder = {.tol0 = 1e-5, .levels = 7};
+  const SuiteResult s = run_suite(req);
+  std::map<std::string, const PairResult*> by;
+  for (const PairResult& r : s.results) by[r.integrator] = &r;
+  REQUIRE(by.count("odeint_dopri5"));
+  REQUIRE(by.count("odeint_rk4_quat"));  // 'odeint_*' selects the fixed-step odeint RK4 too: a step ladder
+  const PairResult& a = *by["odeint_dopri5"];
+  REQUIRE(a.tolerance);
+  CHECK(a.tolerance->levels.size() == 7);
+  CHECK(a.convergence.empty());
+  CHECK(a.h.empty());
+  std::set<std::string> names;
+  for (const auto& c : a.checks()) names.insert(c.name);
+  CHECK(names == std::set<std::string>{"status", "tolerance_proportionality", "rejected_steps"});
+  CHECK_FALSE(by["odeint_rk4_quat"]->tolerance);
+  CHECK_FALSE(by["odeint_rk4_quat"]->convergence.empty());
+  // The report: valid against its schema, the adaptive pair without the step ladder's sections, and
+  // every pair read back to the same bytes.
+  const nlohmann::ordered_json j = VerifyReport::of(s, {"test"}, "2026-11-27T00:00:00Z").to_json();
+  REQUIRE_NOTHROW(validate_document(nlohmann::json::parse(j.dump()), DocumentSchema::report, "test"));
+  for (const auto& r : j["results"]) {
+    INFO(r["integrator"]);
+    CHECK(PairReport::read(r).to_json().dump() == r.dump());
+    if (r["integrator"] == "odeint_dopri5") {
+      CHECK(r.contains("tolerance_ladder"));
+      CHECK_FALSE(r.contains("convergence"));
+      CHECK(r["tolerance_ladder"]["levels"][0]["accepted_steps"].get<int>() > 0);
+    }
+  }
+  // The gate holds the adaptive pair to its two verdicts.
+  const GateSnapshot snap = GateSnapshot::of_reports(VerifyReport::read(j, "test"));
+  for (const PairSnapshot& p : snap.accuracy)
+    if (p.integrator == "odeint_dopri5") {
+      REQUIRE(p.check("tolerance_proportionality"));
+      CHECK(*p.check("rejected_steps") == "pass");
+      CHECK_FALSE(p.check("q_ii"));
+    }
 }

@@ -239,7 +239,7 @@ TEST_CASE("problem export gives a file that reproduces the catalogue run exactly
 TEST_CASE("verify writes a report and exits 0 when every verdict holds", "[cli]") {
   const std::string out = test::tmp_path("verify-out");
   fs::remove_all(out);
-  const auto r = test::run_cli("verify --problem heavy_top --integrator terze --integrator 'odeint*' --quiet --out " + out);
+  const auto r = test::run_cli("verify --problem heavy_top --integrator terze --integrator 'odeint_rk4*' --quiet --out " + out);
   INFO(r.output);
   CHECK(r.exit_code == 0);
   const json j = json::parse(std::ifstream(out + "/report.json"));

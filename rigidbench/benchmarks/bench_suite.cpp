@@ -389,7 +389,7 @@ BenchResult run_bench(const BenchRequest& req) {
     if (!req.quiet) std::fprintf(stderr, "bench: work-precision sweeps on the verification ladders...\n");
     const SuiteResult s = run_suite(sr);
     for (const PairResult& r : s.results) {
-      if (r.status == "skipped") continue;
+      if (r.status == "skipped" || r.tolerance) continue;  // adaptive: its tolerance ladder (verify) has the points
       const SchemeEntry& se = find_scheme(r.integrator);
       const Problem* p = nullptr;
       for (const auto& q : out.problems)

@@ -86,7 +86,9 @@ std::vector<BenchPair> bench_pairs(const std::vector<const SchemeEntry*>& scheme
   for (const Problem& p : problems)
     for (const SchemeEntry& e : registry()) {
       const bool selected = &e == &base || &e == &rk4 || std::find(schemes.begin(), schemes.end(), &e) != schemes.end();
-      if (!selected || !not_applicable(*e.info, p).empty()) continue;
+      // An adaptive scheme has no step of its own size to time (docs/adaptive.md): its cost per unit of
+      // simulated time is in its tolerance ladder.
+      if (!selected || e.info->adaptive || !not_applicable(*e.info, p).empty()) continue;
       const Ladder L = make_ladder(p, e.info->order);
       out.push_back({&e, &p, L.h(std::min(2, L.levels - 1))});
     }

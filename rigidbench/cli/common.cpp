@@ -40,6 +40,14 @@ void print_summary(const SuiteResult& s) {
                   terminal_text(r.reason).c_str());
       continue;
     }
+    if (r.tolerance) {  // an adaptive scheme: its tolerance ladder instead (docs/adaptive.md)
+      const ToleranceStudy& t = *r.tolerance;
+      std::printf("%-18s %-14s %-9s tol-slope %s/1 %s, rejected %s %s, effective order %s%s\n", r.integrator.c_str(),
+                  r.problem.c_str(), r.status.c_str(), fmt(t.proportionality.slope, "%.2f").c_str(),
+                  to_string(t.proportionality_verdict), fmt(t.rejected_fraction, "%.2f").c_str(),
+                  to_string(t.rejection_verdict), fmt(t.effective_order, "%.1f").c_str(), r.failed() ? "  <- FAILED" : "");
+      continue;
+    }
     const auto it = r.convergence.find("attitude_error_final");
     std::string slope = "-";
     if (it != r.convergence.end())

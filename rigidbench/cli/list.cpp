@@ -46,7 +46,8 @@ int run_list(bool json) {
       j["integrators"].push_back({{"name", i.name}, {"title", i.title}, {"source", i.source}, {"order", i.order},
                                   {"kind", to_string(i.kind)}, {"applies", applies_text(i.applies)},
                                   {"claims", claims_text(i.claims)}, {"representation", i.representation},
-                                  {"settings", settings_json(i)}, {"builtin", e.builtin}, {"in_all", e.in_all}});
+                                  {"settings", settings_json(i)}, {"builtin", e.builtin}, {"in_all", e.in_all},
+                                  {"adaptive", i.adaptive}});
       if (!i.version.empty()) j["integrators"].back()["version"] = i.version;
     }
     j["absent"] = nlohmann::ordered_json::array();
@@ -69,7 +70,8 @@ int run_list(bool json) {
     std::printf("  %-18s order %d  %-13s %-28s claims: %s\n      %s%s\n      source: %s\n", std::string(i.name).c_str(),
                 i.order, to_string(i.kind), applies_text(i.applies).c_str(), claims_text(i.claims).c_str(),
                 std::string(i.title).c_str(),
-                cat(e.builtin ? "" : "  [registered by this program]", e.in_all ? "" : "  [on request: by name or glob, not in 'all']").c_str(),
+                cat(i.adaptive ? "  [adaptive: judged on a tolerance ladder]" : "",
+                    e.builtin ? "" : "  [registered by this program]", e.in_all ? "" : "  [on request: by name or glob, not in 'all']").c_str(),
                 std::string(i.source).c_str());
     for (const SettingInfo& si : i.settings)
       std::printf("      --set %s.%s=%s  (in [%s, %s]%s) %s\n", std::string(i.name).c_str(), std::string(si.name).c_str(),

@@ -162,6 +162,11 @@ CLI::App* add_verify_options(CLI::App& app, VerifyOptions& o) {
   o.h_given = sc->add_option("--h", o.h, "Coarsest step h0 of the ladder h0 2^-k (default: the problem's)");
   o.levels_given = sc->add_option("--levels", o.levels, "Number of ladder levels (default: the problem's)");
   o.t_end_given = sc->add_option("--t-end", o.t_end, "Final time (default: the problem's)");
+  sc->add_option("--tol0", o.req.tolerance_ladder.tol0,
+                 "Adaptive schemes: the loosest tolerance of the ladder tol0 10^(-k/2) (default 1e-5; docs/adaptive.md)")
+      ->check(CLI::Range(1e-16, 0.1));
+  sc->add_option("--tol-levels", o.req.tolerance_ladder.levels, "Adaptive schemes: levels of the tolerance ladder (default 9)")
+      ->check(CLI::Range(3, 24));
   sc->add_option("--jobs", o.req.jobs, "Worker threads for the work units (default: all cores; docs/scaling.md)");
   sc->add_option("--reference", o.reference,
                  "Reference formulation: kirchhoff, newton_euler, euler_angles, analytic (default: analytic where "

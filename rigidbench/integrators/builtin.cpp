@@ -8,6 +8,10 @@ namespace rigidbench {
 std::deque<SchemeEntry> builtin_scheme_entries() {
   std::deque<SchemeEntry> e;
   Schemes::for_each([&]<class S>() { e.push_back(scheme_entry<S>(true)); });
+  AdaptiveSchemes::for_each([&]<class S>() {
+    e.push_back(scheme_entry<S>(true));
+    e.back().in_all = false;
+  });
   return e;
 }
 

@@ -73,4 +73,9 @@ const SchemeInfo& BulirschStoerTag::info() {
   return i;
 }
 
+template class Erased<OdeintDopri5>;
+template class Erased<OdeintCashKarp54>;
+template class Erased<OdeintFehlberg78>;
+template class Erased<OdeintBulirschStoer>;
+
 }  // namespace rigidbench

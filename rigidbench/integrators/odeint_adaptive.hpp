@@ -33,6 +33,7 @@
 #include <cstdint>
 
 #include "rigidbench/core/quaternion.hpp"
+#include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
 #include "rigidbench/problems/formulations/kirchhoff.hpp"
 
@@ -222,5 +223,11 @@ using OdeintDopri5 = OdeintAdaptive<odeint_adaptive::Dopri5, Dopri5Tag>;
 using OdeintCashKarp54 = OdeintAdaptive<odeint_adaptive::CashKarp54, CashKarp54Tag>;
 using OdeintFehlberg78 = OdeintAdaptive<odeint_adaptive::Fehlberg78, Fehlberg78Tag>;
 using OdeintBulirschStoer = OdeintAdaptive<odeint_adaptive::BulirschStoer, BulirschStoerTag>;
+
+// The type-erased wrappers, instantiated once in odeint_adaptive.cpp (integrators/builtin.hpp says why).
+extern template class Erased<OdeintDopri5>;
+extern template class Erased<OdeintCashKarp54>;
+extern template class Erased<OdeintFehlberg78>;
+extern template class Erased<OdeintBulirschStoer>;
 
 }  // namespace rigidbench

@@ -231,6 +231,52 @@ ordered_json long_time_json(const LongTimeEnergy& L) {
           {"seconds", num(L.seconds)}};
 }
 
+ordered_json tolerance_json(const ToleranceStudy& T) {
+  ordered_json levels = ordered_json::array();
+  for (const ToleranceLevel& l : T.levels) {
+    ordered_json drift = ordered_json::object();
+    for (std::size_t i = 0; i < l.invariant_drift.size() && i < T.invariant_names.size(); ++i)
+      drift[T.invariant_names[i]] = num(l.invariant_drift[i]);
+    const Counters& c = l.counters;
+    levels.push_back({{"tol", num(l.tol)},
+                      {"status", l.ok ? "ok" : "breakdown"},
+                      {"reason", l.reason},
+                      {"attitude_error", num(l.attitude_error)},
+                      {"omega_error", num(l.omega_error)},
+                      {"floor", num(l.floor)},
+                      {"above_floor", l.above_floor},
+                      {"grid_bound", l.grid_bound},
+                      {"accepted_steps", c.accepted_steps},
+                      {"rejected_steps", c.rejected_steps},
+                      {"shortened_steps", c.shortened_steps},
+                      {"rhs_evaluations", c.rhs_evaluations},
+                      {"load_evaluations", c.load_evaluations},
+                      {"rejected_fraction", num(l.rejected_fraction)},
+                      {"seconds", num(l.seconds)},
+                      {"invariant_drift", drift}});
+  }
+  return {{"tol0", num(T.tol0)},
+          {"span", num(T.span)},
+          {"output_intervals", T.output_intervals},
+          {"levels", levels},
+          {"proportionality",
+           {{"slope", num(T.proportionality.slope)},
+            {"stderr", num(T.proportionality.stderr_slope)},
+            {"expected", 1.0},
+            {"tolerance", kProportionalityTolerance},
+            {"verdict", to_string(T.proportionality_verdict)},
+            {"note", T.proportionality_note}}},
+          {"omega_slope", num(T.omega_proportionality.slope)},
+          {"omega_slope_stderr", num(T.omega_proportionality.stderr_slope)},
+          {"error_over_tolerance", {{"min", num(T.ratio_min)}, {"max", num(T.ratio_max)}}},
+          {"effective_order", num(T.effective_order)},
+          {"rejected_fraction",
+           {{"max", num(T.rejected_fraction)},
+            {"allowed", kMaxRejectedFraction},
+            {"verdict", to_string(T.rejection_verdict)},
+            {"note", T.rejection_note}}}};
+}
+
 constexpr const char* kTrueVsPrinted =
     "paper 001's printed q-error compares squared H1 norms, so a scheme of order p shows slope p/2 in it; "
     "the true H1 distance (convergence.h1_distance) shows slope p.";
@@ -483,6 +529,59 @@ LongTimeEnergy long_time_from(const J& j) {
 }
 
 template <class J>
+ToleranceStudy tolerance_from(const J& j) {
+  ToleranceStudy T;
+  T.tol0 = n_at(j, "tol0");
+  T.span = n_at(j, "span");
+  T.output_intervals = std::size_t(i_at(j, "output_intervals"));
+  const auto u64 = [](const J& o, const char* k) { return std::uint64_t(std::max<std::int64_t>(0, i_at(o, k))); };
+  for (const auto& l : at_or_null(j, "levels")) {
+    ToleranceLevel lv;
+    lv.tol = n_at(l, "tol");
+    lv.ok = s_at(l, "status", "ok") == "ok";
+    lv.reason = s_at(l, "reason");
+    lv.attitude_error = n_at(l, "attitude_error");
+    lv.omega_error = n_at(l, "omega_error");
+    lv.floor = n_at(l, "floor");
+    lv.above_floor = b_at(l, "above_floor", false);
+    lv.grid_bound = b_at(l, "grid_bound", false);
+    lv.counters.accepted_steps = u64(l, "accepted_steps");
+    lv.counters.rejected_steps = u64(l, "rejected_steps");
+    lv.counters.shortened_steps = u64(l, "shortened_steps");
+    lv.counters.rhs_evaluations = u64(l, "rhs_evaluations");
+    lv.counters.load_evaluations = u64(l, "load_evaluations");
+    lv.rejected_fraction = n_at(l, "rejected_fraction");
+    lv.seconds = n_at(l, "seconds");
+    const auto& drift = at_or_null(l, "invariant_drift");
+    if (drift.is_object()) {
+      std::vector<std::string> names;
+      for (auto it = drift.begin(); it != drift.end(); ++it) {
+        names.push_back(it.key());
+        lv.invariant_drift.push_back(n_of(it.value()));
+      }
+      if (T.invariant_names.empty()) T.invariant_names = names;
+    }
+    T.levels.push_back(std::move(lv));
+  }
+  const auto& pr = at_or_null(j, "proportionality");
+  T.proportionality.slope = n_at(pr, "slope");
+  T.proportionality.stderr_slope = n_at(pr, "stderr");
+  T.proportionality_verdict = verdict_named(s_at(pr, "verdict"));
+  T.proportionality_note = s_at(pr, "note");
+  T.omega_proportionality.slope = n_at(j, "omega_slope");
+  T.omega_proportionality.stderr_slope = n_at(j, "omega_slope_stderr");
+  const auto& band = at_or_null(j, "error_over_tolerance");
+  T.ratio_min = n_at(band, "min");
+  T.ratio_max = n_at(band, "max");
+  T.effective_order = n_at(j, "effective_order");
+  const auto& rj = at_or_null(j, "rejected_fraction");
+  T.rejected_fraction = n_at(rj, "max");
+  T.rejection_verdict = verdict_named(s_at(rj, "verdict"));
+  T.rejection_note = s_at(rj, "note");
+  return T;
+}
+
+template <class J>
 SettingsRecord settings_from(const J& j) {
   SettingsRecord s;
   s.h0 = n_at(j, "h0");
@@ -546,6 +645,7 @@ PairReport read_pair(const J& j) {
   r.cost_rk4_baseline = s_at(cost, "rk4_baseline");
   if (const auto& h = at_or_null(j, "history"); h.is_object()) r.history = history_from(h);
   if (const auto& lt = at_or_null(j, "long_time_energy"); lt.is_object()) r.long_time = long_time_from(lt);
+  if (const auto& tl = at_or_null(j, "tolerance_ladder"); tl.is_object()) r.tolerance = tolerance_from(tl);
   if (at_or_null(j, "seconds").is_number()) r.seconds = n_at(j, "seconds");
   return r;
 }
@@ -593,6 +693,7 @@ PairReport PairReport::of(const PairResult& r, const Problem* p) {
   o.cost_rk4_baseline = std::string(rk4_baseline_scheme().info->name);
   if (r.history.level >= 0) o.history = r.history;
   o.long_time = r.long_time;
+  o.tolerance = r.tolerance;
   o.seconds = r.seconds;
   return o;
 }
@@ -609,23 +710,27 @@ ordered_json PairReport::to_json() const {
   if (skipped()) return j;
   if (scheme) j["scheme"] = scheme_json(*scheme);
   j["settings"] = settings_json(settings);
-  j["levels"] = ordered_json::array();
-  for (const LevelRecord& l : levels) j["levels"].push_back(level_json(l));
-  j["convergence"] = ordered_json::object();
-  j["paper_measures"] = ordered_json::object();
-  for (const auto& [name, c] : convergence) j["convergence"][name] = convergence_json(c);
-  for (const auto& [name, c] : paper_measures) j["paper_measures"][name] = convergence_json(c);
-  j["q_ii"] = qii_json(q_ii);
-  j["q_ii_full"] = qii_json(q_ii_full);
-  j["invariants"] = ordered_json::object();
-  for (const auto& [name, i] : invariants) j["invariants"][name] = invariant_json(i);
-  if (anatomy) j["error_anatomy"] = anatomy_json(*anatomy);
-  if (structure) j["structure"] = structure_json(*structure);
-  j["true_vs_printed_note"] = kTrueVsPrinted;
+  // The step ladder's sections; an adaptive scheme has its tolerance ladder instead (below).
+  if (!tolerance) {
+    j["levels"] = ordered_json::array();
+    for (const LevelRecord& l : levels) j["levels"].push_back(level_json(l));
+    j["convergence"] = ordered_json::object();
+    j["paper_measures"] = ordered_json::object();
+    for (const auto& [name, c] : convergence) j["convergence"][name] = convergence_json(c);
+    for (const auto& [name, c] : paper_measures) j["paper_measures"][name] = convergence_json(c);
+    j["q_ii"] = qii_json(q_ii);
+    j["q_ii_full"] = qii_json(q_ii_full);
+    j["invariants"] = ordered_json::object();
+    for (const auto& [name, i] : invariants) j["invariants"][name] = invariant_json(i);
+    if (anatomy) j["error_anatomy"] = anatomy_json(*anatomy);
+    if (structure) j["structure"] = structure_json(*structure);
+    j["true_vs_printed_note"] = kTrueVsPrinted;
+  }
   if (reference) j["reference"] = reference_json(*reference);
   j["cost"] = cost_json(cost, cost_baseline, cost_rk4_baseline);
   if (history) j["history"] = history_json(*history);
   if (long_time) j["long_time_energy"] = long_time_json(*long_time);
+  if (tolerance) j["tolerance_ladder"] = tolerance_json(*tolerance);
   if (seconds) j["seconds"] = num(*seconds);
   return j;
 }

@@ -92,6 +92,7 @@ struct PairReport {
   std::string cost_baseline, cost_rk4_baseline;  ///< the schemes cost ratios are to
   std::optional<History> history;
   std::optional<LongTimeEnergy> long_time;
+  std::optional<ToleranceStudy> tolerance;  ///< an adaptive scheme's tolerance ladder (docs/adaptive.md)
   std::optional<double> seconds;  ///< the pair's own work; always written, not required
 
   bool skipped() const { return status == "skipped"; }

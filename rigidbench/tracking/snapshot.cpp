@@ -98,9 +98,13 @@ PairSnapshot pair_of_result(const PairReport& r) {
     const std::string name(m.name);
     if (m.section == MetricSection::convergence) {
       if (const Convergence* c = r.ladder(name)) p.convergence.emplace_back(name, LadderSnapshot::of(*c));  // else: not applicable
-    } else if (m.section == MetricSection::q_ii && (name == "q_ii" || name == "q_ii_full")) {
+    } else if (m.section == MetricSection::q_ii && (name == "q_ii" || name == "q_ii_full") && !r.tolerance) {
       p.checks.emplace_back(name, verdict_of(name == "q_ii" ? r.q_ii : r.q_ii_full));
     }
+  }
+  if (r.tolerance) {  // an adaptive scheme's verdicts (docs/adaptive.md); its steps and costs: not yet gated
+    p.checks.emplace_back("tolerance_proportionality", to_string(r.tolerance->proportionality_verdict));
+    p.checks.emplace_back("rejected_steps", to_string(r.tolerance->rejection_verdict));
   }
   for (const auto& [name, inv] : r.invariants) {
     if (inv.claim == "none") continue;

@@ -153,6 +153,10 @@ std::vector<PairResult::Check> PairResult::checks() const {
   if (structure)
     for (const StructureCheck* c : {&structure->symmetric, &structure->symplectic})
       if (c->claimed && c->observed != Observed::not_checked) add("structure:" + c->property, c->verdict);
+  if (tolerance) {
+    add("tolerance_proportionality", tolerance->proportionality_verdict);
+    add("rejected_steps", tolerance->rejection_verdict);
+  }
   return out;
 }
 
@@ -160,6 +164,43 @@ bool PairResult::failed() const {
   for (const Check& c : checks())
     if (c.failed) return true;
   return false;
+}
+
+namespace {
+/// What every assessment starts from: the pair's names, the scheme's declaration and settings, the
+/// ladder and the reference; "skipped" with the reason where the scheme does not apply.
+PairResult pair_header(const Problem& p, const SchemeEntry& s, const Ladder& L, const ReferenceSolution& ref) {
+  PairResult R;
+  R.integrator = std::string(s.info->name);
+  R.info = s.info;
+  R.scheme_settings = s.settings;
+  R.origin = s.origin;
+  R.problem = p.name;
+  R.ladder = L;
+  R.reference = &ref;
+  if (std::string why = not_applicable(*s.info, p); !why.empty()) {
+    R.status = "skipped";
+    R.reason = why;
+  }
+  return R;
+}
+}  // namespace
+
+PairResult assess_adaptive_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, const ReferenceSolution& ref,
+                                const ToleranceLadder& T) {
+  const auto start = Clock::now();
+  PairResult R = pair_header(p, s, L, ref);
+  if (R.status == "skipped") return R;
+  R.tolerance = tolerance_study(p, s, ref, T);
+  for (const ToleranceLevel& lv : R.tolerance->levels)
+    if (!lv.ok) {
+      R.status = "breakdown";
+      R.reason = cat("at tol = ", format_number(lv.tol, 3), ": ", lv.reason);
+      break;
+    }
+  R.cost.source = "adaptive: the cost per unit of simulated time at each tolerance is in tolerance_ladder";
+  R.seconds = since(start);
+  return R;
 }
 
 PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, const ReferenceSolution& ref) {
@@ -319,19 +360,8 @@ void fill_history(PairResult& R, const ErrorInputs& in, const std::vector<LevelR
 PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, std::vector<LevelRun> runs,
                        const ReferenceSolution& ref) {
   const auto start = Clock::now();
-  PairResult R;
-  R.integrator = std::string(s.info->name);
-  R.info = s.info;
-  R.scheme_settings = s.settings;
-  R.origin = s.origin;
-  R.problem = p.name;
-  R.ladder = L;
-  R.reference = &ref;
-  if (std::string why = not_applicable(*s.info, p); !why.empty()) {
-    R.status = "skipped";
-    R.reason = why;
-    return R;
-  }
+  PairResult R = pair_header(p, s, L, ref);
+  if (R.status == "skipped") return R;
   if (ref.times.size() != std::size_t(L.m) + 1)
     throw std::logic_error("verify_pair: reference grid does not match the ladder's observation grid");
   if (runs.size() != std::size_t(L.levels)) throw std::logic_error("assess_pair: one run per level of the ladder");

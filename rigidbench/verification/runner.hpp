@@ -19,6 +19,7 @@
 #include "rigidbench/verification/long_time.hpp"
 #include "rigidbench/verification/metrics.hpp"
 #include "rigidbench/verification/structure.hpp"
+#include "rigidbench/verification/tolerance_ladder.hpp"
 
 namespace rigidbench {
 
@@ -181,9 +182,12 @@ struct PairResult {
   std::optional<ErrorAnatomy> anatomy;
   /// Symmetry and symplecticity of the one-step map (structure.hpp); empty for a skipped pair.
   std::optional<StructureResult> structure;
+  /// An adaptive scheme's tolerance ladder (tolerance_ladder.hpp), in place of the step ladder: then
+  /// h, the levels, convergence, Q_II, invariants and structure are empty - they do not apply.
+  std::optional<ToleranceStudy> tolerance;
   double seconds = 0;
   /// Every gating verdict of the pair by its check name - "status" (the pair ran to the end), each
-  /// gating convergence metric, "q_ii"/"q_ii_full", "invariant:<name>", "structure:<property>" (a
+  /// gating convergence metric, an adaptive scheme's "tolerance_proportionality" and "rejected_steps", "q_ii"/"q_ii_full", "invariant:<name>", "structure:<property>" (a
   /// claimed property that was measured) - the names expectation files and the gate use
   /// (docs/gate.md). Empty for a skipped pair.
   struct Check {
@@ -203,6 +207,11 @@ PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
 /// bit (timing aside).
 PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, std::vector<LevelRun> runs,
                        const ReferenceSolution& ref);
+
+/// The assessment of an adaptive scheme: its tolerance ladder against `ref` (on the ladder L's
+/// observation grid, shared with the step ladders of the problem), in the place of the step ladder.
+PairResult assess_adaptive_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, const ReferenceSolution& ref,
+                                const ToleranceLadder& T);
 
 /// ns per step of the core update: min over repetitions of `steps` steps from the initial state.
 CostResult measure_cost(const Problem& p, const SchemeEntry& s, double h, int steps = 2000, int repetitions = 5);

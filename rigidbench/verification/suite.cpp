@@ -118,7 +118,9 @@ void plan_pairs(const SuiteRequest& req, const std::vector<const SchemeEntry*>& 
       out.ordinals.push_back(ordinal);
       Pair pr{pi, s, {}, not_applicable(*s->info, out.problems[pi])};
       if (pr.skip.empty()) {
-        pr.ladder = make_ladder(out.problems[pi], s->info->order, req.ladder);
+        // An adaptive scheme is observed on the grid of the problem's step ladders of order >= 2 (its
+        // reference is theirs); its own ladder is of tolerances (tolerance_ladder.hpp).
+        pr.ladder = make_ladder(out.problems[pi], s->info->adaptive ? 2 : s->info->order, req.ladder);
         const auto key = std::make_tuple(pi, pr.ladder.obs_dt(), pr.ladder.m);
         auto [it, inserted] = grid_index.emplace(key, grids.size());
         if (inserted) grids.emplace_back(pi, pr.ladder);
@@ -250,6 +252,18 @@ struct SuiteSchedule {
       return;
     }
     ++to_run;
+    if (pr.scheme->info->adaptive) {
+      // The whole tolerance ladder is one unit: its levels together cost about one fixed-step level.
+      graph.add(
+          [&, i] {
+            const Pair& q = pairs[i];
+            out.results[i] = assess_adaptive_pair(out.problems[q.problem], *q.scheme, q.ladder, *out.references[q.ref],
+                                                  req.tolerance_ladder);
+            report_done(out.results[i]);
+          },
+          {ref_ready[pr.ref]}, kFinish);
+      return;
+    }
     std::vector<TaskGraph::Id> after{ref_ready[pr.ref]};
     runs[i].resize(std::size_t(pr.ladder.levels));
     const double base = double(pairs.size() - rank) * 64;  // levels <= 24 (make_ladder)
@@ -274,14 +288,17 @@ struct SuiteSchedule {
                                        *out.references[q.ref]);
           runs[i] = {};
           if (long_time_steps > 0) out.results[i].long_time = std::move(long_time[i]);
-          if (req.progress) {
-            std::lock_guard lock(io);
-            const auto& res = out.results[i];
-            std::fprintf(stderr, "[%zu/%zu] %-18s %-14s %-9s %s(%.1f s)\n", ++done, to_run, res.integrator.c_str(),
-                         res.problem.c_str(), res.status.c_str(), res.failed() ? "VERDICT FAILED " : "", res.seconds);
-          }
+          report_done(out.results[i]);
         },
         after, kFinish);
+  }
+
+  /// The progress line of a pair assessed.
+  void report_done(const PairResult& res) {
+    if (!req.progress) return;
+    std::lock_guard lock(io);
+    std::fprintf(stderr, "[%zu/%zu] %-18s %-14s %-9s %s(%.1f s)\n", ++done, to_run, res.integrator.c_str(),
+                 res.problem.c_str(), res.status.c_str(), res.failed() ? "VERDICT FAILED " : "", res.seconds);
   }
 };
 
@@ -291,7 +308,7 @@ void measure_costs(const SuiteRequest& req, const std::vector<Pair>& pairs, Suit
     const SchemeEntry& base = baseline_scheme();
     const SchemeEntry& rk4 = rk4_baseline_scheme();
     for (std::size_t i = 0; i < pairs.size(); ++i) {
-      if (!pairs[i].skip.empty()) continue;
+      if (!pairs[i].skip.empty() || pairs[i].scheme->info->adaptive) continue;  // adaptive: per unit time, in its ladder
       const Problem& p = out.problems[pairs[i].problem];
       const double h = pairs[i].ladder.h(std::min(2, pairs[i].ladder.levels - 1));
       out.results[i].cost = measure_cost(p, *pairs[i].scheme, h);
@@ -300,7 +317,8 @@ void measure_costs(const SuiteRequest& req, const std::vector<Pair>& pairs, Suit
       out.results[i].cost.ratio_to_rk4 = out.results[i].cost.ns_per_step / measure_cost(p, rk4, h).ns_per_step;
     }
   } else {
-    for (std::size_t i = 0; i < pairs.size(); ++i) out.results[i].cost.source = req.no_cost_reason;
+    for (std::size_t i = 0; i < pairs.size(); ++i)
+      if (!pairs[i].scheme->info->adaptive) out.results[i].cost.source = req.no_cost_reason;
   }
 }
 

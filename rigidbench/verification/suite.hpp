@@ -25,6 +25,7 @@ struct SuiteRequest {
   std::string problem_file;                     // a user problem instead of catalogue names
   std::vector<Problem> problem_models;          // problems given as models (the Python module, scoring)
   LadderRequest ladder;
+  ToleranceLadder tolerance_ladder;             // of the adaptive schemes (docs/adaptive.md)
   std::optional<double> t_end;
   int jobs = 0;                                 // 0: all hardware threads
   ReferenceSettings reference;

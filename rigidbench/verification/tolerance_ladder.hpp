@@ -22,16 +22,24 @@
 namespace rigidbench {
 
 /// tol_k = tol0 10^(-k/2), k = 0 .. levels-1.
+/// Observed at no more than `max_intervals` output intervals of the reference's grid (every d-th
+/// point, d the smallest divisor of the grid's intervals that gives so few): an exact-landing scheme
+/// cannot step past an output time, and on a fine grid the grid, not the tolerance, would set its steps.
 struct ToleranceLadder {
   double tol0 = 1e-5;
   int levels = 9;
+  int max_intervals = 20;
   double tol(int k) const;
+  /// d for a grid of m intervals.
+  static std::size_t stride(std::size_t m, int max_intervals);
 };
 
 /// The verdict thresholds (docs/adaptive.md, "Verdicts").
-/// Proportionality: the error follows the tolerance, |slope - 1| <= this. A controller of the local
-/// error per step of an order-p method with an order-(p-1) estimate (local extrapolation) gives a
-/// global error ~ tol^(p/p) = tol; the allowance covers the transients of the controller.
+/// Proportionality: the error follows the tolerance, |slope - 1| <= this (pass); beyond it by more
+/// than two standard errors of the slope: fail; in between, undefined (as the bounded rule of the
+/// invariants). A controller of the local error per step of an order-p method with an order-(p-1)
+/// estimate (local extrapolation) gives a global error ~ tol^(p/p) = tol; the allowance covers the
+/// transients of the controller.
 constexpr double kProportionalityTolerance = 0.25;
 /// Rejected steps: at most this fraction of the attempted steps at every level. odeint's controller
 /// (safety 0.9, growth at most 5x) rejects a few percent on smooth problems; one rejected step in
@@ -51,8 +59,9 @@ struct ToleranceLevel {
   /// it the level is not used for the slopes.
   double floor = kNaN;
   bool above_floor = false;
-  /// Most accepted steps were shortened to land on an output time: the output grid, not the
-  /// tolerance, set the steps (an exact-landing scheme at a loose tolerance). Not used for the slopes.
+  /// Fewer than two accepted steps per output interval: an exact-landing scheme's steps were set by
+  /// the output grid, not by its tolerance (its error then stays at the grid step's as the tolerance
+  /// falls). Not used for the slopes.
   bool grid_bound = false;
   Counters counters;
   double rejected_fraction = kNaN;  // rejected / (accepted + rejected)
@@ -63,7 +72,10 @@ struct ToleranceLevel {
 
 struct ToleranceStudy {
   std::string integrator, problem;
+  double tol0 = kNaN;
   double span = 0;  // of the convergence study: the costs below are per unit of it
+  std::size_t output_intervals = 0;  // where the errors and drifts were taken (ToleranceLadder::stride)
+  std::vector<std::string> invariant_names;  // of ToleranceLevel::invariant_drift
   std::vector<ToleranceLevel> levels;
   LineFit proportionality;      // log10 attitude error against log10 tol, levels above the floor
   LineFit omega_proportionality;

@@ -58,10 +58,16 @@ def main(argv):
 
     with open(verify_p) as f:
         verify = json.load(f)
-    ran = {}
+    ran, adaptive = {}, {}
     for r in verify["results"]:
         if r["status"] != "skipped":
-            ran.setdefault(r["problem"], set()).add(r["integrator"])
+            # An adaptive scheme has a tolerance ladder instead of the step ladder: its own figure.
+            (adaptive if r.get("tolerance_ladder") else ran).setdefault(r["problem"], set()).add(r["integrator"])
+    for prob, names in adaptive.items():
+        fig = figs.get(f"tolerance_{prob}")
+        check(fig is not None and names <= set(fig["series"]), f"tolerance_{prob}: the adaptive schemes {sorted(names)} missing")
+        for n in names:
+            check(n in text, f"index.html never names {n}")
     for prob, names in ran.items():
         for kind in ("convergence", "invariants"):
             fig = figs.get(f"{kind}_{prob}")

@@ -238,6 +238,9 @@ def write_tables(out_dir, inputs):
             failed += [k for k in ("q_ii", "q_ii_full") if (r.get(k) or {}).get("verdict") == "fail"]
             failed += [f"invariant:{k}" for k, v in r.get("invariants", {}).items() if v.get("verdict") == "fail"]
             failed += [f"structure:{k}" for k in ("symmetric", "symplectic") if (st.get(k) or {}).get("verdict") == "fail"]
+            tl = r.get("tolerance_ladder") or {}
+            failed += [k for k, sec in (("tolerance_proportionality", "proportionality"), ("rejected_steps", "rejected_fraction"))
+                       if (tl.get(sec) or {}).get("verdict") == "fail"]
             rows.append({"scheme": r["integrator"], "problem": r["problem"], "input": label, "status": r["status"],
                          "order_observed": c.get("slope"), "order_expected": c.get("expected"),
                          "order_verdict": c.get("verdict", ""), "q_ii": q.get("median"), "q_ii_expected": q.get("expected"),
@@ -562,10 +565,74 @@ def panels_that_apply(rep, ran):
     return keys
 
 
+def tolerance_figure(figs, tag, prob, adaptive, fixed, style):
+    """An adaptive scheme's tolerance ladder (docs/adaptive.md): its error against the tolerance, and
+    every pair's error against its time on shared work-precision axes - one point per tolerance for an
+    adaptive scheme (labelled log10 tol), one per step for a fixed-step one."""
+    fig, axes, lax = figs.subplots(2, 17 / 3, 4.6, entries=len(adaptive) + len(fixed))
+    ax_tol, ax_wp = axes
+    names, tols = [], []
+    for r in adaptive:
+        t = r["tolerance_ladder"]
+        col, mk, ls = style[r["integrator"]]
+        lv = [x for x in t["levels"] if finite(x.get("attitude_error")) and x["attitude_error"] > 0]
+        if not lv:
+            continue
+        sl = (t.get("proportionality") or {}).get("slope")
+        label = f'{r["integrator"]} ({sl:.2f})' if finite(sl) else f'{r["integrator"]} (-)'
+        ax_tol.loglog([x["tol"] for x in lv], [x["attitude_error"] for x in lv], ls, color=col, lw=1, label=label)
+        used = [x for x in lv if x.get("above_floor") and not x.get("grid_bound")]
+        other = [x for x in lv if not (x.get("above_floor") and not x.get("grid_bound"))]
+        ax_tol.loglog([x["tol"] for x in used], [x["attitude_error"] for x in used], mk, color=col, ms=4)
+        ax_tol.loglog([x["tol"] for x in other], [x["attitude_error"] for x in other], mk, color=col, ms=4, mfc="none")
+        tols += [x["tol"] for x in lv]
+        secs = [(x.get("seconds"), x["attitude_error"], x["tol"]) for x in lv if finite(x.get("seconds")) and x["seconds"] > 0]
+        if secs:
+            ax_wp.loglog([a for a, _, _ in secs], [e for _, e, _ in secs], mk + ls, color=col, lw=1, ms=4,
+                         label=f'{r["integrator"]} (tol)')
+            for a, e, tol in secs[::2]:
+                ax_wp.annotate(f"{math.log10(tol):g}", (a, e), fontsize=5.5, color=col, xytext=(2, 2),
+                               textcoords="offset points")
+        names.append(r["integrator"])
+    if tols:
+        lo, hi = min(tols), max(tols)
+        ax_tol.loglog([lo, hi], [lo, hi], ":", color="0.5", lw=0.8, label="error = tol")
+    for r in fixed:
+        c = (r.get("convergence") or {}).get("attitude_error_max") or {}
+        lv = r.get("levels") or []
+        pts = [(l.get("seconds"), e) for l, e in zip(lv, c.get("error") or [])
+               if finite(l.get("seconds")) and l["seconds"] > 0 and finite(e) and e > 0]
+        if not pts:
+            continue
+        col, mk, ls = style[r["integrator"]]
+        ax_wp.loglog([a for a, _ in pts], [e for _, e in pts], mk + ls, color=col, lw=1, ms=4, mfc="none",
+                     label=f'{r["integrator"]} (h)')
+        names.append(r["integrator"])
+    ax_tol.set_xlabel("tolerance (abs = rel)")
+    ax_tol.set_ylabel("max attitude error [rad]")
+    ax_tol.set_title("error against tolerance (slope in the legend)", fontsize=9)
+    ax_wp.set_xlabel("seconds per run (one level)")
+    ax_wp.set_ylabel("max attitude error [rad]")
+    ax_wp.set_title("work-precision: adaptive (log10 tol) and fixed-step (h)", fontsize=9)
+    for ax in axes:
+        ax.grid(True, which="major", lw=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=6, frameon=False)
+    figs.save(fig, f"{tag}tolerance_{prob}", f"{prob}: tolerance ladders", "convergence", prob, names,
+              "Left: filled points enter the proportionality slope; hollow ones are below the reference floor or "
+              "grid-bound (fewer than two steps per output interval). Right: the adaptive schemes' errors are the "
+              "maximum over their output times, the fixed-step schemes' over the observation grid (attitude_error_max); "
+              "the time is one run's wall clock.")
+
+
 def render_verify(figs, rep, tag, style):
     """Convergence, Q_II(t) and invariant histories per problem of one verify report."""
     plt = figs.plt
     for prob, rs in by_problem(rep["results"]).items():
+        adaptive = [r for r in rs if r["status"] != "skipped" and r.get("tolerance_ladder")]
+        if adaptive:
+            tolerance_figure(figs, tag, prob, adaptive,
+                             [r for r in rs if r["status"] != "skipped" and "convergence" in r], style)
         ran = [r for r in rs if r["status"] != "skipped" and "convergence" in r]
         if not ran:
             continue
@@ -1193,12 +1260,27 @@ def skipped_html(skipped):
             esc("; ".join(", ".join(names) + " (" + reason + ")" for reason, names in groups.items())) + ".</p>")
 
 
+def tolerance_row(r, span, label=None):
+    """A table row of an adaptive pair: its tolerance ladder's verdicts over `span` columns."""
+    t = r["tolerance_ladder"]
+    p, rj = t.get("proportionality") or {}, t.get("rejected_fraction") or {}
+    failed = [k for k, v in (("tolerance proportionality", p), ("rejected steps", rj)) if v.get("verdict") == "fail"]
+    return (f'<tr><td>{esc(r["integrator"])}</td><td>{esc(r["problem"])}</td>' +
+            (f"<td>{esc(label)}</td>" if label is not None else "") + f'<td>{esc(r["status"])}</td>'
+            f'<td colspan="{span}">adaptive: error against tol, slope {fmtn(p.get("slope"))} / 1 {verdict(p.get("verdict"))}; '
+            f'rejected {fmtn(rj.get("max"))} {verdict(rj.get("verdict"))}; effective order {fmtn(t.get("effective_order"))}</td>'
+            f'<td class="fail">{esc(", ".join(failed))}</td></tr>')
+
+
 def verify_table(rep):
     """Every pair with its verdicts (the quick suite's console table, from the JSON)."""
     rows = ["<table><tr><th>scheme</th><th>problem</th><th>status</th><th>slope (att) / p</th><th>Q_II / 2^p</th>"
             "<th>exact invariants</th><th>symmetric / symplectic</th><th>failed verdicts</th></tr>"]
     for r in rep["results"]:
         if r["status"] == "skipped":
+            continue
+        if r.get("tolerance_ladder"):
+            rows.append(tolerance_row(r, 4))
             continue
         c = r["convergence"]["attitude_error_final"]
         q = r["q_ii"]
@@ -1311,6 +1393,14 @@ def scheme_sections(inputs):
                    "<th>status</th><th>slope (att) / p</th><th>Q_II / 2^p</th><th>exact invariants held</th>"
                    "<th>seconds</th></tr>")
         for label, r in rows:
+            if r.get("tolerance_ladder"):
+                t = r["tolerance_ladder"]
+                p = t.get("proportionality") or {}
+                out.append(f'<tr><td><a href="#p-{esc(r["problem"])}">{esc(r["problem"])}</a></td>' +
+                           (f"<td>{esc(label)}</td>" if several else "") +
+                           f'<td>{esc(r["status"])}</td><td colspan="3">tolerance slope {fmtn(p.get("slope"))} / 1 '
+                           f'{verdict(p.get("verdict"))}</td><td class="num">{fmtn(r.get("seconds"))}</td></tr>')
+                continue
             c = r["convergence"]["attitude_error_final"]
             q = r["q_ii"]
             ex = [k for k, v in r["invariants"].items() if v["claim"] == "exact"]

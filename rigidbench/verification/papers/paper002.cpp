@@ -188,7 +188,7 @@ void paper002(PaperSuiteResult& out, bool progress) {
   T.ref9 = compute_reference(T.p, t9);
   for (const State& r : T.ref9.states) T.swing = std::max(T.swing, axis_angle(r.body().R, T.ref9.states[0].body().R));
   for (const SchemeEntry& e : registry())
-    if (not_applicable(*e.info, T.p).empty()) hamiltonian_items(T, e, out, progress);
+    if (!e.info->adaptive && not_applicable(*e.info, T.p).empty()) hamiltonian_items(T, e, out, progress);
   gravity_off_item(T, out);
 }
 
