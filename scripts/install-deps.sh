@@ -14,7 +14,8 @@ PKGS=(build-essential cmake ninja-build git
       openmpi-bin libopenmpi-dev   # MPI ranks for verify/bench/gate --run (docs/scaling.md)
       poppler-utils chromium       # the report's fonts (pdffonts) and the page in a browser (docs/reports.md)
       python3-plotly               # the report's interactive figures (docs/reports.md, "Interactive figures")
-      pkgconf libmujoco-dev libode-dev libbullet-dev libsimbody-dev libdart-dev)   # physics engines judged as schemes (docs/engines.md)
+      pkgconf libmujoco-dev libode-dev libbullet-dev libsimbody-dev libdart-dev   # physics engines judged as schemes (docs/engines.md)
+      libsundials-dev)       # CVODE and ARKODE judged as adaptive schemes (docs/adaptive.md)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -54,6 +54,11 @@ void register_engines() {
 #else
   absent("simbody_", "Simbody", "libsimbody-dev");
 #endif
+#ifdef RIGIDBENCH_HAVE_SUNDIALS
+  register_sundials();
+#else
+  absent("sundials_", "SUNDIALS", "libsundials-dev");
+#endif
 #ifdef RIGIDBENCH_HAVE_DART
   register_dart();
 #else

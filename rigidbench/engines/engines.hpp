@@ -39,6 +39,8 @@ void register_bullet();
 std::string bullet_version();
 void register_simbody();
 std::string simbody_version();
+void register_sundials();  // not an engine: SUNDIALS' ODE solvers (sundials.cpp, docs/adaptive.md)
+std::string sundials_version();
 void register_dart();
 std::string dart_version();  // the DART package the plugin was built against, without loading it
 

@@ -42,7 +42,10 @@ const SchemeEntry& register_scheme(SchemeEntry e) {
   if (!is_name(name))
     throw InputError(cat("cannot register scheme '", name, "': a name is ", kNameRule, " (it is used "
                          "on the command line, in globs and in report keys)"));
-  if (e.info->order < 1) throw InputError(cat("cannot register scheme '", name, "': order must be >= 1"));
+  // 0 is an adaptive scheme's "variable order" (integrator.hpp, "Adaptive schemes"): a step ladder
+  // needs an order to expect, a tolerance ladder does not.
+  if (e.info->order < 1 && !(e.info->adaptive && e.info->order == 0))
+    throw InputError(cat("cannot register scheme '", name, "': order must be >= 1 (0: variable, for an adaptive scheme)"));
   std::lock_guard lock(registry_mutex());
   for (const SchemeEntry& x : entries())
     if (x.info->name == name)
