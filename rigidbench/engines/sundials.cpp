@@ -34,6 +34,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -142,7 +143,7 @@ class Sundials final : public AnyIntegrator {
                                                         : ARKStepEvolve(mem_, tout, y_, &reached, ARK_NORMAL);
     collect();
     if (flag < 0)
-      return StepStatus::breakdown(cat(std::string(flag_name(flag)), fault_.empty() ? "" : ": ", fault_));
+      return StepStatus::breakdown(cat(flag_name(flag), fault_.empty() ? "" : ": ", fault_));
     const double* y = N_VGetArrayPointer(y_);
     for (std::size_t i = 0; i < 7; ++i) out_[i] = y[i];
     return {};
@@ -176,10 +177,15 @@ class Sundials final : public AnyIntegrator {
     A_ = SUNDenseMatrix(7, 7, ctx_);
     ls_ = SUNLinSol_Dense(y_, A_, ctx_);
   }
-  const char* flag_name(int flag) const {
-    return v_->method == Method::cvode_adams || v_->method == Method::cvode_bdf ? CVodeGetReturnFlagName(flag)
-           : v_->method == Method::arkode_erk                                    ? ERKStepGetReturnFlagName(flag)
-                                                                                 : ARKStepGetReturnFlagName(flag);
+  /// The name of a return flag. SUNDIALS allocates it with malloc and leaves it to the caller to free
+  /// (found by the sanitize preset's LeakSanitizer).
+  std::string flag_name(int flag) const {
+    char* name = v_->method == Method::cvode_adams || v_->method == Method::cvode_bdf ? CVodeGetReturnFlagName(flag)
+                 : v_->method == Method::arkode_erk                                    ? ERKStepGetReturnFlagName(flag)
+                                                                                       : ARKStepGetReturnFlagName(flag);
+    std::string s = name != nullptr ? name : std::to_string(flag);
+    std::free(name);
+    return s;
   }
   /// The solver's counts since reset (Counters of an adaptive scheme).
   void collect() {
