@@ -29,8 +29,8 @@ mkdir -p "$work/artifacts"
 # the same executions per target as one after another, in 1/nproc of the wall time.
 fuzz_one() {
   local t=$1 corpus="$work/corpus/$1" log="$work/$1.log"
-  mkdir -p "$corpus"
-  cp -n fuzz/corpus/"$t"/* "$corpus"/
+  mkdir -p "$corpus" || return
+  cp -n fuzz/corpus/"$t"/* "$corpus"/ || return
   # -max_len: room for nesting far past the reader's depth limit; -timeout: a hang is a finding.
   build/sanitize/fuzz/fuzz_"$t" "$corpus" -dict="fuzz/dict/$t.dict" -max_total_time="$seconds" -max_len=16384 -timeout=10 \
     -print_final_stats=1 -artifact_prefix="$work/artifacts/$t-" > "$log" 2>&1

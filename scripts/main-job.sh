@@ -13,7 +13,7 @@ trap stage_table EXIT
 OUT="${1:-rigidbench-out}"
 stage "install" bash scripts/install-deps.sh
 release_build() {  # only what the job runs: the command and the Python module (the tests: scripts/test.sh)
-  cmake --preset release
+  cmake --preset release || return
   cmake --build --preset release -j "$(nproc)" --target rigidbench_cli rigidbench_python
 }
 stage "release build" release_build

@@ -12,6 +12,11 @@
 # one that also times its stages (.ci/run -> scripts/test.sh) shares the log through the environment,
 # so one table holds both. stage_table writes the log as JSON to $RIGIDBENCH_STAGE_JSON (default
 # build/ci-stages.json) and prints it, slowest first, with the total.
+#
+# A stage that is a shell function must stop at its first failing command by itself: `stage` runs
+# the command as `"$@" || rc=$?`, and bash ignores `set -e` inside anything run in such a list, so
+# in `f() { a; b; }` a failing a is masked by b's exit 0. Write `a || return` (or `a && b`); the
+# test ci.stage_timer checks the stage functions of .ci/run, test.sh and main-job.sh for it.
 
 if [ -z "${RIGIDBENCH_STAGE_LOG:-}" ]; then
   mkdir -p build

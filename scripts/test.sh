@@ -8,7 +8,7 @@ source scripts/stages.sh
 trap stage_table EXIT
 stage "install" bash scripts/install-deps.sh
 release_build() {
-  cmake --preset release
+  cmake --preset release || return
   cmake --build --preset release -j "$(nproc)"
 }
 stage "release build" release_build

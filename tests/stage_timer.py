@@ -3,9 +3,13 @@
 A script that times a sleeping stage, a CPU-bound stage, a nested script with its own stage and a
 failing stage: the JSON table must hold each with its exit code and nesting depth, CPU time where
 CPU was spent (and none for the sleep), the total of the outermost stages only, and the script must
-keep the failing stage's exit code. Usage: stage_timer.py STAGES_SH WORK_DIR
+keep the failing stage's exit code. Then the stage functions of the project's scripts: bash ignores
+`set -e` inside a stage (it runs as `"$@" || rc=$?`), so every command of a stage function but its
+last must end its own run on failure (`|| return`, `&&`); a function that does not is reported here.
+Usage: stage_timer.py STAGES_SH WORK_DIR
 """
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -39,3 +43,31 @@ outer = [s for s in t["stages"] if s["depth"] == 0]
 assert abs(t["total_wall_s"] - sum(s["wall_s"] for s in outer)) < 0.2, t   # the nested stage counted once
 assert not [f for f in os.listdir(os.path.join(work, "build")) if f.startswith(".stages")], "log left behind"
 print("stage timer: ok", {n: (s["wall_s"], s["cpu_s"]) for n, s in by.items()})
+
+# A stage function with a command whose failure the next command would mask.
+root = os.path.dirname(os.path.dirname(stages_sh))
+masked, a_masked = [], ("f() {\n  false\n  true\n}\n", "stage \"f\" f\n")
+
+
+def unguarded(text):
+    """(function, line) of every command but the last of each function that `stage` runs, that neither
+    stops the function on failure nor handles the exit code itself."""
+    staged = set(re.findall(r'^\s*stage\s+"[^"]*"\s+([A-Za-z_][A-Za-z0-9_]*)\b', text, re.M))
+    found = []
+    for name, body in re.findall(r'^([A-Za-z_][A-Za-z0-9_]*)\(\)\s*\{[^\n]*\n(.*?)^\}', text, re.M | re.S):
+        if name not in staged:
+            continue
+        lines = [ln.strip() for ln in body.splitlines()]
+        cmds = [ln for ln in lines if ln and not ln.startswith("#")]
+        for ln in cmds[:-1]:
+            control = re.match(r"(local|if|then|else|elif|fi|exit|return|echo|for|while|do|done)\b", ln)
+            if not control and "||" not in ln and not ln.endswith(("&&", "\\", "|")):
+                found.append((name, ln))
+    return found
+
+
+assert unguarded("".join(a_masked)) == [("f", "false")], unguarded("".join(a_masked))   # the check can fail
+for script in (".ci/run", "scripts/test.sh", "scripts/main-job.sh"):
+    masked += [(script, *u) for u in unguarded(open(os.path.join(root, script)).read())]
+assert not masked, f"stage functions whose failing command the next one masks (add '|| return'): {masked}"
+print("stage functions: every command but the last stops its stage on failure")
