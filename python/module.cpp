@@ -273,7 +273,8 @@ PYBIND11_MODULE(_rigidbench, m) {
          std::optional<double> t_end, const std::string& out, int jobs, const std::string& formulation,
          const std::string& precision, std::optional<double> tol, const std::string& cache_dir, bool cache,
          bool measure_cost, bool progress, const std::vector<std::string>& settings, double overhead_ns,
-         const std::vector<std::string>& command, std::optional<double> step_timeout) {
+         const std::vector<std::string>& command, std::optional<double> step_timeout, std::optional<double> tol0,
+         std::optional<int> tol_levels) {
         const std::string started = iso8601_now();
         SuiteRequest req;
         req.schemes = schemes_of(scheme, settings, overhead_ns);
@@ -284,6 +285,11 @@ PYBIND11_MODULE(_rigidbench, m) {
         req.reference = ref_settings(formulation, precision, tol, cache_dir, cache);
         req.measure_cost = measure_cost;
         req.progress = progress;
+        if (tol0) req.tolerance_ladder.tol0 = *tol0;
+        if (tol_levels) req.tolerance_ladder.levels = *tol_levels;
+        if (!(req.tolerance_ladder.tol0 > 0 && req.tolerance_ladder.tol0 <= 0.1) || req.tolerance_ladder.levels < 3 ||
+            req.tolerance_ladder.levels > 24)
+          throw InputError("tol0 must be in (0, 0.1] and tol_levels in [3, 24] (docs/adaptive.md)");
         if (!out.empty()) report_file_for(out);  // a bad --out fails before any work
         SuiteResult s;
         python::run_watched([&] { s = run_suite(req); }, timeout_of(step_timeout));

@@ -153,7 +153,8 @@ void body_from_python(const py::handle& o, bool translating, BodyState& b) {
 /// One Python scheme object bound to one problem (constructed per ladder level, like a C++ one).
 class PythonScheme final : public AnyIntegrator {
  public:
-  PythonScheme(const SchemeInfo& info, std::shared_ptr<PyHandle> cls, const Problem& p) : info_(&info), p_(&p) {
+  PythonScheme(const SchemeInfo& info, std::shared_ptr<PyHandle> cls, const Problem& p, const SchemeSettings& set)
+      : info_(&info), p_(&p) {
     x_.bodies.resize(p.bodies.size());
     if (g_cancelled) {
       pending_ = "python: interrupted (KeyboardInterrupt)";
@@ -162,7 +163,11 @@ class PythonScheme final : public AnyIntegrator {
     py::gil_scoped_acquire gil;
     const WatchedCall call;
     try {
-      obj_ = std::make_shared<PyHandle>(cls->obj(py::cast(&p, py::return_value_policy::reference)));
+      const py::object problem = py::cast(&p, py::return_value_policy::reference);
+      // An adaptive class takes its tolerances as keywords (docs/python.md, "An adaptive scheme").
+      obj_ = std::make_shared<PyHandle>(info.adaptive ? cls->obj(problem, py::arg("abs_tolerance") = set.get(kAbsTolerance),
+                                                                 py::arg("rel_tolerance") = set.get(kRelTolerance))
+                                                      : cls->obj(problem));
     } catch (const py::error_already_set& e) {
       const std::string why = call.stopped();
       pending_ = !why.empty() ? why
@@ -210,11 +215,17 @@ class PythonScheme final : public AnyIntegrator {
     if (!obj_ || g_cancelled) return c;
     py::gil_scoped_acquire gil;
     const WatchedCall call;
-    try {  // optional: a counters() -> dict(load_evaluations=, newton_iterations=)
+    try {  // optional: a counters() -> dict with any of the Counters' names (docs/python.md)
       if (py::hasattr(obj_->obj, "counters")) {
         const py::dict d = obj_->obj.attr("counters")();
-        if (d.contains("load_evaluations")) c.load_evaluations = d["load_evaluations"].cast<std::uint64_t>();
-        if (d.contains("newton_iterations")) c.newton_iterations = d["newton_iterations"].cast<std::uint64_t>();
+        for (auto [key, field] : {std::pair{"load_evaluations", &Counters::load_evaluations},
+                                  std::pair{"newton_iterations", &Counters::newton_iterations},
+                                  std::pair{"jacobian_evaluations", &Counters::jacobian_evaluations},
+                                  std::pair{"accepted_steps", &Counters::accepted_steps},
+                                  std::pair{"rejected_steps", &Counters::rejected_steps},
+                                  std::pair{"rhs_evaluations", &Counters::rhs_evaluations},
+                                  std::pair{"shortened_steps", &Counters::shortened_steps}})
+          if (d.contains(key)) c.*field = d[key].cast<std::uint64_t>();
       }
     } catch (const py::error_already_set&) {
     } catch (const py::cast_error&) {
@@ -343,6 +354,7 @@ SchemeDeclaration declaration_of(const py::handle& cls) {
   d.features = attr_or<std::vector<std::string>>(cls, "features", {});
   d.spherical_only = attr_or<bool>(cls, "spherical_only", false);
   d.torque_free_only = attr_or<bool>(cls, "torque_free_only", false);
+  d.adaptive = attr_or<bool>(cls, "adaptive", false);
   for (const auto& [k, v] : attr_or<std::map<std::string, std::string>>(cls, "claims", {}))
     set_claim(d.claims, k, claim_from_string(v));
   return d;
@@ -352,8 +364,8 @@ SchemeEntry python_scheme_entry(const py::object& cls, double overhead_ns) {
   const SchemeInfo& info = declare_scheme(declaration_of(cls));
   auto handle = std::make_shared<PyHandle>(cls);
   SchemeEntry e{&info,
-                [&info, handle](const Problem& p, const SchemeSettings&) -> std::unique_ptr<AnyIntegrator> {
-                  return std::make_unique<PythonScheme>(info, handle, p);
+                [&info, handle](const Problem& p, const SchemeSettings& set) -> std::unique_ptr<AnyIntegrator> {
+                  return std::make_unique<PythonScheme>(info, handle, p, set);
                 },
                 {},
                 false,

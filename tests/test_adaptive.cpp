@@ -6,11 +6,14 @@
 
 #include "rigidbench/integrators/integrate.hpp"
 #include "rigidbench/integrators/odeint_adaptive.hpp"
+#include "rigidbench/integrators/rkmk_dopri5.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/reference/reference.hpp"
 #include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/engines/engines.hpp"
 #include "rigidbench/reports/verify_report.hpp"
+#include "rigidbench/tracking/compare.hpp"
+#include "rigidbench/tracking/gate.hpp"
 #include "rigidbench/tracking/snapshot.hpp"
 #include "rigidbench/verification/suite.hpp"
 #include "rigidbench/verification/tolerance_ladder.hpp"
@@ -93,7 +96,8 @@ TEMPLATE_TEST_CASE("adaptive odeint schemes land on the output times and count t
 TEST_CASE("tolerance ladder: the odeint controllers follow their tolerance on the torque-free body", "[adaptive]") {
   const Problem p = catalogue_problem("free_body");
   const ReferenceSolution ref = reference_on(p, 10);
-  for (const SchemeEntry& e : {scheme_entry<OdeintDopri5>(), scheme_entry<OdeintCashKarp54>(), scheme_entry<OdeintFehlberg78>()}) {
+  for (const SchemeEntry& e : {scheme_entry<OdeintDopri5>(), scheme_entry<OdeintCashKarp54>(), scheme_entry<OdeintFehlberg78>(),
+                              scheme_entry<RkmkDopri5>()}) {
     const ToleranceStudy st = tolerance_study(p, e, ref, {.tol0 = 1e-5, .levels = 9});
     INFO(st.integrator << ": " << st.proportionality_note << "; " << st.rejection_note);
     CHECK(st.proportionality_verdict == Verdict::pass);
@@ -125,6 +129,147 @@ TEST_CASE("tolerance ladder: verdicts fail for deliberately broken controllers",
   CHECK(strict.proportionality_verdict == Verdict::pass);
   CHECK(strict.ratio_max < good.ratio_max / 10);
   CHECK(strict.levels[2].counters.accepted_steps > 2 * good.levels[2].counters.accepted_steps);
+}
+
+TEST_CASE("rkmk_dopri5: on SO(3) at every tolerance, first same as last, the loads and h_B in its right-hand side", "[adaptive]") {
+  for (const char* name : {"dzhanibekov", "heavy_top", "gyrostat"}) {
+    const Problem p = catalogue_problem(name);
+    const ReferenceSolution ref = reference_on(p, 20);
+    const double dt = ref.times[1] - ref.times[0];
+    for (double tol : {1e-3, 1e-10}) {
+      INFO(name << " tol " << tol);
+      SchemeSettings set;
+      set.values = {{"abs_tolerance", tol}, {"rel_tolerance", tol}};
+      RkmkDopri5 s(p, set);
+      State x = p.initial;
+      s.reset(x, p.t0);
+      double worst = 0, off_group = 0;
+      const IntegrationOutcome run = integrate(s, FixedSteps{p.t0, dt, 20}, {.every = 1}, x, [&](const Observation& o, const State& xo) {
+        const Mat3& R = xo.body().R;
+        worst = std::max(worst, so3::log(ref.states[std::size_t(o.index)].body().R.transpose() * R).norm());
+        off_group = std::max(off_group, (R.transpose() * R - Mat3::Identity()).norm());
+      });
+      REQUIRE(run.ok);
+      // R_n exp(u): orthogonal to round-off whatever the tolerance (a loose one included).
+      CHECK(off_group < 1e-13);
+      if (tol < 1e-6) CHECK(worst < 1e-6);  // the loads and h_B are in the right-hand side
+      const Counters c = s.counters();
+      CHECK(c.accepted_steps >= 20);
+      // One right-hand side at the start, six per attempt (the seventh stage is the next first).
+      CHECK(c.rhs_evaluations == 1 + 6 * (c.accepted_steps + c.rejected_steps));
+      CHECK(c.load_evaluations == (p.torque_free() ? 0 : c.rhs_evaluations));
+    }
+  }
+}
+
+TEST_CASE("rkmk_dopri5: a state it cannot continue from is a breakdown, not a hang", "[adaptive]") {
+  Problem p = catalogue_problem("free_body");
+  p.initial.body().W = Vec3(std::nan(""), 0, 0);
+  RkmkDopri5 s(p);
+  State x = p.initial;
+  s.reset(x, 0);
+  const StepStatus st = s.step(0, 0.1);
+  CHECK_FALSE(st.ok);
+  CHECK_THAT(st.reason, Catch::Contains("step size underflow") || Catch::Contains("rejected steps in a row"));
+}
+
+TEST_CASE("gate: an adaptive pair's error and work at each tolerance, and a controller that doubles its steps fails", "[adaptive][gate]") {
+  SuiteRequest req;
+  req.integrators = {"odeint_dopri5"};
+  req.problems = {"free_body"};
+  req.progress = false;
+  req.measure_cost = false;
+  req.tolerance_ladder = {.tol0 = 1e-5, .levels = 7};
+  SuiteResult s = run_suite(req);
+  REQUIRE(s.results.size() == 1);
+  REQUIRE(s.results[0].tolerance);
+  const auto snapshot = [&] { return GateSnapshot::of_reports(VerifyReport::of(s, {"test"}, "2026-11-27T00:00:00Z")); };
+  const GateSnapshot base = snapshot();
+  const PairSnapshot& bp = base.accuracy.at(0);
+  REQUIRE(bp.work);
+  CHECK(bp.work->tol.size() == 7);
+  REQUIRE(bp.ladder(kToleranceErrorLadder));
+  CHECK(bp.ladder(kToleranceErrorLadder)->h == bp.work->tol);
+  CHECK(bp.work->accepted_steps[6] > bp.work->accepted_steps[0]);
+  CHECK(GateSnapshot::read(base.to_json(), "test") == base);  // the work survives the file
+  // The same run gates clean against itself.
+  GateOptions accuracy;
+  accuracy.accuracy_only = true;
+  const GateResult same = gate_compare(base, base, accuracy);
+  CHECK(same.failures == 0);
+  for (const GateRow& r : same.rows) CHECK(r.status == "pass");
+  // A controller whose estimate is scaled by 100 passes both verdicts (above) but takes more than
+  // twice the steps: the work row fails, whatever its smaller errors.
+  const Problem& p = s.problems.at(0);
+  s.results[0].tolerance = tolerance_study(p, scheme_entry<StrictDopri5>(), *s.results[0].reference, req.tolerance_ladder);
+  const GateResult g = gate_compare(base, snapshot(), accuracy);
+  bool work_failed = false;
+  for (const GateRow& r : g.rows) {
+    INFO(r.metric << " " << r.status << ": " << r.message);
+    if (r.metric == "tolerance_work") {
+      work_failed = r.status == "fail";
+      CHECK_THAT(r.message, Catch::Contains("rose by"));
+    }
+    if (r.metric == "tolerance_proportionality" || r.metric == "rejected_steps") CHECK(r.status == "pass");
+  }
+  CHECK(work_failed);
+  CHECK(g.exit_code() == 1);
+  // ... and the baseline of the strict controller against the odeint one: less work at every
+  // tolerance by half or more is a stale baseline, not a pass.
+  const GateResult back = gate_compare(snapshot(), base, accuracy);
+  for (const GateRow& r : back.rows)
+    if (r.metric == "tolerance_work") CHECK(r.status == "stale");
+}
+
+TEST_CASE("compare ranks adaptive and fixed-step pairs by their cost to the target, on one unit", "[adaptive][compare]") {
+  SuiteRequest req;
+  req.integrators = {"odeint_dopri5", "rkmk_dopri5", "rk4_quat"};
+  req.problems = {"free_body"};
+  req.progress = false;
+  req.measure_cost = true;  // timed repetitions of each tolerance level, ns per step of the fixed-step one
+  req.tolerance_ladder = {.tol0 = 1e-5, .levels = 7};
+  const SuiteResult s = run_suite(req);
+  const VerifyReport v = VerifyReport::of(s, {"test"}, "2026-11-27T00:00:00Z");
+  for (const PairReport& r : v.results)
+    if (r.tolerance) {
+      CHECK(r.tolerance->repetitions == kTimingRepetitions);
+      for (const ToleranceLevel& lv : r.tolerance->levels) CHECK(lv.seconds_max >= lv.seconds);
+    }
+  for (const char* metric : {"attitude_error_max", "attitude_error_final"}) {
+    INFO(metric);
+    CompareOptions o;
+    o.metric = metric;
+    o.target = 1e-8;
+    const nlohmann::ordered_json c = compare_reports(v, nullptr, o);
+    REQUIRE_NOTHROW(validate_document(nlohmann::json::parse(c.dump()), DocumentSchema::compare, "test"));
+    const auto& P = c["problems"][0];
+    CHECK(P["rank_unit"] == "cpu_seconds");  // an adaptive pair has no instruction count
+    CHECK(P["skipped"].empty());
+    REQUIRE(P["rows"].size() == 3);
+    for (const auto& row : P["rows"]) {
+      INFO(row["integrator"]);
+      CHECK(row["rank"].is_number());
+      CHECK(row["cost_to_target"]["cpu_seconds"].get<double>() > 0);
+      if (row.contains("adaptive")) {
+        // The tolerance that reaches 1e-8 lies inside or near the ladder, and the steps to it between
+        // its levels' counts.
+        const double tol = row["cost_to_target"]["tolerance"].get<double>(), steps = row["cost_to_target"]["steps"].get<double>();
+        CHECK(tol > 1e-11);
+        CHECK(tol < 1e-5);
+        CHECK(steps > 10);
+        CHECK(row["cost_to_target"]["rhs_evaluations"].get<double>() > steps);
+        CHECK(row["q_ii"]["verdict"] == "undefined");
+      }
+    }
+    CHECK_THAT(compare_markdown(c), Catch::Contains("rkmk_dopri5 (tol "));
+  }
+  // A metric the tolerance ladder does not measure: the adaptive pairs are listed with the reason.
+  CompareOptions o;
+  o.metric = "h1_distance";
+  o.target = 1e-8;
+  const nlohmann::ordered_json h1 = compare_reports(v, nullptr, o);
+  CHECK(h1["problems"][0]["skipped"].size() == 2);
+  CHECK(h1["problems"][0]["rows"].size() == 1);
 }
 
 TEST_CASE("tolerance ladder refuses a fixed-step scheme", "[adaptive]") {

@@ -85,7 +85,7 @@ TEST_CASE("gate snapshot: one reader and one serialiser that round-trip, the com
   CHECK(d.to_json() == doctored);
   CHECK(!(d == made));
   // The blessed baselines: read and written again, the same bytes (a re-bless changes only what moved).
-  for (const char* name : {"quick-gate.json", "on-request-gate.json"}) {
+  for (const char* name : {"quick-gate.json", "on-request-gate.json", "adaptive-gate.json"}) {
     const std::string path = std::string(RIGIDBENCH_SOURCE_DIR) + "/baselines/" + name;
     std::ifstream in(path);
     std::stringstream text;

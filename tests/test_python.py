@@ -52,6 +52,63 @@ class Hangs(Broken):
             pass
 
 
+class LieHeunEuler:
+    """An adaptive scheme in Python (docs/python.md, "An adaptive scheme"): Lie-Heun with the Lie-Euler
+    step as its embedded estimate (orders 2(1)), exact landing on each output time, on the torque-free
+    body. `ignore_tolerance` makes it a deliberately broken controller (a fixed tolerance)."""
+    name = "py_lie_heun_euler"
+    order = 2
+    adaptive = True
+    families = ["rigid_body"]
+    torque_free_only = True
+    ignore_tolerance = False
+
+    def __init__(self, problem, abs_tolerance, rel_tolerance):
+        self.J, self.Jinv = problem.inertia(), problem.inertia_inverse()
+        self.tol = 1e-4 if self.ignore_tolerance else abs_tolerance
+        self.n = {"accepted_steps": 0, "rejected_steps": 0, "rhs_evaluations": 0, "shortened_steps": 0}
+
+    def reset(self, state):
+        self.R, self.W, self.dt = np.array(state.R), np.array(state.W), 0.0
+
+    def accel(self, W):
+        self.n["rhs_evaluations"] += 1
+        return self.Jinv @ np.cross(self.J @ W, W)
+
+    @staticmethod
+    def exp(u):
+        th = np.linalg.norm(u)
+        K = np.array([[0, -u[2], u[1]], [u[2], 0, -u[0]], [-u[1], u[0], 0]])
+        return np.eye(3) + (math.sin(th) / th if th else 1.0) * K + ((1 - math.cos(th)) / th**2 if th else 0.5) * K @ K
+
+    def step(self, t, h):
+        end = t + h
+        self.dt = self.dt or h / 10
+        while t < end:
+            dt = min(self.dt, end - t)
+            a1 = self.accel(self.W)
+            W2 = self.W + dt * a1
+            a2 = self.accel(W2)
+            err = max(np.max(np.abs(dt / 2 * (W2 - self.W))), np.max(np.abs(dt / 2 * (a2 - a1)))) / self.tol
+            factor = min(5.0, max(0.2, 0.9 * err ** -0.5)) if err > 0 else 5.0
+            if err > 1:
+                self.n["rejected_steps"] += 1
+                self.dt = dt * factor
+                continue
+            self.R = self.R @ self.exp(dt / 2 * (self.W + W2))
+            self.W = self.W + dt / 2 * (a1 + a2)
+            self.n["accepted_steps"] += 1
+            self.n["shortened_steps"] += dt < self.dt
+            t = end if dt == end - t else t + dt
+            self.dt = max(self.dt, dt * factor) if dt < self.dt else dt * factor
+
+    def read(self):
+        return self.R, self.W
+
+    def counters(self):
+        return dict(self.n)
+
+
 class LieEuler:
     """Lie-Euler (R_{n+1} = R_n exp(h W_n), W_{n+1} = W_n + h a(W_n)) on the torque-free body."""
     name = "py_lie_euler"
@@ -197,6 +254,33 @@ class ModuleTest(unittest.TestCase):
             self.assertAlmostEqual(py["convergence"][m]["slope"], cxx["convergence"][m]["slope"], delta=1e-6)
         self.assertEqual(py["invariants"]["orthogonality"]["claim"], "exact")
         self.assertEqual(py["invariants"]["orthogonality"]["verdict"], "pass")
+
+    def test_adaptive_python_scheme_on_the_tolerance_ladder(self):
+        rep = rigidbench.verify([LieHeunEuler, "odeint_dopri5"], ["free_body"], tol0=1e-3, tol_levels=5,
+                                measure_cost=False)
+        by = {r["integrator"]: r for r in rep["results"]}
+        py = by["py_lie_heun_euler"]
+        self.assertEqual(py["status"], "ok", py.get("reason"))
+        self.assertEqual(py["scheme"]["origin"], "python")
+        self.assertNotIn("convergence", py)
+        lv = py["tolerance_ladder"]["levels"]
+        self.assertEqual([round(math.log10(x["tol"]) * 2) for x in lv], [-6, -7, -8, -9, -10])
+        # Its own counters come through, and its steps follow the tolerances it was given.
+        steps = [x["accepted_steps"] for x in lv]
+        self.assertTrue(all(b > a for a, b in zip(steps, steps[1:])), steps)
+        self.assertTrue(all(x["rhs_evaluations"] == 2 * (x["accepted_steps"] + x["rejected_steps"]) for x in lv))
+        self.assertEqual(py["tolerance_ladder"]["proportionality"]["verdict"], "pass",
+                         py["tolerance_ladder"]["proportionality"]["note"])
+        self.assertEqual(len(by["odeint_dopri5"]["tolerance_ladder"]["levels"]), 5)  # a registered one beside it
+
+        # The same class with a tolerance of its own: the verdict fails, as for a broken C++ controller.
+        class Ignores(LieHeunEuler):
+            name = "py_ignores_tolerance"
+            ignore_tolerance = True
+        bad = rigidbench.verify(Ignores, ["free_body"], tol0=1e-3, tol_levels=5, measure_cost=False)["results"][0]
+        self.assertEqual(bad["tolerance_ladder"]["proportionality"]["verdict"], "fail")
+        with self.assertRaisesRegex(Exception, "tol0 must be in"):
+            rigidbench.verify(LieHeunEuler, ["free_body"], tol0=0.0, measure_cost=False)
 
     def test_errors_in_user_code_are_breakdowns(self):
         rep = rigidbench.verify([Broken, BadShape], ["free_body"], h=0.05, levels=3, measure_cost=False)

@@ -77,7 +77,7 @@ def call_overhead_ns(problem_=None, steps=5000, repetitions=5):
 
 def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, jobs=None, reference="",
            reference_precision="double", reference_tol=None, cache_dir="", cache=True, measure_cost=True,
-           progress=None, settings=(), step_timeout=300.0):
+           progress=None, settings=(), step_timeout=300.0, tol0=None, tol_levels=None):
     """Verify one or more schemes -- Python classes, registered schemes' names or globs -- on catalogue
     problems (names) or Problem objects (default: the quick suite), exactly as `rigidbench verify`.
 
@@ -94,7 +94,11 @@ def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, 
 
     `step_timeout`: seconds a Python scheme's call (step, read, reset, the constructor) may take; one
     that runs longer is stopped with a TimeoutError and its level is a breakdown saying so (None: no
-    limit). Ctrl-C stops a run at once, hanging calls included, and raises KeyboardInterrupt."""
+    limit). Ctrl-C stops a run at once, hanging calls included, and raises KeyboardInterrupt.
+
+    `tol0`, `tol_levels`: the tolerance ladder of adaptive schemes (a class with `adaptive = True`, or
+    a registered one such as odeint_dopri5): tol_k = tol0 10^(-k/2), k < tol_levels (docs/adaptive.md;
+    default 1e-5 and 9)."""
     overhead = float("nan")
     if progress is None:
         progress = _stderr_is_terminal()
@@ -107,4 +111,4 @@ def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, 
         [repr(getattr(s, "name", s)) for s in items] + ["problems=%r" % (problems,)])]
     return _rigidbench._verify(scheme, problems, h, levels, t_end, out or "", jobs, reference, reference_precision,
                                reference_tol, cache_dir, cache, measure_cost, progress, list(settings), overhead,
-                               command, step_timeout)
+                               command, step_timeout, tol0, tol_levels)

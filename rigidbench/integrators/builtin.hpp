@@ -19,6 +19,7 @@
 #include "rigidbench/integrators/rig_koziara_bicanic.hpp"
 #include "rigidbench/integrators/rk4_quaternion.hpp"
 #include "rigidbench/integrators/rkmk4.hpp"
+#include "rigidbench/integrators/rkmk_dopri5.hpp"
 #include "rigidbench/integrators/rrp_schemes.hpp"
 #include "rigidbench/integrators/simo_wong.hpp"
 #include "rigidbench/integrators/terze_muller_zlatar.hpp"
@@ -40,7 +41,8 @@ using Schemes = SchemeList<OdeintRk4Quaternion, Rk4Quaternion, LieEuler, TerzeMu
 /// The built-in adaptive schemes (SchemeInfo::adaptive; docs/adaptive.md): judged on the tolerance
 /// ladder, so not in the typed tests of the step ladder. Registered after Schemes, selected by name or
 /// glob (e.g. 'odeint_*'), not by "all": the gate and the benchmarks do not take them yet.
-using AdaptiveSchemes = SchemeList<OdeintDopri5, OdeintCashKarp54, OdeintFehlberg78, OdeintBulirschStoer>;
+using AdaptiveSchemes =
+    SchemeList<OdeintDopri5, OdeintCashKarp54, OdeintFehlberg78, OdeintBulirschStoer, RkmkDopri5>;
 
 /// The in-run baseline every cost ratio refers to (registry.hpp, baseline_scheme()).
 using BaselineScheme = OdeintRk4Quaternion;

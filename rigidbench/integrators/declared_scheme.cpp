@@ -120,8 +120,10 @@ void check_claims_apply(const Claims& c, const Problem& p, std::string_view sche
 const SchemeInfo& declare_scheme(SchemeDeclaration d) {
   if (!is_name(d.name))
     throw InputError(cat("scheme name '", d.name, "' is not ", kNameRule, " (it is a report key)"));
-  if (d.order < 1 || d.order > 12)
-    throw InputError(cat("scheme '", d.name, "': order must be an integer in [1, 12] (got ", std::to_string(d.order), ")"));
+  const int lowest = d.adaptive ? 0 : 1;  // an adaptive scheme's 0: variable order (integrator.hpp)
+  if (d.order < lowest || d.order > 12)
+    throw InputError(cat("scheme '", d.name, "': order must be an integer in [", std::to_string(lowest), ", 12] (got ",
+                         std::to_string(d.order), ")"));
   if (d.families.empty()) throw InputError(cat("scheme '", d.name, "': no model family given (e.g. rigid_body)"));
   if (d.families.size() > NameList::kCapacity || d.features.size() > NameList::kCapacity)
     throw InputError(cat("scheme '", d.name, "': at most 8 families and 8 features"));
@@ -159,6 +161,8 @@ const SchemeInfo& declare_scheme(SchemeDeclaration d) {
   i.applies.torque_free_only = x.torque_free_only;
   i.claims = x.claims;
   i.notes = x.notes;
+  i.adaptive = x.adaptive;
+  if (x.adaptive) i.settings = {kAbsTolerance, kRelTolerance};
   store.push_back(std::move(s));
   return store.back()->info;
 }

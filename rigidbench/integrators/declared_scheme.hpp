@@ -14,15 +14,18 @@ namespace rigidbench {
 struct SchemeDeclaration {
   std::string name;                // [a-z0-9_]{1,64} (core/names.hpp), the report key
   std::string title, source, representation, notes;
-  int order = 0;                   // >= 1: the order the ladder and the verdicts test
+  int order = 0;                   // >= 1: the order the ladder and the verdicts test (adaptive: 0 = variable)
   SchemeKind kind = SchemeKind::explicit_;
   std::vector<std::string> families{"rigid_body"};  // model families it integrates (docs/extending.md)
   std::vector<std::string> features;
   bool spherical_only = false, torque_free_only = false;
   Claims claims;
+  /// Chooses its own steps (SchemeInfo::adaptive; docs/adaptive.md): judged on the tolerance ladder,
+  /// and declares the settings abs_tolerance and rel_tolerance.
+  bool adaptive = false;
 };
 
-/// Validates `d` (name, order in [1, 12], at most NameList::kCapacity families and features, names
+/// Validates `d` (name, order in [1, 12] or, adaptive, [0, 12], at most NameList::kCapacity families and features, names
 /// of known families) and stores it for the life of the process. Throws InputError naming the field.
 const SchemeInfo& declare_scheme(SchemeDeclaration d);
 

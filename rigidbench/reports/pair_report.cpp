@@ -243,6 +243,8 @@ ordered_json tolerance_json(const ToleranceStudy& T) {
                       {"reason", l.reason},
                       {"attitude_error", num(l.attitude_error)},
                       {"omega_error", num(l.omega_error)},
+                      {"attitude_error_final", num(l.attitude_error_final)},
+                      {"omega_error_final", num(l.omega_error_final)},
                       {"floor", num(l.floor)},
                       {"above_floor", l.above_floor},
                       {"grid_bound", l.grid_bound},
@@ -254,10 +256,12 @@ ordered_json tolerance_json(const ToleranceStudy& T) {
                       {"rejected_fraction", num(l.rejected_fraction)},
                       {"seconds", num(l.seconds)},
                       {"invariant_drift", drift}});
+    if (std::isfinite(l.seconds_max)) levels.back()["seconds_max"] = l.seconds_max;
   }
   return {{"tol0", num(T.tol0)},
           {"span", num(T.span)},
           {"output_intervals", T.output_intervals},
+          {"timing_repetitions", T.repetitions},
           {"levels", levels},
           {"proportionality",
            {{"slope", num(T.proportionality.slope)},
@@ -534,6 +538,7 @@ ToleranceStudy tolerance_from(const J& j) {
   T.tol0 = n_at(j, "tol0");
   T.span = n_at(j, "span");
   T.output_intervals = std::size_t(i_at(j, "output_intervals"));
+  T.repetitions = at_or_null(j, "timing_repetitions").is_number() ? int(i_at(j, "timing_repetitions")) : 1;
   const auto u64 = [](const J& o, const char* k) { return std::uint64_t(std::max<std::int64_t>(0, i_at(o, k))); };
   for (const auto& l : at_or_null(j, "levels")) {
     ToleranceLevel lv;
@@ -542,6 +547,8 @@ ToleranceStudy tolerance_from(const J& j) {
     lv.reason = s_at(l, "reason");
     lv.attitude_error = n_at(l, "attitude_error");
     lv.omega_error = n_at(l, "omega_error");
+    lv.attitude_error_final = n_at(l, "attitude_error_final");
+    lv.omega_error_final = n_at(l, "omega_error_final");
     lv.floor = n_at(l, "floor");
     lv.above_floor = b_at(l, "above_floor", false);
     lv.grid_bound = b_at(l, "grid_bound", false);
@@ -552,6 +559,7 @@ ToleranceStudy tolerance_from(const J& j) {
     lv.counters.load_evaluations = u64(l, "load_evaluations");
     lv.rejected_fraction = n_at(l, "rejected_fraction");
     lv.seconds = n_at(l, "seconds");
+    if (at_or_null(l, "seconds_max").is_number()) lv.seconds_max = n_at(l, "seconds_max");
     const auto& drift = at_or_null(l, "invariant_drift");
     if (drift.is_object()) {
       std::vector<std::string> names;

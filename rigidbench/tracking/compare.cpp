@@ -277,6 +277,82 @@ ordered_json compare_row(const PairReport& r, const MetricDef& metric, const Com
   return row;
 }
 
+/// The error of a tolerance level in the compared metric (the metrics a tolerance ladder measures:
+/// the attitude and angular-velocity errors, max over the output times and at the end); NaN otherwise.
+double tolerance_error(const ToleranceLevel& lv, const std::string& metric) {
+  if (metric == "attitude_error_max") return lv.attitude_error;
+  if (metric == "attitude_error_final") return lv.attitude_error_final;
+  if (metric == "omega_error_max") return lv.omega_error;
+  if (metric == "omega_error_final") return lv.omega_error_final;
+  return kNan;
+}
+bool tolerance_metric(const std::string& metric) {
+  return metric == "attitude_error_max" || metric == "attitude_error_final" || metric == "omega_error_max" ||
+         metric == "omega_error_final";
+}
+
+/// An adaptive pair's row (docs/adaptive.md): its cost to the target read off its tolerance ladder,
+/// each cost c in {accepted steps, right-hand sides, load evaluations, seconds} by log-log interpolation
+/// of the error in c between the bracketing levels (above the reference floor, not grid-bound), and
+/// outside them along error ~ c^-p with p its effective order (extrapolated); the tolerance that reaches
+/// the target likewise, along error ~ tol^slope. No instruction count (bench does not count adaptive
+/// pairs), so a table holding one ranks in CPU seconds. The columns of the step ladder that do not
+/// apply (Q_II, error at h, cost per step) are null.
+ordered_json adaptive_compare_row(const PairReport& r, const CompareOptions& opt, double h_fixed, bool& all_instr) {
+  const ToleranceStudy& T = *r.tolerance;
+  std::vector<double> e, tol, steps, rhs, loads, secs;
+  std::vector<bool> usable;
+  for (const ToleranceLevel& lv : T.levels) {
+    e.push_back(lv.ok ? tolerance_error(lv, opt.metric) : kNan);
+    tol.push_back(lv.tol);
+    // Inverse costs, so that the error falls with them as with a step size (step_for_error's h).
+    const auto inv = [](double c) { return c > 0 ? 1.0 / c : kNan; };
+    steps.push_back(inv(double(lv.counters.accepted_steps)));
+    rhs.push_back(inv(double(lv.counters.rhs_evaluations)));
+    loads.push_back(inv(double(lv.counters.load_evaluations)));
+    secs.push_back(inv(lv.seconds));
+    usable.push_back(lv.ok && lv.above_floor && !lv.grid_bound);
+  }
+  const double p = T.effective_order;
+  bool extrapolated = false;
+  const auto cost_at_target = [&](const std::vector<double>& inv_cost) {
+    const LadderValue v = step_for_error(inv_cost, e, usable, p, opt.target);
+    extrapolated = extrapolated || v.extrapolated;
+    return v.value > 0 ? 1.0 / v.value : kNan;
+  };
+  const double steps_t = cost_at_target(steps), rhs_t = cost_at_target(rhs), secs_t = cost_at_target(secs);
+  const double loads_t = cost_at_target(loads);
+  const LadderValue tol_t = step_for_error(tol, e, usable, T.proportionality.slope, opt.target);
+  ordered_json row;
+  row["integrator"] = r.integrator;
+  row["status"] = r.status;
+  if (!r.reason.empty()) row["reason"] = r.reason;
+  if (r.scheme) row["kind"] = cat(r.scheme->kind, ", adaptive");
+  row["order"] = {{"expected", r.scheme && r.scheme->order > 0 ? num(double(r.scheme->order)) : ordered_json(nullptr)},
+                  {"observed", num(p)}, {"stderr", nullptr}, {"verdict", "undefined"}};
+  row["q_ii"] = {{"h", nullptr}, {"median", nullptr}, {"expected", nullptr}, {"verdict", "undefined"}};
+  row["invariants"] = invariant_summary(r, 1e-11);
+  row["error_at_h"] = {{"h", h_fixed}, {"error", nullptr}, {"extrapolated", false}, {"clipped", false}};
+  row["cost_per_step"] = {{"ns", nullptr}, {"ratio_to_baseline", nullptr}, {"instructions", nullptr},
+                          {"instruction_ratio_to_baseline", nullptr}, {"ratio_to_rk4", nullptr},
+                          {"instruction_ratio_to_rk4", nullptr}, {"flops", nullptr}, {"instructions_per_flop", nullptr},
+                          {"source", "adaptive: no fixed step; its cost to the target is read off its tolerance ladder"}};
+  row["cost_to_target"] = {{"h", nullptr},
+                           {"steps", num(steps_t)},
+                           {"cpu_seconds", num(secs_t)},
+                           {"instructions", nullptr},
+                           {"extrapolated", extrapolated || tol_t.extrapolated},
+                           {"tolerance", num(tol_t.value)},
+                           {"rhs_evaluations", num(rhs_t)},
+                           {"load_evaluations", num(loads_t)}};
+  row["adaptive"] = {{"tolerance_proportionality", to_string(T.proportionality_verdict)},
+                     {"slope", num(T.proportionality.slope)},
+                     {"rejected_fraction", num(T.rejected_fraction)},
+                     {"timing_repetitions", T.repetitions}};
+  if (std::isfinite(secs_t)) all_instr = false;
+  return row;
+}
+
 /// The metric compare reads: an error metric of the table (its ladder is what the comparison reads).
 const MetricDef& error_metric(const std::string& name) {
   const MetricDef* mp = find_metric(name);
@@ -333,7 +409,10 @@ ordered_json compare_reports(const VerifyReport& verify, const BenchReport* benc
   out["method"] =
       "error at h and the step reaching the target are read off the metric's ladder by log-log interpolation "
       "between levels in the asymptotic range; outside it along e ~ h^slope (fitted slope, else the scheme's "
-      "order), flagged 'extrapolated'; an angle (units rad) extrapolated past pi is pi, flagged 'clipped'. Cost to target = (span / h*) x cost per step. Rank: cost to target, in "
+      "order), flagged 'extrapolated'; an angle (units rad) extrapolated past pi is pi, flagged 'clipped'. Cost to target = (span / h*) x cost per step. "
+      "An adaptive scheme's cost to target is read off its tolerance ladder the same way, with its costs per run (accepted steps, "
+      "right-hand sides, seconds: the fastest of its timed repetitions) in place of h and its effective order as the slope; it has no "
+      "instruction counts. Rank: cost to target, in "
       "instructions when every ranked scheme has them, else CPU seconds. A cost per step marked 'declared' is the "
       "figure a scored program gave for itself (its machine and method in the source), ranked beside measured ones "
       "but not measured by rigidbench.";
@@ -353,9 +432,15 @@ ordered_json compare_reports(const VerifyReport& verify, const BenchReport* benc
         skipped.push_back({{"integrator", r.integrator}, {"reason", r.reason}});
         continue;
       }
-      if (r.tolerance) {  // no step ladder to read the metric off (docs/adaptive.md, "What is not there yet")
-        skipped.push_back({{"integrator", r.integrator},
-                           {"reason", "adaptive: judged on its tolerance ladder, not yet ranked by compare"}});
+      if (r.tolerance) {  // ranked from its tolerance ladder (docs/adaptive.md, "Head-to-head")
+        if (!tolerance_metric(opt.metric)) {
+          skipped.push_back({{"integrator", r.integrator},
+                             {"reason", cat("adaptive: its tolerance ladder measures attitude_error_final|max and "
+                                            "omega_error_final|max, not ", opt.metric)}});
+          continue;
+        }
+        if (!std::isfinite(h_fixed)) h_fixed = r.settings.h0 / 4;
+        rows.push_back(adaptive_compare_row(r, opt, h_fixed, all_instr));
         continue;
       }
       const SettingsRecord& st = r.settings;
@@ -470,6 +555,7 @@ std::string compare_markdown(const ordered_json& c) {
       const std::string cost = std::isfinite(c_unit) && c_unit > 0 ? tilde_c + fmt(c_unit * cost_scale(unit)) : "-";
       o << "| " << (r["rank"].is_number() ? std::to_string(r["rank"].get<int>()) : std::string("-")) << " | "
         << markdown_text(r.value("integrator", "")) << (r.value("status", "") != "ok" ? cat(" (", markdown_text(r.value("status", "")), ")") : "")
+        << (r.contains("adaptive") ? cat(" (tol ", tilde_c, fmt(as_num(ct.value("tolerance", ordered_json()))), ")") : std::string())
         << " | " << markdown_text(r.value("kind", "")) << " | " << fmt(as_num(r["order"]["observed"])) << "/"
         << fmt(as_num(r["order"]["expected"])) << " " << r["order"].value("verdict", "") << " | "
         << fmt(as_num(r["q_ii"]["median"]), 4) << " (" << fmt(as_num(r["q_ii"]["expected"])) << ") "

@@ -188,6 +188,44 @@ struct Gate {
     verdict_row(p.integrator, p.problem, metric, b.verdict, c.verdict, std::move(row));
   }
 
+  /// An adaptive pair's work per unit time at each tolerance (accepted steps, right-hand sides):
+  /// beyond +work_rise at any level fails; at or under work_fall_stale of the baseline's at every
+  /// level is stale (a cheaper controller: re-bless). The error at each tolerance is its ladder's row.
+  void work_row(const PairSnapshot& p, const WorkSnapshot& b, const WorkSnapshot& c, double secs) {
+    GateRow row{p.integrator, p.problem, "tolerance_work", "pass", "", "", "", secs};
+    const std::size_t n = b.tol.size();
+    bool same = n > 0 && c.tol.size() == n;
+    for (std::size_t k = 0; same && k < n; ++k) same = std::abs(b.tol[k] - c.tol[k]) <= 1e-12 * b.tol[k];
+    if (!same) {
+      row.status = "missing";
+      row.message = "the tolerance ladders differ (tol0 or levels): nothing comparable";
+      add(row);
+      return;
+    }
+    double worst = 0;
+    bool all_fell = true, any = false;
+    for (std::size_t k = 0; k < n; ++k)
+      for (const auto& [what, bv, cv] : {std::tuple{"accepted steps", b.accepted_steps, c.accepted_steps},
+                                          std::tuple{"right-hand sides", b.rhs_evaluations, c.rhs_evaluations}}) {
+        if (k >= bv.size() || k >= cv.size() || !std::isfinite(bv[k]) || !std::isfinite(cv[k]) || !(bv[k] > 0)) continue;
+        any = true;
+        const double r = cv[k] / bv[k];
+        all_fell = all_fell && r <= opt.rules.work_fall_stale;
+        if (r > 1 + opt.rules.work_rise && r - 1 > worst) {
+          worst = r - 1;
+          row.baseline = fmt4(bv[k]);
+          row.current = fmt4(cv[k]);
+          row.message = cat(what, " per unit time at tol = ", fmt4(b.tol[k]), " rose by ", fmt4(100 * (r - 1)), " % (",
+                            fmt4(bv[k]), " -> ", fmt4(cv[k]), "; allowed +", fmt4(100 * opt.rules.work_rise), " %)");
+        }
+      }
+    if (worst > 0) row.status = "fail";
+    else if (any && all_fell)
+      row.status = "stale", row.message = cat("the work per unit time fell to ", fmt4(100 * opt.rules.work_fall_stale),
+                                              " % of the baseline's or less at every tolerance: re-bless");
+    add(row);
+  }
+
   /// Every gating metric and check of a pair both runs judged; their rows share the pair's time
   /// (JUnit's time per testcase).
   void judged_pair(const PairSnapshot& b, const PairSnapshot& c, double secs) {
@@ -207,6 +245,9 @@ struct Gate {
     }
     for (const auto& [name, cv] : c.checks)
       if (!b.check(name)) add({integ, prob, name, "missing", "", cv, "check not in the baseline: bless to gate it"});
+    if (b.work && c.work) work_row(b, *b.work, *c.work, secs);
+    else if (b.work) add({integ, prob, "tolerance_work", "missing", "", "", "work per tolerance missing from the current run"});
+    else if (c.work) add({integ, prob, "tolerance_work", "missing", "", "", "work per tolerance not in the baseline: bless to gate it"});
     const std::size_t rows = g.rows.size() - first_row;
     for (std::size_t i = first_row; i < g.rows.size(); ++i) g.rows[i].seconds = secs / double(rows);
   }

@@ -32,6 +32,11 @@ struct GateRules {
   double log10_improvement_stale = 0.3;  // an error that fell by 2x (minus the floors): re-bless
   double allowance_trust = 10;           // a current floor + rounding above 10x the baseline's is not believed
   double instruction_rise = 0.02;
+  // An adaptive pair's accepted steps or right-hand sides per unit time at one tolerance may rise by
+  // 25 % (another compiler's rounding moves a controller's decisions by a few percent; a controller
+  // change that doubles the steps fails); fallen to half or less: re-bless (docs/adaptive.md).
+  double work_rise = 0.25;
+  double work_fall_stale = 0.5;
   double wallclock_rise_warn = 0.10;
 };
 

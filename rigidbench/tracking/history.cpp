@@ -377,8 +377,8 @@ Provenance provenance_of(const HistoryRun& run, const Recorded& rec) {
   return v;
 }
 
-/// The errors table: every ladder of the verify report (the convergence metrics and the papers' own
-/// measures), or the convergence series of the snapshot.
+/// The errors table: every ladder of the verify report (the convergence metrics, the papers' own
+/// measures, an adaptive pair's errors at its tolerances), or the convergence series of the snapshot.
 void insert_errors(sqlite3* db, const std::string& w, std::int64_t id, const Recorded& rec) {
   Statement ins_err(db, "INSERT INTO errors VALUES(?,?,?,?,?,?,?,?,?)", w);
   auto errors_of = [&](const std::string& integ, const std::string& prob, const std::string& metric, const LadderSnapshot& m) {
@@ -393,6 +393,8 @@ void insert_errors(sqlite3* db, const std::string& w, std::int64_t id, const Rec
     for (const PairReport& r : rec.verify->results)
       for (const auto* section : {&r.convergence, &r.paper_measures})
         for (const auto& [metric, c] : *section) errors_of(r.integrator, r.problem, metric, LadderSnapshot::of(c));
+    for (const PairReport& r : rec.verify->results)  // an adaptive pair: its error at each tolerance (h = tol)
+      if (r.tolerance) errors_of(r.integrator, r.problem, kToleranceErrorLadder, tolerance_snapshot(*r.tolerance).first);
   } else if (rec.snapshot) {
     for (const PairSnapshot& p : rec.snapshot->accuracy)
       for (const auto& [metric, l] : p.convergence) errors_of(p.integrator, p.problem, metric, l);

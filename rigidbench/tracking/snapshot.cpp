@@ -82,6 +82,26 @@ std::string verdict_of(const QiiResult& q) {
   return q.primary >= 0 ? to_string(q.levels[std::size_t(q.primary)].verdict) : "undefined";
 }
 
+}  // namespace
+
+std::pair<LadderSnapshot, WorkSnapshot> tolerance_snapshot(const ToleranceStudy& st) {
+  LadderSnapshot l;
+  WorkSnapshot w;
+  const double per = st.span > 0 ? 1.0 / st.span : kNaN;
+  for (const ToleranceLevel& lv : st.levels) {
+    l.h.push_back(lv.tol);
+    l.error.push_back(lv.ok ? lv.attitude_error : kNaN);
+    l.floor.push_back(lv.floor);
+    w.tol.push_back(lv.tol);
+    w.accepted_steps.push_back(lv.ok ? double(lv.counters.accepted_steps) * per : kNaN);
+    w.rhs_evaluations.push_back(lv.ok ? double(lv.counters.rhs_evaluations) * per : kNaN);
+    w.load_evaluations.push_back(lv.ok ? double(lv.counters.load_evaluations) * per : kNaN);
+  }
+  return {l, w};
+}
+
+namespace {
+
 /// What the gate holds a pair of a verify report to: the gating metrics of the metric table, by the
 /// check names of PairResult::checks (runner.hpp), which expectation files use too.
 PairSnapshot pair_of_result(const PairReport& r) {
@@ -102,9 +122,12 @@ PairSnapshot pair_of_result(const PairReport& r) {
       p.checks.emplace_back(name, verdict_of(name == "q_ii" ? r.q_ii : r.q_ii_full));
     }
   }
-  if (r.tolerance) {  // an adaptive scheme's verdicts (docs/adaptive.md); its steps and costs: not yet gated
+  if (r.tolerance) {  // an adaptive scheme's verdicts, its error and its work at each tolerance (docs/adaptive.md)
     p.checks.emplace_back("tolerance_proportionality", to_string(r.tolerance->proportionality_verdict));
     p.checks.emplace_back("rejected_steps", to_string(r.tolerance->rejection_verdict));
+    const auto [ladder, work] = tolerance_snapshot(*r.tolerance);
+    p.convergence.emplace_back(kToleranceErrorLadder, ladder);
+    p.work = work;
   }
   for (const auto& [name, inv] : r.invariants) {
     if (inv.claim == "none") continue;
@@ -147,6 +170,11 @@ double LadderSnapshot::rounding_at(std::size_t k) const {
 bool LadderSnapshot::operator==(const LadderSnapshot& o) const {
   return same_num(h, o.h) && same_num(error, o.error) && same_num(floor, o.floor) && rounding.has_value() == o.rounding.has_value() &&
          (!rounding || same_num(*rounding, *o.rounding)) && verdict == o.verdict;
+}
+
+bool WorkSnapshot::operator==(const WorkSnapshot& o) const {
+  return same_num(tol, o.tol) && same_num(accepted_steps, o.accepted_steps) && same_num(rhs_evaluations, o.rhs_evaluations) &&
+         same_num(load_evaluations, o.load_evaluations);
 }
 
 bool SpeedSnapshot::operator==(const SpeedSnapshot& o) const {
@@ -219,6 +247,11 @@ GateSnapshot GateSnapshot::read(const json& j, const std::string& origin) {
     if (e.contains("checks"))
       for (auto c = e.at("checks").begin(); c != e.at("checks").end(); ++c) p.checks.emplace_back(c.key(), c.value().get<std::string>());
     if (e.contains("roundoff_failures")) p.roundoff_failures = string_array(e.at("roundoff_failures"));
+    if (e.contains("work")) {
+      const json& w = e.at("work");
+      p.work = WorkSnapshot{ns_of(w.at("tol")), ns_of(w.at("accepted_steps")), ns_of(w.at("rhs_evaluations")),
+                            ns_of(w.at("load_evaluations"))};
+    }
     s.accuracy.push_back(std::move(p));
   }
   for (auto it = j.at("speed").begin(); it != j.at("speed").end(); ++it) {
@@ -261,6 +294,11 @@ json GateSnapshot::to_json() const {
       for (const auto& [name, v] : p.checks) e["checks"][name] = v;
     }
     if (!p.roundoff_failures.empty()) e["roundoff_failures"] = p.roundoff_failures;
+    if (p.work)
+      e["work"] = {{"tol", json_nums(p.work->tol)},
+                   {"accepted_steps", json_nums(p.work->accepted_steps)},
+                   {"rhs_evaluations", json_nums(p.work->rhs_evaluations)},
+                   {"load_evaluations", json_nums(p.work->load_evaluations)}};
     acc[p.key()] = std::move(e);
   }
   s["accuracy"] = std::move(acc);

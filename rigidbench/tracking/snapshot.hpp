@@ -35,6 +35,20 @@ struct LadderSnapshot {
   bool operator==(const LadderSnapshot&) const;  // NaN equal to NaN: the same snapshot read twice
 };
 
+/// An adaptive pair's work at each tolerance of its tolerance ladder (docs/adaptive.md), per unit of
+/// simulated time: accepted steps, right-hand sides, load evaluations; NaN where the level broke down.
+/// Its errors are the ladder kToleranceErrorLadder of PairSnapshot::convergence (h = the tolerances).
+struct WorkSnapshot {
+  std::vector<double> tol, accepted_steps, rhs_evaluations, load_evaluations;
+  bool operator==(const WorkSnapshot&) const;  // NaN equal to NaN
+};
+/// The name of an adaptive pair's error ladder in the snapshot: the attitude error at each tolerance.
+inline constexpr const char* kToleranceErrorLadder = "tolerance_attitude_error";
+
+/// An adaptive pair's error ladder (h = the tolerances; its verdict is the check
+/// tolerance_proportionality, so "undefined" here) and its work per unit of simulated time.
+std::pair<LadderSnapshot, WorkSnapshot> tolerance_snapshot(const ToleranceStudy& st);
+
 /// One scheme x problem pair of a verify run.
 struct PairSnapshot {
   std::string integrator, problem;
@@ -44,6 +58,7 @@ struct PairSnapshot {
   Named<LadderSnapshot> convergence;   ///< the gating error metrics (metric table), by name
   Named<std::string> checks;           ///< every other gating verdict by check name (PairResult::checks)
   std::vector<std::string> roundoff_failures;  ///< checks whose failure the report puts down to rounding
+  std::optional<WorkSnapshot> work;            ///< an adaptive pair's work per tolerance
 
   std::string key() const { return integrator + "/" + problem; }
   const LadderSnapshot* ladder(const std::string& metric) const;

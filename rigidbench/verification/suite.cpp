@@ -257,8 +257,9 @@ struct SuiteSchedule {
       graph.add(
           [&, i] {
             const Pair& q = pairs[i];
-            out.results[i] = assess_adaptive_pair(out.problems[q.problem], *q.scheme, q.ladder, *out.references[q.ref],
-                                                  req.tolerance_ladder);
+            ToleranceLadder T = req.tolerance_ladder;
+            if (req.measure_cost) T.repetitions = std::max(T.repetitions, kTimingRepetitions);
+            out.results[i] = assess_adaptive_pair(out.problems[q.problem], *q.scheme, q.ladder, *out.references[q.ref], T);
             report_done(out.results[i]);
           },
           {ref_ready[pr.ref]}, kFinish);

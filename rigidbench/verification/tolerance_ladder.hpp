@@ -29,6 +29,10 @@ struct ToleranceLadder {
   double tol0 = 1e-5;
   int levels = 9;
   int max_intervals = 20;
+  /// Timed runs of each level: the first one measures, the others (identical results) only time it;
+  /// the level's seconds are the fastest run's and seconds_max the slowest's (the figure's error bars).
+  /// verify sets kTimingRepetitions when it measures cost.
+  int repetitions = 1;
   double tol(int k) const;
   /// d for a grid of m intervals.
   static std::size_t stride(std::size_t m, int max_intervals);
@@ -45,6 +49,8 @@ constexpr double kProportionalityTolerance = 0.25;
 /// (safety 0.9, growth at most 5x) rejects a few percent on smooth problems; one rejected step in
 /// three means its step proposals do not fit its own error test.
 constexpr double kMaxRejectedFraction = 1.0 / 3.0;
+/// Timed runs per level when verify measures cost (ToleranceLadder::repetitions).
+constexpr int kTimingRepetitions = 3;
 /// Levels above the reference floor (and not grid-bound) a slope needs.
 constexpr int kMinToleranceLevels = 3;
 
@@ -55,6 +61,8 @@ struct ToleranceLevel {
   /// Max over the observation grid, worst body: the geodesic attitude error |log(R_ref^T R)| and
   /// |W - W_ref|.
   double attitude_error = kNaN, omega_error = kNaN;
+  /// The same at the last output time, the end of the span (as attitude_error_final of a step ladder).
+  double attitude_error_final = kNaN, omega_error_final = kNaN;
   /// 100x the reference's own estimate of its attitude error (max over the grid), or 100 ulps: below
   /// it the level is not used for the slopes.
   double floor = kNaN;
@@ -65,7 +73,8 @@ struct ToleranceLevel {
   bool grid_bound = false;
   Counters counters;
   double rejected_fraction = kNaN;  // rejected / (accepted + rejected)
-  double seconds = 0;
+  double seconds = 0;          ///< wall clock of one run: the fastest of the repetitions
+  double seconds_max = kNaN;   ///< the slowest of them (NaN with one run)
   /// max over the grid of |I - I_0| / S_I, per invariant of the problem (p.invariants() order).
   std::vector<double> invariant_drift;
 };
@@ -75,6 +84,7 @@ struct ToleranceStudy {
   double tol0 = kNaN;
   double span = 0;  // of the convergence study: the costs below are per unit of it
   std::size_t output_intervals = 0;  // where the errors and drifts were taken (ToleranceLadder::stride)
+  int repetitions = 1;               // timed runs per level (ToleranceLadder::repetitions)
   std::vector<std::string> invariant_names;  // of ToleranceLevel::invariant_drift
   std::vector<ToleranceLevel> levels;
   LineFit proportionality;      // log10 attitude error against log10 tol, levels above the floor

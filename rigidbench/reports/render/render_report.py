@@ -567,10 +567,14 @@ def panels_that_apply(rep, ran):
 
 def tolerance_figure(figs, tag, prob, adaptive, fixed, style):
     """An adaptive scheme's tolerance ladder (docs/adaptive.md): its error against the tolerance, and
-    every pair's error against its time on shared work-precision axes - one point per tolerance for an
-    adaptive scheme (labelled log10 tol), one per step for a fixed-step one."""
-    fig, axes, lax = figs.subplots(2, 17 / 3, 4.6, entries=len(adaptive) + len(fixed))
-    ax_tol, ax_wp = axes
+    every pair's error against its cost on shared work-precision axes - one point per tolerance for an
+    adaptive scheme (labelled log10 tol), one per step for a fixed-step one: against the wall clock of a
+    run (the fastest of the repetitions, the bar reaching the slowest) and, on a loaded problem, against
+    the load evaluations of a run."""
+    loaded = any((x.get("load_evaluations") or 0) > 0 for r in adaptive for x in r["tolerance_ladder"]["levels"])
+    fig, axes, lax = figs.subplots(3 if loaded else 2, 17 / 3, 4.6, entries=len(adaptive) + len(fixed))
+    ax_tol, ax_wp = axes[0], axes[1]
+    ax_ld = axes[2] if loaded else None
     names, tols = [], []
     for r in adaptive:
         t = r["tolerance_ladder"]
@@ -586,13 +590,20 @@ def tolerance_figure(figs, tag, prob, adaptive, fixed, style):
         ax_tol.loglog([x["tol"] for x in used], [x["attitude_error"] for x in used], mk, color=col, ms=4)
         ax_tol.loglog([x["tol"] for x in other], [x["attitude_error"] for x in other], mk, color=col, ms=4, mfc="none")
         tols += [x["tol"] for x in lv]
-        secs = [(x.get("seconds"), x["attitude_error"], x["tol"]) for x in lv if finite(x.get("seconds")) and x["seconds"] > 0]
-        if secs:
-            ax_wp.loglog([a for a, _, _ in secs], [e for _, e, _ in secs], mk + ls, color=col, lw=1, ms=4,
-                         label=f'{r["integrator"]} (tol)')
-            for a, e, tol in secs[::2]:
-                ax_wp.annotate(f"{math.log10(tol):g}", (a, e), fontsize=5.5, color=col, xytext=(2, 2),
-                               textcoords="offset points")
+        timed = [x for x in lv if finite(x.get("seconds")) and x["seconds"] > 0]
+        if timed:
+            spread = [max(0.0, x["seconds_max"] - x["seconds"]) if finite(x.get("seconds_max")) else 0.0 for x in timed]
+            ax_wp.errorbar([x["seconds"] for x in timed], [x["attitude_error"] for x in timed],
+                           xerr=[[0.0] * len(timed), spread], fmt=mk + ls, color=col, lw=1, ms=4, elinewidth=0.8,
+                           capsize=1.5, label=f'{r["integrator"]} (tol)')
+            for x in timed[::2]:
+                ax_wp.annotate(f'{math.log10(x["tol"]):g}', (x["seconds"], x["attitude_error"]), fontsize=5.5, color=col,
+                               xytext=(2, 2), textcoords="offset points")
+        if ax_ld is not None:
+            ld = [x for x in lv if (x.get("load_evaluations") or 0) > 0]
+            if ld:
+                ax_ld.loglog([x["load_evaluations"] for x in ld], [x["attitude_error"] for x in ld], mk + ls, color=col,
+                             lw=1, ms=4, label=f'{r["integrator"]} (tol)')
         names.append(r["integrator"])
     if tols:
         lo, hi = min(tols), max(tols)
@@ -600,29 +611,42 @@ def tolerance_figure(figs, tag, prob, adaptive, fixed, style):
     for r in fixed:
         c = (r.get("convergence") or {}).get("attitude_error_max") or {}
         lv = r.get("levels") or []
-        pts = [(l.get("seconds"), e) for l, e in zip(lv, c.get("error") or [])
+        errs = c.get("error") or []
+        pts = [(l.get("seconds"), e) for l, e in zip(lv, errs)
                if finite(l.get("seconds")) and l["seconds"] > 0 and finite(e) and e > 0]
         if not pts:
             continue
         col, mk, ls = style[r["integrator"]]
         ax_wp.loglog([a for a, _ in pts], [e for _, e in pts], mk + ls, color=col, lw=1, ms=4, mfc="none",
                      label=f'{r["integrator"]} (h)')
+        per_step = ((r.get("cost") or {}).get("load_evaluations_per_step"))
+        if ax_ld is not None and finite(per_step) and per_step > 0:
+            ld = [(per_step * l["steps"], e) for l, e in zip(lv, errs) if finite(l.get("steps")) and finite(e) and e > 0]
+            ax_ld.loglog([a for a, _ in ld], [e for _, e in ld], mk + ls, color=col, lw=1, ms=4, mfc="none",
+                         label=f'{r["integrator"]} (h)')
         names.append(r["integrator"])
+    ax_wp.set_xscale("log")
+    ax_wp.set_yscale("log")
     ax_tol.set_xlabel("tolerance (abs = rel)")
     ax_tol.set_ylabel("max attitude error [rad]")
     ax_tol.set_title("error against tolerance (slope in the legend)", fontsize=9)
-    ax_wp.set_xlabel("seconds per run (one level)")
+    ax_wp.set_xlabel("seconds per run (adaptive: fastest of the repetitions, bar to the slowest)")
     ax_wp.set_ylabel("max attitude error [rad]")
     ax_wp.set_title("work-precision: adaptive (log10 tol) and fixed-step (h)", fontsize=9)
+    if ax_ld is not None:
+        ax_ld.set_xlabel("load evaluations per run")
+        ax_ld.set_ylabel("max attitude error [rad]")
+        ax_ld.set_title("work-precision in load evaluations", fontsize=9)
     for ax in axes:
         ax.grid(True, which="major", lw=0.3)
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=6, frameon=False)
     figs.save(fig, f"{tag}tolerance_{prob}", f"{prob}: tolerance ladders", "convergence", prob, names,
               "Left: filled points enter the proportionality slope; hollow ones are below the reference floor or "
-              "grid-bound (fewer than two steps per output interval). Right: the adaptive schemes' errors are the "
+              "grid-bound (fewer than two steps per output interval). Middle: the adaptive schemes' errors are the "
               "maximum over their output times, the fixed-step schemes' over the observation grid (attitude_error_max); "
-              "the time is one run's wall clock.")
+              "the time is one run's wall clock (adaptive: the fastest of the timed repetitions, the bar reaching the "
+              "slowest). Right, on a loaded problem: the same errors against the load evaluations of one run.")
 
 
 def render_verify(figs, rep, tag, style):
@@ -1231,6 +1255,8 @@ def compare_tables(cmp):
             an = r.get("attitude_anatomy")
             anatomy = f'{fmtn(an["phase"])} / {fmtn(an["shape"])} ({fmtn(an["h"])})' if an else "-"
             status = "" if r["status"] == "ok" else f' <span class="fail">({esc(r["status"])})</span>'
+            if r.get("adaptive"):  # ranked from its tolerance ladder (docs/adaptive.md): the tolerance reaching the target
+                status += f' (tol {tc}{fmtn(ct.get("tolerance"))})'
             out.append(
                 f'<tr><td class="num">{r["rank"] if r["rank"] is not None else "-"}</td>'
                 f'<td>{esc(r["integrator"])}{status}</td><td>{esc(r.get("kind", ""))}</td>'
