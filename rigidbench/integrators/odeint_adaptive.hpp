@@ -75,13 +75,15 @@ struct CountedRhs {
 template <class E, bool Dense, class C = Checker<E>, class A = Adjuster>
 struct RungeKutta {
   using controller = ode::controlled_runge_kutta<E, C, A>;
-  static constexpr bool dense = Dense, fsal = Dense;
+  /// Dense output (dopri5): the loop keeps the derivative at the step's end for the next (first same
+  /// as last) and interpolates; otherwise it steps exactly onto each output time.
+  static constexpr bool dense = Dense;
   static controller make(double abs, double rel) { return controller(C(abs, rel), A()); }
 };
 /// odeint's Bulirsch-Stoer (its own order and step control; exact landing).
 struct BulirschStoer {
   using controller = ode::bulirsch_stoer<state_type>;
-  static constexpr bool dense = false, fsal = false;
+  static constexpr bool dense = false;
   static controller make(double abs, double rel) { return controller(abs, rel); }
 };
 #pragma GCC diagnostic pop
@@ -114,7 +116,7 @@ class OdeintAdaptive final : public SchemeBase {
     t_ = t0;
     dt_ = 0;  // chosen at the first call from the first output interval
     out_ = y_;
-    if constexpr (Method::fsal) {
+    if constexpr (Method::dense) {
       control_.reset();
       system()(y_, dydt_, t_);
     }

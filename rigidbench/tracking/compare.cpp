@@ -387,17 +387,83 @@ ordered_json compare_reports(const json& verify, const BenchReport* bench, const
   return compare_reports(VerifyReport::read(verify, "compare: the verify report"), bench, opt);
 }
 
+namespace {
+
+constexpr const char* kCompareMethod =
+    "error at h and the step reaching the target are read off the metric's ladder by log-log interpolation "
+    "between levels in the asymptotic range; outside it along e ~ h^slope (fitted slope, else the scheme's "
+    "order), flagged 'extrapolated'; an angle (units rad) extrapolated past pi is pi, flagged 'clipped'. Cost to target = (span / h*) x cost per step. "
+    "An adaptive scheme's cost to target is read off its tolerance ladder the same way, with its costs per run (accepted steps, "
+    "right-hand sides, seconds: the fastest of its timed repetitions) in place of h and its effective order as the slope; it has no "
+    "instruction counts. Rank: cost to target, in "
+    "instructions when every ranked scheme has them, else CPU seconds. A cost per step marked 'declared' is the "
+    "figure a scored program gave for itself (its machine and method in the source), ranked beside measured ones "
+    "but not measured by rigidbench.";
+
+using BenchIndex = std::map<std::pair<std::string, std::string>, const BenchEntry*>;
+
+/// One problem's table: a row per pair that ran (fixed-step: compare_row; adaptive: adaptive_compare_row),
+/// ranked by cost to the target; the pairs that do not apply, with their reasons.
+ordered_json problem_table(const std::string& pname, const std::vector<PairReport>& pairs, const MetricDef& metric,
+                           const CompareOptions& opt, const BenchIndex& bench_of) {
+  ordered_json P;
+  P["problem"] = pname;
+  ordered_json rows = ordered_json::array(), skipped = ordered_json::array();
+  double h_fixed = opt.h.value_or(kNan);
+  bool all_instr = true;
+  for (const PairReport& r : pairs) {
+    if (r.problem != pname) continue;
+    if (r.skipped()) {
+      skipped.push_back({{"integrator", r.integrator}, {"reason", r.reason}});
+      continue;
+    }
+    if (r.tolerance) {  // ranked from its tolerance ladder (docs/adaptive.md, "Head-to-head")
+      if (!tolerance_metric(opt.metric)) {
+        skipped.push_back({{"integrator", r.integrator},
+                           {"reason", cat("adaptive: its tolerance ladder measures attitude_error_final|max and "
+                                          "omega_error_final|max, not ", opt.metric)}});
+        continue;
+      }
+      if (!std::isfinite(h_fixed)) h_fixed = r.settings.h0 / 4;
+      rows.push_back(adaptive_compare_row(r, opt, h_fixed, all_instr));
+      continue;
+    }
+    const SettingsRecord& st = r.settings;
+    // settings.problem is the problem as the run saw it; the schema leaves its inside open, so each
+    // level is checked before it is read (a missing "h0" was an assertion in nlohmann's const
+    // operator[]: found by fuzz/report.cpp).
+    const ordered_json* problem = st.problem && st.problem->is_object() ? &*st.problem : nullptr;
+    const ordered_json* pv =
+        problem && problem->contains("verification") && problem->at("verification").is_object() ? &problem->at("verification")
+                                                                                                   : nullptr;
+    if (P.find("title") == P.end() && problem && problem->contains("title") && problem->at("title").is_string())
+      P["title"] = problem->at("title");
+    if (!std::isfinite(h_fixed)) h_fixed = (pv && pv->contains("h0") ? as_num(pv->at("h0")) : st.h0) / 4;
+    const double span = st.t_end - st.t0;
+    const auto b = bench_of.find({r.integrator, pname});
+    rows.push_back(compare_row(r, metric, opt, pv, h_fixed, span, b != bench_of.end() ? b->second : nullptr, all_instr));
+  }
+  const char* unit = all_instr ? "instructions" : "cpu_seconds";
+  P["h_fixed"] = num(h_fixed);
+  P["rank_by"] = cat("cost to reach ", opt.metric, " <= ", format_number(opt.target, 3), " in ", unit);
+  // The one unit of the ranked column: a row without a cost in it is unranked and shows none, never
+  // a cost in the other unit (a column mixing Minstr and ms cannot be read down).
+  P["rank_unit"] = unit;
+  P["rows"] = ranked_rows(rows, unit);
+  P["skipped"] = skipped;
+  return P;
+}
+
+}  // namespace
+
 ordered_json compare_reports(const VerifyReport& verify, const BenchReport* bench, const CompareOptions& opt) {
   check_compare_inputs(verify, opt);
   // Per-step cost from the bench report when given (CPU time, instructions), keyed (scheme, problem).
-  std::map<std::pair<std::string, std::string>, const BenchEntry*> bench_of;
+  BenchIndex bench_of;
   if (bench)
     for (const BenchEntry& b : bench->entries) bench_of[{b.integrator, b.problem}] = &b;
-
   const MetricDef& metric = error_metric(opt.metric);
-
   const std::vector<PairReport>& pairs = verify.results;
-  const std::vector<std::string> order = problem_order(pairs, opt);
   ordered_json out = report_envelope(0, {}, iso8601_now());
   out["kind"] = "compare";
   out["source"] = {{"verify_git_revision", verify.tool.git_revision},
@@ -406,71 +472,11 @@ ordered_json compare_reports(const VerifyReport& verify, const BenchReport* benc
   out["metric"] = opt.metric;
   out["metric_definition"] = {{"what", metric.what}, {"units", metric.units}, {"rule", to_string(metric.rule)}};
   out["target_error"] = opt.target;
-  out["method"] =
-      "error at h and the step reaching the target are read off the metric's ladder by log-log interpolation "
-      "between levels in the asymptotic range; outside it along e ~ h^slope (fitted slope, else the scheme's "
-      "order), flagged 'extrapolated'; an angle (units rad) extrapolated past pi is pi, flagged 'clipped'. Cost to target = (span / h*) x cost per step. "
-      "An adaptive scheme's cost to target is read off its tolerance ladder the same way, with its costs per run (accepted steps, "
-      "right-hand sides, seconds: the fastest of its timed repetitions) in place of h and its effective order as the slope; it has no "
-      "instruction counts. Rank: cost to target, in "
-      "instructions when every ranked scheme has them, else CPU seconds. A cost per step marked 'declared' is the "
-      "figure a scored program gave for itself (its machine and method in the source), ranked beside measured ones "
-      "but not measured by rigidbench.";
+  out["method"] = kCompareMethod;
   out["problems"] = ordered_json::array();
-
-  for (const std::string& pname : order) {
-    if (!opt.problems.empty() && std::find(opt.problems.begin(), opt.problems.end(), pname) == opt.problems.end())
-      continue;
-    ordered_json P;
-    P["problem"] = pname;
-    ordered_json rows = ordered_json::array(), skipped = ordered_json::array();
-    double h_fixed = opt.h.value_or(kNan);
-    bool all_instr = true;
-    for (const PairReport& r : pairs) {
-      if (r.problem != pname) continue;
-      if (r.skipped()) {
-        skipped.push_back({{"integrator", r.integrator}, {"reason", r.reason}});
-        continue;
-      }
-      if (r.tolerance) {  // ranked from its tolerance ladder (docs/adaptive.md, "Head-to-head")
-        if (!tolerance_metric(opt.metric)) {
-          skipped.push_back({{"integrator", r.integrator},
-                             {"reason", cat("adaptive: its tolerance ladder measures attitude_error_final|max and "
-                                            "omega_error_final|max, not ", opt.metric)}});
-          continue;
-        }
-        if (!std::isfinite(h_fixed)) h_fixed = r.settings.h0 / 4;
-        rows.push_back(adaptive_compare_row(r, opt, h_fixed, all_instr));
-        continue;
-      }
-      const SettingsRecord& st = r.settings;
-      // settings.problem is the problem as the run saw it; the schema leaves its inside open, so each
-      // level is checked before it is read (a missing "h0" was an assertion in nlohmann's const
-      // operator[]: found by fuzz/report.cpp).
-      const ordered_json* problem = st.problem && st.problem->is_object() ? &*st.problem : nullptr;
-      const ordered_json* pv =
-          problem && problem->contains("verification") && problem->at("verification").is_object() ? &problem->at("verification")
-                                                                                                     : nullptr;
-      if (P.find("title") == P.end() && problem && problem->contains("title") && problem->at("title").is_string())
-        P["title"] = problem->at("title");
-      if (!std::isfinite(h_fixed)) h_fixed = (pv && pv->contains("h0") ? as_num(pv->at("h0")) : st.h0) / 4;
-      const double span = st.t_end - st.t0;
-      const auto b = bench_of.find({r.integrator, pname});
-      const ordered_json row =
-          compare_row(r, metric, opt, pv, h_fixed, span, b != bench_of.end() ? b->second : nullptr, all_instr);
-      rows.push_back(row);
-    }
-    const char* unit = all_instr ? "instructions" : "cpu_seconds";
-    const ordered_json ranked = ranked_rows(rows, unit);
-    P["h_fixed"] = num(h_fixed);
-    P["rank_by"] = cat("cost to reach ", opt.metric, " <= ", format_number(opt.target, 3), " in ", unit);
-    // The one unit of the ranked column: a row without a cost in it is unranked and shows none, never
-    // a cost in the other unit (a column mixing Minstr and ms cannot be read down).
-    P["rank_unit"] = unit;
-    P["rows"] = ranked;
-    P["skipped"] = skipped;
-    out["problems"].push_back(P);
-  }
+  for (const std::string& pname : problem_order(pairs, opt))
+    if (opt.problems.empty() || std::find(opt.problems.begin(), opt.problems.end(), pname) != opt.problems.end())
+      out["problems"].push_back(problem_table(pname, pairs, metric, opt, bench_of));
   return out;
 }
 

@@ -21,9 +21,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// The reference's floor on the output times: 100x its own attitude estimate there, or 100 ulps.
+double reference_floor(const ReferenceSolution& ref, std::size_t stride) {
+  double est = 0;
+  for (std::size_t j = 0; j < ref.estimate_attitude.size(); j += stride) est = std::max(est, ref.estimate_attitude[j]);
+  return std::max(kRefFloorFactor * est, kRoundoffUlps * kEps);
+}
+
 /// One level: the scheme at abs = rel = tol on the reference's grid (one driver step per interval).
 ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const ReferenceSolution& ref, std::size_t stride,
-                                   double tol, int repetitions) {
+                                   double tol, int repetitions, double floor) {
   ToleranceLevel lv;
   lv.tol = tol;
   SchemeSettings set = s.settings;
@@ -74,9 +81,7 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
   const double attempted = double(lv.counters.accepted_steps + lv.counters.rejected_steps);
   lv.rejected_fraction = attempted > 0 ? double(lv.counters.rejected_steps) / attempted : kNaN;
   if (!run.ok) lv.attitude_error = lv.omega_error = lv.attitude_error_final = lv.omega_error_final = kNaN;
-  double est = 0;
-  for (std::size_t j = 0; j < ref.estimate_attitude.size(); j += stride) est = std::max(est, ref.estimate_attitude[j]);
-  lv.floor = std::max(kRefFloorFactor * est, kRoundoffUlps * kEps);
+  lv.floor = floor;
   lv.above_floor = run.ok && lv.attitude_error > lv.floor;
   lv.grid_bound = lv.counters.accepted_steps < 2 * M;
   return lv;
@@ -101,8 +106,9 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
   const std::size_t stride = ToleranceLadder::stride(ref.times.size() - 1, L.max_intervals);
   st.output_intervals = (ref.times.size() - 1) / stride;
   std::vector<double> lt, le, lw, ls;  // log10 tol, attitude error, omega error, accepted steps
+  const double floor = reference_floor(ref, stride);
   for (int k = 0; k < L.levels; ++k) {
-    ToleranceLevel lv = run_tolerance_level(p, s, ref, stride, L.tol(k), std::max(1, L.repetitions));
+    ToleranceLevel lv = run_tolerance_level(p, s, ref, stride, L.tol(k), std::max(1, L.repetitions), floor);
     if (lv.ok) st.rejected_fraction = std::isnan(st.rejected_fraction) ? lv.rejected_fraction
                                                                        : std::max(st.rejected_fraction, lv.rejected_fraction);
     if (lv.above_floor && !lv.grid_bound) {
