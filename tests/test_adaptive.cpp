@@ -1,9 +1,12 @@
 // Adaptive schemes (docs/adaptive.md): the odeint controlled steppers through the contract, their
 // counters, and the tolerance ladder's verdicts - which must fail for deliberately broken controllers.
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
+#include "rigidbench/benchmarks/bench_suite.hpp"
 #include "rigidbench/integrators/integrate.hpp"
 #include "rigidbench/integrators/odeint_adaptive.hpp"
 #include "rigidbench/integrators/rkmk_dopri5.hpp"
@@ -11,6 +14,7 @@
 #include "rigidbench/reference/reference.hpp"
 #include "rigidbench/core/json_schema.hpp"
 #include "rigidbench/engines/engines.hpp"
+#include "rigidbench/reports/bench_report.hpp"
 #include "rigidbench/reports/verify_report.hpp"
 #include "rigidbench/tracking/compare.hpp"
 #include "rigidbench/tracking/gate.hpp"
@@ -270,6 +274,90 @@ TEST_CASE("compare ranks adaptive and fixed-step pairs by their cost to the targ
   const nlohmann::ordered_json h1 = compare_reports(v, nullptr, o);
   CHECK(h1["problems"][0]["skipped"].size() == 2);
   CHECK(h1["problems"][0]["rows"].size() == 1);
+}
+
+TEST_CASE("bench: an adaptive pair's work-precision points are whole runs at its tolerances", "[adaptive][bench]") {
+  BenchRequest req;
+  req.integrators = {"rkmk_dopri5", "rk4_quat"};
+  req.problems = {"free_body"};
+  req.min_time = 0.001;
+  req.repetitions = 1;
+  req.icount = false;  // the counts: the [icount] test below
+  req.quiet = true;
+  const BenchResult b = run_bench(req);
+  for (const BenchEntry& e : b.entries) CHECK(e.integrator != "rkmk_dopri5");  // no step of its own to time
+  const WorkSeries* adaptive = nullptr;
+  for (const WorkSeries& w : b.work)
+    if (w.integrator == "rkmk_dopri5") adaptive = &w;
+  REQUIRE(adaptive);
+  const ToleranceLadder T;
+  REQUIRE(adaptive->points.size() == std::size_t(T.levels));
+  // The same errors as verify's tolerance ladder (the same runs, on the same output times).
+  SuiteRequest sr;
+  sr.integrators = {"rkmk_dopri5"};
+  sr.problems = {"free_body"};
+  sr.progress = false;
+  sr.measure_cost = false;
+  const SuiteResult v = run_suite(sr);
+  REQUIRE(v.results.at(0).tolerance);
+  for (int k = 0; k < T.levels; ++k) {
+    const WorkPoint& q = adaptive->points[std::size_t(k)];
+    INFO("level " << k);
+    CHECK(q.tol == T.tol(k));
+    CHECK(std::isnan(q.h));
+    CHECK(q.error == v.results[0].tolerance->levels[std::size_t(k)].attitude_error_final);
+    CHECK(q.cpu_seconds > 0);
+  }
+  CHECK(adaptive->points.back().cpu_seconds > adaptive->points.front().cpu_seconds);
+}
+
+TEST_CASE("bench: an adaptive run's instructions, counted whole, deterministic and rising as the tolerance falls",
+          "[adaptive][bench][icount][ci]") {
+  const std::vector<Problem> problems{catalogue_problem("heavy_top")};
+  const std::vector<BenchPair> runs = adaptive_bench_runs(select_schemes({"rkmk_dopri5", "odeint_dopri5"}), problems);
+  REQUIRE(runs.size() == 2 * std::size_t(ToleranceLadder{}.levels));
+  std::string tool;
+  const auto a = count_instructions(runs, 500, tool, RIGIDBENCH_EXE);
+  const auto b = count_instructions(runs, 500, tool, RIGIDBENCH_EXE);
+  REQUIRE(a.size() == runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    INFO(runs[i].name());
+    CHECK(a[i] == b[i]);
+    CHECK(a[i] > 1e5);
+    if (i > 0 && runs[i].scheme == runs[i - 1].scheme) CHECK(a[i] > a[i - 1]);
+  }
+}
+
+TEST_CASE("compare with a bench report ranks adaptive and fixed-step pairs in instructions", "[adaptive][compare][icount][ci]") {
+  // Through the command (the instruction counts run the command's own bench driver under callgrind).
+  const std::string dir = test::tmp_path("adaptive-compare");
+  std::filesystem::remove_all(dir);
+  const std::string sel = "--integrator odeint_dopri5 rkmk_dopri5 rk4_quat --problem heavy_top";
+  REQUIRE(test::run_cli(cat("verify ", sel, " --quiet --no-cache --out ", dir, "/v.json")).exit_code == 0);
+  const auto bench = test::run_cli(cat("bench ", sel, " --min-time 0.001 --repetitions 1 --quiet --require-icount --out ", dir));
+  INFO(bench.output);
+  REQUIRE(bench.exit_code == 0);
+  // The report read back as written, with the adaptive points' tolerances (and null h).
+  std::ifstream in(cat(dir, "/bench.json"));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(BenchReport::read(nlohmann::json::parse(text), "test").to_json().dump() == nlohmann::ordered_json::parse(text).dump());
+  bool tolerance_points = false;
+  const nlohmann::json parsed = nlohmann::json::parse(text);
+  for (const auto& w : parsed["work_precision"]["series"])
+    if (w["integrator"] == "rkmk_dopri5")
+      for (const auto& q : w["points"]) tolerance_points = q["h"].is_null() && q["tol"].is_number() && q["instructions"].is_number();
+  CHECK(tolerance_points);
+  REQUIRE(test::run_cli(cat("compare --in ", dir, "/v.json --bench ", dir, "/bench.json --target 1e-8 --out ", dir)).exit_code == 0);
+  std::ifstream cin(cat(dir, "/compare.json"));
+  const nlohmann::json c = nlohmann::json::parse(cin);
+  const auto& P = c["problems"][0];
+  CHECK(P["rank_unit"] == "instructions");
+  REQUIRE(P["rows"].size() == 3);
+  for (const auto& row : P["rows"]) {
+    INFO(row["integrator"]);
+    CHECK(row["rank"].is_number());
+    CHECK(row["cost_to_target"]["instructions"].is_number());
+  }
 }
 
 TEST_CASE("tolerance ladder refuses a fixed-step scheme", "[adaptive]") {

@@ -169,6 +169,11 @@ std::vector<double> count_instructions(const std::vector<BenchPair>& pairs, std:
   if (st != 0) throw InputError(cat("the callgrind run failed (exit ", std::to_string(st), "): ", log.substr(0, 2000)));
   std::vector<double> out;
   for (const BenchPair& bp : pairs) {
+    if (bp.adaptive()) {  // the whole run's instructions (its set-up outside the instrumented part)
+      const auto r = totals.find(cat(bp.name(), "#run"));
+      out.push_back(r != totals.end() ? r->second : kNaN);
+      continue;
+    }
     const auto a = totals.find(cat(bp.name(), "#", std::to_string(steps)));
     const auto b = totals.find(cat(bp.name(), "#", std::to_string(2 * steps)));
     // The difference of the N- and 2N-step loops cancels the fixed cost of set-up and requests.
@@ -262,6 +267,31 @@ std::vector<ScalingSeries> scaling_series(const std::vector<BenchEntry>& entries
   return out;
 }
 
+namespace {
+
+/// An adaptive pair's work-precision series: per tolerance of its ladder, the error (verify's
+/// tolerance study) and the costs of the whole run at that tolerance - thread CPU time (min of
+/// `repetitions`) and instructions (callgrind; NaN without counts).
+WorkSeries adaptive_series(const PairResult& r, const std::vector<BenchPair>& runs,
+                           const std::map<std::string, double>& instructions, const std::string& metric, int repetitions) {
+  WorkSeries ws{r.integrator, r.problem, {}};
+  for (const ToleranceLevel& lv : r.tolerance->levels) {
+    WorkPoint wp;
+    wp.tol = lv.tol;
+    wp.error = lv.ok ? tolerance_level_error(lv, metric) : kNaN;
+    for (const BenchPair& run : runs)
+      if (run.scheme->info->name == r.integrator && run.problem->name == r.problem && run.tol == lv.tol) {
+        wp.cpu_seconds = cpu_seconds_of_adaptive_run(run, repetitions);
+        const auto it = instructions.find(run.name());
+        if (it != instructions.end()) wp.instructions = it->second;
+      }
+    ws.points.push_back(wp);
+  }
+  return ws;
+}
+
+}  // namespace
+
 BenchResult run_bench(const BenchRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   BenchResult out;
@@ -289,6 +319,11 @@ BenchResult run_bench(const BenchRequest& req) {
   std::erase_if(pairs, [&](const BenchPair& bp) {
     return bp.scheme != &baseline_scheme() && bp.scheme != &rk4_baseline_scheme() && !req.shard.contains(shard_key(bp.scheme->info->name, bp.problem->name));
   });
+  // The adaptive schemes' whole runs, one per tolerance: points of the work-precision series, not
+  // entries (they have no step of their own size to time).
+  auto runs = req.sizes.empty() && req.work_precision ? adaptive_bench_runs(schemes, out.problems) : std::vector<BenchPair>{};
+  std::erase_if(runs, [&](const BenchPair& bp) { return !req.shard.contains(shard_key(bp.scheme->info->name, bp.problem->name)); });
+  std::map<std::string, double> run_instructions;  // by BenchPair::name()
 
   // ---- wall clock: Google Benchmark, repetitions randomly interleaved across pairs ----
   register_step_benchmarks(pairs);
@@ -353,7 +388,10 @@ BenchResult run_bench(const BenchRequest& req) {
       std::vector<double> timed;  // the cost estimate that shares the pairs among the drivers
       for (const BenchEntry& e : out.entries) timed.push_back(e.ns_per_step);
       const int jobs = req.jobs > 0 ? req.jobs : int(std::max(1U, std::thread::hardware_concurrency()));
-      const auto ips = count_instructions_by_size(pairs, req.icount_steps, out.icount_tool, "", !req.quiet, jobs, timed);
+      std::vector<BenchPair> counted = pairs;
+      counted.insert(counted.end(), runs.begin(), runs.end());
+      const auto ips = count_instructions_by_size(counted, req.icount_steps, out.icount_tool, "", !req.quiet, jobs, timed);
+      for (std::size_t i = pairs.size(); i < counted.size(); ++i) run_instructions[counted[i].name()] = ips[i];
       std::map<std::string, double> base_i, rk4_i;
       for (std::size_t i = 0; i < pairs.size(); ++i) {
         out.entries[i].instructions_per_step = ips[i];
@@ -389,7 +427,11 @@ BenchResult run_bench(const BenchRequest& req) {
     if (!req.quiet) std::fprintf(stderr, "bench: work-precision sweeps on the verification ladders...\n");
     const SuiteResult s = run_suite(sr);
     for (const PairResult& r : s.results) {
-      if (r.status == "skipped" || r.tolerance) continue;  // adaptive: its tolerance ladder (verify) has the points
+      if (r.status == "skipped") continue;
+      if (r.tolerance) {
+        out.work.push_back(adaptive_series(r, runs, run_instructions, out.work_metric, req.repetitions));
+        continue;
+      }
       const SchemeEntry& se = find_scheme(r.integrator);
       const Problem* p = nullptr;
       for (const auto& q : out.problems)

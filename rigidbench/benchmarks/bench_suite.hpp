@@ -54,6 +54,9 @@ struct BenchEntry {
 struct WorkPoint {
   double h = kNaN, error = kNaN, cpu_seconds = kNaN, instructions = kNaN;
   bool pareto_cpu = false, pareto_instructions = false;
+  /// An adaptive pair's point: its tolerance (h is NaN) - the cost is a whole run at it, over the
+  /// output times verify observes it at (docs/adaptive.md, "Head-to-head").
+  double tol = kNaN;
 };
 struct WorkSeries {
   std::string integrator, problem;

@@ -76,9 +76,77 @@ double thread_cpu_now() {
   benchmark::DoNotOptimize(x);
 }
 
+/// The output grid of an adaptive pair in `verify`: the step ladders' observation grid of the problem
+/// (order 2, default ladder) thinned to at most ToleranceLadder::max_intervals intervals.
+struct OutputGrid {
+  double t0 = 0, dt = 0;
+  std::int64_t intervals = 0;
+};
+OutputGrid adaptive_output_grid(const Problem& p) {
+  const Ladder L = make_ladder(p, 2);
+  const ToleranceLadder T;
+  const std::int64_t d = std::int64_t(ToleranceLadder::stride(std::size_t(L.m), T.max_intervals));
+  const std::int64_t m = L.m / d;
+  return {L.t0, (L.t_end() - L.t0) / double(m), m};
+}
+
+/// One adaptive run from the problem's initial state over its output grid (integrator.hpp, "Adaptive
+/// schemes"), through the driver; `measure` brackets the integration (the callgrind requests).
+template <class Measure>
+IntegrationOutcome adaptive_run(const BenchPair& run, Measure&& measure) {
+  SchemeSettings set = run.scheme->settings;
+  set.values[std::string(kAbsTolerance.name)] = run.tol;
+  set.values[std::string(kRelTolerance.name)] = run.tol;
+  const auto s = run.scheme->factory(*run.problem, set);
+  const OutputGrid g = adaptive_output_grid(*run.problem);
+  s->reset(run.problem->initial, g.t0);
+  IntegrationOutcome r;
+  measure([&] { r = integrate(*s, FixedSteps{g.t0, g.dt, g.intervals}); });
+  return r;
+}
+
+[[gnu::noinline]] void adaptive_work(const BenchPair& run) {
+  adaptive_run(run, [](auto&& f) { f(); });  // warm-up, as fixed_work's
+  const IntegrationOutcome r = adaptive_run(run, [](auto&& f) {
+    CALLGRIND_ZERO_STATS;
+    CALLGRIND_START_INSTRUMENTATION;
+    f();
+    CALLGRIND_STOP_INSTRUMENTATION;
+  });
+  benchmark::DoNotOptimize(r);
+}
+
 }  // namespace
 
-std::string BenchPair::name() const { return cat("step/", scheme->info->name, "/", problem->name); }
+std::string BenchPair::name() const {
+  if (adaptive()) return cat("run/", scheme->info->name, "/", problem->name, "/tol", std::to_string(level));
+  return cat("step/", scheme->info->name, "/", problem->name);
+}
+
+std::vector<BenchPair> adaptive_bench_runs(const std::vector<const SchemeEntry*>& schemes, const std::vector<Problem>& problems) {
+  const ToleranceLadder T;
+  std::vector<BenchPair> out;
+  for (const Problem& p : problems)
+    for (const SchemeEntry* e : schemes)
+      if (e->info->adaptive && not_applicable(*e->info, p).empty())
+        for (int k = 0; k < T.levels; ++k) out.push_back({e, &p, kNaN, T.tol(k), k});
+  return out;
+}
+
+double cpu_seconds_of_adaptive_run(const BenchPair& run, int repetitions) {
+  double best = kNaN;
+  for (int r = 0; r < repetitions; ++r) {
+    double secs = kNaN;
+    const IntegrationOutcome o = adaptive_run(run, [&](auto&& f) {
+      const double t0 = thread_cpu_now();
+      f();
+      secs = thread_cpu_now() - t0;
+    });
+    if (!o.ok) return kNaN;
+    best = std::isnan(best) ? secs : std::min(best, secs);
+  }
+  return best;
+}
 
 std::vector<BenchPair> bench_pairs(const std::vector<const SchemeEntry*>& schemes, const std::vector<Problem>& problems) {
   const SchemeEntry &base = baseline_scheme(), &rk4 = rk4_baseline_scheme();
@@ -106,7 +174,13 @@ void run_icount_driver(const std::vector<BenchPair>& pairs, std::int64_t steps, 
   double last = 0;
   std::size_t done = 0;
   for (const BenchPair& bp : pairs) {
+    if (bp.adaptive()) {
+      adaptive_work(bp);
+      const std::string tag = cat(bp.name(), "#run");
+      CALLGRIND_DUMP_STATS_AT(tag.c_str());
+    }
     for (std::int64_t n : {steps, 2 * steps}) {
+      if (bp.adaptive()) break;
       fixed_work(*bp.scheme, *bp.problem, bp.h, n);
       const std::string tag = cat(bp.name(), "#", std::to_string(n));
       CALLGRIND_DUMP_STATS_AT(tag.c_str());

@@ -20,8 +20,24 @@ struct BenchPair {
   const SchemeEntry* scheme;
   const Problem* problem;
   double h;              // the step of the verification ladder's third level (asymptotic range)
-  std::string name() const;  // "step/<scheme>/<problem>", the benchmark's name
+  /// An adaptive scheme's run (SchemeInfo::adaptive; docs/adaptive.md): its tolerance (abs = rel),
+  /// level `level` of the default tolerance ladder; NaN for a fixed-step pair.
+  double tol = std::numeric_limits<double>::quiet_NaN();
+  int level = -1;
+  bool adaptive() const { return tol == tol; }
+  /// "step/<scheme>/<problem>", the benchmark's name; an adaptive run: "run/<scheme>/<problem>/tol<level>".
+  std::string name() const;
 };
+
+/// Every adaptive scheme among `schemes` on every problem it applies to, once per level of the
+/// default tolerance ladder (tolerance_ladder.hpp): whole runs over the convergence span on the
+/// output times `verify` observes them at, whose instructions and CPU time are the costs of the
+/// work-precision points of an adaptive pair. Ordered by problem, scheme, level.
+std::vector<BenchPair> adaptive_bench_runs(const std::vector<const SchemeEntry*>& schemes, const std::vector<Problem>& problems);
+
+/// Thread CPU seconds of one adaptive run (adaptive_bench_runs), min over `repetitions`; NaN when it
+/// breaks down.
+double cpu_seconds_of_adaptive_run(const BenchPair& run, int repetitions);
 
 /// Every applicable pair of the selected schemes and problems, plus the two baseline schemes on each
 /// problem (always present: every ratio refers to them). Ordered by problem, then registry order.
@@ -32,7 +48,7 @@ void register_step_benchmarks(const std::vector<BenchPair>& pairs);
 
 /// Fixed-work driver for the instruction counts: for each pair, `steps` and then `2 steps` steps
 /// from the initial state, each loop bracketed by callgrind client requests and dumped under
-/// "<pair name>#<steps>". Without valgrind the requests are no-ops. progress_every >= 0: a line on
+/// "<pair name>#<steps>"; an adaptive run once, whole, under "<name>#run". Without valgrind the requests are no-ops. progress_every >= 0: a line on
 /// stderr at most that often (seconds) with the pairs done and the time left.
 void run_icount_driver(const std::vector<BenchPair>& pairs, std::int64_t steps, double progress_every = -1);
 

@@ -170,8 +170,10 @@ Command add_bench_driver(CLI::App& app) {
   return {sc, [o] {
             std::vector<Problem> problems;
             for (const auto& n : o->problems) problems.push_back(catalogue_problem(n));
-            run_icount_driver(bench_pairs(select_schemes(o->integrators), problems), o->steps,
-                              o->progress ? o->progress_every : -1);
+            const auto schemes = select_schemes(o->integrators);
+            auto pairs = bench_pairs(schemes, problems);
+            for (const BenchPair& run : adaptive_bench_runs(schemes, problems)) pairs.push_back(run);
+            run_icount_driver(pairs, o->steps, o->progress ? o->progress_every : -1);
             return kOk;
           }};
 }

@@ -79,19 +79,22 @@ WorkSeries work_of(const json& s) {
   WorkSeries w{text_at(s, "integrator"), text_at(s, "problem"), {}};
   for (const json& p : s.at("points"))
     w.points.push_back({n_at(p, "h"), n_at(p, "error"), n_at(p, "cpu_seconds"), n_at(p, "instructions"),
-                        p.at("pareto_cpu").get<bool>(), p.at("pareto_instructions").get<bool>()});
+                        p.at("pareto_cpu").get<bool>(), p.at("pareto_instructions").get<bool>(),
+                        p.contains("tol") ? n_at(p, "tol") : kNaN});
   return w;
 }
 
 ordered_json work_json(const WorkSeries& ws) {
   ordered_json pts = ordered_json::array();
-  for (const WorkPoint& p : ws.points)
+  for (const WorkPoint& p : ws.points) {
     pts.push_back({{"h", num(p.h)},
                    {"error", num(p.error)},
                    {"cpu_seconds", num(p.cpu_seconds)},
                    {"instructions", num(p.instructions)},
                    {"pareto_cpu", p.pareto_cpu},
                    {"pareto_instructions", p.pareto_instructions}});
+    if (std::isfinite(p.tol)) pts.back()["tol"] = p.tol;  // an adaptive pair's point (h null)
+  }
   return {{"integrator", ws.integrator}, {"problem", ws.problem}, {"points", pts}};
 }
 

@@ -277,20 +277,6 @@ ordered_json compare_row(const PairReport& r, const MetricDef& metric, const Com
   return row;
 }
 
-/// The error of a tolerance level in the compared metric (the metrics a tolerance ladder measures:
-/// the attitude and angular-velocity errors, max over the output times and at the end); NaN otherwise.
-double tolerance_error(const ToleranceLevel& lv, const std::string& metric) {
-  if (metric == "attitude_error_max") return lv.attitude_error;
-  if (metric == "attitude_error_final") return lv.attitude_error_final;
-  if (metric == "omega_error_max") return lv.omega_error;
-  if (metric == "omega_error_final") return lv.omega_error_final;
-  return kNan;
-}
-bool tolerance_metric(const std::string& metric) {
-  return metric == "attitude_error_max" || metric == "attitude_error_final" || metric == "omega_error_max" ||
-         metric == "omega_error_final";
-}
-
 /// An adaptive pair's row (docs/adaptive.md): its cost to the target read off its tolerance ladder,
 /// each cost c in {accepted steps, right-hand sides, load evaluations, seconds} by log-log interpolation
 /// of the error in c between the bracketing levels (above the reference floor, not grid-bound), and
@@ -298,19 +284,30 @@ bool tolerance_metric(const std::string& metric) {
 /// the target likewise, along error ~ tol^slope. No instruction count (bench does not count adaptive
 /// pairs), so a table holding one ranks in CPU seconds. The columns of the step ladder that do not
 /// apply (Q_II, error at h, cost per step) are null.
-ordered_json adaptive_compare_row(const PairReport& r, const CompareOptions& opt, double h_fixed, bool& all_instr) {
+ordered_json adaptive_compare_row(const PairReport& r, const CompareOptions& opt, double h_fixed, const WorkSeries* bench,
+                                  bool& all_instr) {
   const ToleranceStudy& T = *r.tolerance;
-  std::vector<double> e, tol, steps, rhs, loads, secs;
+  std::vector<double> e, tol, steps, rhs, loads, secs, instr;
   std::vector<bool> usable;
+  // The bench report's point at a level's tolerance: its whole run's instructions and thread CPU
+  // time (min of its repetitions) - in place of verify's wall clock when given.
+  const auto bench_point = [&](double t) -> const WorkPoint* {
+    if (bench)
+      for (const WorkPoint& q : bench->points)
+        if (std::abs(q.tol - t) <= 1e-12 * t) return &q;
+    return nullptr;
+  };
   for (const ToleranceLevel& lv : T.levels) {
-    e.push_back(lv.ok ? tolerance_error(lv, opt.metric) : kNan);
+    e.push_back(lv.ok ? tolerance_level_error(lv, opt.metric) : kNan);
     tol.push_back(lv.tol);
     // Inverse costs, so that the error falls with them as with a step size (step_for_error's h).
     const auto inv = [](double c) { return c > 0 ? 1.0 / c : kNan; };
     steps.push_back(inv(double(lv.counters.accepted_steps)));
     rhs.push_back(inv(double(lv.counters.rhs_evaluations)));
     loads.push_back(inv(double(lv.counters.load_evaluations)));
-    secs.push_back(inv(lv.seconds));
+    const WorkPoint* q = bench_point(lv.tol);
+    secs.push_back(inv(q ? q->cpu_seconds : lv.seconds));
+    instr.push_back(inv(q ? q->instructions : kNan));
     usable.push_back(lv.ok && lv.above_floor && !lv.grid_bound);
   }
   const double p = T.effective_order;
@@ -321,7 +318,7 @@ ordered_json adaptive_compare_row(const PairReport& r, const CompareOptions& opt
     return v.value > 0 ? 1.0 / v.value : kNan;
   };
   const double steps_t = cost_at_target(steps), rhs_t = cost_at_target(rhs), secs_t = cost_at_target(secs);
-  const double loads_t = cost_at_target(loads);
+  const double loads_t = cost_at_target(loads), instr_t = cost_at_target(instr);
   const LadderValue tol_t = step_for_error(tol, e, usable, T.proportionality.slope, opt.target);
   ordered_json row;
   row["integrator"] = r.integrator;
@@ -336,11 +333,14 @@ ordered_json adaptive_compare_row(const PairReport& r, const CompareOptions& opt
   row["cost_per_step"] = {{"ns", nullptr}, {"ratio_to_baseline", nullptr}, {"instructions", nullptr},
                           {"instruction_ratio_to_baseline", nullptr}, {"ratio_to_rk4", nullptr},
                           {"instruction_ratio_to_rk4", nullptr}, {"flops", nullptr}, {"instructions_per_flop", nullptr},
-                          {"source", "adaptive: no fixed step; its cost to the target is read off its tolerance ladder"}};
+                          {"source", bench ? "adaptive: no fixed step; its cost to the target is read off its tolerance ladder, with the bench "
+                                           "report's whole runs (thread CPU time, min of repetitions; callgrind instructions)"
+                                         : "adaptive: no fixed step; its cost to the target is read off its tolerance ladder "
+                                           "(verify's wall clock)"}};
   row["cost_to_target"] = {{"h", nullptr},
                            {"steps", num(steps_t)},
                            {"cpu_seconds", num(secs_t)},
-                           {"instructions", nullptr},
+                           {"instructions", num(instr_t)},
                            {"extrapolated", extrapolated || tol_t.extrapolated},
                            {"tolerance", num(tol_t.value)},
                            {"rhs_evaluations", num(rhs_t)},
@@ -349,7 +349,7 @@ ordered_json adaptive_compare_row(const PairReport& r, const CompareOptions& opt
                      {"slope", num(T.proportionality.slope)},
                      {"rejected_fraction", num(T.rejected_fraction)},
                      {"timing_repetitions", T.repetitions}};
-  if (std::isfinite(secs_t)) all_instr = false;
+  if (std::isfinite(secs_t) && !std::isfinite(instr_t)) all_instr = false;
   return row;
 }
 
@@ -394,8 +394,8 @@ constexpr const char* kCompareMethod =
     "between levels in the asymptotic range; outside it along e ~ h^slope (fitted slope, else the scheme's "
     "order), flagged 'extrapolated'; an angle (units rad) extrapolated past pi is pi, flagged 'clipped'. Cost to target = (span / h*) x cost per step. "
     "An adaptive scheme's cost to target is read off its tolerance ladder the same way, with its costs per run (accepted steps, "
-    "right-hand sides, seconds: the fastest of its timed repetitions) in place of h and its effective order as the slope; it has no "
-    "instruction counts. Rank: cost to target, in "
+    "right-hand sides, seconds; with a bench report its whole runs' thread CPU time and instructions) in place of h and its "
+    "effective order as the slope. Rank: cost to target, in "
     "instructions when every ranked scheme has them, else CPU seconds. A cost per step marked 'declared' is the "
     "figure a scored program gave for itself (its machine and method in the source), ranked beside measured ones "
     "but not measured by rigidbench.";
@@ -404,8 +404,17 @@ using BenchIndex = std::map<std::pair<std::string, std::string>, const BenchEntr
 
 /// One problem's table: a row per pair that ran (fixed-step: compare_row; adaptive: adaptive_compare_row),
 /// ranked by cost to the target; the pairs that do not apply, with their reasons.
+/// The bench report's work-precision series of an adaptive pair (points with a tolerance), or null.
+const WorkSeries* work_series_of(const BenchReport* bench, const PairReport& r) {
+  if (bench)
+    for (const WorkSeries& w : bench->work)
+      if (w.integrator == r.integrator && w.problem == r.problem && !w.points.empty() && std::isfinite(w.points.front().tol))
+        return &w;
+  return nullptr;
+}
+
 ordered_json problem_table(const std::string& pname, const std::vector<PairReport>& pairs, const MetricDef& metric,
-                           const CompareOptions& opt, const BenchIndex& bench_of) {
+                           const CompareOptions& opt, const BenchIndex& bench_of, const BenchReport* bench) {
   ordered_json P;
   P["problem"] = pname;
   ordered_json rows = ordered_json::array(), skipped = ordered_json::array();
@@ -418,14 +427,14 @@ ordered_json problem_table(const std::string& pname, const std::vector<PairRepor
       continue;
     }
     if (r.tolerance) {  // ranked from its tolerance ladder (docs/adaptive.md, "Head-to-head")
-      if (!tolerance_metric(opt.metric)) {
+      if (!tolerance_measures(opt.metric)) {
         skipped.push_back({{"integrator", r.integrator},
                            {"reason", cat("adaptive: its tolerance ladder measures attitude_error_final|max and "
                                           "omega_error_final|max, not ", opt.metric)}});
         continue;
       }
       if (!std::isfinite(h_fixed)) h_fixed = r.settings.h0 / 4;
-      rows.push_back(adaptive_compare_row(r, opt, h_fixed, all_instr));
+      rows.push_back(adaptive_compare_row(r, opt, h_fixed, work_series_of(bench, r), all_instr));
       continue;
     }
     const SettingsRecord& st = r.settings;
@@ -476,7 +485,7 @@ ordered_json compare_reports(const VerifyReport& verify, const BenchReport* benc
   out["problems"] = ordered_json::array();
   for (const std::string& pname : problem_order(pairs, opt))
     if (opt.problems.empty() || std::find(opt.problems.begin(), opt.problems.end(), pname) != opt.problems.end())
-      out["problems"].push_back(problem_table(pname, pairs, metric, opt, bench_of));
+      out["problems"].push_back(problem_table(pname, pairs, metric, opt, bench_of, bench));
   return out;
 }
 

@@ -9,6 +9,19 @@
 
 namespace rigidbench {
 
+double tolerance_level_error(const ToleranceLevel& lv, std::string_view metric) {
+  if (metric == "attitude_error_max") return lv.attitude_error;
+  if (metric == "attitude_error_final") return lv.attitude_error_final;
+  if (metric == "omega_error_max") return lv.omega_error;
+  if (metric == "omega_error_final") return lv.omega_error_final;
+  return kNaN;
+}
+
+bool tolerance_measures(std::string_view metric) {
+  return metric == "attitude_error_max" || metric == "attitude_error_final" || metric == "omega_error_max" ||
+         metric == "omega_error_final";
+}
+
 double ToleranceLadder::tol(int k) const { return tol0 * std::pow(10.0, -0.5 * double(k)); }
 
 std::size_t ToleranceLadder::stride(std::size_t m, int max_intervals) {

@@ -12,6 +12,7 @@
 // - the cost per unit of simulated time: accepted steps, right-hand sides, load evaluations, time.
 // Q_II and the step ladder's order verdicts do not apply: the output interval is not a step.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rigidbench/integrators/registry.hpp"
@@ -96,6 +97,11 @@ struct ToleranceStudy {
   Verdict proportionality_verdict = Verdict::undefined, rejection_verdict = Verdict::undefined;
   std::string proportionality_note, rejection_note;
 };
+
+/// The error of a level in an error metric of the step ladders that the tolerance ladder measures too
+/// (attitude_error_max|final, omega_error_max|final); NaN for any other metric.
+double tolerance_level_error(const ToleranceLevel& lv, std::string_view metric);
+bool tolerance_measures(std::string_view metric);
 
 /// Runs the ladder of an adaptive scheme entry on p against ref (computed on the grid of the
 /// convergence span). InputError for a scheme that is not adaptive.

@@ -291,7 +291,8 @@ def write_tables(out_dir, inputs):
         for sr in wp.get("series") or []:
             for pt in sr["points"]:
                 points.append({"scheme": sr["integrator"], "problem": sr["problem"], "input": label,
-                               "error_metric": wp.get("error_metric", ""), "h": pt.get("h"), "error": pt.get("error"),
+                               "error_metric": wp.get("error_metric", ""), "h": pt.get("h"), "tol": pt.get("tol"),
+                               "error": pt.get("error"),
                                "cpu_seconds": pt.get("cpu_seconds"), "instructions": pt.get("instructions"),
                                "pareto_cpu": int(bool(pt.get("pareto_cpu"))),
                                "pareto_instructions": int(bool(pt.get("pareto_instructions")))})
@@ -844,10 +845,12 @@ def render_bench(figs, rep, style):
             ax.set_ylabel(f"{ylabel.split(' (')[0]} [{unit}]" if unit else ylabel.split(" (")[0])
             ax.grid(True, lw=0.3)
         axes[0].legend(fontsize=6.5)
-        figs.title(fig, f"{prob}: work-precision (verification ladder; lower left is better)")
+        figs.title(fig, f"{prob}: work-precision (step and tolerance ladders; lower left is better)")
         figs.save(fig, f"work_precision_{prob}", f"{prob}: work-precision", "work_precision", prob, shown,
                   "Error at t_end against the cost of the whole run, by CPU time and by instruction count "
-                  "(callgrind); the dashed line is the Pareto front over all schemes.")
+                  "(callgrind): a fixed-step scheme's points are its steps h, an adaptive scheme's its tolerances "
+                  "(whole runs over its output times, docs/adaptive.md); the dashed line is the Pareto front over all "
+                  "schemes.")
 
 
 def history_changes(p):
