@@ -360,6 +360,32 @@ TEST_CASE("compare with a bench report ranks adaptive and fixed-step pairs in in
   }
 }
 
+TEST_CASE("gate: an adaptive pair's instructions per unit time at each tolerance, +2 % fails", "[adaptive][gate]") {
+  GateSnapshot base;
+  base.environment = {"GNU 12.2.0", "-O3", "Release", "valgrind-3.19.0", std::nullopt};
+  base.speed = {SpeedSnapshot{"rkmk_dopri5", "heavy_top", kNaN, kNaN, {1e-5, 1e-6, 1e-7}, {2.0e4, 3.0e4, 4.5e4}}};
+  const GateSnapshot read = GateSnapshot::read(base.to_json(), "test");  // the schema admits it, the file keeps it
+  CHECK(read == base);
+  REQUIRE(read.speed.at(0).adaptive());
+  GateOptions speed;
+  speed.speed_only = true;
+  CHECK(gate_compare(base, base, speed).failures == 0);
+  GateSnapshot cur = base;
+  cur.speed[0].instructions_per_time[1] = 3.0e4 * 1.015;  // within +2 %
+  CHECK(gate_compare(base, cur, speed).failures == 0);
+  cur.speed[0].instructions_per_time[2] = 4.5e4 * 1.05;  // +5 % at tol 1e-7
+  const GateResult g = gate_compare(base, cur, speed);
+  CHECK(g.failures == 1);
+  bool named = false;
+  for (const GateRow& r : g.rows)
+    if (r.metric == "instructions_per_time" && r.status == "fail") named = r.message.find("1e-07") != std::string::npos;
+  CHECK(named);
+  // Another toolchain's counts are not compared (stale), as for instructions per step.
+  cur = base;
+  cur.environment.compiler = "Clang 14";
+  CHECK(gate_compare(base, cur, speed).stale == 1);
+}
+
 TEST_CASE("tolerance ladder refuses a fixed-step scheme", "[adaptive]") {
   const Problem p = catalogue_problem("free_body");
   const ReferenceSolution ref = reference_on(p, 10);

@@ -269,25 +269,24 @@ std::vector<ScalingSeries> scaling_series(const std::vector<BenchEntry>& entries
 
 namespace {
 
-/// An adaptive pair's work-precision series: per tolerance of its ladder, the error (verify's
-/// tolerance study) and the costs of the whole run at that tolerance - thread CPU time (min of
-/// `repetitions`) and instructions (callgrind; NaN without counts).
-WorkSeries adaptive_series(const PairResult& r, const std::vector<BenchPair>& runs,
-                           const std::map<std::string, double>& instructions, const std::string& metric, int repetitions) {
-  WorkSeries ws{r.integrator, r.problem, {}};
-  for (const ToleranceLevel& lv : r.tolerance->levels) {
+/// The adaptive pairs' series (one per scheme x problem of `runs`, a point per tolerance): the costs of
+/// the whole run at each tolerance - thread CPU time (min of `repetitions`) and instructions
+/// (callgrind; NaN without counts) - and no error yet (set from verify's tolerance ladder by the
+/// work-precision sweeps; without them the series carries the costs alone, for the gate).
+std::vector<WorkSeries> adaptive_series(const std::vector<BenchPair>& runs, const std::map<std::string, double>& instructions,
+                                        int repetitions) {
+  std::vector<WorkSeries> out;
+  for (const BenchPair& run : runs) {
+    const std::string integ(run.scheme->info->name);
+    if (out.empty() || out.back().integrator != integ || out.back().problem != run.problem->name)
+      out.push_back({integ, run.problem->name, {}});
     WorkPoint wp;
-    wp.tol = lv.tol;
-    wp.error = lv.ok ? tolerance_level_error(lv, metric) : kNaN;
-    for (const BenchPair& run : runs)
-      if (run.scheme->info->name == r.integrator && run.problem->name == r.problem && run.tol == lv.tol) {
-        wp.cpu_seconds = cpu_seconds_of_adaptive_run(run, repetitions);
-        const auto it = instructions.find(run.name());
-        if (it != instructions.end()) wp.instructions = it->second;
-      }
-    ws.points.push_back(wp);
+    wp.tol = run.tol;
+    wp.cpu_seconds = cpu_seconds_of_adaptive_run(run, repetitions);
+    if (const auto it = instructions.find(run.name()); it != instructions.end()) wp.instructions = it->second;
+    out.back().points.push_back(wp);
   }
-  return ws;
+  return out;
 }
 
 }  // namespace
@@ -321,7 +320,7 @@ BenchResult run_bench(const BenchRequest& req) {
   });
   // The adaptive schemes' whole runs, one per tolerance: points of the work-precision series, not
   // entries (they have no step of their own size to time).
-  auto runs = req.sizes.empty() && req.work_precision ? adaptive_bench_runs(schemes, out.problems) : std::vector<BenchPair>{};
+  auto runs = req.sizes.empty() ? adaptive_bench_runs(schemes, out.problems) : std::vector<BenchPair>{};
   std::erase_if(runs, [&](const BenchPair& bp) { return !req.shard.contains(shard_key(bp.scheme->info->name, bp.problem->name)); });
   std::map<std::string, double> run_instructions;  // by BenchPair::name()
 
@@ -416,6 +415,9 @@ BenchResult run_bench(const BenchRequest& req) {
     out.icount_note = "not requested";
   }
 
+  // ---- the adaptive schemes' whole runs at each tolerance (their costs; errors below) ----
+  std::vector<WorkSeries> adaptive = adaptive_series(runs, run_instructions, req.repetitions);
+
   // ---- work-precision: final attitude error on the verification ladder vs cost ----
   if (req.work_precision && req.sizes.empty()) {
     SuiteRequest sr;
@@ -428,8 +430,13 @@ BenchResult run_bench(const BenchRequest& req) {
     const SuiteResult s = run_suite(sr);
     for (const PairResult& r : s.results) {
       if (r.status == "skipped") continue;
-      if (r.tolerance) {
-        out.work.push_back(adaptive_series(r, runs, run_instructions, out.work_metric, req.repetitions));
+      if (r.tolerance) {  // the errors of its series (below), from its tolerance ladder
+        for (WorkSeries& w : adaptive)
+          if (w.integrator == r.integrator && w.problem == r.problem)
+            for (std::size_t k = 0; k < w.points.size() && k < r.tolerance->levels.size(); ++k) {
+              const ToleranceLevel& lv = r.tolerance->levels[k];
+              w.points[k].error = lv.ok ? tolerance_level_error(lv, out.work_metric) : kNaN;
+            }
         continue;
       }
       const SchemeEntry& se = find_scheme(r.integrator);
@@ -452,8 +459,9 @@ BenchResult run_bench(const BenchRequest& req) {
       }
       out.work.push_back(std::move(ws));
     }
-    mark_pareto(out.work);
   }
+  out.work.insert(out.work.end(), adaptive.begin(), adaptive.end());
+  if (req.work_precision && req.sizes.empty()) mark_pareto(out.work);
   if (!req.sizes.empty()) out.scaling = scaling_series(out.entries, out.problems);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -358,6 +358,41 @@ struct Gate {
            cat("wall-clock ratio to the baseline scheme rose by ", fmt4(100 * (cr / br - 1)), " % (warning only)")});
   }
 
+  /// An adaptive pair's instructions of a whole run per unit time at each tolerance (+2 % at any
+  /// tolerance fails, as per step; docs/adaptive.md).
+  void adaptive_speed_row(const SpeedSnapshot& b, const SpeedSnapshot& c, const std::string& differs) {
+    GateRow row{b.integrator, b.problem, "instructions_per_time", "pass", "", "", ""};
+    bool same = b.tol.size() == c.tol.size() && b.instructions_per_time.size() == b.tol.size() &&
+                c.instructions_per_time.size() == c.tol.size();
+    for (std::size_t k = 0; same && k < b.tol.size(); ++k) same = std::abs(b.tol[k] - c.tol[k]) <= 1e-12 * b.tol[k];
+    double worst = 0;
+    if (!differs.empty()) {
+      row.status = "stale";
+      row.message = cat("counted by another toolchain (", differs, "): re-bless");
+    } else if (!same) {
+      row.status = "missing";
+      row.message = "the tolerance ladders differ (tol0 or levels): nothing comparable";
+    } else {
+      for (std::size_t k = 0; k < b.tol.size(); ++k) {
+        const double bi = b.instructions_per_time[k], ci = c.instructions_per_time[k];
+        if (!std::isfinite(bi) || !std::isfinite(ci)) {
+          row.status = "missing";
+          row.message = cat("no instruction count at tol = ", fmt4(b.tol[k]), " on one side");
+          break;
+        }
+        if (ci > bi * (1 + opt.rules.instruction_rise) && ci / bi - 1 > worst) {
+          worst = ci / bi - 1;
+          row.status = "fail";
+          row.baseline = fmt4(bi);
+          row.current = fmt4(ci);
+          row.message = cat("instructions per unit time at tol = ", fmt4(b.tol[k]), " rose by ", fmt4(100 * worst), " % (",
+                            fmt4(bi), " -> ", fmt4(ci), "; allowed +", fmt4(100 * opt.rules.instruction_rise), " %)");
+        }
+      }
+    }
+    add(row);
+  }
+
   /// A pair the current bench run has and the baseline does not. Two builds compared (gate
   /// --against): a scheme or a problem the other build does not have at all is new in this one -
   /// there is nothing to regress from, so it warns; a new pair of a scheme and a problem both builds
@@ -380,8 +415,12 @@ struct Gate {
     const std::string differs = toolchain_difference(base.environment, cur.environment);
     for (const SpeedSnapshot& b : base.speed) {
       if (!in_selection(b.integrator, b.problem)) continue;
-      if (const SpeedSnapshot* c = cur.speed_of(b.integrator, b.problem)) speed_row(b, *c, differs);
-      else add({b.integrator, b.problem, "instructions_per_step", "missing", "", "", "pair missing from the current bench run"});
+      const SpeedSnapshot* c = cur.speed_of(b.integrator, b.problem);
+      if (c && b.adaptive() != c->adaptive()) c = nullptr;  // a pair that changed kind is not comparable
+      if (c && b.adaptive()) adaptive_speed_row(b, *c, differs);
+      else if (c) speed_row(b, *c, differs);
+      else add({b.integrator, b.problem, b.adaptive() ? "instructions_per_time" : "instructions_per_step", "missing", "", "",
+                "pair missing from the current bench run"});
     }
     for (const SpeedSnapshot& c : cur.speed)
       if (in_selection(c.integrator, c.problem) && !base.speed_of(c.integrator, c.problem)) new_speed_pair(base, c);

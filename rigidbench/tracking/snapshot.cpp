@@ -144,7 +144,7 @@ PairSnapshot pair_of_result(const PairReport& r) {
 }
 
 SpeedSnapshot speed_of_entry(const BenchEntry& e) {
-  return {e.integrator, e.problem, e.instructions_per_step, e.ratio_to_baseline};
+  return {e.integrator, e.problem, e.instructions_per_step, e.ratio_to_baseline, {}, {}};
 }
 
 /// A snapshot made from reports follows the schema as one read from a file does (a report's schema
@@ -179,7 +179,8 @@ bool WorkSnapshot::operator==(const WorkSnapshot& o) const {
 
 bool SpeedSnapshot::operator==(const SpeedSnapshot& o) const {
   return integrator == o.integrator && problem == o.problem && same_num(instructions_per_step, o.instructions_per_step) &&
-         same_num(ratio_to_baseline, o.ratio_to_baseline);
+         same_num(ratio_to_baseline, o.ratio_to_baseline) && same_num(tol, o.tol) &&
+         same_num(instructions_per_time, o.instructions_per_time);
 }
 
 const LadderSnapshot* PairSnapshot::ladder(const std::string& metric) const { return find_named(convergence, metric); }
@@ -195,11 +196,32 @@ const SpeedSnapshot* GateSnapshot::speed_of(const std::string& integrator, const
   return find_pair(speed, integrator, problem);
 }
 
+namespace {
+/// An adaptive pair's speed: its bench series' instructions per run over the span of its tolerance
+/// ladder (the runs cover the same output times); null without the verify pair.
+std::optional<SpeedSnapshot> adaptive_speed(const WorkSeries& w, const VerifyReport& verify) {
+  if (w.points.empty() || !std::isfinite(w.points.front().tol)) return std::nullopt;
+  const PairReport* r = nullptr;
+  for (const PairReport& q : verify.results)
+    if (q.integrator == w.integrator && q.problem == w.problem && q.tolerance) r = &q;
+  if (r == nullptr || !(r->tolerance->span > 0)) return std::nullopt;
+  SpeedSnapshot q{w.integrator, w.problem, kNaN, kNaN, {}, {}};
+  for (const WorkPoint& p : w.points) {
+    q.tol.push_back(p.tol);
+    q.instructions_per_time.push_back(p.instructions / r->tolerance->span);
+  }
+  return q;
+}
+}  // namespace
+
 GateSnapshot GateSnapshot::of_reports(const VerifyReport& verify, const BenchReport* bench) {
   GateSnapshot s = head_of(verify.tool, verify.machine.cpu, bench ? bench->icount_tool : "");
   for (const PairReport& r : verify.results) s.accuracy.push_back(pair_of_result(r));
-  if (bench)
+  if (bench) {
     for (const BenchEntry& e : bench->entries) s.speed.push_back(speed_of_entry(e));
+    for (const WorkSeries& w : bench->work)
+      if (auto q = adaptive_speed(w, verify)) s.speed.push_back(std::move(*q));
+  }
   sort_by_key(s.accuracy);
   sort_by_key(s.speed);
   return checked(std::move(s), "the gate snapshot of the reports");
@@ -256,8 +278,13 @@ GateSnapshot GateSnapshot::read(const json& j, const std::string& origin) {
   }
   for (auto it = j.at("speed").begin(); it != j.at("speed").end(); ++it) {
     const auto [integrator, problem] = key_parts(it.key());
-    s.speed.push_back({integrator, problem, as_num(it.value().at("instructions_per_step")),
-                       as_num(it.value().at("ratio_to_baseline"))});
+    SpeedSnapshot q{integrator, problem, as_num(it.value().at("instructions_per_step")),
+                    as_num(it.value().at("ratio_to_baseline")), {}, {}};
+    if (it.value().contains("tolerance")) {
+      q.tol = ns_of(it.value().at("tolerance").at("tol"));
+      q.instructions_per_time = ns_of(it.value().at("tolerance").at("instructions_per_time"));
+    }
+    s.speed.push_back(std::move(q));
   }
   return s;  // a json object's keys come sorted: accuracy and speed are in key order already
 }
@@ -307,6 +334,8 @@ json GateSnapshot::to_json() const {
     auto num = [](double x) { return std::isfinite(x) ? json(x) : json(nullptr); };
     speed_part[q.key()] = {{"instructions_per_step", num(q.instructions_per_step)},
                            {"ratio_to_baseline", num(q.ratio_to_baseline)}};
+    if (q.adaptive())
+      speed_part[q.key()]["tolerance"] = {{"tol", json_nums(q.tol)}, {"instructions_per_time", json_nums(q.instructions_per_time)}};
   }
   s["speed"] = std::move(speed_part);
   return s;
