@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "rigidbench/core/quaternion.hpp"
+#include "rigidbench/integrators/integrate.hpp"
 #include "rigidbench/integrators/declared_scheme.hpp"
 #include "rigidbench/reports/pair_report.hpp"
 #include "rigidbench/problems/catalogue.hpp"
@@ -624,4 +625,86 @@ TEST_CASE("a declared cost is carried by the report, flagged, and ranked by comp
   CHECK(row["cost_per_step"]["source"].get<std::string>().find("declared by the program (clock_gettime") != std::string::npos);
   CHECK(std::isfinite(row["cost_to_target"]["cpu_seconds"].get<double>()));
   CHECK(compare_markdown(c).find("100 declared (") != std::string::npos);
+}
+
+TEST_CASE("an adaptive scheme's runs scored from files get the tolerance ladder of the scheme run directly", "[scoring][adaptive]") {
+  // A program's file set as `ladder --adaptive` asks for it: rkmk_dopri5's run at every tolerance,
+  // written on the output times, with its controller's counts in manifest.json.
+  const Problem p = catalogue_problem("heavy_top");
+  const ToleranceLadder T{.tol0 = 1e-5, .levels = 5};
+  const nlohmann::ordered_json d = tolerance_ladder_description(p, T);
+  REQUIRE(d["tolerances"].size() == 5);
+  const double t0 = d["t0"].get<double>(), dt = d["output_dt"].get<double>();
+  const std::int64_t outputs = d["outputs"].get<std::int64_t>();
+  const fs::path dir = fs::path(RIGIDBENCH_TEST_TMP) / "scoring-adaptive";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const SchemeEntry& rkmk = find_scheme("rkmk_dopri5");
+  nlohmann::json manifest{{"levels", nlohmann::json::array()}, {"meta", {{"program", "tests/test_scoring.cpp"}}}};
+  for (const auto& lv : d["tolerances"]) {
+    SchemeSettings set;
+    set.values = {{"abs_tolerance", lv["tol"].get<double>()}, {"rel_tolerance", lv["tol"].get<double>()}};
+    const auto s = rkmk.factory(p, set);
+    std::vector<double> t{t0};
+    std::vector<State> states{p.initial};
+    State x = p.initial;
+    s->reset(x, t0);
+    REQUIRE(integrate(*s, FixedSteps{t0, dt, outputs}, {.every = 1}, x, [&](const Observation& o, const State& xo) {
+              if (o.index == 0) return;
+              t.push_back(o.t);
+              states.push_back(xo);
+            }).ok);
+    const std::string file = lv["file"].get<std::string>();
+    write_trajectory((dir / file).string(), p, t, states, {{"integrator", "rkmk_dopri5"}});
+    const Counters c = s->counters();
+    manifest["levels"].push_back({{"tol", lv["tol"]}, {"file", file}, {"accepted_steps", c.accepted_steps},
+                                  {"rejected_steps", c.rejected_steps}, {"rhs_evaluations", c.rhs_evaluations},
+                                  {"load_evaluations", c.load_evaluations}});
+  }
+  std::ofstream(dir / "manifest.json") << manifest.dump(1);
+
+  ScoreRequest r = request(p, dir.string(), *rkmk.info);
+  r.ladder = {};
+  r.tolerance = T;
+  const SuiteResult scored = score_trajectories(r);
+  SuiteRequest direct;
+  direct.problem_models = {p};
+  direct.integrators = {"rkmk_dopri5"};
+  direct.tolerance_ladder = T;
+  direct.reference.cache_dir = "";
+  direct.progress = false;
+  direct.measure_cost = false;
+  const SuiteResult run = run_suite(direct);
+  REQUIRE(scored.results.size() == 1);
+  const PairResult &a = scored.results[0], &b = run.results.at(0);
+  INFO(a.reason);
+  REQUIRE(a.status == "ok");
+  CHECK(a.origin == SchemeOrigin::trajectories);
+  REQUIRE(a.tolerance);
+  REQUIRE(b.tolerance);
+  for (std::size_t k = 0; k < a.tolerance->levels.size(); ++k) {
+    const ToleranceLevel &x = a.tolerance->levels[k], &y = b.tolerance->levels[k];
+    INFO("tol " << x.tol);
+    CHECK(x.attitude_error == Approx(y.attitude_error).epsilon(1e-9));  // the states as written, to 17 digits
+    CHECK(x.counters.accepted_steps == y.counters.accepted_steps);
+    CHECK(x.counters.rhs_evaluations == y.counters.rhs_evaluations);
+    CHECK(x.grid_bound == y.grid_bound);
+  }
+  CHECK(a.tolerance->proportionality_verdict == b.tolerance->proportionality_verdict);
+  CHECK(a.tolerance->proportionality.slope == Approx(b.tolerance->proportionality.slope).epsilon(1e-6));
+  CHECK(a.tolerance->rejection_verdict == b.tolerance->rejection_verdict);
+
+  // A manifest without the counts, a tolerance off the ladder, a missing level: clear errors.
+  auto broken = [&](auto&& edit, const char* says) {
+    nlohmann::json m = manifest;
+    edit(m);
+    std::ofstream(dir / "manifest.json") << m.dump(1);
+    CHECK_THROWS_WITH(score_trajectories(r), Contains(says));
+  };
+  broken([](nlohmann::json& m) { m["levels"][0].erase("rejected_steps"); }, "missing \"rejected_steps\"");
+  broken([](nlohmann::json& m) { m["levels"][1]["tol"] = 2e-6; }, "is not on the ladder");
+  broken([](nlohmann::json& m) { m["levels"].erase(m["levels"].begin() + 2); }, "no entry for tol");
+  broken([](nlohmann::json& m) { m["levels"][0]["accepted_steps"] = -3; }, "non-negative integer");
+  fs::remove(dir / "manifest.json");
+  CHECK_THROWS_WITH(score_trajectories(r), Contains("needs") && Contains("manifest.json"));
 }

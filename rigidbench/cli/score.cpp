@@ -21,19 +21,31 @@ namespace {
 std::string ladder_text(const nlohmann::ordered_json& j) {
   std::ostringstream os;
   os.precision(17);
-  os << "# rigidbench ladder (docs/trajectory-files.md): for every level write <file> with a row at every\n"
-        "# t = t0 + n h, n = 0..steps, or only at t = t0 + j observation_dt, j = 0..observations; columns as below\n"
-        "# (or in another attitude form or angular-velocity frame, declared); then: rigidbench score --trajectories DIR ...\n";
+  const bool adaptive = j.contains("adaptive");  // tolerance_ladder_description: a file per tolerance
+  if (adaptive)
+    os << "# rigidbench ladder --adaptive (docs/trajectory-files.md, \"Adaptive schemes\"): for every tolerance run with\n"
+          "# abs = rel = tol and write <file> with a row at t = t0 + j output_dt, j = 0..outputs; columns as below; and\n"
+          "# manifest.json with each run's counts; then: rigidbench score --adaptive --trajectories DIR ...\n";
+  else
+    os << "# rigidbench ladder (docs/trajectory-files.md): for every level write <file> with a row at every\n"
+          "# t = t0 + n h, n = 0..steps, or only at t = t0 + j observation_dt, j = 0..observations; columns as below\n"
+          "# (or in another attitude form or angular-velocity frame, declared); then: rigidbench score --trajectories DIR ...\n";
   for (const char* k : {"problem", "family"}) os << k << ' ' << j[k].get<std::string>() << '\n';
   os << "bodies " << j["bodies"].get<std::size_t>() << '\n';
   os << "translating " << int(j["translating"].get<bool>()) << '\n';
   os << "torque_free " << int(j["torque_free"].get<bool>()) << '\n';
-  os << "order " << j["order"].get<int>() << '\n';
+  if (!adaptive) os << "order " << j["order"].get<int>() << '\n';
   os << "t0 " << j["t0"].get<double>() << '\n';
   os << "t_end " << j["t_end"].get<double>() << '\n';
-  os << "levels " << j["levels"].size() << '\n';
-  os << "observation_dt " << j["observation_dt"].get<double>() << '\n';
-  os << "observations " << j["observations"].get<std::int64_t>() << '\n';
+  if (adaptive) {
+    os << "tolerances " << j["tolerances"].size() << '\n';
+    os << "output_dt " << j["output_dt"].get<double>() << '\n';
+    os << "outputs " << j["outputs"].get<std::int64_t>() << '\n';
+  } else {
+    os << "levels " << j["levels"].size() << '\n';
+    os << "observation_dt " << j["observation_dt"].get<double>() << '\n';
+    os << "observations " << j["observations"].get<std::int64_t>() << '\n';
+  }
   for (const auto& b : j["initial"]) {
     os << "body\n";
     for (const char* k : {"inertia", "R"}) {
@@ -72,9 +84,16 @@ std::string ladder_text(const nlohmann::ordered_json& j) {
   }
   if (file.contains("interactions") && !file["interactions"].empty())
     os << "interactions " << file["interactions"].size() << " (their parameters: rigidbench ladder --json)\n";
-  for (const auto& l : j["levels"])
-    os << "level " << l["level"].get<int>() << ' ' << l["h"].get<double>() << ' ' << l["steps"].get<std::int64_t>() << ' '
-       << l["file"].get<std::string>() << '\n';
+  if (adaptive) {
+    for (const auto& l : j["tolerances"])
+      os << "tolerance " << l["level"].get<int>() << ' ' << l["tol"].get<double>() << ' ' << l["file"].get<std::string>() << '\n';
+    // manifest.json's entry per tolerance (the last two optional): docs/trajectory-files.md.
+    os << "manifest_level_keys tol,file,accepted_steps,rejected_steps,rhs_evaluations,load_evaluations,shortened_steps\n";
+  } else {
+    for (const auto& l : j["levels"])
+      os << "level " << l["level"].get<int>() << ' ' << l["h"].get<double>() << ' ' << l["steps"].get<std::int64_t>() << ' '
+         << l["file"].get<std::string>() << '\n';
+  }
   os << "columns";
   for (const auto& c : j["columns"]) os << (c == j["columns"][0] ? " " : ",") << c.get<std::string>();
   os << '\n';
@@ -99,25 +118,31 @@ Command add_ladder(CLI::App& app) {
     std::string problem, problem_file, out;
     int order = 0, levels = 0;
     double h = NAN;
-    bool json = false;
+    bool json = false, adaptive = false;
+    ToleranceLadder tolerance;
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("ladder", "What an outside program must write for `score`: the initial state, the steps "
                                           "h, the span, the output grid and the columns");
   sc->add_option("--problem", o->problem, "Catalogue problem");
   sc->add_option("--problem-file", o->problem_file, "Problem file (JSON)");
-  sc->add_option("--order", o->order, "The scheme's order p (first-order schemes may get a smaller h0)")->required();
+  sc->add_option("--order", o->order, "The scheme's order p (first-order schemes may get a smaller h0; not with --adaptive)");
   auto* h = sc->add_option("--h", o->h, "Coarsest step h0 (default: the problem's)");
   auto* levels = sc->add_option("--levels", o->levels, "Number of levels (default: the problem's)");
+  sc->add_flag("--adaptive", o->adaptive,
+               "An adaptive scheme (docs/adaptive.md): the tolerances, the output times and the manifest instead of the steps");
+  sc->add_option("--tol0", o->tolerance.tol0, "With --adaptive: the loosest tolerance (default 1e-5)")->check(CLI::Range(1e-16, 0.1));
+  sc->add_option("--tol-levels", o->tolerance.levels, "With --adaptive: the tolerances (default 9)")->check(CLI::Range(3, 24));
   sc->add_flag("--json", o->json, "JSON (with the problem file) instead of key-value lines");
   sc->add_option("--out", o->out, "Write to this file instead of stdout");
   return {sc, [o, h, levels] {
-            if (o->order < 1 || o->order > 12) throw InputError("--order must be an integer in [1, 12]");
+            if (!o->adaptive && (o->order < 1 || o->order > 12)) throw InputError("--order must be an integer in [1, 12]");
             const Problem p = resolve_problem(o->problem, o->problem_file);
             LadderRequest lr;
             if (h->count()) lr.h0 = o->h;
             if (levels->count()) lr.levels = o->levels;
-            const auto j = ladder_description(p, make_ladder(p, o->order, lr), o->order);
+            const auto j = o->adaptive ? tolerance_ladder_description(p, o->tolerance, lr)
+                                       : ladder_description(p, make_ladder(p, o->order, lr), o->order);
             const std::string text = o->json ? j.dump(1) + "\n" : ladder_text(j);
             if (o->out.empty()) std::cout << text;
             else {
@@ -136,7 +161,8 @@ Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
     std::vector<std::string> claims;
     double h = NAN, reference_tol = NAN;
     int levels = 0;
-    bool quiet = false, no_cache = false;
+    bool quiet = false, no_cache = false, adaptive = false;
+    ToleranceLadder tolerance;
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("score", "Verify trajectories written by any program (one per step of the ladder): "
@@ -145,7 +171,8 @@ Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
   sc->add_option("--problem-file", o->problem_file, "Problem file (JSON)");
   sc->add_option("--trajectories", o->dir, "Folder with level<k>.csv|json or manifest.json")->required();
   sc->add_option("--name", o->req.scheme.name, "The scheme's name in the report ([a-z0-9_]{1,64})")->required();
-  sc->add_option("--order", o->req.scheme.order, "The order p it claims")->required();
+  sc->add_option("--order", o->req.scheme.order, "The order p it claims (adaptive: the method's, 0 for a variable order)")
+      ->required();
   sc->add_option("--claims", o->claims,
                  "Invariant claims kind=none|bounded|exact, comma-separated or repeated (kinds: energy, momentum, "
                  "casimir, axial, constraint, nonholonomic, energy_with_potential)");
@@ -158,6 +185,13 @@ Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
   sc->add_option("--grid", o->grid,
                  "Rows at every_step or on the observation grid only (default: told by the number of rows; or \"grid\" in "
                  "manifest.json)");
+  sc->add_flag("--adaptive", o->adaptive,
+               "An adaptive scheme's runs, one per tolerance, with their counts in manifest.json (`ladder --adaptive`; "
+               "docs/adaptive.md): judged on the tolerance ladder");
+  sc->add_option("--tol0", o->tolerance.tol0, "With --adaptive: the loosest tolerance (as given to `ladder`)")
+      ->check(CLI::Range(1e-16, 0.1));
+  sc->add_option("--tol-levels", o->tolerance.levels, "With --adaptive: the tolerances (as given to `ladder`)")
+      ->check(CLI::Range(3, 24));
   sc->add_option("--title", o->req.scheme.title, "A title for the report");
   sc->add_option("--source", o->req.scheme.source, "Where the scheme comes from (paper, equations)");
   auto* h = sc->add_option("--h", o->h, "Coarsest step h0 (as given to `ladder`)");
@@ -184,6 +218,7 @@ Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
             req.reference = reference_settings(o->reference, o->reference_precision, o->reference_tol, tol->count() > 0,
                                                o->cache_dir, o->no_cache);
             req.progress = !o->quiet;
+            if (o->adaptive) req.tolerance = o->tolerance;
             const std::string started = iso8601_now();
             const SuiteResult s = score_trajectories(req);  // every file is read and checked before output
             print_summary(s);

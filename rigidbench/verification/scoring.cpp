@@ -738,6 +738,198 @@ ReplayLevel read_level(const TrajectorySet::Level& lv, const FileConventions& co
 
 }  // namespace
 
+namespace {
+
+/// The output times of an adaptive scheme on p: the step ladders' observation grid of order 2 (the
+/// grid of the reference that tolerance_study uses), every d-th point (ToleranceLadder::stride).
+struct OutputTimes {
+  double t0 = 0, dt = 0;
+  std::int64_t intervals = 0;
+  double time_of(std::size_t j) const { return t0 + double(j) * dt; }
+  bool on_grid(double t, std::size_t j) const {
+    return std::abs(t - time_of(j)) <= 1e-9 * std::max(1.0, std::abs(time_of(j)));
+  }
+};
+OutputTimes output_times(const Problem& p, const ToleranceLadder& T, const LadderRequest& lr) {
+  const Ladder L = make_ladder(p, 2, lr);
+  const std::int64_t d = std::int64_t(ToleranceLadder::stride(std::size_t(L.m), T.max_intervals));
+  return {L.t0, L.obs_dt() * double(d), L.m / d};
+}
+
+/// One tolerance's run as the program declared and wrote it.
+struct AdaptiveLevel {
+  double tol = 0;
+  std::string file;
+  Counters counters;
+  RecordedTrajectory rows;
+  std::int64_t fail_index = -1;  // the output interval whose end the program did not produce
+  std::string fail_reason;
+};
+
+/// A non-negative integer count of the manifest (InputError naming where otherwise).
+std::uint64_t count(const nlohmann::json& v, const std::string& at) {
+  if (!v.is_number_integer() || v.get<std::int64_t>() < 0) throw InputError(cat(at, ": expected a non-negative integer"));
+  return std::uint64_t(v.get<std::int64_t>());
+}
+
+/// manifest.json of an adaptive file set: {"levels": [{"tol", "file", "accepted_steps",
+/// "rejected_steps", "rhs_evaluations", "load_evaluations"?, "shortened_steps"?}, ...], "attitude"?,
+/// "angular_velocity"?, "meta"?}; every tolerance of the ladder once.
+std::vector<AdaptiveLevel> read_adaptive_manifest(const std::string& dir, const ToleranceLadder& T, std::optional<AttitudeForm>& att,
+                                                  std::optional<OmegaFrame>& omega) {
+  if (!fs::is_directory(dir)) throw InputError(cat("--trajectories '", dir, "' is not a folder"));
+  const std::string m = (fs::path(dir) / "manifest.json").string();
+  if (!fs::exists(m))
+    throw InputError(cat("an adaptive file set needs ", m, ", with each tolerance's file and its controller's counts ",
+                         "(`rigidbench ladder --adaptive` prints them)"));
+  const nlohmann::json j = read_json_input(m, "the trajectory manifest", JsonLimits{kTrajectoryJsonDepth});
+  if (!j.is_object() || !j.contains("levels") || !j["levels"].is_array())
+    throw InputError(cat(m, ": expected {\"levels\": [{\"tol\": <tolerance>, \"file\": <name>, \"accepted_steps\": n, ...}, ...]}"));
+  only_keys(j, {"levels", "attitude", "angular_velocity", "meta"}, m);
+  if (j.contains("attitude")) att = named(j["attitude"], m + ": attitude", &attitude_form_from_string);
+  if (j.contains("angular_velocity")) omega = named(j["angular_velocity"], m + ": angular_velocity", &omega_frame_from_string);
+  std::vector<AdaptiveLevel> levels(std::size_t(T.levels));
+  std::size_t i = 0;
+  for (const auto& e : j["levels"]) {
+    const std::string at = cat(m, ": levels[", std::to_string(i++), "]");
+    if (!e.is_object()) throw InputError(cat(at, ": expected an object"));
+    only_keys(e, {"tol", "file", "accepted_steps", "rejected_steps", "rhs_evaluations", "load_evaluations", "shortened_steps"}, at);
+    for (const char* need : {"tol", "file", "accepted_steps", "rejected_steps", "rhs_evaluations"})
+      if (!e.contains(need)) throw InputError(cat(at, ": missing \"", need, "\" (the tolerance ladder needs every run's counts)"));
+    const double tol = positive(e["tol"], at + ".tol");
+    int k = -1;
+    for (int q = 0; q < T.levels; ++q)
+      if (std::abs(tol - T.tol(q)) <= 1e-9 * T.tol(q)) k = q;
+    if (k < 0)
+      throw InputError(cat(at, ": tol = ", message_number(tol), " is not on the ladder (tol0 10^(-k/2), tol0 = ",
+                           message_number(T.tol0), ", k = 0..", std::to_string(T.levels - 1), ")"));
+    AdaptiveLevel& lv = levels[std::size_t(k)];
+    if (!lv.file.empty()) throw InputError(cat(at, ": tol = ", message_number(tol), " given twice"));
+    lv.tol = T.tol(k);
+    const fs::path f = fs::path(text(e["file"], at + ".file"));
+    lv.file = (f.is_absolute() ? f : fs::path(dir) / f).string();
+    lv.counters.accepted_steps = count(e["accepted_steps"], at + ".accepted_steps");
+    lv.counters.rejected_steps = count(e["rejected_steps"], at + ".rejected_steps");
+    lv.counters.rhs_evaluations = count(e["rhs_evaluations"], at + ".rhs_evaluations");
+    if (e.contains("load_evaluations")) lv.counters.load_evaluations = count(e["load_evaluations"], at + ".load_evaluations");
+    if (e.contains("shortened_steps")) lv.counters.shortened_steps = count(e["shortened_steps"], at + ".shortened_steps");
+  }
+  for (int k = 0; k < T.levels; ++k) {
+    const AdaptiveLevel& lv = levels[std::size_t(k)];
+    if (lv.file.empty())
+      throw InputError(cat(m, ": no entry for tol = ", message_number(T.tol(k)), " (level ", std::to_string(k), " of the ladder)"));
+    std::error_code ec;
+    if (!fs::is_regular_file(lv.file, ec)) throw InputError(cat("trajectory file '", lv.file, "' is not a regular file"));
+  }
+  return levels;
+}
+
+/// Reads one tolerance's file: a row per output time (the first the initial state), or the rows
+/// before the first non-finite one (a breakdown there).
+void read_adaptive_level(AdaptiveLevel& lv, const OutputTimes& g, const FileConventions& conv, const Problem& p) {
+  const std::size_t need = std::size_t(g.intervals) + 1;
+  lv.rows = read_trajectory(lv.file, p, need, conv);
+  const RecordedTrajectory& r = lv.rows;
+  if (r.t.empty())
+    throw InputError(cat(r.file, ": no finite row: the first row is the initial state (t = t0)",
+                         r.breakdown ? cat("; ", r.breakdown->reason) : std::string()));
+  for (std::size_t j = 0; j < r.t.size(); ++j)
+    if (!g.on_grid(r.t[j], j))
+      throw InputError(cat(r.file, ": ", r.where(j), ": t = ", message_number(r.t[j]), ", but output ", std::to_string(j), " is at ",
+                           message_number(g.time_of(j)), " (t0 + j ", message_number(g.dt), "; `rigidbench ladder --adaptive` prints the times)"));
+  if (r.breakdown) {
+    lv.fail_index = std::int64_t(r.t.size()) - 1;
+    lv.fail_reason = r.breakdown->reason;
+  } else if (r.t.size() < need) {
+    throw InputError(cat(r.file, ": ", std::to_string(r.t.size()), " rows, but the run holds ", std::to_string(need),
+                         " output times: a truncated file or a missing row?"));
+  }
+  check_initial_state(r, p, conv);
+}
+
+/// Replays an adaptive scheme's run: the level is told by its tolerance (abs_tolerance), each step
+/// advances to the next output time, the counts are the ones the program declared.
+class AdaptiveReplay final : public AnyIntegrator {
+ public:
+  AdaptiveReplay(const SchemeInfo& info, const AdaptiveLevel* lv) : info_(&info), lv_(lv) {}
+  const SchemeInfo& info() const override { return *info_; }
+  void reset(const State&, double) override { n_ = 0; }
+  StepStatus step(double, double) override {
+    if (lv_ == nullptr) return StepStatus::breakdown("no recorded run at this tolerance");
+    if (n_ == lv_->fail_index) return StepStatus::breakdown(lv_->fail_reason);
+    ++n_;
+    return StepStatus::success();
+  }
+  void read(State& x) const override {
+    if (lv_) x = lv_->rows.states[std::min(std::size_t(n_), lv_->rows.states.size() - 1)];
+  }
+  Counters counters() const override { return lv_ ? lv_->counters : Counters{}; }
+  std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
+
+ private:
+  const SchemeInfo* info_;
+  const AdaptiveLevel* lv_;
+  std::int64_t n_ = 0;
+};
+
+SuiteResult score_adaptive(const ScoreRequest& req, const SchemeInfo& info) {
+  const Problem& p = req.problem;
+  const ToleranceLadder T = *req.tolerance;
+  std::optional<AttitudeForm> att;
+  std::optional<OmegaFrame> omega;
+  auto levels = std::make_shared<std::vector<AdaptiveLevel>>(read_adaptive_manifest(req.trajectories, T, att, omega));
+  FileConventions conv;
+  if (auto a = agreed(req.attitude, att, "attitude", req.trajectories)) conv.attitude = *a;
+  if (auto w = agreed(req.omega, omega, "angular-velocity", req.trajectories)) conv.omega = *w;
+  const OutputTimes g = output_times(p, T, req.ladder);
+  for (AdaptiveLevel& lv : *levels) read_adaptive_level(lv, g, conv, p);
+  SchemeEntry e{&info,
+                [&info, levels](const Problem&, const SchemeSettings& set) -> std::unique_ptr<AnyIntegrator> {
+                  const double tol = set.get(kAbsTolerance);
+                  for (const AdaptiveLevel& lv : *levels)
+                    if (std::abs(lv.tol - tol) <= 1e-12 * tol) return std::make_unique<AdaptiveReplay>(info, &lv);
+                  return std::make_unique<AdaptiveReplay>(info, nullptr);
+                },
+                {},
+                false,
+                SchemeOrigin::trajectories};
+  SuiteRequest sr;
+  sr.problem_models = {p};
+  sr.schemes = {e};
+  sr.ladder = req.ladder;
+  sr.tolerance_ladder = T;
+  sr.reference = req.reference;
+  sr.progress = req.progress;
+  sr.measure_cost = false;
+  sr.no_cost_reason = "not measured: trajectories scored from files (the program that wrote them was not timed)";
+  SuiteResult out = run_suite(sr);
+  out.suite = "score";
+  return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json tolerance_ladder_description(const Problem& p, const ToleranceLadder& T, const LadderRequest& lr) {
+  using oj = nlohmann::ordered_json;
+  const OutputTimes g = output_times(p, T, lr);
+  oj j = ladder_description(p, make_ladder(p, 2, lr), 0);
+  for (const char* k : {"order", "output_grid", "observation_dt", "observations", "grids", "levels"}) j.erase(k);
+  j["adaptive"] = true;
+  j["output_times"] = "t_j = t0 + j output_dt, j = 0..outputs: one row each, the first the initial state (the scheme "
+                      "steps onto them or interpolates there)";
+  j["output_dt"] = g.dt;
+  j["outputs"] = g.intervals;
+  j["t_end"] = g.time_of(std::size_t(g.intervals));
+  j["manifest"] = "manifest.json: {\"levels\": [{\"tol\": tol_k, \"file\": name, \"accepted_steps\": n, \"rejected_steps\": n, "
+                  "\"rhs_evaluations\": n, \"load_evaluations\": n (optional), \"shortened_steps\": n (optional)}, ...]}; "
+                  "abs = rel = tol_k";
+  oj levels = oj::array();
+  for (int k = 0; k < T.levels; ++k)
+    levels.push_back({{"level", k}, {"tol", T.tol(k)}, {"file", cat("tol", std::to_string(k), ".csv")}, {"rows", g.intervals + 1}});
+  j["tolerances"] = levels;
+  return j;
+}
+
 SuiteResult score_trajectories(const ScoreRequest& req) {
   const Problem& p = req.problem;
   SchemeDeclaration d = req.scheme;
@@ -745,7 +937,9 @@ SuiteResult score_trajectories(const ScoreRequest& req) {
   if (d.source.empty()) d.source = cat("trajectories scored from files (", req.trajectories, ")");
   if (d.representation.empty()) d.representation = "unknown (an outside program's trajectories)";
   check_claims_apply(d.claims, p, d.name);
+  d.adaptive = req.tolerance.has_value();
   const SchemeInfo& info = declare_scheme(std::move(d));
+  if (info.adaptive) return score_adaptive(req, info);
   const Ladder L = make_ladder(p, info.order, req.ladder);
   const TrajectorySet set = trajectory_set(req.trajectories, L);
   FileConventions conv;

@@ -120,6 +120,12 @@ TrajectorySet trajectory_set(const std::string& dir, const Ladder& L);
 /// level goes to, the columns, and the output grid (every step t0 + n h_k).
 nlohmann::ordered_json ladder_description(const Problem& p, const Ladder& L, int order);
 
+/// What an adaptive scheme's program must produce (docs/trajectory-files.md, "Adaptive schemes"):
+/// the problem, the tolerances tol_k of the ladder T, the output times verify observes an adaptive
+/// scheme at (t0 + j dt, j = 0..outputs: the step ladders' observation grid, thinned to at most
+/// T.max_intervals intervals), a file per tolerance, and the manifest that declares each run's counts.
+nlohmann::ordered_json tolerance_ladder_description(const Problem& p, const ToleranceLadder& T, const LadderRequest& lr = {});
+
 struct ScoreRequest {
   Problem problem;
   SchemeDeclaration scheme;      // name, order, claims (families: the problem's equations)
@@ -132,6 +138,9 @@ struct ScoreRequest {
   LadderRequest ladder;
   ReferenceSettings reference;
   bool progress = true;
+  /// An adaptive scheme's file set (`score --adaptive`): a file per tolerance of this ladder on the
+  /// output times, with the counts in manifest.json; judged on the tolerance ladder.
+  std::optional<ToleranceLadder> tolerance;
 };
 
 /// Reads and checks every level's file against the ladder (its grid - every step or the observation
