@@ -64,4 +64,8 @@ write("manifest", JSON_TOKENS + ['"levels"', '"h"', '"file"', '0.05', '0.025', '
                                  '"attitude"', '"angular_velocity"', '"grid"', '"cost"', '"meta"', '"breakdown"', '"t"',
                                  '"reason"', '"R"', '"R_row_major"', '"R_column_major"', '"quaternion_wxyz"',
                                  '"quaternion_xyzw"', '"body"', '"world"', '"every_step"', '"observation"',
-                                 '"ns_per_step"', '"steps_per_second"', '"machine"', '"method"', '10', '1e9'])
+                                 '"ns_per_step"', '"steps_per_second"', '"machine"', '"method"', '10', '1e9',
+                                 # an adaptive scheme's manifest (adaptive_trajectory_set)
+                                 '"tol"', '"accepted_steps"', '"rejected_steps"', '"rhs_evaluations"',
+                                 '"load_evaluations"', '"shortened_steps"', '1e-05', '3.1622776601683796e-06',
+                                 '1.0000000000000002e-06', '-1', '7'])

@@ -4,7 +4,8 @@
 // sub/b.csv), a FIFO, a folder, a link to /dev/zero, a dangling link and a link to a regular file.
 // The reader's promise: one file per ladder level, each a regular file (a FIFO blocked `score`
 // forever, a link to /dev/zero read until memory ran out); a declared breakdown inside the span; a
-// declared cost one positive time per level (or NaN), with its machine and method.
+// declared cost one positive time per level (or NaN), with its machine and method. The same bytes as an
+// adaptive scheme's manifest: one regular file per tolerance of the ladder.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,6 +69,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (double ns : set.cost->ns_per_step)
         if (!(std::isnan(ns) || (std::isfinite(ns) && ns > 0))) fuzz::finding("a declared cost that is not a positive time");
       if (set.cost->machine.empty() || set.cost->method.empty()) fuzz::finding("a declared cost without machine or method");
+    }
+  });
+  // The same bytes as an adaptive scheme's manifest (adaptive_trajectory_set): one file per tolerance
+  // of the ladder, each a regular file, at its tolerance.
+  static const ToleranceLadder T{.tol0 = 1e-5, .levels = 3};
+  fuzz::reject_or_accept([&] {
+    const AdaptiveTrajectorySet set = adaptive_trajectory_set(dir, T);
+    if (set.levels.size() != std::size_t(T.levels)) fuzz::finding("not one file per tolerance");
+    for (int k = 0; k < T.levels; ++k) {
+      const AdaptiveTrajectorySet::Level& lv = set.levels[std::size_t(k)];
+      std::error_code ec;
+      if (!fs::is_regular_file(lv.file, ec)) fuzz::finding("an adaptive set's file that is not a regular file was accepted");
+      if (lv.tol != T.tol(k)) fuzz::finding("an adaptive set's level off its tolerance");
     }
   });
   return 0;

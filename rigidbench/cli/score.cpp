@@ -16,36 +16,8 @@
 namespace rigidbench::cli {
 namespace {
 
-/// The ladder as "key value..." lines, one fact per line, numbers in %.17g: what a Fortran or C
-/// program reads with list-directed input without a JSON parser.
-std::string ladder_text(const nlohmann::ordered_json& j) {
-  std::ostringstream os;
-  os.precision(17);
-  const bool adaptive = j.contains("adaptive");  // tolerance_ladder_description: a file per tolerance
-  if (adaptive)
-    os << "# rigidbench ladder --adaptive (docs/trajectory-files.md, \"Adaptive schemes\"): for every tolerance run with\n"
-          "# abs = rel = tol and write <file> with a row at t = t0 + j output_dt, j = 0..outputs; columns as below; and\n"
-          "# manifest.json with each run's counts; then: rigidbench score --adaptive --trajectories DIR ...\n";
-  else
-    os << "# rigidbench ladder (docs/trajectory-files.md): for every level write <file> with a row at every\n"
-          "# t = t0 + n h, n = 0..steps, or only at t = t0 + j observation_dt, j = 0..observations; columns as below\n"
-          "# (or in another attitude form or angular-velocity frame, declared); then: rigidbench score --trajectories DIR ...\n";
-  for (const char* k : {"problem", "family"}) os << k << ' ' << j[k].get<std::string>() << '\n';
-  os << "bodies " << j["bodies"].get<std::size_t>() << '\n';
-  os << "translating " << int(j["translating"].get<bool>()) << '\n';
-  os << "torque_free " << int(j["torque_free"].get<bool>()) << '\n';
-  if (!adaptive) os << "order " << j["order"].get<int>() << '\n';
-  os << "t0 " << j["t0"].get<double>() << '\n';
-  os << "t_end " << j["t_end"].get<double>() << '\n';
-  if (adaptive) {
-    os << "tolerances " << j["tolerances"].size() << '\n';
-    os << "output_dt " << j["output_dt"].get<double>() << '\n';
-    os << "outputs " << j["outputs"].get<std::int64_t>() << '\n';
-  } else {
-    os << "levels " << j["levels"].size() << '\n';
-    os << "observation_dt " << j["observation_dt"].get<double>() << '\n';
-    os << "observations " << j["observations"].get<std::int64_t>() << '\n';
-  }
+/// The bodies' initial states and the loads of a ladder description as "key value..." lines.
+void body_and_load_lines(std::ostream& os, const nlohmann::ordered_json& j) {
   for (const auto& b : j["initial"]) {
     os << "body\n";
     for (const char* k : {"inertia", "R"}) {
@@ -84,6 +56,39 @@ std::string ladder_text(const nlohmann::ordered_json& j) {
   }
   if (file.contains("interactions") && !file["interactions"].empty())
     os << "interactions " << file["interactions"].size() << " (their parameters: rigidbench ladder --json)\n";
+}
+
+/// The ladder as "key value..." lines, one fact per line, numbers in %.17g: what a Fortran or C
+/// program reads with list-directed input without a JSON parser.
+std::string ladder_text(const nlohmann::ordered_json& j) {
+  std::ostringstream os;
+  os.precision(17);
+  const bool adaptive = j.contains("adaptive");  // tolerance_ladder_description: a file per tolerance
+  if (adaptive)
+    os << "# rigidbench ladder --adaptive (docs/trajectory-files.md, \"Adaptive schemes\"): for every tolerance run with\n"
+          "# abs = rel = tol and write <file> with a row at t = t0 + j output_dt, j = 0..outputs; columns as below; and\n"
+          "# manifest.json with each run's counts; then: rigidbench score --adaptive --trajectories DIR ...\n";
+  else
+    os << "# rigidbench ladder (docs/trajectory-files.md): for every level write <file> with a row at every\n"
+          "# t = t0 + n h, n = 0..steps, or only at t = t0 + j observation_dt, j = 0..observations; columns as below\n"
+          "# (or in another attitude form or angular-velocity frame, declared); then: rigidbench score --trajectories DIR ...\n";
+  for (const char* k : {"problem", "family"}) os << k << ' ' << j[k].get<std::string>() << '\n';
+  os << "bodies " << j["bodies"].get<std::size_t>() << '\n';
+  os << "translating " << int(j["translating"].get<bool>()) << '\n';
+  os << "torque_free " << int(j["torque_free"].get<bool>()) << '\n';
+  if (!adaptive) os << "order " << j["order"].get<int>() << '\n';
+  os << "t0 " << j["t0"].get<double>() << '\n';
+  os << "t_end " << j["t_end"].get<double>() << '\n';
+  if (adaptive) {
+    os << "tolerances " << j["tolerances"].size() << '\n';
+    os << "output_dt " << j["output_dt"].get<double>() << '\n';
+    os << "outputs " << j["outputs"].get<std::int64_t>() << '\n';
+  } else {
+    os << "levels " << j["levels"].size() << '\n';
+    os << "observation_dt " << j["observation_dt"].get<double>() << '\n';
+    os << "observations " << j["observations"].get<std::int64_t>() << '\n';
+  }
+  body_and_load_lines(os, j);
   if (adaptive) {
     for (const auto& l : j["tolerances"])
       os << "tolerance " << l["level"].get<int>() << ' ' << l["tol"].get<double>() << ' ' << l["file"].get<std::string>() << '\n';

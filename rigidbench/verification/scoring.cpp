@@ -766,17 +766,23 @@ struct AdaptiveLevel {
   std::string fail_reason;
 };
 
+}  // namespace
+
+namespace {
 /// A non-negative integer count of the manifest (InputError naming where otherwise).
 std::uint64_t count(const nlohmann::json& v, const std::string& at) {
   if (!v.is_number_integer() || v.get<std::int64_t>() < 0) throw InputError(cat(at, ": expected a non-negative integer"));
   return std::uint64_t(v.get<std::int64_t>());
 }
+}  // namespace
 
 /// manifest.json of an adaptive file set: {"levels": [{"tol", "file", "accepted_steps",
 /// "rejected_steps", "rhs_evaluations", "load_evaluations"?, "shortened_steps"?}, ...], "attitude"?,
 /// "angular_velocity"?, "meta"?}; every tolerance of the ladder once.
-std::vector<AdaptiveLevel> read_adaptive_manifest(const std::string& dir, const ToleranceLadder& T, std::optional<AttitudeForm>& att,
-                                                  std::optional<OmegaFrame>& omega) {
+AdaptiveTrajectorySet adaptive_trajectory_set(const std::string& dir, const ToleranceLadder& T) {
+  AdaptiveTrajectorySet set;
+  std::optional<AttitudeForm>& att = set.attitude;
+  std::optional<OmegaFrame>& omega = set.omega;
   if (!fs::is_directory(dir)) throw InputError(cat("--trajectories '", dir, "' is not a folder"));
   const std::string m = (fs::path(dir) / "manifest.json").string();
   if (!fs::exists(m))
@@ -788,7 +794,8 @@ std::vector<AdaptiveLevel> read_adaptive_manifest(const std::string& dir, const 
   only_keys(j, {"levels", "attitude", "angular_velocity", "meta"}, m);
   if (j.contains("attitude")) att = named(j["attitude"], m + ": attitude", &attitude_form_from_string);
   if (j.contains("angular_velocity")) omega = named(j["angular_velocity"], m + ": angular_velocity", &omega_frame_from_string);
-  std::vector<AdaptiveLevel> levels(std::size_t(T.levels));
+  std::vector<AdaptiveTrajectorySet::Level>& levels = set.levels;
+  levels.resize(std::size_t(T.levels));
   std::size_t i = 0;
   for (const auto& e : j["levels"]) {
     const std::string at = cat(m, ": levels[", std::to_string(i++), "]");
@@ -803,7 +810,7 @@ std::vector<AdaptiveLevel> read_adaptive_manifest(const std::string& dir, const 
     if (k < 0)
       throw InputError(cat(at, ": tol = ", message_number(tol), " is not on the ladder (tol0 10^(-k/2), tol0 = ",
                            message_number(T.tol0), ", k = 0..", std::to_string(T.levels - 1), ")"));
-    AdaptiveLevel& lv = levels[std::size_t(k)];
+    AdaptiveTrajectorySet::Level& lv = levels[std::size_t(k)];
     if (!lv.file.empty()) throw InputError(cat(at, ": tol = ", message_number(tol), " given twice"));
     lv.tol = T.tol(k);
     const fs::path f = fs::path(text(e["file"], at + ".file"));
@@ -815,14 +822,16 @@ std::vector<AdaptiveLevel> read_adaptive_manifest(const std::string& dir, const 
     if (e.contains("shortened_steps")) lv.counters.shortened_steps = count(e["shortened_steps"], at + ".shortened_steps");
   }
   for (int k = 0; k < T.levels; ++k) {
-    const AdaptiveLevel& lv = levels[std::size_t(k)];
+    const AdaptiveTrajectorySet::Level& lv = levels[std::size_t(k)];
     if (lv.file.empty())
       throw InputError(cat(m, ": no entry for tol = ", message_number(T.tol(k)), " (level ", std::to_string(k), " of the ladder)"));
     std::error_code ec;
     if (!fs::is_regular_file(lv.file, ec)) throw InputError(cat("trajectory file '", lv.file, "' is not a regular file"));
   }
-  return levels;
+  return set;
 }
+
+namespace {
 
 /// Reads one tolerance's file: a row per output time (the first the initial state), or the rows
 /// before the first non-finite one (a breakdown there).
@@ -872,15 +881,28 @@ class AdaptiveReplay final : public AnyIntegrator {
   std::int64_t n_ = 0;
 };
 
+/// The suite that judges a replayed scheme: the scored problem alone, no cost measured.
+SuiteRequest replay_request(const ScoreRequest& req, const SchemeEntry& e) {
+  SuiteRequest sr;
+  sr.problem_models = {req.problem};
+  sr.schemes = {e};
+  sr.ladder = req.ladder;
+  sr.reference = req.reference;
+  sr.progress = req.progress;
+  sr.measure_cost = false;
+  sr.no_cost_reason = "not measured: trajectories scored from files (the program that wrote them was not timed)";
+  return sr;
+}
+
 SuiteResult score_adaptive(const ScoreRequest& req, const SchemeInfo& info) {
   const Problem& p = req.problem;
   const ToleranceLadder T = *req.tolerance;
-  std::optional<AttitudeForm> att;
-  std::optional<OmegaFrame> omega;
-  auto levels = std::make_shared<std::vector<AdaptiveLevel>>(read_adaptive_manifest(req.trajectories, T, att, omega));
+  const AdaptiveTrajectorySet set = adaptive_trajectory_set(req.trajectories, T);
+  auto levels = std::make_shared<std::vector<AdaptiveLevel>>();
+  for (const AdaptiveTrajectorySet::Level& lv : set.levels) levels->push_back({lv.tol, lv.file, lv.counters, {}, -1, {}});
   FileConventions conv;
-  if (auto a = agreed(req.attitude, att, "attitude", req.trajectories)) conv.attitude = *a;
-  if (auto w = agreed(req.omega, omega, "angular-velocity", req.trajectories)) conv.omega = *w;
+  if (auto a = agreed(req.attitude, set.attitude, "attitude", req.trajectories)) conv.attitude = *a;
+  if (auto w = agreed(req.omega, set.omega, "angular-velocity", req.trajectories)) conv.omega = *w;
   const OutputTimes g = output_times(p, T, req.ladder);
   for (AdaptiveLevel& lv : *levels) read_adaptive_level(lv, g, conv, p);
   SchemeEntry e{&info,
@@ -893,15 +915,8 @@ SuiteResult score_adaptive(const ScoreRequest& req, const SchemeInfo& info) {
                 {},
                 false,
                 SchemeOrigin::trajectories};
-  SuiteRequest sr;
-  sr.problem_models = {p};
-  sr.schemes = {e};
-  sr.ladder = req.ladder;
+  SuiteRequest sr = replay_request(req, e);
   sr.tolerance_ladder = T;
-  sr.reference = req.reference;
-  sr.progress = req.progress;
-  sr.measure_cost = false;
-  sr.no_cost_reason = "not measured: trajectories scored from files (the program that wrote them was not timed)";
   SuiteResult out = run_suite(sr);
   out.suite = "score";
   return out;
@@ -967,15 +982,7 @@ SuiteResult score_trajectories(const ScoreRequest& req) {
                 {},
                 false,
                 SchemeOrigin::trajectories};
-  SuiteRequest sr;
-  sr.problem_models = {p};
-  sr.schemes = {e};
-  sr.ladder = req.ladder;
-  sr.reference = req.reference;
-  sr.progress = req.progress;
-  sr.measure_cost = false;
-  sr.no_cost_reason = "not measured: trajectories scored from files (the program that wrote them was not timed)";
-  SuiteResult out = run_suite(sr);
+  SuiteResult out = run_suite(replay_request(req, e));
   out.suite = "score";
   if (set.cost)
     for (PairResult& r : out.results) {

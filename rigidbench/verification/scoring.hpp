@@ -126,6 +126,23 @@ nlohmann::ordered_json ladder_description(const Problem& p, const Ladder& L, int
 /// T.max_intervals intervals), a file per tolerance, and the manifest that declares each run's counts.
 nlohmann::ordered_json tolerance_ladder_description(const Problem& p, const ToleranceLadder& T, const LadderRequest& lr = {});
 
+/// An adaptive scheme's file set as its manifest.json describes it (docs/trajectory-files.md,
+/// "Adaptive schemes"): per tolerance of the ladder, in ladder order, its file and the counts the
+/// program declared; the conventions. Throws InputError for a missing manifest, an unknown key, a tol
+/// off the ladder, a tolerance given twice or not at all, a count that is not a non-negative integer,
+/// or a file that is not a regular file.
+struct AdaptiveTrajectorySet {
+  struct Level {
+    double tol = 0;
+    std::string file;
+    Counters counters;
+  };
+  std::vector<Level> levels;
+  std::optional<AttitudeForm> attitude;
+  std::optional<OmegaFrame> omega;
+};
+AdaptiveTrajectorySet adaptive_trajectory_set(const std::string& dir, const ToleranceLadder& T);
+
 struct ScoreRequest {
   Problem problem;
   SchemeDeclaration scheme;      // name, order, claims (families: the problem's equations)
