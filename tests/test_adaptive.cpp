@@ -307,6 +307,7 @@ TEST_CASE("bench: an adaptive pair's work-precision points are whole runs at its
     CHECK(std::isnan(q.h));
     CHECK(q.error == v.results[0].tolerance->levels[std::size_t(k)].attitude_error_final);
     CHECK(q.cpu_seconds > 0);
+    CHECK(std::isnan(q.cpu_seconds_max));  // one repetition: no spread
   }
   CHECK(adaptive->points.back().cpu_seconds > adaptive->points.front().cpu_seconds);
 }

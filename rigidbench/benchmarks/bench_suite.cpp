@@ -282,7 +282,9 @@ std::vector<WorkSeries> adaptive_series(const std::vector<BenchPair>& runs, cons
       out.push_back({integ, run.problem->name, {}});
     WorkPoint wp;
     wp.tol = run.tol;
-    wp.cpu_seconds = cpu_seconds_of_adaptive_run(run, repetitions);
+    const RunSeconds secs = cpu_seconds_of_adaptive_run(run, repetitions);
+    wp.cpu_seconds = secs.fastest;
+    if (repetitions > 1) wp.cpu_seconds_max = secs.slowest;
     if (const auto it = instructions.find(run.name()); it != instructions.end()) wp.instructions = it->second;
     out.back().points.push_back(wp);
   }
@@ -453,7 +455,10 @@ BenchResult run_bench(const BenchRequest& req) {
         WorkPoint wp;
         wp.h = r.h[k];
         wp.error = c.error[k];
-        wp.cpu_seconds = cpu_seconds_of_run(se, *p, wp.h, n, n < 100000 ? 3 : 1);
+        const int reps = n < 100000 ? 3 : 1;
+        const RunSeconds secs = cpu_seconds_of_run(se, *p, wp.h, n, reps);
+        wp.cpu_seconds = secs.fastest;
+        if (reps > 1) wp.cpu_seconds_max = secs.slowest;
         wp.instructions = ips * double(n);
         ws.points.push_back(wp);
       }

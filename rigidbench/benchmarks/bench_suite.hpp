@@ -52,11 +52,12 @@ struct BenchEntry {
 };
 
 struct WorkPoint {
-  double h = kNaN, error = kNaN, cpu_seconds = kNaN, instructions = kNaN;
+  double h = kNaN, error = kNaN, cpu_seconds = kNaN, instructions = kNaN;  // cpu_seconds: the fastest repetition
   bool pareto_cpu = false, pareto_instructions = false;
   /// An adaptive pair's point: its tolerance (h is NaN) - the cost is a whole run at it, over the
   /// output times verify observes it at (docs/adaptive.md, "Head-to-head").
   double tol = kNaN;
+  double cpu_seconds_max = kNaN;  ///< the slowest repetition of the run (the figure's error bar)
 };
 struct WorkSeries {
   std::string integrator, problem;

@@ -133,8 +133,8 @@ std::vector<BenchPair> adaptive_bench_runs(const std::vector<const SchemeEntry*>
   return out;
 }
 
-double cpu_seconds_of_adaptive_run(const BenchPair& run, int repetitions) {
-  double best = kNaN;
+RunSeconds cpu_seconds_of_adaptive_run(const BenchPair& run, int repetitions) {
+  RunSeconds out;
   for (int r = 0; r < repetitions; ++r) {
     double secs = kNaN;
     const IntegrationOutcome o = adaptive_run(run, [&](auto&& f) {
@@ -142,10 +142,11 @@ double cpu_seconds_of_adaptive_run(const BenchPair& run, int repetitions) {
       f();
       secs = thread_cpu_now() - t0;
     });
-    if (!o.ok) return kNaN;
-    best = std::isnan(best) ? secs : std::min(best, secs);
+    if (!o.ok) return {};
+    out.fastest = std::isnan(out.fastest) ? secs : std::min(out.fastest, secs);
+    out.slowest = std::isnan(out.slowest) ? secs : std::max(out.slowest, secs);
   }
-  return best;
+  return out;
 }
 
 std::vector<BenchPair> bench_pairs(const std::vector<const SchemeEntry*>& schemes, const std::vector<Problem>& problems) {
@@ -216,17 +217,19 @@ StepCounts step_counts(const BenchPair& bp) {
   return out;
 }
 
-double cpu_seconds_of_run(const SchemeEntry& s, const Problem& p, double h, std::int64_t steps, int repetitions) {
-  double best = 1e300;
+RunSeconds cpu_seconds_of_run(const SchemeEntry& s, const Problem& p, double h, std::int64_t steps, int repetitions) {
+  RunSeconds out{1e300, 0};
   const auto integ = s.make(p);
   for (int r = 0; r < repetitions; ++r) {
     integ->reset(p.initial, p.t0);
     const double t0 = thread_cpu_now();
     IntegrationOutcome run = integrate(*integ, FixedSteps{p.t0, h, steps});
     benchmark::DoNotOptimize(run);
-    best = std::min(best, thread_cpu_now() - t0);
+    const double secs = thread_cpu_now() - t0;
+    out.fastest = std::min(out.fastest, secs);
+    out.slowest = std::max(out.slowest, secs);
   }
-  return best;
+  return out;
 }
 
 }  // namespace rigidbench

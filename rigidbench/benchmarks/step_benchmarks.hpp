@@ -35,9 +35,15 @@ struct BenchPair {
 /// work-precision points of an adaptive pair. Ordered by problem, scheme, level.
 std::vector<BenchPair> adaptive_bench_runs(const std::vector<const SchemeEntry*>& schemes, const std::vector<Problem>& problems);
 
-/// Thread CPU seconds of one adaptive run (adaptive_bench_runs), min over `repetitions`; NaN when it
+/// Thread CPU seconds of a run repeated: the fastest (the work-precision point) and the slowest (its
+/// error bar); NaN when not measured.
+struct RunSeconds {
+  double fastest = std::numeric_limits<double>::quiet_NaN(), slowest = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// Thread CPU seconds of one adaptive run (adaptive_bench_runs) over `repetitions`; NaN when it
 /// breaks down.
-double cpu_seconds_of_adaptive_run(const BenchPair& run, int repetitions);
+RunSeconds cpu_seconds_of_adaptive_run(const BenchPair& run, int repetitions);
 
 /// Every applicable pair of the selected schemes and problems, plus the two baseline schemes on each
 /// problem (always present: every ratio refers to them). Ordered by problem, then registry order.
@@ -69,8 +75,8 @@ struct StepCounts {
 };
 StepCounts step_counts(const BenchPair& bp);
 
-/// Thread CPU seconds of `steps` steps of the pair's scheme from the initial state with step h,
-/// min over `repetitions` (pure stepping: no observation, no invariants).
-double cpu_seconds_of_run(const SchemeEntry& s, const Problem& p, double h, std::int64_t steps, int repetitions = 1);
+/// Thread CPU seconds of `steps` steps of the pair's scheme from the initial state with step h, over
+/// `repetitions` (pure stepping: no observation, no invariants).
+RunSeconds cpu_seconds_of_run(const SchemeEntry& s, const Problem& p, double h, std::int64_t steps, int repetitions = 1);
 
 }  // namespace rigidbench

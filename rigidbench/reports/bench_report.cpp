@@ -80,7 +80,7 @@ WorkSeries work_of(const json& s) {
   for (const json& p : s.at("points"))
     w.points.push_back({n_at(p, "h"), n_at(p, "error"), n_at(p, "cpu_seconds"), n_at(p, "instructions"),
                         p.at("pareto_cpu").get<bool>(), p.at("pareto_instructions").get<bool>(),
-                        p.contains("tol") ? n_at(p, "tol") : kNaN});
+                        p.contains("tol") ? n_at(p, "tol") : kNaN, p.contains("cpu_seconds_max") ? n_at(p, "cpu_seconds_max") : kNaN});
   return w;
 }
 
@@ -94,6 +94,7 @@ ordered_json work_json(const WorkSeries& ws) {
                    {"pareto_cpu", p.pareto_cpu},
                    {"pareto_instructions", p.pareto_instructions}});
     if (std::isfinite(p.tol)) pts.back()["tol"] = p.tol;  // an adaptive pair's point (h null)
+    if (std::isfinite(p.cpu_seconds_max)) pts.back()["cpu_seconds_max"] = p.cpu_seconds_max;
   }
   return {{"integrator", ws.integrator}, {"problem", ws.problem}, {"points", pts}};
 }
