@@ -76,20 +76,6 @@ double thread_cpu_now() {
   benchmark::DoNotOptimize(x);
 }
 
-/// The output grid of an adaptive pair in `verify`: the step ladders' observation grid of the problem
-/// (order 2, default ladder) thinned to at most ToleranceLadder::max_intervals intervals.
-struct OutputGrid {
-  double t0 = 0, dt = 0;
-  std::int64_t intervals = 0;
-};
-OutputGrid adaptive_output_grid(const Problem& p) {
-  const Ladder L = make_ladder(p, 2);
-  const ToleranceLadder T;
-  const std::int64_t d = std::int64_t(ToleranceLadder::stride(std::size_t(L.m), T.max_intervals));
-  const std::int64_t m = L.m / d;
-  return {L.t0, (L.t_end() - L.t0) / double(m), m};
-}
-
 /// One adaptive run from the problem's initial state over its output grid (integrator.hpp, "Adaptive
 /// schemes"), through the driver; `measure` brackets the integration (the callgrind requests).
 template <class Measure>

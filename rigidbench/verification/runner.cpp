@@ -29,6 +29,12 @@ std::vector<double> Ladder::obs_times() const {
   return t;
 }
 
+OutputGrid adaptive_output_grid(const Problem& p, const ToleranceLadder& T, const LadderRequest& lr) {
+  const Ladder L = make_ladder(p, 2, lr);
+  const std::int64_t d = std::int64_t(ToleranceLadder::stride(std::size_t(L.m), T.max_intervals));
+  return {L.t0, L.obs_dt() * double(d), L.m / d};
+}
+
 Ladder make_ladder(const Problem& p, int order, const LadderRequest& req) {
   Ladder L;
   L.t0 = p.t0;

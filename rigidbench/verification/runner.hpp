@@ -55,6 +55,16 @@ struct LadderRequest {
 /// Throws InputError if the span is not an integer multiple of h0 (to 1e-9 relative) or h0 <= 0.
 Ladder make_ladder(const Problem& p, int order, const LadderRequest& req = {});
 
+/// The output times of an adaptive scheme on p (integrator.hpp, "Adaptive schemes"): the step
+/// ladders' observation grid of order 2 (that of the reference tolerance_study is given), every d-th
+/// point (ToleranceLadder::stride). One definition for verify, bench and score.
+struct OutputGrid {
+  double t0 = 0, dt = 0;
+  std::int64_t intervals = 0;
+  double time_of(std::size_t j) const { return t0 + double(j) * dt; }
+};
+OutputGrid adaptive_output_grid(const Problem& p, const ToleranceLadder& T = {}, const LadderRequest& lr = {});
+
 struct LevelRun {
   double h = 0;
   std::int64_t steps = 0;

@@ -740,20 +740,9 @@ ReplayLevel read_level(const TrajectorySet::Level& lv, const FileConventions& co
 
 namespace {
 
-/// The output times of an adaptive scheme on p: the step ladders' observation grid of order 2 (the
-/// grid of the reference that tolerance_study uses), every d-th point (ToleranceLadder::stride).
-struct OutputTimes {
-  double t0 = 0, dt = 0;
-  std::int64_t intervals = 0;
-  double time_of(std::size_t j) const { return t0 + double(j) * dt; }
-  bool on_grid(double t, std::size_t j) const {
-    return std::abs(t - time_of(j)) <= 1e-9 * std::max(1.0, std::abs(time_of(j)));
-  }
-};
-OutputTimes output_times(const Problem& p, const ToleranceLadder& T, const LadderRequest& lr) {
-  const Ladder L = make_ladder(p, 2, lr);
-  const std::int64_t d = std::int64_t(ToleranceLadder::stride(std::size_t(L.m), T.max_intervals));
-  return {L.t0, L.obs_dt() * double(d), L.m / d};
+/// A row's time on the output grid, to 1e-9 relative.
+bool on_output_grid(const OutputGrid& g, double t, std::size_t j) {
+  return std::abs(t - g.time_of(j)) <= 1e-9 * std::max(1.0, std::abs(g.time_of(j)));
 }
 
 /// One tolerance's run as the program declared and wrote it.
@@ -835,7 +824,7 @@ namespace {
 
 /// Reads one tolerance's file: a row per output time (the first the initial state), or the rows
 /// before the first non-finite one (a breakdown there).
-void read_adaptive_level(AdaptiveLevel& lv, const OutputTimes& g, const FileConventions& conv, const Problem& p) {
+void read_adaptive_level(AdaptiveLevel& lv, const OutputGrid& g, const FileConventions& conv, const Problem& p) {
   const std::size_t need = std::size_t(g.intervals) + 1;
   lv.rows = read_trajectory(lv.file, p, need, conv);
   const RecordedTrajectory& r = lv.rows;
@@ -843,7 +832,7 @@ void read_adaptive_level(AdaptiveLevel& lv, const OutputTimes& g, const FileConv
     throw InputError(cat(r.file, ": no finite row: the first row is the initial state (t = t0)",
                          r.breakdown ? cat("; ", r.breakdown->reason) : std::string()));
   for (std::size_t j = 0; j < r.t.size(); ++j)
-    if (!g.on_grid(r.t[j], j))
+    if (!on_output_grid(g, r.t[j], j))
       throw InputError(cat(r.file, ": ", r.where(j), ": t = ", message_number(r.t[j]), ", but output ", std::to_string(j), " is at ",
                            message_number(g.time_of(j)), " (t0 + j ", message_number(g.dt), "; `rigidbench ladder --adaptive` prints the times)"));
   if (r.breakdown) {
@@ -903,7 +892,7 @@ SuiteResult score_adaptive(const ScoreRequest& req, const SchemeInfo& info) {
   FileConventions conv;
   if (auto a = agreed(req.attitude, set.attitude, "attitude", req.trajectories)) conv.attitude = *a;
   if (auto w = agreed(req.omega, set.omega, "angular-velocity", req.trajectories)) conv.omega = *w;
-  const OutputTimes g = output_times(p, T, req.ladder);
+  const OutputGrid g = adaptive_output_grid(p, T, req.ladder);
   for (AdaptiveLevel& lv : *levels) read_adaptive_level(lv, g, conv, p);
   SchemeEntry e{&info,
                 [&info, levels](const Problem&, const SchemeSettings& set) -> std::unique_ptr<AnyIntegrator> {
@@ -926,7 +915,7 @@ SuiteResult score_adaptive(const ScoreRequest& req, const SchemeInfo& info) {
 
 nlohmann::ordered_json tolerance_ladder_description(const Problem& p, const ToleranceLadder& T, const LadderRequest& lr) {
   using oj = nlohmann::ordered_json;
-  const OutputTimes g = output_times(p, T, lr);
+  const OutputGrid g = adaptive_output_grid(p, T, lr);
   oj j = ladder_description(p, make_ladder(p, 2, lr), 0);
   for (const char* k : {"order", "output_grid", "observation_dt", "observations", "grids", "levels"}) j.erase(k);
   j["adaptive"] = true;
