@@ -5,7 +5,9 @@
            past the band, a verdict turned) and nothing else, and renders them;
   writers  processes recording into one file at once leave it sound and complete;
   bad      files that are not a history, a newer layout, the paper suite: exit 2, nothing recorded.
-usage: history.py RIGIDBENCH TMP_DIR [record|trends|writers|bad ...] (default: all)"""
+  adaptive an adaptive pair's work per unit time (steps, right-hand sides, instructions) is recorded
+           at each tolerance and flagged where injected; a layout-1 file gains the table work.
+usage: history.py RIGIDBENCH TMP_DIR [record|trends|writers|bad|adaptive ...] (default: all)"""
 import copy
 import json
 import os
@@ -16,7 +18,7 @@ import subprocess
 import sys
 
 B, TMP = sys.argv[1], sys.argv[2]
-PARTS = sys.argv[3:] or ["record", "trends", "writers", "bad"]
+PARTS = sys.argv[3:] or ["record", "trends", "writers", "bad", "adaptive"]
 os.makedirs(TMP, exist_ok=True)
 SEL = ["--integrator", "lie_euler", "terze", "--problem", "free_body", "--levels", "4", "--quiet", "--jobs", "1"]
 
@@ -51,6 +53,19 @@ def ladders(report):
                 if isinstance(c, dict) and "h" in c:
                     out |= {(r["integrator"], r["problem"], m, k) for k in range(len(c["h"]))}
     return out
+
+
+def trend_document(out):
+    """DIR/history.json of `history --out DIR`, validated against its schema (where python3-jsonschema is)."""
+    doc = json.load(open(os.path.join(out, "history.json")))
+    try:
+        import jsonschema
+        schema = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rigidbench", "reports", "schema",
+                                             "history-1.0.schema.json")))
+        jsonschema.Draft7Validator(schema).validate(doc)
+    except ImportError:
+        pass
+    return doc
 
 
 verify_json = os.path.join(TMP, "verify.json")
@@ -135,14 +150,7 @@ def trends():
     out = os.path.join(TMP, "trends")
     p = run("history", "--history", db, "--out", out, "--quiet", "--fail-on-worse", "--integrator", "lie_euler", "terze",
             expect=1)
-    doc = json.load(open(os.path.join(out, "history.json")))
-    try:
-        import jsonschema
-        schema = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rigidbench", "reports", "schema",
-                                             "history-1.0.schema.json")))
-        jsonschema.Draft7Validator(schema).validate(doc)
-    except ImportError:
-        pass
+    doc = trend_document(out)
     check([r["revision"] for r in doc["revisions"]] == [f"r{k:02d}" for k in range(6)], "revisions in recorded order")
     found = set()
     for pr in doc["pairs"]:
@@ -297,6 +305,73 @@ def bad():
     print("bad: refused with exit 2, nothing recorded")
 
 
+def adaptive():
+    """The adaptive gate's committed baseline, imported as four revisions: r02 doubles the steps and
+    right-hand sides of odeint_dopri5 x free_body, r03 raises the instructions of odeint_cash_karp54 x
+    heavy_top by 5 %; exactly those are flagged (the gate's rules: +25 % work, +2 % instructions)."""
+    src = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "baselines", "adaptive-gate.json")))
+    db = fresh("adaptive.sqlite")
+    files = []
+    for k in range(4):
+        d = copy.deepcopy(src)
+        d["git_revision"] = f"a{k:02d}"
+        if k >= 2:
+            w = d["accuracy"]["odeint_dopri5/free_body"]["work"]
+            w["accepted_steps"] = [2 * x for x in w["accepted_steps"]]
+            w["rhs_evaluations"] = [2 * x for x in w["rhs_evaluations"]]
+        if k >= 3:
+            t = d["speed"]["odeint_cash_karp54/heavy_top"]["tolerance"]
+            t["instructions_per_time"] = [1.05 * x for x in t["instructions_per_time"]]
+        files.append(os.path.join(TMP, f"adaptive{k}.json"))
+        json.dump(d, open(files[-1], "w"))
+    run("history", "--history", db, "--import", *files)
+    con = sqlite3.connect(db)
+    check(con.execute("PRAGMA user_version").fetchone()[0] == 2, "a new history has layout 2")
+    levels = sum(len(a["work"]["tol"]) for a in src["accuracy"].values() if "work" in a)
+    rows = con.execute("SELECT count(*) FROM work WHERE run_id = 1").fetchone()[0]
+    check(rows == levels, f"{rows} work rows, the snapshot has {levels} tolerance levels")
+    tol, acc, ins = con.execute("SELECT tol, accepted_steps, instructions FROM work WHERE run_id = 1 AND "
+                                "integrator = 'odeint_dopri5' AND problem = 'free_body' ORDER BY level").fetchall()[-1]
+    check((tol, acc, ins) == (src["accuracy"]["odeint_dopri5/free_body"]["work"]["tol"][-1],
+                              src["accuracy"]["odeint_dopri5/free_body"]["work"]["accepted_steps"][-1],
+                              src["speed"]["odeint_dopri5/free_body"]["tolerance"]["instructions_per_time"][-1]),
+          f"work stored as the snapshot holds it: {tol, acc, ins}")
+    con.close()
+    out = os.path.join(TMP, "adaptive-trends")
+    p = run("history", "--history", db, "--out", out, "--fail-on-worse", "--integrator", "odeint_dopri5",
+            "odeint_cash_karp54", expect=1)
+    doc = trend_document(out)
+    found = set()
+    for pr in doc["pairs"]:
+        check(pr["work"] is not None and pr["work"]["tol"] == 1e-09, f"{pr['integrator']}: work at the tightest tolerance")
+        for sr in pr["work"]["series"]:
+            for c in sr["change_points"]:
+                found.add((pr["integrator"], pr["problem"], sr["measure"], c["revision"], c["direction"], round(c["ratio"], 4)))
+    want = {("odeint_dopri5", "free_body", "accepted_steps", "a02", "worse", 2.0),
+            ("odeint_dopri5", "free_body", "rhs_evaluations", "a02", "worse", 2.0),
+            ("odeint_cash_karp54", "heavy_top", "instructions", "a03", "worse", 1.05)}
+    check(found == want, f"work change points found {sorted(found)}, injected {sorted(want)}")
+    check("accepted_steps/time at tol=1e-09" in p.stdout, "work change points listed on stdout")
+    man = json.load(open(os.path.join(out, "manifest.json")))
+    check(any(f["section"] == "history" for f in man["figures"]), "history figures drawn")
+    # A layout-1 history (before the table work): read as it is, and recorded into, it gains the table.
+    old = fresh("layout1.sqlite")
+    run("history", "--history", old, "--import", files[0])
+    con = sqlite3.connect(old)
+    con.execute("DROP TABLE work")
+    con.execute("PRAGMA user_version = 1")
+    con.commit()
+    con.close()
+    run("history", "--history", old, "--out", os.path.join(TMP, "layout1-trends"), "--no-render")
+    one = json.load(open(os.path.join(TMP, "layout1-trends", "history.json")))
+    check(all(pr["work"] is None for pr in one["pairs"]), "a layout-1 history has no work to trend")
+    run("history", "--history", old, "--import", files[1])
+    con = sqlite3.connect(old)
+    check(con.execute("PRAGMA user_version").fetchone()[0] == 2, "recorded into, a layout-1 history becomes layout 2")
+    check(con.execute("SELECT count(*) FROM work").fetchone()[0] == levels, "and holds the new run's work")
+    print(f"adaptive: {levels} tolerance levels per run, {len(found)} work changes found, exactly those injected")
+
+
 for part in PARTS:
-    {"record": record, "trends": trends, "writers": writers, "bad": bad}[part]()
+    {"record": record, "trends": trends, "writers": writers, "bad": bad, "adaptive": adaptive}[part]()
 print("history: ok")

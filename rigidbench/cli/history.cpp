@@ -55,6 +55,11 @@ void print_trends(const nlohmann::ordered_json& doc) {
         line(c, cat(p.at("error").at("metric").get<std::string>(), " at h=", num_text(p.at("error").at("h"))));
     for (const auto& s : p.at("instructions"))
       for (const auto& c : s.at("change_points")) line(c, cat("instructions/step [", s.at("environment").get<std::string>(), "]"));
+    if (p.contains("work") && p.at("work").is_object())  // an adaptive pair: per unit simulated time at one tolerance
+      for (const auto& s : p.at("work").at("series"))
+        for (const auto& c : s.at("change_points"))
+          line(c, cat(s.at("measure").get<std::string>(), "/time at tol=", num_text(p.at("work").at("tol")),
+                      s.at("environment").is_string() ? cat(" [", s.at("environment").get<std::string>(), "]") : ""));
     for (const auto& v : p.at("verdict_changes"))
       std::printf("  %-7s %-40s %-44s at %-18s %s -> %s\n", "verdict", pair.c_str(), v.at("check").get<std::string>().c_str(),
                   v.at("revision").get<std::string>().c_str(), v.at("from").get<std::string>().c_str(),
@@ -82,6 +87,9 @@ bool newest_got_worse(const nlohmann::ordered_json& doc) {
     if (p.at("error").is_object() && worse_at_newest(p.at("error").at("change_points"))) return true;
     for (const auto& s : p.at("instructions"))
       if (worse_at_newest(s.at("change_points"))) return true;
+    if (p.contains("work") && p.at("work").is_object())
+      for (const auto& s : p.at("work").at("series"))
+        if (worse_at_newest(s.at("change_points"))) return true;
     for (const auto& v : p.at("verdict_changes"))
       if (v.at("index").get<std::size_t>() == newest && v.at("to") == "fail") return true;
   }

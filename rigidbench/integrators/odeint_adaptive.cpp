@@ -17,7 +17,7 @@ constexpr OdeintVariant kDopri5{
     "Dormand & Prince, J. Comput. Appl. Math. 6 (1980); Boost.Odeint runge_kutta_dopri5 with controlled_runge_kutta and "
     "its continuous extension (calc_state)",
     5, "steps past each output time and interpolates there; error estimate of order 4 (local extrapolation); "
-       "the stepper of the contact references"};
+       "the stepper of the body systems' references with contact (there with exact landing on the grid)"};
 constexpr OdeintVariant kCashKarp54{
     "odeint_cash_karp54", "Cash-Karp 5(4), controlled, exact landing (Boost.Odeint)",
     "Cash & Karp, ACM TOMS 16 (1990); Boost.Odeint runge_kutta_cash_karp54 with controlled_runge_kutta", 5,
@@ -25,7 +25,7 @@ constexpr OdeintVariant kCashKarp54{
 constexpr OdeintVariant kFehlberg78{
     "odeint_fehlberg78", "Runge-Kutta-Fehlberg 7(8), controlled, exact landing (Boost.Odeint)",
     "Fehlberg, NASA TR R-287 (1968); Boost.Odeint runge_kutta_fehlberg78 with controlled_runge_kutta", 8,
-    "the stepper of the body systems' references without contact (there on SE(3)^n), here on the rigid body"};
+    "the stepper of the body systems' references without contact, on the same right-hand side"};
 constexpr OdeintVariant kBulirschStoer{
     "odeint_bulirsch_stoer", "Bulirsch-Stoer extrapolation, order and step controlled, exact landing (Boost.Odeint)",
     "Bulirsch & Stoer, Numer. Math. 8 (1966); Deuflhard, SIAM Rev. 27 (1985); Boost.Odeint bulirsch_stoer", 0,
@@ -36,10 +36,11 @@ SchemeInfo odeint_info(const OdeintVariant& v) {
   return {.name = v.name,
           .title = v.title,
           .source = v.source,
-          .representation = "quaternion q and body angular velocity W (Kirchhoff form), q normalised only if project = 1",
+          .representation = "quaternion q and body angular velocity W (Kirchhoff form; per body with x and v for SE(3)^n), "
+                            "q normalised only if project = 1",
           .order = v.order,
           .kind = SchemeKind::explicit_,
-          .applies = {.families = {"rigid_body"}, .features = {"internal_momentum"}},
+          .applies = {.families = {"rigid_body", "body_system"}, .features = {"internal_momentum"}},
           .claims = {},
           .notes = v.notes,
           .settings = {kAbsTolerance, kRelTolerance, kProjectQuaternion},

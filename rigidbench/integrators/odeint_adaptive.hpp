@@ -2,7 +2,9 @@
 // Boost.Odeint's error-controlled steppers as adaptive schemes (SchemeInfo::adaptive; integrator.hpp,
 // "Adaptive schemes"; docs/adaptive.md): the controllers people run, judged as they ship. Each one
 // integrates the rigid-body equations in the quaternion Kirchhoff form (problems/formulations/
-// kirchhoff.hpp: the right-hand side the references and the RK4 baseline integrate), with odeint's
+// kirchhoff.hpp: the right-hand side the references and the RK4 baseline integrate) - a body system
+// (SE(3)^n) in that form per body with the interactions (formulations/body_system.hpp, the body
+// systems' references' right-hand side) - with odeint's
 // default error checker (|e_i| <= abs + rel (|y_i| + dt |y_i'|), max norm) and step adjuster
 // (safety 0.9, decrease to at most 1/5, increase to at most 5x; boost/numeric/odeint/stepper/
 // controlled_runge_kutta.hpp).
@@ -18,7 +20,7 @@
 //   stepping exactly onto every output time.
 //
 // The quaternion policy (setting `project`): 0, none - |q| drifts within the error control and the
-// canonical attitude is R(q/|q|); 1, q <- q/|q| after every accepted step (and the derivative
+// canonical attitude is R(q/|q|); 1, q <- q/|q| (every body's) after every accepted step (and the derivative
 // re-evaluated there, one right-hand side more per step). The attitude stays on SO(3) either way (it
 // is read as R(q/|q|)); what the policy changes is the state the controller sees.
 //
@@ -35,6 +37,7 @@
 #include "rigidbench/core/quaternion.hpp"
 #include "rigidbench/integrators/any_integrator.hpp"
 #include "rigidbench/integrators/scheme_base.hpp"
+#include "rigidbench/problems/formulations/body_system.hpp"
 #include "rigidbench/problems/formulations/kirchhoff.hpp"
 
 namespace rigidbench {
@@ -46,18 +49,39 @@ inline const SettingInfo kProjectQuaternion{"project", "quaternion policy: 0 non
 namespace odeint_adaptive {
 
 namespace ode = boost::numeric::odeint;
-using state_type = formulations::KirchhoffQuaternion::state_type;
+
+/// The two forms a scheme integrates: one body (std::array, odeint's array algebra) or every body of
+/// an SE(3)^n system (std::vector, range algebra), each with its map to and from the canonical state.
+struct RigidBodyForm {
+  using rhs_type = formulations::KirchhoffQuaternion;
+  using state_type = rhs_type::state_type;
+  static constexpr std::size_t kPer = 7;  // q (4), W (3)
+  static state_type from(const State& x) { return rhs_type::from_body(x.body()); }
+  static void to(const state_type& y, State& x) { rhs_type::to_body(y, x.body()); }
+};
+struct BodySystemForm {
+  using rhs_type = formulations::BodySystemQuaternion;
+  using state_type = rhs_type::state_type;
+  static constexpr std::size_t kPer = rhs_type::kPer;  // q (4), W (3), x (3), v (3)
+  static state_type from(const State& x) { return rhs_type::from_state(x); }
+  static void to(const state_type& y, State& x) { rhs_type::to_state(y, x); }
+};
+/// The rigid body's state type (tests name it).
+using state_type = RigidBodyForm::state_type;
+
 /// odeint's default error checker of an error stepper E (on E's algebra) and its default adjuster.
 template <class E>
 using Checker = ode::default_error_checker<double, typename E::algebra_type, typename E::operations_type>;
 using Adjuster = ode::default_step_adjuster<double, double>;
 
-/// The quaternion Kirchhoff right-hand side with every evaluation counted (Counters::rhs_evaluations);
-/// odeint takes the system by value, so it holds pointers.
+/// A right-hand side with every evaluation counted (Counters::rhs_evaluations); odeint takes the
+/// system by value, so it holds pointers (the body system's load scratch is not copied).
+template <class Rhs>
 struct CountedRhs {
-  const formulations::KirchhoffQuaternion* f;
+  const Rhs* f;
   std::uint64_t* evaluations;
-  void operator()(const state_type& y, state_type& dy, double t) const {
+  template <class S>
+  void operator()(const S& y, S& dy, double t) const {
     ++*evaluations;
     (*f)(y, dy, t);
   }
@@ -71,48 +95,52 @@ struct CountedRhs {
 #if defined(__GNUC__) && !defined(__clang__)  // a GCC-only warning group (Clang rejects the name)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-/// A controlled Runge-Kutta method of odeint (error stepper E) with the checker C and adjuster A.
-template <class E, bool Dense, class C = Checker<E>, class A = Adjuster>
+/// A controlled Runge-Kutta method of odeint (error stepper template E, instantiated on the form's
+/// state) with the checker C and adjuster A.
+template <template <class...> class E, bool Dense, template <class> class C = Checker, class A = Adjuster>
 struct RungeKutta {
-  using controller = ode::controlled_runge_kutta<E, C, A>;
+  template <class S>
+  using controller = ode::controlled_runge_kutta<E<S>, C<E<S>>, A>;
   /// Dense output (dopri5): the loop keeps the derivative at the step's end for the next (first same
   /// as last) and interpolates; otherwise it steps exactly onto each output time.
   static constexpr bool dense = Dense;
-  static controller make(double abs, double rel) { return controller(C(abs, rel), A()); }
+  template <class S>
+  static controller<S> make(double abs, double rel) {
+    return controller<S>(C<E<S>>(abs, rel), A());
+  }
 };
 /// odeint's Bulirsch-Stoer (its own order and step control; exact landing).
 struct BulirschStoer {
-  using controller = ode::bulirsch_stoer<state_type>;
+  template <class S>
+  using controller = ode::bulirsch_stoer<S>;
   static constexpr bool dense = false;
-  static controller make(double abs, double rel) { return controller(abs, rel); }
+  template <class S>
+  static controller<S> make(double abs, double rel) {
+    return controller<S>(abs, rel);
+  }
 };
 #pragma GCC diagnostic pop
 
-using Dopri5 = RungeKutta<ode::runge_kutta_dopri5<state_type>, true>;
-using CashKarp54 = RungeKutta<ode::runge_kutta_cash_karp54<state_type>, false>;
-using Fehlberg78 = RungeKutta<ode::runge_kutta_fehlberg78<state_type>, false>;
+using Dopri5 = RungeKutta<ode::runge_kutta_dopri5, true>;
+using CashKarp54 = RungeKutta<ode::runge_kutta_cash_karp54, false>;
+using Fehlberg78 = RungeKutta<ode::runge_kutta_fehlberg78, false>;
 
 /// Rejections in a row after which a step is a breakdown (the controller cannot meet its tolerance).
 inline constexpr int kMaxRejections = 500;
 
-}  // namespace odeint_adaptive
-
-/// The adaptive scheme of an odeint method (odeint_adaptive::Dopri5 ...); Tag names its SchemeInfo.
-template <class Method, class Tag>
-class OdeintAdaptive final : public SchemeBase {
+/// The controlled loop of one method on one form, counting into the scheme's counters.
+template <class Method, class Form>
+class Loop {
  public:
-  using state_type = odeint_adaptive::state_type;
-  static const SchemeInfo& info() { return Tag::info(); }
-  OdeintAdaptive(const Problem& p, const SchemeSettings& set)
-      : SchemeBase(p),
-        rhs_(&p, &c_.load_evaluations),
-        project_(set.get(kProjectQuaternion) != 0),
-        control_(Method::make(set.get(kAbsTolerance), set.get(kRelTolerance))) {}
-  explicit OdeintAdaptive(const Problem& p) : OdeintAdaptive(p, SchemeSettings{}) {}
+  using state_type = typename Form::state_type;
+  Loop(const Problem& p, Counters& c, bool project, double abs, double rel)
+      : c_(&c), rhs_(&p, &c.load_evaluations), project_(project),
+        control_(Method::template make<state_type>(abs, rel)) {}
 
   void reset(const State& x0, double t0) {
-    c_ = {};
-    y_ = formulations::KirchhoffQuaternion::from_body(x0.body());
+    y_ = Form::from(x0);
+    if constexpr (requires { y_.resize(0); })  // out-of-place results are not resized by odeint
+      for (state_type* v : {&dydt_, &ynew_, &dydtnew_, &yold_, &dydtold_, &rawnew_, &rawdydt_}) v->resize(y_.size());
     t_ = t0;
     dt_ = 0;  // chosen at the first call from the first output interval
     out_ = y_;
@@ -130,14 +158,17 @@ class OdeintAdaptive final : public SchemeBase {
     else return land_on(target);
   }
 
-  void read(State& x) const { formulations::KirchhoffQuaternion::to_body(out_, x.body()); }
+  void read(State& x) const { Form::to(out_, x); }
 
  private:
-  odeint_adaptive::CountedRhs system() { return {&rhs_, &c_.rhs_evaluations}; }
+  CountedRhs<typename Form::rhs_type> system() { return {&rhs_, &c_->rhs_evaluations}; }
 
-  void project(state_type& y) {
-    const double n = std::sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2] + y[3] * y[3]);
-    for (int i = 0; i < 4; ++i) y[std::size_t(i)] /= n;
+  /// q <- q/|q| for every body (the first four of each body's block).
+  static void project(state_type& y) {
+    for (std::size_t b = 0; b + Form::kPer <= y.size(); b += Form::kPer) {
+      const double n = std::sqrt(y[b] * y[b] + y[b + 1] * y[b + 1] + y[b + 2] * y[b + 2] + y[b + 3] * y[b + 3]);
+      for (std::size_t i = 0; i < 4; ++i) y[b + i] /= n;
+    }
   }
   static bool finite(const state_type& y) {
     for (double v : y)
@@ -153,17 +184,16 @@ class OdeintAdaptive final : public SchemeBase {
   template <class Try>
   StepStatus accept(Try&& attempt) {
     for (int tries = 0;; ++tries) {
-      if (tries == odeint_adaptive::kMaxRejections)
+      if (tries == kMaxRejections)
         return StepStatus::breakdown(cat(std::to_string(tries), " rejected steps in a row at t = ", format_number(t_, 6),
                                          " (the controller cannot meet its tolerance)"));
       if (!(std::abs(dt_) > 4 * kUlp * std::max(1.0, std::abs(t_)))) return underflow(t_);
-      if (attempt() == odeint_adaptive::ode::success) break;
-      ++c_.rejected_steps;
+      if (attempt() == ode::success) break;
+      ++c_->rejected_steps;
     }
-    ++c_.accepted_steps;
+    ++c_->accepted_steps;
     return {};
   }
-
   /// Dense output (odeint_dopri5): steps while the output time lies beyond the last accepted step,
   /// then interpolates with that step's continuous extension.
   StepStatus dense_to(double target) {
@@ -200,7 +230,7 @@ class OdeintAdaptive final : public SchemeBase {
       if (!finite(y_)) return StepStatus::breakdown(cat("non-finite state after the step to t = ", format_number(t, 6)));
       const bool landed = last && t >= target - 4 * kUlp * std::max(1.0, std::abs(target));
       t_ = landed ? target : t;
-      if (landed && before > remaining) ++c_.shortened_steps;
+      if (landed && before > remaining) ++c_->shortened_steps;
       if (last) dt_ = std::max(dt_, before);
       if (project_) project(y_);
     }
@@ -209,11 +239,50 @@ class OdeintAdaptive final : public SchemeBase {
   }
 
   static constexpr double kUlp = 2.220446049250313e-16;
-  formulations::KirchhoffQuaternion rhs_;
+  Counters* c_;
+  typename Form::rhs_type rhs_;
   bool project_;
-  typename Method::controller control_;
+  typename Method::template controller<state_type> control_;
   state_type y_{}, dydt_{}, ynew_{}, dydtnew_{}, yold_{}, dydtold_{}, rawnew_{}, rawdydt_{}, out_{};
   double t_ = 0, told_ = 0, dt_ = 0;
+};
+
+}  // namespace odeint_adaptive
+
+/// The adaptive scheme of an odeint method (odeint_adaptive::Dopri5 ...); Tag names its SchemeInfo.
+/// A rigid body is integrated in the quaternion Kirchhoff form, a body system (SE(3)^n) in that form
+/// per body with the interactions (formulations/body_system.hpp: the right-hand side of the body
+/// systems' references, whose steppers odeint_dopri5 and odeint_fehlberg78 are).
+template <class Method, class Tag>
+class OdeintAdaptive final : public SchemeBase {
+ public:
+  using state_type = odeint_adaptive::state_type;
+  static const SchemeInfo& info() { return Tag::info(); }
+  OdeintAdaptive(const Problem& p, const SchemeSettings& set)
+      : SchemeBase(p),
+        system_(p.translating()),
+        rigid_(p, c_, set.get(kProjectQuaternion) != 0, set.get(kAbsTolerance), set.get(kRelTolerance)),
+        bodies_(p, c_, set.get(kProjectQuaternion) != 0, set.get(kAbsTolerance), set.get(kRelTolerance)) {}
+  explicit OdeintAdaptive(const Problem& p) : OdeintAdaptive(p, SchemeSettings{}) {}
+  // The loops count into c_: not copied or moved with another scheme's counters.
+  OdeintAdaptive(const OdeintAdaptive&) = delete;
+  OdeintAdaptive& operator=(const OdeintAdaptive&) = delete;
+
+  void reset(const State& x0, double t0) {
+    c_ = {};
+    if (system_) bodies_.reset(x0, t0);
+    else rigid_.reset(x0, t0);
+  }
+  StepStatus step(double t, double h) { return system_ ? bodies_.step(t, h) : rigid_.step(t, h); }
+  void read(State& x) const {
+    if (system_) bodies_.read(x);
+    else rigid_.read(x);
+  }
+
+ private:
+  bool system_;  // a body_system (of the families the scheme integrates, the one that translates)
+  odeint_adaptive::Loop<Method, odeint_adaptive::RigidBodyForm> rigid_;
+  odeint_adaptive::Loop<Method, odeint_adaptive::BodySystemForm> bodies_;
 };
 
 /// The built-in instances (their SchemeInfo in odeint_adaptive.cpp).

@@ -257,6 +257,10 @@ ordered_json tolerance_json(const ToleranceStudy& T) {
                       {"seconds", num(l.seconds)},
                       {"invariant_drift", drift}});
     if (std::isfinite(l.seconds_max)) levels.back()["seconds_max"] = l.seconds_max;
+    if (T.translating) {  // a body system: its positions are judged too (judged_error)
+      levels.back()["position_error"] = num(l.position_error);
+      levels.back()["position_error_final"] = num(l.position_error_final);
+    }
   }
   return {{"tol0", num(T.tol0)},
           {"span", num(T.span)},
@@ -549,6 +553,11 @@ ToleranceStudy tolerance_from(const J& j) {
     lv.omega_error = n_at(l, "omega_error");
     lv.attitude_error_final = n_at(l, "attitude_error_final");
     lv.omega_error_final = n_at(l, "omega_error_final");
+    if (l.contains("position_error")) {
+      T.translating = true;
+      lv.position_error = n_at(l, "position_error");
+      lv.position_error_final = n_at(l, "position_error_final");
+    }
     lv.floor = n_at(l, "floor");
     lv.above_floor = b_at(l, "above_floor", false);
     lv.grid_bound = b_at(l, "grid_bound", false);

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -33,7 +34,8 @@ namespace {
 // SQLite's header fields that say whose file this is: application_id 'RBH1', user_version = the
 // layout below (docs/history.md, "The file"). A newer layout is refused rather than misread.
 constexpr int kApplicationId = 0x52424831;
-constexpr int kLayoutVersion = 1;
+// 2: the table work (an adaptive pair's work per tolerance); a layout-1 file gains it when recorded into.
+constexpr int kLayoutVersion = 2;
 // Long enough for another process's whole recording transaction (milliseconds to a second) many
 // times over; a writer that waits longer reports "database is locked" rather than hanging.
 constexpr int kBusyTimeoutMs = 120000;
@@ -71,6 +73,16 @@ CREATE TABLE costs(
   instructions_per_step REAL, ns_per_step REAL, ratio_to_baseline REAL, instruction_ratio_to_baseline REAL,
   newton_iterations_per_step REAL, load_evaluations_per_step REAL,
   PRIMARY KEY(run_id, integrator, problem)) WITHOUT ROWID;
+)sql";
+/// Layout 2: an adaptive pair's work at each tolerance of its ladder, per unit of simulated time
+/// (docs/adaptive.md): accepted steps, right-hand sides, load evaluations (the verify report) and
+/// the instructions of a whole run (bench, counted under callgrind).
+constexpr const char* kLayoutWork = R"sql(
+CREATE TABLE work(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  integrator TEXT NOT NULL, problem TEXT NOT NULL, level INTEGER NOT NULL, tol REAL NOT NULL,
+  accepted_steps REAL, rhs_evaluations REAL, load_evaluations REAL, instructions REAL,
+  PRIMARY KEY(run_id, integrator, problem, level)) WITHOUT ROWID;
 )sql";
 
 // ---- a minimal RAII layer over the SQLite C API ----------------------------------------------------
@@ -247,12 +259,17 @@ struct HistoryDb::Impl {
       if (layout > kLayoutVersion)
         throw InputError(cat(where("written by a newer rigidbench"), " (layout ", std::to_string(layout), "; this one reads ",
                              std::to_string(kLayoutVersion), ")"));
+      if (layout < 2 && create) {  // recorded into: gains the work table (read alone, it is read without one)
+        exec(kLayoutWork, "adding the table work (layout 2)");
+        exec("PRAGMA user_version = 2", "writing its header");
+      }
       return;
     }
     if (app != 0 || pragma_int("SELECT count(*) FROM sqlite_master") != 0)
       throw InputError(where("is an SQLite database but not a rigidbench history"));
     if (!create) throw InputError(where("holds no history yet (record one with verify/bench/gate --history)"));
     exec(kLayout, "creating the tables");
+    exec(kLayoutWork, "creating the tables");
     exec(cat("PRAGMA application_id = ", std::to_string(kApplicationId), "; PRAGMA user_version = ",
              std::to_string(kLayoutVersion))
              .c_str(),
@@ -320,15 +337,16 @@ Recorded recorded(const HistoryRun& run) {
   const bool has_snapshot = !has_verify && run.snapshot.is_object();
   if (!has_verify && !has_bench && !has_snapshot) throw InputError("history: nothing to record (no report)");
   Recorded rec;
+  if (has_bench) rec.bench = BenchReport::read(run.bench, "the bench report to record");
   if (has_verify) {
     rec.verify = VerifyReport::read(run.verify, "the verify report to record");
     if (rec.verify->suite == "paper" || rec.verify->paper_reproductions)
       throw InputError("history records the quick suite or a selection of pairs; the paper suite's items are not ladders");
-    rec.snapshot = GateSnapshot::of_reports(*rec.verify);
+    // With the bench of the same run (gate --run): an adaptive pair's instructions per unit time too.
+    rec.snapshot = GateSnapshot::of_reports(*rec.verify, rec.bench ? &*rec.bench : nullptr);
   } else if (has_snapshot) {
     rec.snapshot = GateSnapshot::read(run.snapshot, "the gate snapshot to record");
   }
-  if (has_bench) rec.bench = BenchReport::read(run.bench, "the bench report to record");
   return rec;
 }
 
@@ -394,7 +412,8 @@ void insert_errors(sqlite3* db, const std::string& w, std::int64_t id, const Rec
       for (const auto* section : {&r.convergence, &r.paper_measures})
         for (const auto& [metric, c] : *section) errors_of(r.integrator, r.problem, metric, LadderSnapshot::of(c));
     for (const PairReport& r : rec.verify->results)  // an adaptive pair: its error at each tolerance (h = tol)
-      if (r.tolerance) errors_of(r.integrator, r.problem, kToleranceErrorLadder, tolerance_snapshot(*r.tolerance).first);
+      if (r.tolerance)
+        for (const auto& [name, ladder] : tolerance_snapshot(*r.tolerance).ladders) errors_of(r.integrator, r.problem, name, ladder);
   } else if (rec.snapshot) {
     for (const PairSnapshot& p : rec.snapshot->accuracy)
       for (const auto& [metric, l] : p.convergence) errors_of(p.integrator, p.problem, metric, l);
@@ -430,11 +449,40 @@ void insert_costs(sqlite3* db, const std::string& w, std::int64_t id, const Hist
     }
   } else if (snapshot && !run.verify.is_object()) {
     for (const SpeedSnapshot& q : snapshot->speed) {
+      if (q.adaptive()) continue;  // no instructions per step: its instructions per unit time are in work
       ins_c.bind(1, id).bind(2, q.integrator).bind(3, q.problem).bind_num(4, std::nan(""));
       ins_c.bind_num(5, q.instructions_per_step).bind_num(6, std::nan(""));
       ins_c.bind_num(7, q.ratio_to_baseline).bind_num(8, std::nan(""));
       ins_c.bind_num(9, std::nan("")).bind_num(10, std::nan(""));
       ins_c.run();
+    }
+  }
+}
+
+/// The work table: an adaptive pair's work per unit simulated time at each tolerance, from the
+/// snapshot (its accuracy part: steps, right-hand sides, loads; its speed part: instructions).
+void insert_work(sqlite3* db, const std::string& w, std::int64_t id, const std::optional<GateSnapshot>& snapshot) {
+  if (!snapshot) return;
+  struct Level {
+    double accepted = std::nan(""), rhs = std::nan(""), loads = std::nan(""), instructions = std::nan("");
+  };
+  std::map<std::pair<std::string, std::string>, std::map<double, Level>> pairs;  // by tolerance
+  for (const PairSnapshot& p : snapshot->accuracy)
+    if (p.work)
+      for (std::size_t k = 0; k < p.work->tol.size(); ++k) {
+        Level& l = pairs[{p.integrator, p.problem}][p.work->tol[k]];
+        l.accepted = p.work->accepted_steps[k], l.rhs = p.work->rhs_evaluations[k], l.loads = p.work->load_evaluations[k];
+      }
+  for (const SpeedSnapshot& q : snapshot->speed)
+    for (std::size_t k = 0; k < q.tol.size(); ++k) pairs[{q.integrator, q.problem}][q.tol[k]].instructions = q.instructions_per_time[k];
+  Statement ins(db, "INSERT INTO work VALUES(?,?,?,?,?,?,?,?,?)", w);
+  for (const auto& [key, levels] : pairs) {
+    std::int64_t k = 0;
+    for (auto it = levels.rbegin(); it != levels.rend(); ++it, ++k) {  // loosest first, as the ladder
+      const Level& l = it->second;
+      ins.bind(1, id).bind(2, key.first).bind(3, key.second).bind(4, k).bind_num(5, it->first);
+      ins.bind_num(6, l.accepted).bind_num(7, l.rhs).bind_num(8, l.loads).bind_num(9, l.instructions);
+      ins.run();
     }
   }
 }
@@ -468,6 +516,7 @@ std::vector<std::int64_t> HistoryDb::record(const std::vector<HistoryRun>& runs)
     insert_errors(d.db, w, id, rec);
     insert_verdicts(d.db, w, id, rec.snapshot);
     insert_costs(d.db, w, id, run, rec);
+    insert_work(d.db, w, id, rec.snapshot);
     ids.push_back(id);
   }
   t.commit();
@@ -489,12 +538,24 @@ struct CostRow {
   std::size_t rev;
   double instructions, ns;
 };
+/// One tolerance of an adaptive pair in one run: its work per unit simulated time (NaN: not measured).
+struct WorkRow {
+  std::size_t rev;
+  double tol;
+  std::array<double, 4> values;  // kWorkMeasures, in order
+  std::string environment;       // the toolchain (instructions)
+};
+/// The measures of the table work, and the change a trend flags in each: the gate's rules
+/// (docs/gate.md: tolerance_work +25 %, instructions_per_time +2 %).
+constexpr std::array<std::pair<const char*, double>, 4> kWorkMeasures{
+    {{"accepted_steps", 1.25}, {"rhs_evaluations", 1.25}, {"load_evaluations", 1.25}, {"instructions", 1.02}}};
 using PairKey = std::pair<std::string, std::string>;
 
 struct PairData {
   std::map<std::string, std::vector<ErrRow>> errors;                     // by metric
   std::map<std::string, std::vector<CostRow>> costs;                     // by environment
   std::map<std::string, std::map<std::size_t, std::set<std::string>>> verdicts;  // check -> revision -> verdicts
+  std::vector<WorkRow> work;                                                     // an adaptive pair's
 };
 
 ordered_json change_points_json(const std::vector<ChangePoint>& cps, const std::vector<std::size_t>& revs,
@@ -579,6 +640,19 @@ std::map<PairKey, PairData> read_pairs(sqlite3* db, const std::string& w, const 
       // Instruction counts belong to a toolchain (docs/gate.md): one series per compiler, flags and valgrind.
       const std::string env = cat(s.text(5), " |", s.text(6), " | ", s.text(7).empty() ? "no valgrind" : s.text(7));
       pairs[{s.text(1), s.text(2)}].costs[env].push_back({idx, s.real(3), s.real(4)});
+    }
+  }
+  if (Statement t(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'work'", w); t.step() && t.i64(0)) {
+    Statement s(db,
+                "SELECT k.run_id, k.integrator, k.problem, k.tol, k.accepted_steps, k.rhs_evaluations, k.load_evaluations, "
+                "k.instructions, r.compiler, r.flags, r.valgrind FROM work k JOIN runs r ON r.id = k.run_id",
+                w);  // a layout-1 file read alone has no table work
+    std::size_t idx;
+    while (s.step()) {
+      if (!R.index_of(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
+      pairs[{s.text(1), s.text(2)}].work.push_back(
+          {idx, s.real(3), {s.real(4), s.real(5), s.real(6), s.real(7)},
+           cat(s.text(8), " |", s.text(9), " | ", s.text(10).empty() ? "no valgrind" : s.text(10))});
     }
   }
   {
@@ -683,6 +757,57 @@ ordered_json instruction_trends(const PairData& pd, const std::vector<std::strin
   return instr;
 }
 
+/// A series of per-revision values (the median of each revision's runs; revisions without one are
+/// left out) and its change points at `factor`.
+ordered_json median_series(const std::vector<std::vector<double>>& per_rev, const std::vector<std::string>& order,
+                           double factor, TrendCounts& n) {
+  std::vector<double> values;
+  std::vector<std::size_t> idx;
+  ordered_json points = ordered_json::array();
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (per_rev[i].empty()) continue;
+    const double v = median_finite(per_rev[i]);
+    points.push_back({{"index", i}, {"revision", order[i]}, {"value", num(v)}, {"runs", int(per_rev[i].size())}});
+    values.push_back(v);
+    idx.push_back(i);
+  }
+  const auto cps = change_points(values, factor);
+  n.changes += int(cps.size());
+  for (const auto& c : cps) n.latest += idx[c.index] + 1 == order.size();
+  return {{"points", points}, {"change_points", change_points_json(cps, idx, order)}};
+}
+
+/// An adaptive pair's work per unit simulated time at one tolerance (as asked by --h, else the
+/// tightest of the newest revision): accepted steps, right-hand sides, loads, and instructions (one
+/// series per toolchain), each with the gate's change rule (kWorkMeasures). Null for a fixed-step pair.
+ordered_json work_trend(const PairData& pd, const HistoryQuery& q, const std::vector<std::string>& order, TrendCounts& n) {
+  if (pd.work.empty()) return nullptr;
+  std::size_t newest = 0;
+  for (const WorkRow& r : pd.work) newest = std::max(newest, r.rev);
+  double tol = 0;
+  for (const WorkRow& r : pd.work)
+    if (q.h > 0 ? same_h(r.tol, q.h) : r.rev == newest && (tol == 0 || r.tol < tol)) tol = r.tol;
+  if (tol == 0) return nullptr;  // --h names no tolerance of this pair
+  ordered_json series = ordered_json::array();
+  for (std::size_t m = 0; m < kWorkMeasures.size(); ++m) {
+    std::map<std::string, std::vector<std::vector<double>>> per_env;  // counts: one series; instructions: per toolchain
+    for (const WorkRow& r : pd.work)
+      if (same_h(r.tol, tol) && std::isfinite(r.values[m])) {
+        auto& v = per_env[m + 1 == kWorkMeasures.size() ? r.environment : ""];
+        v.resize(order.size());
+        v[r.rev].push_back(r.values[m]);
+      }
+    for (const auto& [env, per_rev] : per_env) {
+      ordered_json s = median_series(per_rev, order, kWorkMeasures[m].second, n);
+      series.push_back({{"measure", kWorkMeasures[m].first},
+                        {"environment", env.empty() ? ordered_json(nullptr) : ordered_json(env)},
+                        {"points", s["points"]},
+                        {"change_points", s["change_points"]}});
+    }
+  }
+  return {{"tol", tol}, {"per", "unit of simulated time"}, {"series", series}};
+}
+
 /// Verdict changes between consecutive revisions that have the check ("mixed": the runs of one
 /// revision disagree, e.g. two compilers at round-off).
 ordered_json verdict_changes(const PairData& pd, const std::vector<std::string>& order, TrendCounts& n) {
@@ -720,7 +845,7 @@ ordered_json HistoryDb::trends(const HistoryQuery& q) const {
   doc["tool"] = tool_info();
   doc["selection"] = {{"integrators", q.integrators}, {"problems", q.problems}, {"metric", q.metric},
                       {"h", q.h > 0 ? ordered_json(q.h) : ordered_json(nullptr)}, {"last", q.last}};
-  doc["tolerances"] = {{"instructions_factor", 1.02}, {"error_factor", std::pow(10.0, 0.1)}};
+  doc["tolerances"] = {{"instructions_factor", 1.02}, {"error_factor", std::pow(10.0, 0.1)}, {"work_factor", 1.25}};
   ordered_json revs = ordered_json::array();
   for (const auto& r : order)
     revs.push_back({{"revision", r},
@@ -747,9 +872,13 @@ ordered_json HistoryDb::trends(const HistoryQuery& q) const {
           metric = m.name;
           break;
         }
+      // An adaptive pair: its error at each tolerance (a body system's positions first).
+      for (const char* name : {kTolerancePositionLadder, kToleranceErrorLadder})
+        if (metric.empty() && pd.errors.count(name)) metric = name;
     }
     p["error"] = metric.empty() ? ordered_json(nullptr) : error_trend(pd, metric, q, order, n);
     p["instructions"] = instruction_trends(pd, order, n);
+    p["work"] = work_trend(pd, q, order, n);
     const ordered_json vc = verdict_changes(pd, order, n);
     n_vc += int(vc.size());
     p["verdict_changes"] = vc;

@@ -84,20 +84,25 @@ std::string verdict_of(const QiiResult& q) {
 
 }  // namespace
 
-std::pair<LadderSnapshot, WorkSnapshot> tolerance_snapshot(const ToleranceStudy& st) {
-  LadderSnapshot l;
+ToleranceSnapshot tolerance_snapshot(const ToleranceStudy& st) {
+  LadderSnapshot l, x;
   WorkSnapshot w;
   const double per = st.span > 0 ? 1.0 / st.span : kNaN;
   for (const ToleranceLevel& lv : st.levels) {
     l.h.push_back(lv.tol);
     l.error.push_back(lv.ok ? lv.attitude_error : kNaN);
     l.floor.push_back(lv.floor);
+    x.h.push_back(lv.tol);
+    x.error.push_back(lv.ok ? lv.position_error : kNaN);
+    x.floor.push_back(lv.floor);
     w.tol.push_back(lv.tol);
     w.accepted_steps.push_back(lv.ok ? double(lv.counters.accepted_steps) * per : kNaN);
     w.rhs_evaluations.push_back(lv.ok ? double(lv.counters.rhs_evaluations) * per : kNaN);
     w.load_evaluations.push_back(lv.ok ? double(lv.counters.load_evaluations) * per : kNaN);
   }
-  return {l, w};
+  ToleranceSnapshot t{{{kToleranceErrorLadder, std::move(l)}}, std::move(w)};
+  if (st.translating) t.ladders.emplace_back(kTolerancePositionLadder, std::move(x));
+  return t;
 }
 
 namespace {
@@ -125,9 +130,9 @@ PairSnapshot pair_of_result(const PairReport& r) {
   if (r.tolerance) {  // an adaptive scheme's verdicts, its error and its work at each tolerance (docs/adaptive.md)
     p.checks.emplace_back("tolerance_proportionality", to_string(r.tolerance->proportionality_verdict));
     p.checks.emplace_back("rejected_steps", to_string(r.tolerance->rejection_verdict));
-    const auto [ladder, work] = tolerance_snapshot(*r.tolerance);
-    p.convergence.emplace_back(kToleranceErrorLadder, ladder);
-    p.work = work;
+    ToleranceSnapshot t = tolerance_snapshot(*r.tolerance);
+    for (auto& named : t.ladders) p.convergence.push_back(std::move(named));
+    p.work = std::move(t.work);
   }
   for (const auto& [name, inv] : r.invariants) {
     if (inv.claim == "none") continue;

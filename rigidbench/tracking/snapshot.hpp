@@ -42,12 +42,18 @@ struct WorkSnapshot {
   std::vector<double> tol, accepted_steps, rhs_evaluations, load_evaluations;
   bool operator==(const WorkSnapshot&) const;  // NaN equal to NaN
 };
-/// The name of an adaptive pair's error ladder in the snapshot: the attitude error at each tolerance.
+/// The names of an adaptive pair's error ladders in the snapshot: the attitude error at each
+/// tolerance, and on a translating problem (a body system) the position error too.
 inline constexpr const char* kToleranceErrorLadder = "tolerance_attitude_error";
+inline constexpr const char* kTolerancePositionLadder = "tolerance_position_error";
 
-/// An adaptive pair's error ladder (h = the tolerances; its verdict is the check
-/// tolerance_proportionality, so "undefined" here) and its work per unit of simulated time.
-std::pair<LadderSnapshot, WorkSnapshot> tolerance_snapshot(const ToleranceStudy& st);
+/// An adaptive pair's error ladders (h = the tolerances; their verdict is the check
+/// tolerance_proportionality, so "undefined" here), by name, and its work per unit of simulated time.
+struct ToleranceSnapshot {
+  std::vector<std::pair<std::string, LadderSnapshot>> ladders;
+  WorkSnapshot work;
+};
+ToleranceSnapshot tolerance_snapshot(const ToleranceStudy& st);
 
 /// One scheme x problem pair of a verify run.
 struct PairSnapshot {

@@ -22,6 +22,10 @@ bool tolerance_measures(std::string_view metric) {
          metric == "omega_error_final";
 }
 
+double judged_error(const ToleranceLevel& lv) {
+  return std::isnan(lv.position_error) || !lv.ok ? lv.attitude_error : std::max(lv.attitude_error, lv.position_error);
+}
+
 double ToleranceLadder::tol(int k) const { return tol0 * std::pow(10.0, -0.5 * double(k)); }
 
 std::size_t ToleranceLadder::stride(std::size_t m, int max_intervals) {
@@ -34,9 +38,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// The reference's floor on the output times: 100x its own attitude estimate there, or 100 ulps.
-double reference_floor(const ReferenceSolution& ref, std::size_t stride) {
-  double est = 0;
+/// The reference's floor on the output times: 100x its own attitude estimate there (and, translating,
+/// its position estimate: kept as the maximum over the grid only), or 100 ulps.
+double reference_floor(const ReferenceSolution& ref, std::size_t stride, bool translating) {
+  double est = translating ? ref.error_estimate.position : 0.0;
   for (std::size_t j = 0; j < ref.estimate_attitude.size(); j += stride) est = std::max(est, ref.estimate_attitude[j]);
   return std::max(kRefFloorFactor * est, kRoundoffUlps * kEps);
 }
@@ -56,6 +61,8 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
   p.evaluate_invariants(p.initial, I0.data());
   lv.invariant_drift.assign(ni, 0.0);
   lv.attitude_error = lv.omega_error = 0;
+  const bool translating = p.translating();
+  if (translating) lv.position_error = 0;
   State x = p.initial;
   integ->reset(x, t0);
   const auto start = Clock::now();
@@ -70,6 +77,12 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
           lv.omega_error_final = std::max(lv.omega_error_final, ew);
           lv.attitude_error = std::max(lv.attitude_error, ea);
           lv.omega_error = std::max(lv.omega_error, ew);
+        }
+        if (translating) {
+          lv.position_error_final = 0;
+          for (std::size_t b = 0; b < xo.bodies.size(); ++b)
+            lv.position_error_final = std::max(lv.position_error_final, (xo.bodies[b].x - r.bodies[b].x).norm());
+          lv.position_error = std::max(lv.position_error, lv.position_error_final);
         }
         p.evaluate_invariants(xo, I.data());
         for (std::size_t i = 0; i < ni; ++i)
@@ -93,9 +106,11 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
   lv.counters = integ->counters();
   const double attempted = double(lv.counters.accepted_steps + lv.counters.rejected_steps);
   lv.rejected_fraction = attempted > 0 ? double(lv.counters.rejected_steps) / attempted : kNaN;
-  if (!run.ok) lv.attitude_error = lv.omega_error = lv.attitude_error_final = lv.omega_error_final = kNaN;
+  if (!run.ok)
+    lv.attitude_error = lv.omega_error = lv.attitude_error_final = lv.omega_error_final = lv.position_error =
+        lv.position_error_final = kNaN;
   lv.floor = floor;
-  lv.above_floor = run.ok && lv.attitude_error > lv.floor;
+  lv.above_floor = run.ok && judged_error(lv) > lv.floor;
   lv.grid_bound = lv.counters.accepted_steps < 2 * M;
   return lv;
 }
@@ -112,24 +127,25 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
   ToleranceStudy st;
   st.integrator = std::string(s.info->name);
   st.problem = p.name;
+  st.translating = p.translating();
   st.span = ref.times.back() - ref.times.front();
   st.tol0 = L.tol0;
   st.repetitions = std::max(1, L.repetitions);
   for (const InvariantDef& d : p.invariants()) st.invariant_names.push_back(d.name);
   const std::size_t stride = ToleranceLadder::stride(ref.times.size() - 1, L.max_intervals);
   st.output_intervals = (ref.times.size() - 1) / stride;
-  std::vector<double> lt, le, lw, ls;  // log10 tol, attitude error, omega error, accepted steps
-  const double floor = reference_floor(ref, stride);
+  std::vector<double> lt, le, lw, ls;  // log10 tol, judged error, omega error, accepted steps
+  const double floor = reference_floor(ref, stride, st.translating);
   for (int k = 0; k < L.levels; ++k) {
     ToleranceLevel lv = run_tolerance_level(p, s, ref, stride, L.tol(k), std::max(1, L.repetitions), floor);
     if (lv.ok) st.rejected_fraction = std::isnan(st.rejected_fraction) ? lv.rejected_fraction
                                                                        : std::max(st.rejected_fraction, lv.rejected_fraction);
     if (lv.above_floor && !lv.grid_bound) {
       lt.push_back(std::log10(lv.tol));
-      le.push_back(std::log10(lv.attitude_error));
+      le.push_back(std::log10(judged_error(lv)));
       lw.push_back(std::log10(std::max(lv.omega_error, 1e-300)));
       ls.push_back(std::log10(double(std::max<std::uint64_t>(lv.counters.accepted_steps, 1))));
-      const double ratio = lv.attitude_error / lv.tol;
+      const double ratio = judged_error(lv) / lv.tol;
       st.ratio_min = std::isnan(st.ratio_min) ? ratio : std::min(st.ratio_min, ratio);
       st.ratio_max = std::isnan(st.ratio_max) ? ratio : std::max(st.ratio_max, ratio);
     }
@@ -145,7 +161,8 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
     st.proportionality_verdict = dev <= kProportionalityTolerance                                      ? Verdict::pass
                                  : std::isfinite(se) && dev > kProportionalityTolerance + 2 * se ? Verdict::fail
                                                                                                   : Verdict::undefined;
-    st.proportionality_note = cat("log error against log tol: slope ", format_number(st.proportionality.slope, 3), " +- ",
+    st.proportionality_note = cat(st.translating ? "log error (the larger of attitude and position) against log tol: slope "
+                                                 : "log error against log tol: slope ", format_number(st.proportionality.slope, 3), " +- ",
                                   format_number(st.proportionality.stderr_slope, 2), " over ", std::to_string(used),
                                   " levels above the reference floor and not grid-bound (pass within 1 +- ",
                                   format_number(kProportionalityTolerance, 2), ", fail beyond that by two standard errors)");

@@ -64,8 +64,12 @@ struct ToleranceLevel {
   double attitude_error = kNaN, omega_error = kNaN;
   /// The same at the last output time, the end of the span (as attitude_error_final of a step ladder).
   double attitude_error_final = kNaN, omega_error_final = kNaN;
-  /// 100x the reference's own estimate of its attitude error (max over the grid), or 100 ulps: below
-  /// it the level is not used for the slopes.
+  /// A translating problem (a body system): max over the grid, worst body, of |x - x_ref|, and at the
+  /// last output time; NaN otherwise.
+  double position_error = kNaN, position_error_final = kNaN;
+  /// 100x the reference's own estimate of its error (attitude: max over the output times; a
+  /// translating problem: and position, max over the grid), or 100 ulps: below it the level is not
+  /// used for the slopes.
   double floor = kNaN;
   bool above_floor = false;
   /// Fewer than two accepted steps per output interval: an exact-landing scheme's steps were set by
@@ -80,18 +84,25 @@ struct ToleranceLevel {
   std::vector<double> invariant_drift;
 };
 
+/// The error a level is judged by (docs/adaptive.md, "What is judged"): the attitude error, and on a
+/// translating problem the larger of it and the position error. The tolerance bounds the quaternion's
+/// and the position's components alike (abs = rel = tol on every component of the state), so both are
+/// read against it; on a gas of spheres the attitudes carry no error worth the name, the positions do.
+double judged_error(const ToleranceLevel& lv);
+
 struct ToleranceStudy {
   std::string integrator, problem;
+  bool translating = false;  // the levels' judged error includes the position error
   double tol0 = kNaN;
   double span = 0;  // of the convergence study: the costs below are per unit of it
   std::size_t output_intervals = 0;  // where the errors and drifts were taken (ToleranceLadder::stride)
   int repetitions = 1;               // timed runs per level (ToleranceLadder::repetitions)
   std::vector<std::string> invariant_names;  // of ToleranceLevel::invariant_drift
   std::vector<ToleranceLevel> levels;
-  LineFit proportionality;      // log10 attitude error against log10 tol, levels above the floor
+  LineFit proportionality;      // log10 judged error against log10 tol, levels above the floor
   LineFit omega_proportionality;
-  double ratio_min = kNaN, ratio_max = kNaN;  // attitude error / tol over those levels
-  LineFit work;                 // log10 attitude error against log10 accepted steps
+  double ratio_min = kNaN, ratio_max = kNaN;  // judged error / tol over those levels
+  LineFit work;                 // log10 judged error against log10 accepted steps
   double effective_order = kNaN;  // -work.slope
   double rejected_fraction = kNaN;  // the largest over the levels that ran
   Verdict proportionality_verdict = Verdict::undefined, rejection_verdict = Verdict::undefined;

@@ -566,6 +566,13 @@ def panels_that_apply(rep, ran):
     return keys
 
 
+def judged(level):
+    """The error a tolerance level is judged by: its attitude error, on a body system the larger of it
+    and its position error (docs/adaptive.md, "What is judged")."""
+    a, x = level.get("attitude_error"), level.get("position_error")
+    return max(a, x) if finite(a) and finite(x) else a
+
+
 def tolerance_figure(figs, tag, prob, adaptive, fixed, style):
     """An adaptive scheme's tolerance ladder (docs/adaptive.md): its error against the tolerance, and
     every pair's error against its cost on shared work-precision axes - one point per tolerance for an
@@ -580,30 +587,30 @@ def tolerance_figure(figs, tag, prob, adaptive, fixed, style):
     for r in adaptive:
         t = r["tolerance_ladder"]
         col, mk, ls = style[r["integrator"]]
-        lv = [x for x in t["levels"] if finite(x.get("attitude_error")) and x["attitude_error"] > 0]
+        lv = [x for x in t["levels"] if finite(judged(x)) and judged(x) > 0]
         if not lv:
             continue
         sl = (t.get("proportionality") or {}).get("slope")
         label = f'{r["integrator"]} ({sl:.2f})' if finite(sl) else f'{r["integrator"]} (-)'
-        ax_tol.loglog([x["tol"] for x in lv], [x["attitude_error"] for x in lv], ls, color=col, lw=1, label=label)
+        ax_tol.loglog([x["tol"] for x in lv], [judged(x) for x in lv], ls, color=col, lw=1, label=label)
         used = [x for x in lv if x.get("above_floor") and not x.get("grid_bound")]
         other = [x for x in lv if not (x.get("above_floor") and not x.get("grid_bound"))]
-        ax_tol.loglog([x["tol"] for x in used], [x["attitude_error"] for x in used], mk, color=col, ms=4)
-        ax_tol.loglog([x["tol"] for x in other], [x["attitude_error"] for x in other], mk, color=col, ms=4, mfc="none")
+        ax_tol.loglog([x["tol"] for x in used], [judged(x) for x in used], mk, color=col, ms=4)
+        ax_tol.loglog([x["tol"] for x in other], [judged(x) for x in other], mk, color=col, ms=4, mfc="none")
         tols += [x["tol"] for x in lv]
         timed = [x for x in lv if finite(x.get("seconds")) and x["seconds"] > 0]
         if timed:
             spread = [max(0.0, x["seconds_max"] - x["seconds"]) if finite(x.get("seconds_max")) else 0.0 for x in timed]
-            ax_wp.errorbar([x["seconds"] for x in timed], [x["attitude_error"] for x in timed],
+            ax_wp.errorbar([x["seconds"] for x in timed], [judged(x) for x in timed],
                            xerr=[[0.0] * len(timed), spread], fmt=mk + ls, color=col, lw=1, ms=4, elinewidth=0.8,
                            capsize=1.5, label=f'{r["integrator"]} (tol)')
             for x in timed[::2]:
-                ax_wp.annotate(f'{math.log10(x["tol"]):g}', (x["seconds"], x["attitude_error"]), fontsize=5.5, color=col,
+                ax_wp.annotate(f'{math.log10(x["tol"]):g}', (x["seconds"], judged(x)), fontsize=5.5, color=col,
                                xytext=(2, 2), textcoords="offset points")
         if ax_ld is not None:
             ld = [x for x in lv if (x.get("load_evaluations") or 0) > 0]
             if ld:
-                ax_ld.loglog([x["load_evaluations"] for x in ld], [x["attitude_error"] for x in ld], mk + ls, color=col,
+                ax_ld.loglog([x["load_evaluations"] for x in ld], [judged(x) for x in ld], mk + ls, color=col,
                              lw=1, ms=4, label=f'{r["integrator"]} (tol)')
         names.append(r["integrator"])
     if tols:
@@ -628,15 +635,17 @@ def tolerance_figure(figs, tag, prob, adaptive, fixed, style):
         names.append(r["integrator"])
     ax_wp.set_xscale("log")
     ax_wp.set_yscale("log")
+    body_system = any(finite(x.get("position_error")) for r in adaptive for x in r["tolerance_ladder"]["levels"])
+    ylabel = "max error (attitude [rad] or position)" if body_system else "max attitude error [rad]"
     ax_tol.set_xlabel("tolerance (abs = rel)")
-    ax_tol.set_ylabel("max attitude error [rad]")
+    ax_tol.set_ylabel(ylabel)
     ax_tol.set_title("error against tolerance (slope in the legend)", fontsize=9)
     ax_wp.set_xlabel("seconds per run (adaptive: fastest of the repetitions, bar to the slowest)")
-    ax_wp.set_ylabel("max attitude error [rad]")
+    ax_wp.set_ylabel(ylabel)
     ax_wp.set_title("work-precision: adaptive (log10 tol) and fixed-step (h)", fontsize=9)
     if ax_ld is not None:
         ax_ld.set_xlabel("load evaluations per run")
-        ax_ld.set_ylabel("max attitude error [rad]")
+        ax_ld.set_ylabel(ylabel)
         ax_ld.set_title("work-precision in load evaluations", fontsize=9)
     for ax in axes:
         ax.grid(True, which="major", lw=0.3)
@@ -644,7 +653,8 @@ def tolerance_figure(figs, tag, prob, adaptive, fixed, style):
             ax.legend(fontsize=6, frameon=False)
     figs.save(fig, f"{tag}tolerance_{prob}", f"{prob}: tolerance ladders", "convergence", prob, names,
               "Left: filled points enter the proportionality slope; hollow ones are below the reference floor or "
-              "grid-bound (fewer than two steps per output interval). Middle: the adaptive schemes' errors are the "
+              "grid-bound (fewer than two steps per output interval); on a body system an adaptive level's error is the "
+              "larger of its attitude and position errors. Middle: the adaptive schemes' errors are the "
               "maximum over their output times, the fixed-step schemes' over the observation grid (attitude_error_max); "
               "the time is one run's wall clock (adaptive: the fastest of the timed repetitions, the bar reaching the "
               "slowest). Right, on a loaded problem: the same errors against the load evaluations of one run.")
@@ -866,9 +876,14 @@ def render_bench(figs, rep, style):
 def history_changes(p):
     """The change points and verdict changes of one pair of a history document."""
     cps = list((p["error"] or {}).get("change_points", []))
-    for s in p["instructions"]:
+    for s in p["instructions"] + ((p.get("work") or {}).get("series") or []):
         cps += s["change_points"]
     return cps, p["verdict_changes"]
+
+
+def work_label(s):
+    """An adaptive pair's work series, by measure (and toolchain for instructions)."""
+    return s["measure"].replace("_", " ") + (f' [{s["environment"]}]' if s.get("environment") else "")
 
 
 def render_history(figs, doc):
@@ -882,7 +897,11 @@ def render_history(figs, doc):
         ticks.append(len(revs) - 1)
     pairs = sorted(doc["pairs"], key=lambda p: (-sum(len(x) for x in history_changes(p)), p["problem"], p["integrator"]))
     for p in pairs:
-        fig, (a0, a1) = plt.subplots(1, 2, figsize=figs.size(11, 3.4), layout="constrained")
+        work = p.get("work")
+        if work:  # an adaptive pair: a third panel, its work per unit simulated time at one tolerance
+            fig, (a0, a1, a2) = plt.subplots(1, 3, figsize=figs.size(15, 3.4), layout="constrained")
+        else:
+            fig, (a0, a1) = plt.subplots(1, 2, figsize=figs.size(11, 3.4), layout="constrained")
         markers = "os^vD<>"
         for k, s in enumerate(p["instructions"]):
             pts = [(q["index"], q["value"]) for q in s["points"] if finite(q["value"])]
@@ -899,7 +918,8 @@ def render_history(figs, doc):
         if p["instructions"]:
             a0.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.3), frameon=False)
         else:
-            a0.text(0.5, 0.5, "no bench runs recorded", ha="center", va="center", transform=a0.transAxes)
+            a0.text(0.5, 0.5, "adaptive: instructions per unit time, right" if work else "no bench runs recorded",
+                    ha="center", va="center", transform=a0.transAxes)
         e = p["error"]
         if e and any(finite(q["value"]) and q["value"] > 0 for q in e["points"]):
             pts = [(q["index"], q["value"]) for q in e["points"] if finite(q["value"]) and q["value"] > 0]
@@ -918,10 +938,23 @@ def render_history(figs, doc):
             a1.set_title(f"{e['metric']} at h = {h:g}" if finite(h) else e["metric"], fontsize=9)
         else:
             a1.text(0.5, 0.5, "no errors recorded", ha="center", va="center", transform=a1.transAxes)
+        axes = (a0, a1)
+        if work:
+            axes = (a0, a1, a2)
+            for k, s in enumerate(work["series"]):
+                pts = [(q["index"], q["value"]) for q in s["points"] if finite(q["value"]) and q["value"] > 0]
+                if pts:
+                    a2.semilogy([x for x, _ in pts], [y for _, y in pts], "-" + "os^vD<>"[k % 7], ms=4, lw=1,
+                                label=work_label(s))
+                for c in s["change_points"]:
+                    a2.axvline(c["index"], color="C3" if c["direction"] == "worse" else "C2", ls="--", lw=1)
+            a2.set_title(f"work per unit time at tol = {work['tol']:g}", fontsize=9)
+            if any(s["points"] for s in work["series"]):
+                a2.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.3), frameon=False, ncol=2)
         for v in p["verdict_changes"]:
-            for ax in (a0, a1):
+            for ax in axes:
                 ax.axvline(v["index"], color="C1", ls=":", lw=1)
-        for ax in (a0, a1):
+        for ax in axes:
             ax.set_xticks(ticks)
             ax.set_xticklabels([revs[i] for i in ticks], rotation=35, ha="right", fontsize=6.5)
             ax.set_xlim(-0.5, max(len(revs) - 0.5, 0.5))
@@ -932,7 +965,9 @@ def render_history(figs, doc):
                 if cps or vcs else "No change points.")
         figs.save(fig, f"history_{p['integrator']}_{p['problem']}", f"{p['integrator']} x {p['problem']}: history",
                   "history", None, [p["integrator"]],
-                  "Instructions per step (left) and the error at one step size (right) at each recorded revision; "
+                  "Instructions per step (left) and the error at one step size (right) at each recorded revision "
+                  "(an adaptive pair: its error at one tolerance, and a third panel with its steps, right-hand sides, "
+                  "loads and instructions per unit of simulated time there); "
                   "a change point is the first revision outside the gate's tolerance band around the value at the "
                   "previous change point. " + note)
 
@@ -955,6 +990,9 @@ def history_tables(doc):
         for sr in p["instructions"]:
             for c in sr["change_points"]:
                 rows.append((p, f'instructions/step [{sr["environment"]}]', c))
+        for sr in (p.get("work") or {}).get("series") or []:
+            for c in sr["change_points"]:
+                rows.append((p, f'{work_label(sr)} per unit time at tol = {fmtn(p["work"]["tol"])}', c))
     if rows:
         out.append("<table><tr><th>scheme</th><th>problem</th><th>quantity</th><th>revision</th><th>before</th>"
                    "<th>after</th><th>ratio</th><th>direction</th></tr>")
