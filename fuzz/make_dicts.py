@@ -68,4 +68,4 @@ write("manifest", JSON_TOKENS + ['"levels"', '"h"', '"file"', '0.05', '0.025', '
                                  # an adaptive scheme's manifest (adaptive_trajectory_set)
                                  '"tol"', '"accepted_steps"', '"rejected_steps"', '"rhs_evaluations"',
                                  '"load_evaluations"', '"shortened_steps"', '1e-05', '3.1622776601683796e-06',
-                                 '1.0000000000000002e-06', '-1', '7'])
+                                 '1.0000000000000002e-06', '-1', '7', '"seconds"'])

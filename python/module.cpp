@@ -125,6 +125,16 @@ double timeout_of(std::optional<double> t) {
   return *t;
 }
 
+/// An adaptive scheme's ladder as the command line's --tol0/--tol-levels (docs/adaptive.md).
+ToleranceLadder tolerance_ladder_of(std::optional<double> tol0, std::optional<int> tol_levels) {
+  ToleranceLadder T;
+  if (tol0) T.tol0 = *tol0;
+  if (tol_levels) T.levels = *tol_levels;
+  if (!(T.tol0 > 0 && T.tol0 <= 0.1) || T.levels < 3 || T.levels > 24)
+    throw InputError("tol0 must be in (0, 0.1] and tol_levels in [3, 24] (docs/adaptive.md)");
+  return T;
+}
+
 PYBIND11_MODULE(_rigidbench, m) {
   m.doc() = "rigidbench: verification and benchmark harness for rigid-body time integrators (docs/python.md)";
   py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
@@ -238,12 +248,17 @@ PYBIND11_MODULE(_rigidbench, m) {
       "The registered (compiled) schemes with their declarations");
   m.def(
       "ladder",
-      [](const Problem& p, int order, std::optional<double> h, std::optional<int> levels) {
+      [](const Problem& p, int order, std::optional<double> h, std::optional<int> levels, bool adaptive,
+         std::optional<double> tol0, std::optional<int> tol_levels) {
         LadderRequest lr{h, levels};
+        if (adaptive) return to_python(tolerance_ladder_description(p, tolerance_ladder_of(tol0, tol_levels), lr));
+        if (tol0 || tol_levels) throw InputError("tol0 and tol_levels describe an adaptive scheme's ladder: give adaptive=True");
         return to_python(ladder_description(p, make_ladder(p, order, lr), order));
       },
       py::arg("problem"), py::arg("order"), py::arg("h") = py::none(), py::arg("levels") = py::none(),
-      "What `score` needs: steps, span, output grid, columns, initial state (as `rigidbench ladder --json`)");
+      py::arg("adaptive") = false, py::arg("tol0") = py::none(), py::arg("tol_levels") = py::none(),
+      "What `score` needs: steps, span, output grid, columns, initial state (as `rigidbench ladder --json`); "
+      "adaptive=True: the tolerances, the output times and the manifest (as `ladder --adaptive --json`)");
   m.def(
       "simulate",
       [](const py::object& scheme, const Problem& p, double h, std::optional<double> t_end, std::int64_t every,
@@ -285,11 +300,7 @@ PYBIND11_MODULE(_rigidbench, m) {
         req.reference = ref_settings(formulation, precision, tol, cache_dir, cache);
         req.measure_cost = measure_cost;
         req.progress = progress;
-        if (tol0) req.tolerance_ladder.tol0 = *tol0;
-        if (tol_levels) req.tolerance_ladder.levels = *tol_levels;
-        if (!(req.tolerance_ladder.tol0 > 0 && req.tolerance_ladder.tol0 <= 0.1) || req.tolerance_ladder.levels < 3 ||
-            req.tolerance_ladder.levels > 24)
-          throw InputError("tol0 must be in (0, 0.1] and tol_levels in [3, 24] (docs/adaptive.md)");
+        req.tolerance_ladder = tolerance_ladder_of(tol0, tol_levels);
         if (!out.empty()) report_file_for(out);  // a bad --out fails before any work
         SuiteResult s;
         python::run_watched([&] { s = run_suite(req); }, timeout_of(step_timeout));
@@ -311,9 +322,11 @@ PYBIND11_MODULE(_rigidbench, m) {
          std::optional<int> levels, const std::string& out, std::optional<bool> progress, const std::string& attitude,
          const std::string& angular_velocity, const std::string& grid, const std::string& title, const std::string& source,
          const std::string& formulation, const std::string& precision, std::optional<double> tol, const std::string& cache_dir,
-         bool cache) {
+         bool cache, bool adaptive, std::optional<double> tol0, std::optional<int> tol_levels) {
         const std::string started = iso8601_now();
         ScoreRequest req;
+        if (adaptive) req.tolerance = tolerance_ladder_of(tol0, tol_levels);
+        else if (tol0 || tol_levels) throw InputError("tol0 and tol_levels describe an adaptive scheme's ladder: give adaptive=True");
         req.scheme.title = title;
         req.scheme.source = source;
         if (!attitude.empty()) req.attitude = attitude_form_from_string(attitude);
@@ -341,8 +354,10 @@ PYBIND11_MODULE(_rigidbench, m) {
       py::arg("levels") = py::none(), py::arg("out") = "", py::arg("progress") = py::none(), py::arg("attitude") = "",
       py::arg("angular_velocity") = "", py::arg("grid") = "", py::arg("title") = "", py::arg("source") = "",
       py::arg("reference") = "", py::arg("reference_precision") = "double", py::arg("reference_tol") = py::none(),
-      py::arg("cache_dir") = "", py::arg("cache") = true,
-      "Score trajectories written by any program (as `rigidbench score`, the same files and manifest; attitude, "
+      py::arg("cache_dir") = "", py::arg("cache") = true, py::arg("adaptive") = false, py::arg("tol0") = py::none(),
+      py::arg("tol_levels") = py::none(),
+      "Score trajectories written by any program (as `rigidbench score`, the same files and manifest; adaptive=True, "
+      "tol0, tol_levels as its --adaptive, --tol0, --tol-levels: a file per tolerance; attitude, "
       "angular_velocity, grid and the reference options as its --attitude, --angular-velocity, --grid, --reference, "
       "--reference-precision, --reference-tol, --cache-dir and --no-cache); returns the report dict");
 }

@@ -403,6 +403,51 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(lad["columns"][:2], ["t", "R11"])
         self.assertGreaterEqual(len(lad["levels"]), 3)
 
+    def test_score_takes_an_adaptive_scheme_s_files_as_the_command_line(self):
+        # rkmk_dopri5's runs at the tolerances rigidbench.ladder(adaptive=True) lists, written on its
+        # output times with a manifest, scored by rigidbench.score(adaptive=True) and by `rigidbench
+        # score --adaptive`: the same tolerance ladder (docs/trajectory-files.md, "Adaptive schemes").
+        import subprocess
+        p = rigidbench.problem("heavy_top")
+        lad = rigidbench.ladder(p, 5, adaptive=True, tol0=1e-5, tol_levels=4)
+        self.assertTrue(lad["adaptive"])
+        self.assertEqual(len(lad["tolerances"]), 4)
+        with tempfile.TemporaryDirectory() as d:
+            levels = []
+            for k, lv in enumerate(lad["tolerances"]):
+                tol = lv["tol"]
+                run = rigidbench.simulate("rkmk_dopri5", p, lad["output_dt"], t_end=lad["t_end"],
+                                          settings=[f"rkmk_dopri5.abs_tolerance={tol!r}", f"rkmk_dopri5.rel_tolerance={tol!r}"])
+                self.assertTrue(run["ok"])
+                self.assertEqual(len(run["t"]), lad["outputs"] + 1)
+                with open(os.path.join(d, lv["file"]), "w") as f:
+                    f.write("t,R11,R12,R13,R21,R22,R23,R31,R32,R33,W1,W2,W3\n")
+                    for n, t in enumerate(run["t"]):
+                        row = [t] + list(np.asarray(run["R"][n]).reshape(9)) + list(run["W"][n])
+                        f.write(",".join(repr(float(x)) for x in row) + "\n")
+                # The counts as a program would report them (simulate does not return the controller's).
+                levels.append({"tol": tol, "file": lv["file"], "accepted_steps": 40 * (k + 1), "rejected_steps": 1,
+                               "rhs_evaluations": 241 * (k + 1), "seconds": 1e-3 * (k + 1)})
+            with open(os.path.join(d, "manifest.json"), "w") as f:
+                json.dump({"levels": levels, "cost": {"machine": "this test", "method": "made up"}}, f)
+            py = rigidbench.score(p, d, "rkmk_file", 5, adaptive=True, tol0=1e-5, tol_levels=4, progress=False)
+            out = os.path.join(d, "cli.json")
+            env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+            cmd = [os.environ["RIGIDBENCH_EXE"], "score", "--adaptive", "--tol0", "1e-5", "--tol-levels", "4", "--problem",
+                   "heavy_top", "--trajectories", d, "--name", "rkmk_file", "--order", "5", "--quiet", "--out", out]
+            cli_run = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            self.assertEqual(cli_run.returncode, 0, cli_run.stdout + cli_run.stderr)
+            with open(out) as f:
+                cli = json.load(f)
+            a, b = py["results"][0]["tolerance_ladder"], cli["results"][0]["tolerance_ladder"]
+            self.assertEqual(a["proportionality"]["verdict"], "pass")
+            self.assertEqual(a["proportionality"]["verdict"], b["proportionality"]["verdict"])
+            self.assertAlmostEqual(a["proportionality"]["slope"], b["proportionality"]["slope"], delta=1e-12)
+            self.assertEqual([x["seconds"] for x in a["levels"]], [1e-3 * (k + 1) for k in range(4)])
+            self.assertIn("declared", py["results"][0]["cost"])
+            with self.assertRaises(rigidbench.InputError):
+                rigidbench.score(p, d, "rkmk_file", 5, tol0=1e-5, progress=False)  # tol0 without adaptive=True
+
     def test_score_takes_the_command_line_s_files_and_options(self):
         # A thinned, quaternion (x, y, z, w), world-angular-velocity file set scored by
         # rigidbench.score and by `rigidbench score`: the same fitted orders and verdicts, and the

@@ -693,6 +693,25 @@ TEST_CASE("an adaptive scheme's runs scored from files get the tolerance ladder 
   CHECK(a.tolerance->proportionality_verdict == b.tolerance->proportionality_verdict);
   CHECK(a.tolerance->proportionality.slope == Approx(b.tolerance->proportionality.slope).epsilon(1e-6));
   CHECK(a.tolerance->rejection_verdict == b.tolerance->rejection_verdict);
+  // Not timed: a replay's wall clock (reading a file) is no cost of the program's.
+  for (const ToleranceLevel& x : a.tolerance->levels) CHECK(std::isnan(x.seconds));
+  CHECK(!a.cost.declared);
+
+  // A declared cost: each run's time as the program measured it, flagged as declared.
+  {
+    nlohmann::json m = manifest;
+    m["cost"] = {{"machine", "i7-8650U, one core"}, {"method", "clock_gettime, median of 5"}};
+    for (std::size_t k = 0; k < m["levels"].size(); ++k) m["levels"][k]["seconds"] = k == 1 ? nlohmann::json() : nlohmann::json(1e-3 * double(k + 1));
+    std::ofstream(dir / "manifest.json") << m.dump(1);
+    const SuiteResult timed = score_trajectories(r);
+    const PairResult& t = timed.results.at(0);
+    REQUIRE(t.tolerance);
+    CHECK(t.cost.declared);
+    CHECK(t.cost.source.find("declared by the program") != std::string::npos);
+    CHECK(t.tolerance->levels[0].seconds == 1e-3);
+    CHECK(std::isnan(t.tolerance->levels[1].seconds));  // null: that run was not timed
+    CHECK(t.tolerance->levels[4].seconds == Approx(5e-3));
+  }
 
   // A manifest without the counts, a tolerance off the ladder, a missing level: clear errors.
   auto broken = [&](auto&& edit, const char* says) {
@@ -705,6 +724,15 @@ TEST_CASE("an adaptive scheme's runs scored from files get the tolerance ladder 
   broken([](nlohmann::json& m) { m["levels"][1]["tol"] = 2e-6; }, "is not on the ladder");
   broken([](nlohmann::json& m) { m["levels"].erase(m["levels"].begin() + 2); }, "no entry for tol");
   broken([](nlohmann::json& m) { m["levels"][0]["accepted_steps"] = -3; }, "non-negative integer");
+  broken([](nlohmann::json& m) { m["levels"][0]["seconds"] = 0.1; }, "without a declared cost");
+  broken([](nlohmann::json& m) { m["cost"] = {{"machine", "x"}}; }, "how it was measured");
+  broken([](nlohmann::json& m) { m["cost"] = {{"machine", "x"}, {"method", "y"}}; }, "missing \"seconds\"");
+  broken(
+      [](nlohmann::json& m) {
+        m["cost"] = {{"machine", "x"}, {"method", "y"}};
+        for (auto& l : m["levels"]) l["seconds"] = -1;
+      },
+      "seconds");
   fs::remove(dir / "manifest.json");
   CHECK_THROWS_WITH(score_trajectories(r), Contains("needs") && Contains("manifest.json"));
 }

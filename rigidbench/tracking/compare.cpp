@@ -335,8 +335,12 @@ ordered_json adaptive_compare_row(const PairReport& r, const CompareOptions& opt
                           {"instruction_ratio_to_rk4", nullptr}, {"flops", nullptr}, {"instructions_per_flop", nullptr},
                           {"source", bench ? "adaptive: no fixed step; its cost to the target is read off its tolerance ladder, with the bench "
                                            "report's whole runs (thread CPU time, min of repetitions; callgrind instructions)"
-                                         : "adaptive: no fixed step; its cost to the target is read off its tolerance ladder "
-                                           "(verify's wall clock)"}};
+                                         : r.cost.declared
+                                             ? cat("adaptive: no fixed step; its cost to the target is read off its tolerance ladder, "
+                                                   "with the times declared by the program (", r.cost.method, " on ", r.cost.machine, ")")
+                                             : "adaptive: no fixed step; its cost to the target is read off its tolerance ladder "
+                                               "(verify's wall clock)"},
+                          {"declared", !bench && r.cost.declared}};
   row["cost_to_target"] = {{"h", nullptr},
                            {"steps", num(steps_t)},
                            {"cpu_seconds", num(secs_t)},

@@ -780,7 +780,16 @@ AdaptiveTrajectorySet adaptive_trajectory_set(const std::string& dir, const Tole
   const nlohmann::json j = read_json_input(m, "the trajectory manifest", JsonLimits{kTrajectoryJsonDepth});
   if (!j.is_object() || !j.contains("levels") || !j["levels"].is_array())
     throw InputError(cat(m, ": expected {\"levels\": [{\"tol\": <tolerance>, \"file\": <name>, \"accepted_steps\": n, ...}, ...]}"));
-  only_keys(j, {"levels", "attitude", "angular_velocity", "meta"}, m);
+  only_keys(j, {"levels", "attitude", "angular_velocity", "cost", "meta"}, m);
+  if (j.contains("cost")) {
+    const nlohmann::json& c = j["cost"];
+    const std::string at = m + ": cost";
+    if (!c.is_object()) throw InputError(cat(at, ": expected {\"machine\": ..., \"method\": ...} (each level its \"seconds\")"));
+    only_keys(c, {"machine", "method"}, at);
+    if (!c.contains("machine") || !c.contains("method"))
+      throw InputError(cat(at, ": a declared cost says on which machine (\"machine\") and how it was measured (\"method\")"));
+    set.cost = AdaptiveTrajectorySet::DeclaredCost{text(c["machine"], at + ".machine"), text(c["method"], at + ".method")};
+  }
   if (j.contains("attitude")) att = named(j["attitude"], m + ": attitude", &attitude_form_from_string);
   if (j.contains("angular_velocity")) omega = named(j["angular_velocity"], m + ": angular_velocity", &omega_frame_from_string);
   std::vector<AdaptiveTrajectorySet::Level>& levels = set.levels;
@@ -789,7 +798,9 @@ AdaptiveTrajectorySet adaptive_trajectory_set(const std::string& dir, const Tole
   for (const auto& e : j["levels"]) {
     const std::string at = cat(m, ": levels[", std::to_string(i++), "]");
     if (!e.is_object()) throw InputError(cat(at, ": expected an object"));
-    only_keys(e, {"tol", "file", "accepted_steps", "rejected_steps", "rhs_evaluations", "load_evaluations", "shortened_steps"}, at);
+    only_keys(e, {"tol", "file", "accepted_steps", "rejected_steps", "rhs_evaluations", "load_evaluations", "shortened_steps",
+                  "seconds"},
+              at);
     for (const char* need : {"tol", "file", "accepted_steps", "rejected_steps", "rhs_evaluations"})
       if (!e.contains(need)) throw InputError(cat(at, ": missing \"", need, "\" (the tolerance ladder needs every run's counts)"));
     const double tol = positive(e["tol"], at + ".tol");
@@ -809,6 +820,11 @@ AdaptiveTrajectorySet adaptive_trajectory_set(const std::string& dir, const Tole
     lv.counters.rhs_evaluations = count(e["rhs_evaluations"], at + ".rhs_evaluations");
     if (e.contains("load_evaluations")) lv.counters.load_evaluations = count(e["load_evaluations"], at + ".load_evaluations");
     if (e.contains("shortened_steps")) lv.counters.shortened_steps = count(e["shortened_steps"], at + ".shortened_steps");
+    if (e.contains("seconds") != set.cost.has_value())
+      throw InputError(set.cost ? cat(at, ": missing \"seconds\" (with a declared cost every run gives its time; null: not timed)")
+                                : cat(at, ": \"seconds\" without a declared cost: a declared cost says on which machine ",
+                                      "(\"machine\") and how it was measured (\"method\"), in the manifest's \"cost\""));
+    if (e.contains("seconds") && !e["seconds"].is_null()) lv.seconds = positive(e["seconds"], at + ".seconds");
   }
   for (int k = 0; k < T.levels; ++k) {
     const AdaptiveTrajectorySet::Level& lv = levels[std::size_t(k)];
@@ -908,6 +924,24 @@ SuiteResult score_adaptive(const ScoreRequest& req, const SchemeInfo& info) {
   sr.tolerance_ladder = T;
   SuiteResult out = run_suite(sr);
   out.suite = "score";
+  // A replay's wall clock is the reading of a file, not the program's run: each level's time is the
+  // program's declared one, or none.
+  for (PairResult& r : out.results) {
+    if (!r.tolerance) continue;
+    for (std::size_t k = 0; k < r.tolerance->levels.size() && k < set.levels.size(); ++k)
+      r.tolerance->levels[k].seconds = set.levels[k].seconds, r.tolerance->levels[k].seconds_max = kNaN;
+    r.tolerance->repetitions = 1;
+    CostResult& c = r.cost;
+    if (set.cost) {
+      c.declared = true;
+      c.machine = set.cost->machine;
+      c.method = set.cost->method;
+      c.source = cat("declared by the program, not measured by rigidbench (each tolerance's seconds in tolerance_ladder): ",
+                     c.method, " on ", c.machine);
+    } else {
+      c.source = "not measured: trajectories scored from files (the program that wrote them was not timed)";
+    }
+  }
   return out;
 }
 
@@ -925,7 +959,8 @@ nlohmann::ordered_json tolerance_ladder_description(const Problem& p, const Tole
   j["outputs"] = g.intervals;
   j["t_end"] = g.time_of(std::size_t(g.intervals));
   j["manifest"] = "manifest.json: {\"levels\": [{\"tol\": tol_k, \"file\": name, \"accepted_steps\": n, \"rejected_steps\": n, "
-                  "\"rhs_evaluations\": n, \"load_evaluations\": n (optional), \"shortened_steps\": n (optional)}, ...]}; "
+                  "\"rhs_evaluations\": n, \"load_evaluations\": n (optional), \"shortened_steps\": n (optional), "
+                  "\"seconds\": s (with a declared cost)}, ...], \"cost\": {\"machine\": ..., \"method\": ...} (optional)}; "
                   "abs = rel = tol_k";
   oj levels = oj::array();
   for (int k = 0; k < T.levels; ++k)

@@ -136,8 +136,15 @@ struct AdaptiveTrajectorySet {
     double tol = 0;
     std::string file;
     Counters counters;
+    double seconds = kNaN;  ///< the run's time as the program declared it (NaN: none)
   };
   std::vector<Level> levels;
+  /// The manifest's "cost": where and how the program timed its runs (each level's "seconds");
+  /// never measured here (docs/trajectory-files.md, "Adaptive schemes").
+  struct DeclaredCost {
+    std::string machine, method;
+  };
+  std::optional<DeclaredCost> cost;
   std::optional<AttitudeForm> attitude;
   std::optional<OmegaFrame> omega;
 };
