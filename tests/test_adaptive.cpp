@@ -153,8 +153,9 @@ TEMPLATE_TEST_CASE("adaptive odeint schemes integrate body systems (SE(3)^n) on 
 TEST_CASE("tolerance ladder on a body system judges the positions: RKF78 is blind to contact onsets", "[adaptive]") {
   // particle_gas_64: frictionless spheres, so the attitudes carry no error worth the name and the
   // positions carry it all. Fehlberg's estimate (stages at the step's ends only) does not see the C^1
-  // onsets of the Hertz force (reference.cpp, body_system_stepper): it steps over collisions and ends
-  // ~1 length unit off at every tolerance. Dormand-Prince's follows its tolerance.
+  // onsets of the Hertz force (reference.cpp, body_system_stepper): it steps over collisions, and its
+  // error does not fall with the tolerance (0.55 at 1e-8 here; 1.32 at every tolerance on verify's
+  // grid, docs/adaptive.md). Dormand-Prince's follows its tolerance.
   const Problem p = catalogue_problem("particle_gas_64");
   REQUIRE(p.translating());
   const ReferenceSolution ref = reference_on(p, 20);
@@ -167,9 +168,9 @@ TEST_CASE("tolerance ladder on a body system judges the positions: RKF78 is blin
     CHECK(judged_error(lv) == lv.position_error);
   }
   INFO(dp.proportionality_note << " / " << rkf.proportionality_note);
-  CHECK(rkf.levels.back().position_error > 0.1);
-  CHECK(rkf.levels.back().position_error > 1e3 * dp.levels.back().position_error);
-  if (!test::kSanitized) {
+  if (!test::kSanitized) {  // (sanitized: three levels, 1e-5 to 1e-6, only the judged error is checked)
+    CHECK(rkf.levels.back().position_error > 0.1);
+    CHECK(rkf.levels.back().position_error > 1e3 * dp.levels.back().position_error);
     // Three decades of tolerance: Dormand-Prince's error falls by more than two (its slope on this
     // short ladder, ~0.7, is not clean enough for a pass: docs/adaptive.md), Fehlberg's not at all.
     CHECK(dp.levels.front().position_error > 100 * dp.levels.back().position_error);
