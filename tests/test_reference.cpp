@@ -156,6 +156,42 @@ TEST_CASE("body systems: the reference resolves the C^1 contact onsets, and its 
   }
 }
 
+TEST_CASE("torus_impact: the reference resolves the convergence span, the impact's own flow does not allow a longer one",
+          "[reference][ci]") {
+  // docs/decisions.md, "torus_impact's convergence span". On [0, 0.5] (the catalogue's span: the
+  // impact at t = 0.05 and the rebound) the reference at 1e-13 and its 1e-12 rerun - its error
+  // estimate - agree to better than 1e-9 in position. Beyond, the exact flow separates nearby states
+  // exponentially: a change of 1e-6 in one particle's initial velocity, far above the references'
+  // errors, has grown ~4x by t = 1 and then ~1400x more by t = 2.5 (e^{4.8 t}), and saturates at
+  // ~0.1-0.2 from t = 3 on - as the references' own tolerance differences do.
+  const Problem full = catalogue_problem("torus_impact");
+  REQUIRE(full.verification.t_end);
+  CHECK(*full.verification.t_end == 0.5);
+  const Problem p = shortened(full, *full.verification.t_end);
+  const ReferenceSolution r = compute_reference(p, grid(p, 50), {});
+  INFO("position estimate " << r.error_estimate.position);
+  CHECK(r.error_estimate.position <= 1e-9);
+  CHECK(r.error_estimate.position > 0);
+  // The sensitivity: two runs 2.5 s long from initial states 1e-6 apart, at tolerance 1e-11. Their
+  // estimates (the difference from a 1e-10 rerun, 10x looser: an over-estimate) reach 5e-4 at t = 2.5
+  // by the same amplification, a tenth of the separation; at 1e-12 the separation is the same, 5.2e-3.
+  Problem q = shortened(full, 2.5), pert = q;
+  pert.initial.bodies[5].v.y() += 1e-6;
+  const auto t = grid(q, 10);
+  const ReferenceSolution a = compute_reference(q, t, {.tolerance = 1e-11}), b = compute_reference(pert, t, {.tolerance = 1e-11});
+  const auto separation = [&](std::size_t i) {
+    double d = 0;
+    for (std::size_t k = 0; k < a.states[i].bodies.size(); ++k) d = std::max(d, (a.states[i].bodies[k].x - b.states[i].bodies[k].x).norm());
+    return d;
+  };
+  const double at1 = separation(4), at25 = separation(10);
+  INFO("separation of states 1e-6 apart at t = 0: " << at1 << " at t = 1, " << at25 << " at t = 2.5; estimate "
+                                                    << a.error_estimate.position);
+  CHECK(a.error_estimate.position < 0.2 * at25);  // the flow, not the references' error
+  CHECK(at1 < 1e-5);
+  CHECK(at25 > 300 * at1);  // exponential from t = 1: ~e^{4.8 x 1.5} = 1400
+}
+
 TEST_CASE("the Pascal-triangle binomials the Bulirsch-Stoer dense output uses are Boost's values", "[reference]") {
   // reference.cpp hands odeint's binomial_coefficient<double> to rigidbench::binomial; the reference
   // is unchanged only if every value is the same. Compared with Boost's table path in long double

@@ -66,13 +66,21 @@ Problem torus(bool impact) {
   }
   if (impact) d.interactions.walls.push_back(Wall{.normal = Vec3::UnitX(), .offset = 0.0, .stiffness = Kpp});
   p.t_end = impact ? 35.0 : 25.0;
-  // Convergence on [0, 10] (docs/problems.md P5). The stiffest mode, the bonds' axial one, has
+  // Convergence on [0, 10] for the free torus, on [0, 0.5] for the impact (docs/problems.md P5;
+  // docs/decisions.md, "torus_impact's convergence span"): after the impact the exact flow separates
+  // nearby states at ~e^{5.2 t} (a 1e-9 change of one particle's velocity grows to 1e-3 at t = 3 and
+  // saturates at ~0.2 by t = 5, exactly as the references' tolerance differences do), so no
+  // reference in binary64 - and no scheme at any feasible h - resolves [0, 10]; on [0, 0.5], which
+  // holds the impact (contact at t = 0.05), the reference at 1e-13 and its 1e-12 rerun agree to
+  // 7.5e-10 in position. The stiffest mode, the bonds' axial one, has
   // omega_max ~ 2 sqrt(K^a / L0^2) = 240 rad/s (more under Hertz contact): explicit Verlet-type maps
   // are stable only for h < 2/omega_max = 8.3e-3, and the impact's contact stiffening makes h = 4e-3
   // blow up and h = 2e-3 drift (docs/findings.md). The ladders start where the maps are stable and
   // reach the asymptotic range (local slopes within 0.1 of 2 on torus_free from h = 5e-4 down).
-  p.verification = {.h0 = impact ? 1e-3 : 2e-3, .levels = impact ? 4 : 5, .h0_order1 = std::nullopt,
-                    .sample_times = {2, 4, 6, 8, 10}, .t_end = 10.0};
+  p.verification = impact ? VerificationSettings{.h0 = 1e-3, .levels = 4, .h0_order1 = std::nullopt,
+                                                 .sample_times = {0.1, 0.2, 0.3, 0.4, 0.5}, .t_end = 0.5}
+                           : VerificationSettings{.h0 = 2e-3, .levels = 5, .h0_order1 = std::nullopt,
+                                                 .sample_times = {2, 4, 6, 8, 10}, .t_end = 10.0};
   return p;
 }
 
