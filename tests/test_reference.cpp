@@ -1,12 +1,14 @@
 // The reference: conserves what the exact flow conserves, its two steppers agree, and its error
 // estimate is genuine (not an artefact of the output grid).
 #include <cstdlib>
+#include <iomanip>
 #include <filesystem>
 
 #include "rigidbench/core/so3.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/families/body_system.hpp"
 #include "rigidbench/reference/binomial.hpp"
+#include "rigidbench/reference/contact_events.hpp"
 #include "rigidbench/reference/reference.hpp"
 #include "support.hpp"
 
@@ -190,6 +192,126 @@ TEST_CASE("torus_impact: the reference resolves the convergence span, the impact
   CHECK(a.error_estimate.position < 0.2 * at25);  // the flow, not the references' error
   CHECK(at1 < 1e-5);
   CHECK(at25 > 300 * at1);  // exponential from t = 1: ~e^{4.8 x 1.5} = 1400
+}
+
+namespace {
+/// Spheres of diameter 0.2 (m = 1) at the given centres and velocities, Hertz contact K = 1e4 between
+/// them and with the wall x = 0 (normal e1), over [0, t_end].
+Problem spheres(const std::vector<Vec3>& x, const std::vector<Vec3>& v, double t_end) {
+  Problem p;
+  p.family = &find_family("body_system");
+  p.name = "spheres";
+  p.bodies.assign(x.size(), BodyModel{Mat3::Identity() * 0.004, 1.0});
+  p.initial = State(x.size());
+  for (std::size_t b = 0; b < x.size(); ++b) p.initial.bodies[b].x = x[b], p.initial.bodies[b].v = v[b];
+  BodySystemData& d = p.family_data.edit<BodySystemData>();
+  d.diameters.assign(x.size(), 0.2);
+  d.interactions.contact_stiffness = 1e4;
+  d.interactions.walls.push_back(Wall{.normal = Vec3::UnitX(), .offset = 0.0, .stiffness = 1e4});
+  p.t_end = t_end;
+  p.verification.h0 = 1e-3;
+  p.verification.levels = 3;
+  p.finalize();
+  return p;
+}
+std::vector<double> uniform_times(double t_end, int n) {
+  std::vector<double> t;
+  for (int j = 0; j <= n; ++j) t.push_back(t_end * j / n);
+  return t;
+}
+/// A sphere (radius R = 0.1, m = 1) meeting the wall head-on at speed v0 under the Hertz force
+/// K/R s^{3/2}, s = (R - x)/R: energy 0.4 K s^{5/2} (interactions.cpp), so the deepest overlap is
+/// s_max R with 0.4 K s_max^{5/2} = v0^2/2, and the contact lasts 2 (s_max R / v0) int_0^1 (1 - u^{5/2})^{-1/2} du
+/// = 2 (s_max R / v0) (2/5) B(2/5, 1/2).
+double hertz_wall_contact_time(double K, double R, double v0) {
+  const double s_max = std::pow(v0 * v0 / (0.8 * K), 0.4);
+  const double beta = std::tgamma(0.4) * std::tgamma(0.5) / std::tgamma(0.9);
+  return 2 * s_max * R / v0 * 0.4 * beta;
+}
+}  // namespace
+
+TEST_CASE("contact events: a sphere hitting a wall - onset at d/v, release after the Hertz contact time", "[reference]") {
+  // Gap d = 0.25 at speed 1: the onset at t = 0.25 exactly; the release 2.9432 s_max R / v0 later, at
+  // speed 1 again (no damping). Located on the dense output to the tolerance.
+  const double v0 = 1.0, d = 0.25, R = 0.1, tc = hertz_wall_contact_time(1e4, R, v0);
+  const Problem p = spheres({Vec3(d + R, 0, 0)}, {Vec3(-v0, 0, 0)}, 0.5);
+  ContactEventLog log;
+  log.record = true;
+  const auto out = integrate_with_contact_events(p, uniform_times(0.5, 10), 1e-12, 1000000, log);
+  INFO("located " << log.located << ", steps " << log.steps << ", rejected " << log.rejected << ", contact time " << tc);
+  REQUIRE(log.times.size() == 2);
+  CHECK(log.times[0] == Approx(d / v0).margin(1e-11));
+  CHECK(log.times[1] == Approx(d / v0 + tc).margin(1e-9));
+  CHECK(log.switches[0] == ContactSwitch{0, 0, true});
+  State end(1);
+  formulations::BodySystemQuaternion::to_state(out.back(), end);
+  CHECK(end.body().v.x() == Approx(v0).margin(1e-9));  // elastic: the speed comes back
+  CHECK(end.body().x.x() == Approx(R + v0 * (0.5 - d / v0 - tc)).margin(1e-9));
+}
+
+TEST_CASE("contact events: located switches make the contact references an order of magnitude more accurate at the same cost",
+          "[reference][ci]") {
+  // docs/decisions.md, "Contact onsets in the reference". particle_gas_200 over [0, 0.5] (144 switches):
+  // at tolerance 1e-10 the end positions against a located run at 1e-13 are 1.3e-8 off without the
+  // location and 5.9e-10 with it, in 1 345 and 1 428 steps (measured; the same 12x at 1e-12). The
+  // Hertz onsets do not make the controller creep: Dormand-Prince's estimate sees them, and the
+  // rejected steps are the same with and without (783 and 720) - what a step across an onset
+  // loses is accuracy, which the location gives back.
+  Problem p = catalogue_problem("particle_gas_200");
+  p.t_end = p.t0 + 0.5;
+  p.verification.t_end = std::nullopt;
+  p.verification.sample_times.clear();
+  p.finalize();
+  const auto t = uniform_times(0.5, 10);
+  ContactEventLog truth_log, located, blind;
+  blind.locate = false;
+  const auto truth = integrate_with_contact_events(p, t, 1e-13, 100000000, truth_log);
+  const auto a = integrate_with_contact_events(p, t, 1e-10, 100000000, located);
+  const auto b = integrate_with_contact_events(p, t, 1e-10, 100000000, blind);
+  const auto off = [&](const std::vector<double>& y) {
+    double d = 0;
+    for (std::size_t i = 0; i < y.size(); i += formulations::BodySystemQuaternion::kPer)
+      for (std::size_t k = 7; k < 10; ++k) d = std::max(d, std::abs(y[i + k] - truth.back()[i + k]));
+    return d;
+  };
+  INFO("located: " << off(a.back()) << " in " << located.steps << " steps (" << located.located << " switches); not: "
+                   << off(b.back()) << " in " << blind.steps);
+  CHECK(located.located > 50);
+  CHECK(off(a.back()) * 5 < off(b.back()));
+  CHECK(double(located.steps) < 1.2 * double(blind.steps));
+}
+
+TEST_CASE("contact events: grazing contacts and two simultaneous onsets", "[reference]") {
+  const double v0 = 1.0, R = 0.1, tc = hertz_wall_contact_time(1e4, R, v0);
+  SECTION("grazing: a sphere passing another at exactly the contact distance, one sliding along the wall") {
+    // |x_0 - x_1| = sqrt(D^2 + (v t - 1)^2) touches D at t = 1 and the gap never crosses 0; the third
+    // sphere's wall gap is 0 throughout. No switch, no force: the velocities stay as they were.
+    const Problem p = spheres({Vec3(0.5, 0, 0), Vec3(0.7, -1, 0), Vec3(R, 5, 0)},
+                              {Vec3(0, 0, 0), Vec3(0, v0, 0), Vec3(0, 0, v0)}, 2.0);
+    ContactEventLog log;
+    log.record = true;
+    const auto out = integrate_with_contact_events(p, uniform_times(2.0, 8), 1e-12, 1000000, log);
+    CHECK(log.located == 0);
+    State end(3);
+    formulations::BodySystemQuaternion::to_state(out.back(), end);
+    for (std::size_t b = 0; b < 3; ++b) CHECK((end.bodies[b].v - p.initial.bodies[b].v).norm() == 0);
+  }
+  SECTION("two spheres reaching the wall at the same instant") {
+    const Problem p = spheres({Vec3(0.25 + R, 0, 0), Vec3(0.25 + R, 3, 0)}, {Vec3(-v0, 0, 0), Vec3(-v0, 0, 0)}, 0.5);
+    ContactEventLog log;
+    log.record = true;
+    const auto out = integrate_with_contact_events(p, uniform_times(0.5, 10), 1e-12, 1000000, log);
+    INFO("located " << log.located);
+    REQUIRE(!log.times.empty());
+    for (double t : log.times) CHECK((std::abs(t - 0.25) <= 1e-11 || std::abs(t - 0.25 - tc) <= 1e-9));
+    CHECK(log.times.front() == Approx(0.25).margin(1e-11));
+    CHECK(log.times.back() == Approx(0.25 + tc).margin(1e-9));
+    State end(2);
+    formulations::BodySystemQuaternion::to_state(out.back(), end);
+    CHECK(end.bodies[0].v.x() == Approx(v0).margin(1e-9));
+    CHECK(end.bodies[0].x.x() == end.bodies[1].x.x());  // the same arithmetic for both
+    CHECK(end.bodies[0].v.x() == end.bodies[1].v.x());
+  }
 }
 
 TEST_CASE("the Pascal-triangle binomials the Bulirsch-Stoer dense output uses are Boost's values", "[reference]") {

@@ -23,6 +23,7 @@ inline double binomial_coefficient<double, policies::policy<>>(unsigned n, unsig
 #include "rigidbench/reference/reference.hpp"
 
 #include "rigidbench/reference/cache.hpp"
+#include "rigidbench/reference/contact_events.hpp"
 
 #include <boost/math/special_functions/binomial.hpp>
 #include <boost/multiprecision/cpp_bin_float.hpp>
@@ -64,7 +65,8 @@ using quad = boost::multiprecision::cpp_bin_float_quad;
 namespace {
 
 /// Bump when a formulation or the estimate changes what a cached reference would contain.
-constexpr int kReferenceCodeVersion = 8;  // 7: the estimate from a looser rerun; 8: Dormand-Prince for contact
+constexpr int kReferenceCodeVersion = 9;  // 7: the estimate from a looser rerun; 8: Dormand-Prince for contact;
+                                          // 9: contact switches located (contact_events.hpp)
 
 /// Steps a reference may take, over its whole run (each of its two solves): the ladder has its own
 /// bound (FixedSteps::covering), and a reference without one ran for days on |W| = 1e8 or a span of
@@ -278,7 +280,7 @@ ReferenceStepper body_system_stepper(const Problem& p) {
 
 const char* grid_stepper_description(ReferenceStepper s) {
   return s == ReferenceStepper::dopri5
-             ? "runge_kutta_dopri5, controlled (odeint integrate_times, exact landing on the grid)"
+             ? "runge_kutta_dopri5, controlled, dense output, every contact switch located (contact_events.hpp)"
              : "runge_kutta_fehlberg78, controlled (odeint integrate_times, exact landing on the grid)";
 }
 
@@ -295,7 +297,16 @@ std::vector<ReferenceSolver> builtin_solvers() {
        [](const Problem& p, const Times& t, double tol, const S&) {
          using B = formulations::BodySystemQuaternion;
          ReferenceRun r;
-         auto raw = integrate_on_grid(B{&p}, B::from_state(p.initial), t, tol, body_system_stepper(p), r.steps, {});
+         std::vector<B::state_type> raw;
+         if (body_system_stepper(p) == ReferenceStepper::dopri5) {
+           // With contact: every switch located on the dense output (contact_events.hpp).
+           ContactEventLog log;
+           raw = integrate_with_contact_events(p, t, tol, reference_step_limit(), log);
+           r.steps = log.steps;
+           r.notes = cat(std::to_string(log.located), " contact switch(es) located");
+         } else {
+           raw = integrate_on_grid(B{&p}, B::from_state(p.initial), t, tol, ReferenceStepper::rkf78, r.steps, {});
+         }
          r.states.resize(raw.size());
          for (std::size_t i = 0; i < raw.size(); ++i) {
            B::to_state(raw[i], r.states[i]);
