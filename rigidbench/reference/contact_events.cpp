@@ -167,7 +167,7 @@ std::vector<std::vector<double>> integrate_with_contact_events(const Problem& p,
         ++log.located;
         continue;
       }
-    } else if (log.record) {
+    } else if (cut && log.record) {  // a step that ended just past a located switch
       log.times.push_back(tn);
     }
     for (; next < times.size() && times[next] <= tn; ++next) {
