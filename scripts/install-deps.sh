@@ -15,6 +15,7 @@ PKGS=(build-essential cmake ninja-build git
       poppler-utils chromium       # the report's fonts (pdffonts) and the page in a browser (docs/reports.md)
       python3-plotly               # the report's interactive figures (docs/reports.md, "Interactive figures")
       pkgconf libmujoco-dev libode-dev libbullet-dev libsimbody-dev libdart-dev   # physics engines judged as schemes (docs/engines.md)
+      libomp-14-dev          # OpenMP for clang builds (gcc has libgomp): threads inside a unit (docs/decisions.md, "Parallel loads")
       libsundials-dev)       # CVODE and ARKODE judged as adaptive schemes (docs/adaptive.md)
 missing=()
 for p in "${PKGS[@]}"; do

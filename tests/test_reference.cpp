@@ -4,7 +4,9 @@
 #include <iomanip>
 #include <filesystem>
 
+#include "rigidbench/core/parallel.hpp"
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/core/task_graph.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/families/body_system.hpp"
 #include "rigidbench/reference/binomial.hpp"
@@ -314,6 +316,34 @@ TEST_CASE("contact events: grazing contacts and two simultaneous onsets", "[refe
     CHECK(end.bodies[0].x.x() == end.bodies[1].x.x());  // the same arithmetic for both
     CHECK(end.bodies[0].v.x() == end.bodies[1].v.x());
   }
+}
+
+TEST_CASE("contact events: a body system's reference is the same bit for bit on any number of threads", "[reference]") {
+  // The loads and the per-body derivatives split over the workers a unit may use (core/parallel.hpp,
+  // SystemLoads): a 512-sphere gas integrated alone (one thread) and as the one unit of a scheduler of
+  // two workers (two threads; the Verlet list built again along the way) ends in the same states, and
+  // locates the same switches at the same times.
+  const Problem p = catalogue_problem("particle_gas_512");
+  const std::vector<double> times = uniform_times(0.3, 3);
+  ContactEventLog alone;
+  alone.record = true;
+  const auto serial = integrate_with_contact_events(p, times, 1e-9, 1000000, alone);
+  ContactEventLog shared;
+  shared.record = true;
+  std::vector<std::vector<double>> split;
+  int threads = 0;
+  TaskGraph graph;
+  graph.add([&] {
+    threads = parallel::spare_threads();
+    split = integrate_with_contact_events(p, times, 1e-9, 1000000, shared);
+  });
+  graph.run(2);
+  CHECK(threads == 2);
+  CHECK(alone.located > 0);
+  CHECK(shared.times == alone.times);
+  CHECK(shared.steps == alone.steps);
+  REQUIRE(split.size() == serial.size());
+  for (std::size_t k = 0; k < serial.size(); ++k) CHECK(split[k] == serial[k]);
 }
 
 TEST_CASE("the Pascal-triangle binomials the Bulirsch-Stoer dense output uses are Boost's values", "[reference]") {

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <thread>
 
+#include "rigidbench/core/parallel.hpp"
 #include "rigidbench/core/text_escape.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/verification/suite.hpp"
@@ -388,7 +389,7 @@ BenchResult run_bench(const BenchRequest& req) {
       if (!req.quiet) std::fprintf(stderr, "bench: counting instructions under callgrind (%zu pairs)...\n", pairs.size());
       std::vector<double> timed;  // the cost estimate that shares the pairs among the drivers
       for (const BenchEntry& e : out.entries) timed.push_back(e.ns_per_step);
-      const int jobs = req.jobs > 0 ? req.jobs : int(std::max(1U, std::thread::hardware_concurrency()));
+      const int jobs = req.jobs > 0 ? req.jobs : parallel::cores();
       std::vector<BenchPair> counted = pairs;
       counted.insert(counted.end(), runs.begin(), runs.end());
       const auto ips = count_instructions_by_size(counted, req.icount_steps, out.icount_tool, "", !req.quiet, jobs, timed);

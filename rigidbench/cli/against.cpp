@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "rigidbench/core/build_info.hpp"
+#include "rigidbench/core/parallel.hpp"
 #include "rigidbench/core/process.hpp"
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/reference/reference.hpp"
@@ -69,7 +70,7 @@ std::string against_binary(const AgainstRequest& req) {
       throw InputError(cat("gate --against: git worktree add failed (see ", log, ")"));
   }
   // The same compiler and flags as this build, so that the two builds' counts are comparable.
-  const int jobs = req.jobs > 0 ? req.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+  const int jobs = req.jobs > 0 ? req.jobs : parallel::cores();
   const BuildInfo& info = build_info();
   std::vector<std::string> configure{"cmake", "-S", src.string(), "-B", build.string(), "-G", "Ninja",
                                      cat("-DCMAKE_BUILD_TYPE=", info.build_type),

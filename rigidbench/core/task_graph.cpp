@@ -11,6 +11,8 @@
 #include <thread>
 #include <tuple>
 
+#include "rigidbench/core/parallel.hpp"
+
 namespace rigidbench {
 
 struct TaskGraph::Impl {
@@ -69,6 +71,7 @@ void TaskGraph::run(int workers) {
   std::size_t finished = 0, running = 0;
   std::map<Id, std::exception_ptr> errors;  // by unit: the earliest added is rethrown
 
+  int pool_size = 1;  // the workers that run (set before the first starts)
   auto worker = [&] {
     std::unique_lock lock(m);
     for (;;) {
@@ -86,6 +89,7 @@ void TaskGraph::run(int workers) {
       lock.unlock();
       std::exception_ptr error;
       try {
+        const parallel::UnitScope unit(pool_size);  // its inner loops share the workers the others leave
         g.nodes[id].work();
       } catch (...) {
         error = std::current_exception();
@@ -107,6 +111,7 @@ void TaskGraph::run(int workers) {
   // thread (EAGAIN: --jobs 1000000), the pool runs with those it has: the results are the same on any
   // number of workers, so a refused thread must not turn a finished run into an internal error.
   const std::size_t wanted = std::min<std::size_t>(std::size_t(workers), std::max<std::size_t>(1, g.nodes.size()));
+  pool_size = workers;  // the budget asked for (--jobs), which a lone unit may spread over
   std::vector<std::jthread> pool;
   try {
     for (std::size_t j = 1; j < wanted; ++j) pool.emplace_back(worker);

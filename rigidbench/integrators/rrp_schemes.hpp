@@ -141,9 +141,10 @@ class RrpChart : public SchemeBase {
   void evaluate(double t, Loads& out) {
     if (!loaded_) return;  // stays zero
     ++c_.load_evaluations;
-    if (system_) system_loads(*p_, R_.data(), x_.data(), out.force.data(), out.moment.data());
+    if (system_) system_loads_(R_.data(), x_.data(), out.force.data(), out.moment.data());
     else out.moment[0] = p_->spatial_moment(t, R_[0]);
   }
+  SystemLoads system_loads_{*p_};  // its Verlet list kept from step to step (a rigid body: unused)
   Loads loads_[2];
   unsigned now_ = 0;  // loads_[now_]: at now_t_; loads_[now_ ^ 1]: the next
   double now_t_ = 0;

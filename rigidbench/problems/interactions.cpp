@@ -76,11 +76,44 @@ double contact_overlap(double K, double D, const Vec3& d, double L2, Vec3* Fi, V
   return U;
 }
 
-double wall(double K, double Di, const Vec3& normal, double offset, const Vec3& x, Vec3* F) {
-  double push;
-  const double U = hertz(K, 0.5 * Di, normal.dot(x) - offset, push);
-  if (F) *F += push * normal;
-  return U;
+double wall_overlap(double K, double Di, const Vec3& normal, double s, Vec3* F) {
+  // hertz() of the overlap s > 0, D = D_i/2 (eq. 56 and 57 with the wall a particle of zero diameter).
+  const double D = 0.5 * Di, r = std::sqrt(s);
+  if (F) *F += (K / D * s * r) * normal;
+  return 0.4 * K * s * s * r;
+}
+
+bool NeighbourList::update(std::size_t n, const Vec3* x) {
+  const double moved2 = 0.25 * skin_ * skin_;
+  bool stale = at_build_.size() != n || n > std::size_t(UINT32_MAX);
+  for (std::size_t b = 0; b < n && !stale; ++b) stale = !((x[b] - at_build_[b]).squaredNorm() <= moved2);  // NaN: stale
+  if (!stale) return true;
+  for (std::size_t b = 0; b < n; ++b)
+    if (!x[b].allFinite()) {
+      at_build_.clear();
+      return false;
+    }
+  if (n > std::size_t(UINT32_MAX)) return false;
+  build(n, x);
+  return true;
+}
+
+void NeighbourList::build(std::size_t n, const Vec3* x) {
+  ++builds_;
+  at_build_.assign(x, x + n);
+  // Pairs i < j within reach + skin, met in the all-pairs order; each body's neighbours then fill
+  // its run in that order, which is ascending (the pairs (i, b), i < b, come before the (b, j)).
+  const double r = reach_ + skin_, r2 = r * r;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  for_each_near_pair(n, [x](std::size_t b) -> const Vec3& { return x[b]; }, r, [&](std::size_t i, std::size_t j) {
+    if ((x[i] - x[j]).squaredNorm() < r2) pairs.emplace_back(std::uint32_t(i), std::uint32_t(j));
+  });
+  start_.assign(n + 1, 0);
+  for (const auto& [i, j] : pairs) ++start_[i + 1], ++start_[j + 1];
+  for (std::size_t b = 1; b <= n; ++b) start_[b] += start_[b - 1];
+  next_.resize(start_[n]);
+  std::vector<std::size_t> fill(start_.begin(), start_.end() - 1);
+  for (const auto& [i, j] : pairs) next_[fill[i]++] = j, next_[fill[j]++] = i;
 }
 
 }  // namespace rigidbench::interactions

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -120,8 +121,45 @@ void for_each_near_pair(std::size_t n, const XofB& x, double reach, Visit&& visi
   }
 }
 
+/// The near pairs of n moving bodies, kept from one load evaluation to the next (a Verlet list:
+/// Allen & Tildesley, Computer Simulation of Liquids, 2nd ed., section 5.3). At each build it holds,
+/// for every body, the bodies whose centres are within reach + skin of its own, ascending; it is built
+/// again as soon as some centre has moved more than skin/2 from where it was at the build, so every
+/// pair within reach of each other is on it at every evaluation. A body's list ascending is the
+/// order in which the all-pairs loop (i ascending, then j ascending) meets that body's pairs: sums
+/// over it of a term zero beyond reach are the all-pairs sums bit for bit. Building costs a grid walk
+/// (for_each_near_pair); between builds an evaluation walks the list only.
+class NeighbourList {
+ public:
+  NeighbourList(double reach, double skin) : reach_(reach), skin_(skin) {}
+  /// Brings the list up to date for the centres x[0..n); false (and no list) when a centre is not
+  /// finite - the caller then walks every pair, as the definition does.
+  bool update(std::size_t n, const Vec3* x);
+  /// The neighbours of body b at the last build, ascending.
+  const std::uint32_t* begin(std::size_t b) const { return next_.data() + start_[b]; }
+  const std::uint32_t* end(std::size_t b) const { return next_.data() + start_[b + 1]; }
+  /// How many times the list was built (the tests' and the profile's count).
+  std::size_t builds() const { return builds_; }
+
+ private:
+  void build(std::size_t n, const Vec3* x);
+  double reach_, skin_;
+  std::vector<Vec3> at_build_;
+  std::vector<std::size_t> start_;
+  std::vector<std::uint32_t> next_;
+  std::size_t builds_ = 0;
+};
+
+/// wall()'s touching case: the overlap s = 1 - gap/(D_i/2) > 0.
+double wall_overlap(double K, double Di, const Vec3& normal, double s, Vec3* F);
+
 /// A wall n . x = c acting on a particle of diameter D_i as eq. 56 with the wall a particle of zero
 /// diameter: gap n . x - c against D_i / 2. Not invariant under translations along n (it is a wall).
-double wall(double K, double Di, const Vec3& normal, double offset, const Vec3& x, Vec3* F = nullptr);
+/// Inline up to the no-contact test, as contact(): every body meets every wall at each evaluation.
+inline double wall(double K, double Di, const Vec3& normal, double offset, const Vec3& x, Vec3* F = nullptr) {
+  const double s = 1.0 - (normal.dot(x) - offset) / (0.5 * Di);
+  if (!(s > 0)) return 0;  // apart (or a point particle on the wall): no force, nothing added
+  return wall_overlap(K, Di, normal, s, F);
+}
 
 }  // namespace rigidbench::interactions

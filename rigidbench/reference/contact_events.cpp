@@ -80,14 +80,17 @@ void ContactGaps::crossings(const std::vector<double>& a, const std::vector<doub
   // A pair in contact at either end is within its contact distance there, so within that distance
   // plus both bodies' displacements over the step at the step's end.
   double moved = 0;
-  for (std::size_t i = 0; i < n_; ++i) moved = std::max(moved, (position(b, i) - position(a, i)).norm());
-  const std::vector<Vec3> xb = [&] {
-    std::vector<Vec3> x(n_);
-    for (std::size_t i = 0; i < n_; ++i) x[i] = position(b, i);
-    return x;
-  }();
+  std::vector<Vec3> xa(n_), xb(n_);
+  for (std::size_t i = 0; i < n_; ++i) {
+    xa[i] = position(a, i), xb[i] = position(b, i);
+    moved = std::max(moved, (xb[i] - xa[i]).norm());
+  }
   interactions::for_each_near_pair(n_, [&](std::size_t i) -> const Vec3& { return xb[i]; }, reach_ + 2 * moved,
                                    [&](std::size_t i, std::size_t j) {
+                                     // Apart at both ends (the common case): no switch, and no square root.
+                                     const double D = 0.5 * (diameter_[i] + diameter_[j]);
+                                     if ((xa[i] - xa[j]).squaredNorm() >= D * D && (xb[i] - xb[j]).squaredNorm() >= D * D)
+                                       return;
                                      if (const ContactSwitch s{i, j, false}; changed(s)) out.push_back(s);
                                    });
 }

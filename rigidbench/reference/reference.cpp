@@ -41,7 +41,9 @@ inline double binomial_coefficient<double, policies::policy<>>(unsigned n, unsig
 #include <deque>
 
 #include "rigidbench/core/names.hpp"
+#include "rigidbench/core/parallel.hpp"
 #include "rigidbench/core/so3.hpp"
+#include "rigidbench/core/task_graph.hpp"
 #include "rigidbench/problems/problem_file.hpp"
 #include "rigidbench/reference/analytic.hpp"
 #include "rigidbench/problems/formulations/body_system.hpp"
@@ -624,8 +626,12 @@ ReferenceSolution ReferenceJob::finish() {
 
 ReferenceSolution compute_reference(const Problem& p, const std::vector<double>& times,
                                     const ReferenceSettings& settings) {
+  // The units (the reference and its estimate, or the closed form's segments) side by side on the
+  // cores this thread may use; the result does not depend on how many (task_graph.hpp).
   ReferenceJob job(p, times, settings);
-  for (std::size_t i = 0; i < job.units(); ++i) job.run_unit(i);
+  TaskGraph graph;
+  for (std::size_t i = 0; i < job.units(); ++i) graph.add([&job, i] { job.run_unit(i); });
+  graph.run(parallel::workers());
   return job.finish();
 }
 

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "rigidbench/core/names.hpp"
+#include "rigidbench/core/parallel.hpp"
 #include "rigidbench/core/task_graph.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/problem_file.hpp"
@@ -334,7 +335,7 @@ SuiteResult run_suite(const SuiteRequest& req) {
   if (!known) throw InputError("unknown suite '" + req.suite + "' (available: quick, paper, full)");
   const bool full = req.suite == "full";
   if (req.jobs < 0) throw InputError("--jobs must be >= 0");
-  out.jobs = req.jobs > 0 ? req.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+  out.jobs = req.jobs > 0 ? req.jobs : parallel::cores();
   out.problems = suite_problems(req, full);
   const std::int64_t long_time_steps = req.long_time_steps >= 0 ? req.long_time_steps : full ? 100000 : 0;
   const std::vector<SchemeEntry> configured =

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "rigidbench/core/directions.hpp"
+#include "rigidbench/core/parallel.hpp"
 #include "rigidbench/core/json_input.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/families/common.hpp"
@@ -262,15 +263,11 @@ class BodySystem final : public Family {
 namespace rigidbench {
 
 namespace {
-/// The one walk over a body system's interactions (bonds, the near pairs for contact, walls): adds each
-/// term's energy to e and, when `force`/`moment` are given (n entries, accumulated into), its loads.
-/// R(b) and x(b) give body b's attitude and position (the schemes' arrays or a canonical State).
+/// The bonds' terms in their order (walk_interactions and SystemLoads both start with them).
 template <class RofB, class XofB>
-void walk_interactions(const Problem& p, const RofB& R, const XofB& x, SystemEnergy& e, Vec3* force, Vec3* moment) {
+void walk_bonds(const Interactions& in, const RofB& R, const XofB& x, SystemEnergy& e, Vec3* force, Vec3* moment) {
   const auto at = [](Vec3* a, std::size_t i) { return a ? a + i : nullptr; };
-  const std::size_t n = p.bodies.size();
-  const BodySystemData& d = body_system_data(p);
-  for (const Bond& bd : d.interactions.bonds) {
+  for (const Bond& bd : in.bonds) {
     const std::size_t i = bd.i, j = bd.j;
     if (bd.bending != 0) e.bending += interactions::bending(bd.bending, R(i), R(j), at(moment, i), at(moment, j));
     if (bd.axial != 0)
@@ -279,6 +276,17 @@ void walk_interactions(const Problem& p, const RofB& R, const XofB& x, SystemEne
       e.shear += interactions::shear(bd.shear, bd.rest, R(i), R(j), x(i), x(j), at(force, i), at(force, j),
                                      at(moment, i), at(moment, j));
   }
+}
+
+/// The one walk over a body system's interactions (bonds, the near pairs for contact, walls): adds each
+/// term's energy to e and, when `force`/`moment` are given (n entries, accumulated into), its loads.
+/// R(b) and x(b) give body b's attitude and position (the schemes' arrays or a canonical State).
+template <class RofB, class XofB>
+void walk_interactions(const Problem& p, const RofB& R, const XofB& x, SystemEnergy& e, Vec3* force, Vec3* moment) {
+  const auto at = [](Vec3* a, std::size_t i) { return a ? a + i : nullptr; };
+  const std::size_t n = p.bodies.size();
+  const BodySystemData& d = body_system_data(p);
+  walk_bonds(d.interactions, R, x, e, force, moment);
   if (const double K = d.interactions.contact_stiffness; K != 0) {
     // Contact acts within D_ij = (D_i + D_j)/2 <= max D: only the pairs a grid finds near, in the
     // all-pairs order (the sums are the all-pairs sums bit for bit).
@@ -301,6 +309,52 @@ void system_loads(const Problem& p, const Mat3* R, const Vec3* x, Vec3* force, V
   walk_interactions(
       p, [R](std::size_t b) -> const Mat3& { return R[b]; }, [x](std::size_t b) -> const Vec3& { return x[b]; },
       unused, force, moment);
+}
+
+namespace {
+/// The Verlet list's skin, in units of the contact reach: the list holds (1 + skin)^3 = 2 times the
+/// pairs within reach, and at the gas's speeds (~1 per unit time, reach 1) it lasts ~0.1 time units,
+/// hundreds of reference steps.
+constexpr double kSkin = 0.25;
+}  // namespace
+
+SystemLoads::SystemLoads(const Problem& p)
+    : p_(&p), reach_(0), contact_(body_system_data(p).interactions.contact_stiffness != 0), near_(0, 0) {
+  const BodySystemData& d = body_system_data(p);
+  for (std::size_t b = 0; b < p.bodies.size(); ++b) reach_ = std::max(reach_, diameter(d, b));
+  near_ = interactions::NeighbourList(reach_, kSkin * reach_);
+}
+
+void SystemLoads::operator()(const Mat3* R, const Vec3* x, Vec3* force, Vec3* moment) {
+  evaluate(R, x, force, moment, p_->bodies.size() >= kParallelBodies ? parallel::spare_threads() : 1);
+}
+
+void SystemLoads::evaluate(const Mat3* R, const Vec3* x, Vec3* force, Vec3* moment, int threads) {
+  const std::size_t n = p_->bodies.size();
+  const bool listed = contact_ && reach_ > 0 && n >= 2;
+  if (listed && !near_.update(n, x)) return system_loads(*p_, R, x, force, moment);  // a centre not finite
+  const BodySystemData& d = body_system_data(*p_);
+  const Interactions& in = d.interactions;
+  for (std::size_t b = 0; b < n; ++b) force[b] = moment[b] = Vec3::Zero();
+  SystemEnergy unused;
+  walk_bonds(in, [R](std::size_t b) -> const Mat3& { return R[b]; }, [x](std::size_t b) -> const Vec3& { return x[b]; },
+             unused, force, moment);
+  const double K = in.contact_stiffness;
+  parallel::for_each_chunk(n, threads, [&](std::size_t first, std::size_t last) {
+    for (std::size_t b = first; b < last; ++b) {
+      Vec3 f = force[b];
+      // The walk's pair (i, j), i < j, adds F(x_i - x_j) to body i and subtracts it from body j.
+      if (listed)
+        for (const std::uint32_t* k = near_.begin(b); k != near_.end(b); ++k) {
+          const std::size_t j = *k;
+          const double D = 0.5 * (diameter(d, std::min(b, j)) + diameter(d, std::max(b, j)));
+          if (j > b) interactions::contact(K, D, x[b], x[j], &f, nullptr);
+          else interactions::contact(K, D, x[j], x[b], nullptr, &f);
+        }
+      for (const Wall& w : in.walls) interactions::wall(w.stiffness, diameter(d, b), w.normal, w.offset, x[b], &f);
+      force[b] = f;
+    }
+  });
 }
 
 SystemEnergy system_energy(const Problem& p, const State& s) {

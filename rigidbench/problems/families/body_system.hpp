@@ -10,6 +10,7 @@
 #include "rigidbench/core/state.hpp"
 #include "rigidbench/core/types.hpp"
 #include "rigidbench/problems/family_data.hpp"
+#include "rigidbench/problems/interactions.hpp"
 #include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench {
@@ -68,6 +69,36 @@ struct SystemEnergy {
 /// Spatial forces F_b = -dU/dx_b and spatial moments m_b = -dU/d(delta_b) of p's interactions at the
 /// configuration (R_b, x_b), b = 0..n-1 (every output array has n entries; overwritten).
 void system_loads(const Problem& p, const Mat3* R, const Vec3* x, Vec3* force, Vec3* moment);
+/// The loads of one body system evaluated again and again on nearby configurations - a scheme's
+/// steps, a reference's stages - as system_loads gives them, bit for bit, on any number of threads
+/// (docs/decisions.md, "Parallel loads"; tests/test_interactions.cpp). The contact pairs come from a
+/// Verlet list kept between evaluations (interactions::NeighbourList) instead of a grid built at
+/// each; the bonds are summed first, in their order, as the walk does; then each body gathers its
+/// contact forces from its neighbours in ascending order - the order in which the walk's pair loop
+/// adds them to it, each pair's force computed from the same operands - and its walls', in theirs.
+/// A body's sum is its own, so the bodies are split over threads (parallel::for_each_chunk) from
+/// kParallelBodies bodies up. One object per integration: it holds the list and is not shared
+/// between threads.
+class SystemLoads {
+ public:
+  /// From this many bodies up the gather is split over parallel::spare_threads(): below it a fork
+  /// and join cost more than they save (a 2 000-sphere gas gains, a torus of 80 does not).
+  static constexpr std::size_t kParallelBodies = 512;
+  explicit SystemLoads(const Problem& p);
+  /// As system_loads(p, R, x, force, moment), on parallel::spare_threads() threads.
+  void operator()(const Mat3* R, const Vec3* x, Vec3* force, Vec3* moment);
+  /// The same on `threads` threads exactly (the tests compare thread counts).
+  void evaluate(const Mat3* R, const Vec3* x, Vec3* force, Vec3* moment, int threads);
+  /// The Verlet list's builds so far (0 without contact).
+  std::size_t list_builds() const { return near_.builds(); }
+
+ private:
+  const Problem* p_;
+  double reach_;
+  bool contact_;
+  interactions::NeighbourList near_;
+};
+
 /// The energy of s by kind: kinetic, and each interaction potential.
 SystemEnergy system_energy(const Problem& p, const State& s);
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "rigidbench/core/parallel.hpp"
 #include "rigidbench/core/quaternion.hpp"
 #include "rigidbench/core/state.hpp"
 #include "rigidbench/problems/families/body_system.hpp"
@@ -19,7 +20,7 @@ struct BodySystemQuaternion {
   static constexpr std::size_t kPer = 13;
 
   explicit BodySystemQuaternion(const Problem* p, std::uint64_t* counter = nullptr)
-      : problem(p), load_evaluations(counter) {}
+      : problem(p), load_evaluations(counter), loads_(*p), turning_(!body_system_data(*p).interactions.bonds.empty()) {}
 
   const Problem* problem;
   std::uint64_t* load_evaluations;  // optional counter
@@ -30,30 +31,21 @@ struct BodySystemQuaternion {
     x_.resize(n);
     F_.resize(n);
     m_.resize(n);
-    for (std::size_t b = 0; b < n; ++b) {
-      const double* s = y.data() + kPer * b;
-      R_[b] = quat::to_matrix(Vec4(s[0], s[1], s[2], s[3]));
-      x_[b] = Vec3(s[7], s[8], s[9]);
-    }
-    system_loads(*problem, R_.data(), x_.data(), F_.data(), m_.data());
-    if (load_evaluations) ++*load_evaluations;
     dy.resize(y.size());
-    for (std::size_t b = 0; b < n; ++b) {
-      const double* s = y.data() + kPer * b;
-      double* d = dy.data() + kPer * b;
-      const Vec4 q(s[0], s[1], s[2], s[3]);
-      const Vec3 W(s[4], s[5], s[6]);
-      const Vec4 dq = 0.5 * quat::multiply(q, Vec4(0.0, W.x(), W.y(), W.z()));
-      const Mat3& J = problem->inertia(b);
-      const Vec3 dW = problem->inertia_inverse(b) * ((J * W).cross(W) + R_[b].transpose() * m_[b]);
-      const double im = 1.0 / problem->bodies[b].mass;
-      for (int i = 0; i < 4; ++i) d[i] = dq[i];
-      for (int i = 0; i < 3; ++i) {
-        d[4 + i] = dW[i];
-        d[7 + i] = s[10 + i];
-        d[10 + i] = im * F_[b][i];
+    // Each body's numbers from its own: split over the threads the loads use (SystemLoads).
+    const int threads = n >= SystemLoads::kParallelBodies ? parallel::spare_threads() : 1;
+    parallel::for_each_chunk(n, threads, [&](std::size_t first, std::size_t last) {
+      for (std::size_t b = first; b < last; ++b) {
+        const double* s = y.data() + kPer * b;
+        if (turning_) R_[b] = quat::to_matrix(Vec4(s[0], s[1], s[2], s[3]));
+        x_[b] = Vec3(s[7], s[8], s[9]);
       }
-    }
+    });
+    loads_.evaluate(R_.data(), x_.data(), F_.data(), m_.data(), threads);
+    if (load_evaluations) ++*load_evaluations;
+    parallel::for_each_chunk(n, threads, [&](std::size_t first, std::size_t last) {
+      for (std::size_t b = first; b < last; ++b) derivative(y.data() + kPer * b, dy.data() + kPer * b, b);
+    });
   }
 
   static state_type from_state(const State& x) {
@@ -84,9 +76,30 @@ struct BodySystemQuaternion {
   }
 
  private:
-  // Scratch for the loads (one system object per integration; odeint may copy it, which is fine).
+  /// Body b's derivative (the equations at the top) from its state s and its loads.
+  void derivative(const double* s, double* d, std::size_t b) const {
+    const Vec4 q(s[0], s[1], s[2], s[3]);
+    const Vec3 W(s[4], s[5], s[6]);
+    const Vec4 dq = 0.5 * quat::multiply(q, Vec4(0.0, W.x(), W.y(), W.z()));
+    const Mat3& J = problem->inertia(b);
+    // Without bonds no interaction has a moment (contact and walls push along the line of centres):
+    // m_b = 0 exactly and the attitudes are not needed.
+    const Vec3 dW = turning_ ? Vec3(problem->inertia_inverse(b) * ((J * W).cross(W) + R_[b].transpose() * m_[b]))
+                             : Vec3(problem->inertia_inverse(b) * (J * W).cross(W));
+    const double im = 1.0 / problem->bodies[b].mass;
+    for (int i = 0; i < 4; ++i) d[i] = dq[i];
+    for (int i = 0; i < 3; ++i) {
+      d[4 + i] = dW[i];
+      d[7 + i] = s[10 + i];
+      d[10 + i] = im * F_[b][i];
+    }
+  }
+  // Scratch for the loads (one system object per integration; odeint may copy it, which is fine: a
+  // copy keeps its own Verlet list).
   mutable std::vector<Mat3> R_;
   mutable std::vector<Vec3> x_, F_, m_;
+  mutable SystemLoads loads_;  // keeps its Verlet list from one evaluation to the next
+  bool turning_;               // bonds: the interactions have moments, which need the attitudes
 };
 
 }  // namespace rigidbench::formulations
