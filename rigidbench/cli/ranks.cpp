@@ -1,5 +1,6 @@
 #include "rigidbench/cli/ranks.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <stdexcept>
@@ -61,6 +62,29 @@ int RankSession::agree(int code) const {
   if (!g_ranks.distributed()) return code;
   MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return code;
+}
+
+std::vector<std::string> all_gather_bytes(const std::string& bytes) {
+  const Ranks& w = g_ranks;
+  if (!w.distributed()) return {bytes};
+  const long long mine = static_cast<long long>(bytes.size());
+  std::vector<long long> sizes(std::size_t(w.size));
+  MPI_Allgather(&mine, 1, MPI_LONG_LONG, sizes.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD);
+  std::vector<int> counts, offsets;
+  long long total = 0;
+  for (long long n : sizes) {
+    counts.push_back(int(std::min<long long>(n, INT_MAX)));
+    offsets.push_back(int(std::min<long long>(total, INT_MAX)));
+    total += n;
+  }
+  if (total > INT_MAX) throw std::runtime_error("the ranks' references exceed 2 GiB together (MPI counts)");
+  std::string all(std::size_t(total), '\0');
+  MPI_Allgatherv(bytes.data(), int(bytes.size()), MPI_CHAR, all.data(), counts.data(), offsets.data(), MPI_CHAR,
+                 MPI_COMM_WORLD);
+  std::vector<std::string> out;
+  for (int r = 0; r < w.size; ++r)
+    out.push_back(all.substr(std::size_t(offsets[std::size_t(r)]), std::size_t(counts[std::size_t(r)])));
+  return out;
 }
 
 std::optional<std::vector<nlohmann::ordered_json>> gather_parts(
@@ -138,6 +162,8 @@ RankSession::RankSession(int&, char**&) {
 }
 RankSession::~RankSession() = default;
 int RankSession::agree(int code) const { return code; }
+
+std::vector<std::string> all_gather_bytes(const std::string& bytes) { return {bytes}; }
 
 std::optional<std::vector<nlohmann::ordered_json>> gather_parts(
     const std::function<nlohmann::ordered_json(const Shard&)>& part) {

@@ -1,11 +1,14 @@
 #pragma once
 // MPI across machines (docs/scaling.md, "MPI"): started by a launcher (`mpirun -np N`, Slurm's
-// `srun`), the N processes of one command split its pairs as the N shards of a sweep (rank r runs
-// shard r+1/N, core/shard.hpp), and rank 0 gathers their reports and writes the one merged report
+// `srun`), the N processes of one command split its pairs - `verify` longest first with its
+// references (all_gather_bytes hands those over; verification/suite.hpp, RankGroup), `bench` and
+// `gate --run` as the N shards of a sweep (rank r runs shard r+1/N, core/shard.hpp) - and rank 0
+// gathers their reports and writes the one merged report
 // (tracking/merge.hpp) -- the same report as one process writes, timing aside. Without a launcher, or
 // in a build without MPI, there is one rank and nothing changes.
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -35,6 +38,10 @@ class RankSession {
 
 /// This process's rank and the number of ranks (0 and 1 outside a RankSession).
 const Ranks& ranks();
+
+/// Collective: every rank's bytes, in rank order, on every rank (one rank: {bytes}). Throws on
+/// every rank alike when they exceed what MPI counts (2 GiB together).
+std::vector<std::string> all_gather_bytes(const std::string& bytes);
 
 /// Runs `part(shard)` on every rank with its shard and gathers the results on rank 0, in rank order;
 /// the other ranks get nullopt. When a part throws on any rank, every rank throws after all have

@@ -85,19 +85,21 @@ int run_paper(const VerifyRun& v) {
   return ps.any_failed() ? kVerdictFailed : kOk;
 }
 
-/// N ranks (mpirun/srun): rank r runs shard r+1/N, rank 0 merges and writes (docs/scaling.md).
+/// N ranks (mpirun/srun): the ranks split the sweep longest first, references included, and hand
+/// each other the references (RankGroup); rank 0 merges and writes (docs/scaling.md).
 int run_distributed(VerifyRun& v) {
   SuiteRequest& req = v.req;
   req.progress = req.progress && ranks().root();
   const auto parts = gather_parts([&](const Shard& shard) {
     SuiteRequest mine = req;
-    mine.shard = shard;
+    mine.shard = shard;  // what the rank's report says, for merge; the share itself is longest first
+    mine.ranks = RankGroup{ranks().rank, ranks().size, all_gather_bytes};
     return suite_report(run_suite(mine), v.argv, v.started);
   });
   if (!parts) return kOk;  // rank 0 writes; every rank exits with its code
   std::vector<std::string> names;
   for (int r = 0; r < ranks().size; ++r) names.push_back(cat("rank ", std::to_string(r)));
-  const nlohmann::ordered_json merged = merge_shard_reports(*parts, names);
+  const nlohmann::ordered_json merged = merge_shard_reports(*parts, names, ShardKeys::planned);
   const auto& sum = merged.at("summary");
   std::printf("verify: %d MPI ranks, %zu pairs (%zu ok, %zu skipped, %zu breakdown), %zu with a failed verdict\n",
               ranks().size, sum.at("pairs").get<std::size_t>(), sum.at("ok").get<std::size_t>(),

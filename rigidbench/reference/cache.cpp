@@ -1,10 +1,12 @@
 #include "rigidbench/reference/cache.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <vector>
 
 #include "rigidbench/core/atomic_file.hpp"
@@ -44,43 +46,27 @@ std::string entry_checksum(nlohmann::json header, const std::vector<double>& pay
 }
 }  // namespace
 
-bool cache_load(const std::string& path, const nlohmann::json& key, std::size_t bodies, ReferenceSolution& r) {
+namespace {
+/// Why an entry is refused (for the cache's stderr line), or empty.
+std::string decode_into(std::string_view bytes, const nlohmann::json& key, std::size_t bodies, ReferenceSolution& r,
+                        nlohmann::json& h) {
   const std::size_t kRecord = record_size(bodies);
-  // Not a regular file (a FIFO would block the open; a folder): not an entry.
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) return false;
-  if (!std::filesystem::is_regular_file(status)) {
-    std::fprintf(stderr, "reference cache: %s is not a regular file; recomputing\n", path.c_str());
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::string line;
-  if (!std::getline(in, line)) return false;
-  nlohmann::json h;
+  const std::size_t eol = bytes.find('\n');
+  if (eol == std::string_view::npos) return "has a corrupt header";
   try {
-    h = parse_json_input(line, path);
+    h = parse_json_input(bytes.substr(0, eol), "reference entry");
   } catch (const InputError&) {
-    std::fprintf(stderr, "reference cache: %s has a corrupt header; recomputing\n", path.c_str());
-    return false;
+    return "has a corrupt header";
   }
-  if (!h.contains("key") || h["key"] != key) {
-    std::fprintf(stderr, "reference cache: %s is stale (another problem, formulation or code version); recomputing\n",
-                 path.c_str());
-    return false;
-  }
-  if (!h.contains("checksum")) {
-    std::fprintf(stderr, "reference cache: %s has no whole-entry checksum (an older format); recomputing\n", path.c_str());
-    return false;
-  }
+  if (!h.is_object() || !h.contains("key") || h["key"] != key)
+    return "is stale (another problem, formulation or code version)";
+  if (!h.contains("checksum")) return "has no whole-entry checksum (an older format)";
   const std::size_t n = key["grid"]["n"].get<std::size_t>();
   std::vector<double> payload(n * kRecord);
-  in.read(reinterpret_cast<char*>(payload.data()), std::streamsize(payload.size() * sizeof(double)));
-  if (!in || in.peek() != std::char_traits<char>::eof() || h["checksum"] != entry_checksum(h, payload)) {
-    std::fprintf(stderr, "reference cache: %s is corrupt (size or checksum); recomputing\n", path.c_str());
-    return false;
-  }
+  const std::string_view raw = bytes.substr(eol + 1);
+  if (raw.size() != payload.size() * sizeof(double)) return "is corrupt (size or checksum)";
+  std::memcpy(payload.data(), raw.data(), raw.size());
+  if (h["checksum"] != entry_checksum(h, payload)) return "is corrupt (size or checksum)";
   try {
     r.kind = h.at("kind");
     r.formulation = h.at("formulation");
@@ -94,8 +80,7 @@ bool cache_load(const std::string& path, const nlohmann::json& key, std::size_t 
     for (double x : {r.error_estimate.attitude, r.error_estimate.omega, r.error_estimate.position, r.error_estimate.velocity})
       if (!(x >= 0) || !std::isfinite(x)) throw std::domain_error("error estimate");
   } catch (const std::exception&) {
-    std::fprintf(stderr, "reference cache: %s has an incomplete header; recomputing\n", path.c_str());
-    return false;
+    return "has an incomplete header";
   }
   r.states.assign(n, State(bodies));
   r.estimate_attitude.resize(n);
@@ -112,11 +97,33 @@ bool cache_load(const std::string& path, const nlohmann::json& key, std::size_t 
     r.estimate_attitude[i] = v[0];
     r.estimate_omega[i] = v[1];
   }
+  return "";
+}
+}  // namespace
+
+bool cache_load(const std::string& path, const nlohmann::json& key, std::size_t bodies, ReferenceSolution& r) {
+  // Not a regular file (a FIFO would block the open; a folder): not an entry.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) return false;
+  if (!std::filesystem::is_regular_file(status)) {
+    std::fprintf(stderr, "reference cache: %s is not a regular file; recomputing\n", path.c_str());
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.empty()) return false;
+  nlohmann::json h;
+  if (const std::string why = decode_into(bytes, key, bodies, r, h); !why.empty()) {
+    std::fprintf(stderr, "reference cache: %s %s; recomputing\n", path.c_str(), why.c_str());
+    return false;
+  }
   r.from_cache = true;
   return true;
 }
 
-void cache_store(const std::string& path, const nlohmann::json& key, const ReferenceSolution& r) {
+std::string encode_reference(const nlohmann::json& key, const ReferenceSolution& r, const nlohmann::json& extra) {
   std::vector<double> payload;
   payload.reserve(r.states.size() * record_size(r.states.empty() ? 1 : r.states[0].bodies.size()));
   for (std::size_t i = 0; i < r.states.size(); ++i) {
@@ -130,25 +137,38 @@ void cache_store(const std::string& path, const nlohmann::json& key, const Refer
     payload.push_back(r.estimate_omega[i]);
   }
   nlohmann::json h = {{"key", key},
-                            {"kind", r.kind},
-                            {"formulation", r.formulation},
-                            {"stepper", r.stepper},
-                            {"precision", r.precision},
-                            {"notes", r.notes},
-                            {"tolerance", r.tolerance},
-                            {"steps", r.steps},
-                            {"error_estimate", {{"attitude", r.error_estimate.attitude},
-                                                {"omega", r.error_estimate.omega},
-                                                {"position", r.error_estimate.position},
-                                                {"velocity", r.error_estimate.velocity}}}};
+                      {"kind", r.kind},
+                      {"formulation", r.formulation},
+                      {"stepper", r.stepper},
+                      {"precision", r.precision},
+                      {"notes", r.notes},
+                      {"tolerance", r.tolerance},
+                      {"steps", r.steps},
+                      {"error_estimate", {{"attitude", r.error_estimate.attitude},
+                                          {"omega", r.error_estimate.omega},
+                                          {"position", r.error_estimate.position},
+                                          {"velocity", r.error_estimate.velocity}}}};
+  if (!extra.is_null()) h["extra"] = extra;
   h["checksum"] = entry_checksum(h, payload);
+  return h.dump() + "\n" + std::string(reinterpret_cast<const char*>(payload.data()), payload.size() * sizeof(double));
+}
+
+bool decode_reference(std::string_view bytes, const nlohmann::json& key, std::size_t bodies, ReferenceSolution& r,
+                      nlohmann::json* extra) {
+  nlohmann::json h;
+  if (!decode_into(bytes, key, bodies, r, h).empty()) return false;
+  if (extra) *extra = h.contains("extra") ? h["extra"] : nlohmann::json();
+  return true;
+}
+
+void cache_store(const std::string& path, const nlohmann::json& key, const ReferenceSolution& r) {
+  const std::string entry = encode_reference(key, r);
   // A failure only loses the cache entry.
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   try {
     AtomicFile out(path);
-    out.write(h.dump() + "\n");
-    out.write(std::string_view(reinterpret_cast<const char*>(payload.data()), payload.size() * sizeof(double)));
+    out.write(entry);
     out.commit();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "reference cache: not stored (%s)\n", e.what());

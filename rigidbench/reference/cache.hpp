@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "rigidbench/reference/reference.hpp"
 
@@ -22,6 +23,14 @@ std::string hex(std::uint64_t x);
 /// Reads the entry at `path` into r when its header carries exactly `key` and its payload is whole;
 /// false (with the reason on stderr when the file exists) otherwise.
 bool cache_load(const std::string& path, const nlohmann::json& key, std::size_t bodies, ReferenceSolution& r);
+/// An entry's bytes (the header line and the payload), with `extra` in the header when not null:
+/// what cache_store writes, and what MPI ranks hand each other (verification/suite.cpp).
+std::string encode_reference(const nlohmann::json& key, const ReferenceSolution& r,
+                             const nlohmann::json& extra = nlohmann::json());
+/// Reads an entry's bytes into r (states, estimates, provenance; not from_cache, seconds or the
+/// cache key) when they carry exactly `key` and are whole, and its `extra` into *extra; false otherwise.
+bool decode_reference(std::string_view bytes, const nlohmann::json& key, std::size_t bodies, ReferenceSolution& r,
+                      nlohmann::json* extra = nullptr);
 /// Writes r under `key` to `path`; a failure only loses the cache entry.
 void cache_store(const std::string& path, const nlohmann::json& key, const ReferenceSolution& r);
 

@@ -624,6 +624,11 @@ ReferenceSolution ReferenceJob::finish() {
   return std::move(r);
 }
 
+nlohmann::json reference_key(const Problem& p, const std::vector<double>& times, const ReferenceSettings& settings) {
+  if (times.empty()) throw InputError("reference: the time grid must start at t0");
+  return cache_key(p, times, settings, settings.formulation.value_or(default_formulation(p)));
+}
+
 ReferenceSolution compute_reference(const Problem& p, const std::vector<double>& times,
                                     const ReferenceSettings& settings) {
   // The units (the reference and its estimate, or the closed form's segments) side by side on the

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "rigidbench/core/state.hpp"
 #include "rigidbench/problems/problem.hpp"
 
@@ -178,6 +180,10 @@ class ReferenceJob {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// What identifies the reference of p on `times` under `settings` (its cache entry's key): the
+/// problem, formulation, stepper, tolerances, precision, grid and the reference code's version.
+nlohmann::json reference_key(const Problem& p, const std::vector<double>& times, const ReferenceSettings& settings = {});
 
 /// compute_reference with the Kirchhoff formulation (the historical default, kept for callers
 /// that need that formulation specifically).

@@ -729,34 +729,6 @@ ordered_json error_trend(const PairData& pd, const std::string& metric, const Hi
                 {"change_points", change_points_json(cps, idx, order)}};
 }
 
-/// Instructions per step per revision, one series per toolchain, and their change points.
-ordered_json instruction_trends(const PairData& pd, const std::vector<std::string>& order, TrendCounts& n) {
-  ordered_json instr = ordered_json::array();
-  for (const auto& [env, rows] : pd.costs) {
-    std::vector<std::vector<double>> ins(order.size()), ns(order.size());
-    for (const CostRow& r : rows) {
-      ins[r.rev].push_back(r.instructions);
-      ns[r.rev].push_back(r.ns);
-    }
-    std::vector<double> values;
-    std::vector<std::size_t> idx;
-    ordered_json points = ordered_json::array();
-    for (std::size_t i = 0; i < order.size(); ++i) {
-      if (ins[i].empty()) continue;
-      const double v = median_finite(ins[i]);
-      points.push_back({{"index", i}, {"revision", order[i]}, {"value", num(v)}, {"ns_per_step", num(median_finite(ns[i]))},
-                        {"runs", int(ins[i].size())}});
-      values.push_back(v);
-      idx.push_back(i);
-    }
-    const auto cps = change_points(values, 1.02);
-    n.changes += int(cps.size());
-    for (const auto& c : cps) n.latest += idx[c.index] + 1 == order.size();
-    instr.push_back({{"environment", env}, {"points", points}, {"change_points", change_points_json(cps, idx, order)}});
-  }
-  return instr;
-}
-
 /// A series of per-revision values (the median of each revision's runs; revisions without one are
 /// left out) and its change points at `factor`.
 ordered_json median_series(const std::vector<std::vector<double>>& per_rev, const std::vector<std::string>& order,
@@ -775,6 +747,23 @@ ordered_json median_series(const std::vector<std::vector<double>>& per_rev, cons
   n.changes += int(cps.size());
   for (const auto& c : cps) n.latest += idx[c.index] + 1 == order.size();
   return {{"points", points}, {"change_points", change_points_json(cps, idx, order)}};
+}
+
+/// Instructions per step per revision, one series per toolchain, and their change points (at +2 %),
+/// each point with the median wall clock per step of its runs beside.
+ordered_json instruction_trends(const PairData& pd, const std::vector<std::string>& order, TrendCounts& n) {
+  ordered_json instr = ordered_json::array();
+  for (const auto& [env, rows] : pd.costs) {
+    std::vector<std::vector<double>> ins(order.size()), ns(order.size());
+    for (const CostRow& r : rows) {
+      ins[r.rev].push_back(r.instructions);
+      ns[r.rev].push_back(r.ns);
+    }
+    ordered_json s = median_series(ins, order, 1.02, n);
+    for (ordered_json& point : s["points"]) point["ns_per_step"] = num(median_finite(ns[point["index"].get<std::size_t>()]));
+    instr.push_back({{"environment", env}, {"points", s["points"]}, {"change_points", s["change_points"]}});
+  }
+  return instr;
 }
 
 /// An adaptive pair's work per unit simulated time at one tolerance (as asked by --h, else the

@@ -20,8 +20,9 @@ namespace {
 std::string key_of(const json& r) { return shard_key(r.at("integrator").get<std::string>(), r.at("problem").get<std::string>()); }
 
 /// Every report is a valid shard of one sweep by one build, each shard exactly once, holding only
-/// its own pairs (and the baselines, for bench). Returns whether the reports are bench reports.
-bool check_shards(const std::vector<json>& reports, const std::vector<std::string>& names) {
+/// its own pairs (and the baselines, for bench) - those its key hashes to, unless `hashed` is false
+/// (MPI ranks' shares, planned longest first: the positions alone say where each pair belongs). Returns whether the reports are bench reports.
+bool check_shards(const std::vector<json>& reports, const std::vector<std::string>& names, bool hashed) {
   if (reports.empty()) throw InputError("merge: no reports given");
   const bool bench = reports.front().is_object() && reports.front().value("kind", "") == "bench";
   for (std::size_t i = 0; i < reports.size(); ++i) {
@@ -58,7 +59,7 @@ bool check_shards(const std::vector<json>& reports, const std::vector<std::strin
       return std::find(baselines.begin(), baselines.end(), res.at("integrator")) != baselines.end();
     };
     for (const json& res : r.at("results"))
-      if (!shard.contains(key_of(res)) && !is_baseline(res))
+      if (hashed && !shard.contains(key_of(res)) && !is_baseline(res))
         throw InputError(cat("merge: ", names[i], " holds ", key_of(res), ", which belongs to shard ",
                              std::to_string(Shard::of(key_of(res), count)), "/", std::to_string(count)));
   }
@@ -183,8 +184,9 @@ json merged_verify(const std::vector<json>& reports, const std::vector<std::stri
 
 }  // namespace
 
-json merge_shard_reports(const std::vector<json>& reports, const std::vector<std::string>& names) {
-  return check_shards(reports, names) ? merged_bench(reports, names) : merged_verify(reports, names);
+json merge_shard_reports(const std::vector<json>& reports, const std::vector<std::string>& names, ShardKeys keys) {
+  return check_shards(reports, names, keys == ShardKeys::hashed) ? merged_bench(reports, names)
+                                                                 : merged_verify(reports, names);
 }
 
 }  // namespace rigidbench

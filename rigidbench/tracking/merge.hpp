@@ -9,9 +9,13 @@
 
 namespace rigidbench {
 
+/// How the sweep was split: by the pairs' key hashes (`--shard k/N`, bench and gate ranks), or as
+/// planned (verify's MPI ranks, longest first: each pair's position in the sweep is still checked).
+enum class ShardKeys { hashed, planned };
+
 /// `reports` are all verify reports or all bench reports, each validated against its schema;
 /// `names` name them in messages. Throws InputError naming what is wrong.
 nlohmann::ordered_json merge_shard_reports(const std::vector<nlohmann::ordered_json>& reports,
-                                           const std::vector<std::string>& names);
+                                           const std::vector<std::string>& names, ShardKeys keys = ShardKeys::hashed);
 
 }  // namespace rigidbench

@@ -10,11 +10,13 @@
 #include <thread>
 #include <utility>
 
+#include "rigidbench/core/atomic_file.hpp"
 #include "rigidbench/core/names.hpp"
 #include "rigidbench/core/parallel.hpp"
 #include "rigidbench/core/task_graph.hpp"
 #include "rigidbench/problems/catalogue.hpp"
 #include "rigidbench/problems/problem_file.hpp"
+#include "rigidbench/reference/cache.hpp"
 #include "rigidbench/verification/memory.hpp"
 
 namespace rigidbench {
@@ -108,14 +110,14 @@ void require_distinct_names(const std::vector<Problem>& problems, const std::vec
 
 /// The pairs of this shard and the distinct reference grids they need (one per problem, observation
 /// interval and number of observations).
-void plan_pairs(const SuiteRequest& req, const std::vector<const SchemeEntry*>& schemes, SuiteResult& out,
-                std::vector<Pair>& pairs, std::vector<std::pair<std::size_t, Ladder>>& grids) {
+void plan_pairs(const SuiteRequest& req, const Shard& shard, const std::vector<const SchemeEntry*>& schemes,
+                SuiteResult& out, std::vector<Pair>& pairs, std::vector<std::pair<std::size_t, Ladder>>& grids) {
   std::map<std::tuple<std::size_t, double, std::int64_t>, std::size_t> grid_index;
   out.shard = req.shard;
   for (std::size_t pi = 0; pi < out.problems.size(); ++pi)
     for (const SchemeEntry* s : schemes) {
       const std::size_t ordinal = out.pairs_total++;
-      if (!req.shard.contains(shard_key(s->info->name, out.problems[pi].name))) continue;
+      if (!shard.contains(shard_key(s->info->name, out.problems[pi].name))) continue;
       out.ordinals.push_back(ordinal);
       Pair pr{pi, s, {}, not_applicable(*s->info, out.problems[pi])};
       if (pr.skip.empty()) {
@@ -132,12 +134,87 @@ void plan_pairs(const SuiteRequest& req, const std::vector<const SchemeEntry*>& 
 
 }
 
+/// What this process does with a reference grid of the sweep: computes it (or reads it from the
+/// cache), receives it from the rank that does (RankGroup), or nothing (no pair of its needs it).
+enum class GridRole { compute, import, none };
+
+/// The estimated work of a pair, in body-steps: its levels' steps and its long-time run, times the
+/// bodies (an adaptive pair: its ladder's, which costs about as much; docs/scaling.md, "Balance
+/// across ranks").
+double pair_work(const Pair& pr, const Problem& p, std::int64_t long_time_steps) {
+  if (!pr.skip.empty()) return 0;
+  double steps = 0;
+  for (int k = 0; k < pr.ladder.levels; ++k) steps += double(pr.ladder.steps(k));
+  if (long_time_steps > 0 && !pr.scheme->info->adaptive) steps += double(long_time_steps);
+  return steps * double(p.bodies.size());
+}
+
+/// The estimated work of a reference grid in the same body-steps. A reference takes its own steps,
+/// which no model knows before it runs; measured on this machine's full suite (docs/scaling.md,
+/// "Balance across ranks"), it costs about kPerStep body-steps of a scheme per step h0 of the
+/// problem's ladder over the grid's span and per body - kBodySystem where contact and bonds keep the
+/// controller's steps short, kSmooth on one smooth body (RKF78 or Bulirsch-Stoer at 1e-13).
+double reference_work(const Problem& p, const Ladder& L) {
+  constexpr double kBodySystem = 2000, kSmooth = 200;
+  const double steps = (L.t_end() - L.t0) / p.verification.h0;
+  return (p.family->many_bodies() ? kBodySystem : kSmooth) * steps * double(p.bodies.size());
+}
+
+/// Longest processing time first (Graham, "Bounds on multiprocessing timing anomalies", SIAM J.
+/// Appl. Math. 17, 1969): the items by estimated work, the largest first (ties: the earlier), each
+/// to the rank with the least work so far (ties: the lower rank). Within 4/3 of the best split.
+std::vector<int> longest_first(const std::vector<double>& work, int ranks) {
+  std::vector<std::size_t> order(work.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return work[a] > work[b]; });
+  std::vector<double> load(std::size_t(std::max(1, ranks)), 0.0);
+  std::vector<int> owner(work.size(), 0);
+  for (const std::size_t i : order) {
+    const auto least = std::min_element(load.begin(), load.end());
+    owner[i] = int(least - load.begin());
+    *least += work[i];
+  }
+  return owner;
+}
+
+/// This rank's share of the whole sweep (all pairs planned on every rank alike): the references
+/// and the pairs as items of one longest-first split, so that the costliest references start first
+/// on different ranks and the pairs fill the ranks around them. Keeps this rank's pairs (and their
+/// positions in the sweep) and returns each grid's role here; `sent` marks the grids computed here
+/// that another rank's pairs need.
+std::vector<GridRole> share_among_ranks(const RankGroup& group, const std::vector<Problem>& problems,
+                                        std::int64_t long_time_steps, SuiteResult& out, std::vector<Pair>& pairs,
+                                        const std::vector<std::pair<std::size_t, Ladder>>& grids, std::vector<bool>& sent) {
+  std::vector<double> work;
+  for (const auto& [pi, L] : grids) work.push_back(reference_work(problems[pi], L));
+  for (const Pair& pr : pairs) work.push_back(pair_work(pr, problems[pr.problem], long_time_steps));
+  const std::vector<int> owner = longest_first(work, group.size);
+  std::vector<GridRole> roles(grids.size(), GridRole::none);
+  sent.assign(grids.size(), false);
+  for (std::size_t g = 0; g < grids.size(); ++g)
+    if (owner[g] == group.rank) roles[g] = GridRole::compute;
+  std::vector<Pair> mine;
+  std::vector<std::size_t> ordinals;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const bool here = owner[grids.size() + i] == group.rank, needs = pairs[i].skip.empty();
+    if (needs && !here && owner[pairs[i].ref] == group.rank) sent[pairs[i].ref] = true;
+    if (!here) continue;
+    if (needs && roles[pairs[i].ref] == GridRole::none) roles[pairs[i].ref] = GridRole::import;
+    mine.push_back(std::move(pairs[i]));
+    ordinals.push_back(out.ordinals[i]);
+  }
+  pairs = std::move(mine);
+  out.ordinals = std::move(ordinals);
+  return roles;
+}
+
 /// The run's memory at its worst (memory.hpp): every reference grid, and every pair's level runs held
 /// at once.
 MemoryEstimate estimate_memory(const std::vector<Pair>& pairs, const std::vector<std::pair<std::size_t, Ladder>>& grids,
-                               const std::vector<Problem>& problems) {
+                               const std::vector<GridRole>& roles, const std::vector<Problem>& problems) {
   MemoryEstimate e;
-  for (const auto& [pi, L] : grids) e.references += reference_grid_bytes(problems[pi], L.m);
+  for (std::size_t g = 0; g < grids.size(); ++g)
+    if (roles.empty() || roles[g] != GridRole::none) e.references += reference_grid_bytes(problems[grids[g].first], grids[g].second.m);
   for (const Pair& pr : pairs)
     if (pr.skip.empty()) e.levels += double(pr.ladder.levels) * level_run_bytes(problems[pr.problem], pr.ladder.m);
   double fixed = 0;
@@ -175,6 +252,10 @@ struct SuiteSchedule {
   const std::vector<Pair>& pairs;
   std::int64_t long_time_steps;
   TaskGraph graph;
+  /// Under ranks, what waits for the references received from other ranks (exchange_references):
+  /// the assessments of the pairs that need them, run after `graph`.
+  TaskGraph later;
+  std::vector<GridRole> roles;  // empty: every grid computed here
   std::vector<std::unique_ptr<ReferenceJob>> ref_jobs;
   std::vector<TaskGraph::Id> ref_ready;
   std::vector<std::vector<LevelRun>> runs;
@@ -187,11 +268,15 @@ struct SuiteSchedule {
     out.results.resize(pairs.size());
   }
 
+  /// Whether pair i's reference comes from another rank.
+  bool imported(std::size_t i) const { return !roles.empty() && roles[pairs[i].ref] == GridRole::import; }
+
   void add_references(const std::vector<std::pair<std::size_t, Ladder>>& grids) {
     ref_jobs.resize(grids.size());
     ref_ready.resize(grids.size());
     out.references.resize(grids.size());
     for (std::size_t g = 0; g < grids.size(); ++g) {
+      if (!roles.empty() && roles[g] != GridRole::compute) continue;
       const auto& [pi, L] = grids[g];
       ref_jobs[g] = std::make_unique<ReferenceJob>(out.problems[pi], L.obs_times(), req.reference);
       cached += ref_jobs[g]->units() == 0;
@@ -255,7 +340,7 @@ struct SuiteSchedule {
     ++to_run;
     if (pr.scheme->info->adaptive) {
       // The whole tolerance ladder is one unit: its levels together cost about one fixed-step level.
-      graph.add(
+      (imported(i) ? later : graph).add(
           [&, i] {
             const Pair& q = pairs[i];
             ToleranceLadder T = req.tolerance_ladder;
@@ -263,10 +348,11 @@ struct SuiteSchedule {
             out.results[i] = assess_adaptive_pair(out.problems[q.problem], *q.scheme, q.ladder, *out.references[q.ref], T);
             report_done(out.results[i]);
           },
-          {ref_ready[pr.ref]}, kFinish);
+          imported(i) ? std::vector<TaskGraph::Id>{} : std::vector<TaskGraph::Id>{ref_ready[pr.ref]}, kFinish);
       return;
     }
-    std::vector<TaskGraph::Id> after{ref_ready[pr.ref]};
+    std::vector<TaskGraph::Id> after;
+    if (!imported(i)) after.push_back(ref_ready[pr.ref]);
     runs[i].resize(std::size_t(pr.ladder.levels));
     const double base = double(pairs.size() - rank) * 64;  // levels <= 24 (make_ladder)
     for (int k = 0; k < pr.ladder.levels; ++k)
@@ -283,7 +369,8 @@ struct SuiteSchedule {
             long_time[i] = long_time_energy(p, *pr.scheme, pr.ladder.h(std::min(1, pr.ladder.levels - 1)), long_time_steps);
           },
           {}, base + pr.ladder.levels));
-    graph.add(
+    // A reference from another rank: the levels run here now, the assessment once it has come.
+    (imported(i) ? later : graph).add(
         [&, i] {
           const Pair& q = pairs[i];
           out.results[i] = assess_pair(out.problems[q.problem], *q.scheme, q.ladder, std::move(runs[i]),
@@ -292,7 +379,7 @@ struct SuiteSchedule {
           if (long_time_steps > 0) out.results[i].long_time = std::move(long_time[i]);
           report_done(out.results[i]);
         },
-        after, kFinish);
+        imported(i) ? std::vector<TaskGraph::Id>{} : after, kFinish);
   }
 
   /// The progress line of a pair assessed.
@@ -303,6 +390,72 @@ struct SuiteSchedule {
                  res.problem.c_str(), res.status.c_str(), res.failed() ? "VERDICT FAILED " : "", res.seconds);
   }
 };
+
+/// Hands the references computed here to the ranks whose pairs need them and takes theirs, on every
+/// rank once whatever happened before (RankGroup::all_gather is collective): a rank's message is
+/// its failure - then every rank raises it, as that kind of error, and they all stop together - or
+/// the encoded references it sends (reference/cache.hpp: the cache's entry format, with the time it
+/// took and whether it came from the cache, so that the report says what a single process would).
+void exchange_references(const RankGroup& group, const std::exception_ptr& failed, const SuiteRequest& req,
+                         const std::vector<std::pair<std::size_t, Ladder>>& grids, const std::vector<bool>& sent,
+                         SuiteResult& out, const std::vector<GridRole>& roles) {
+  const auto key = [&](std::size_t g) {
+    return reference_key(out.problems[grids[g].first], grids[g].second.obs_times(), req.reference);
+  };
+  std::string message;
+  if (failed) {
+    try {
+      std::rethrow_exception(failed);
+    } catch (const InputError& e) {
+      message = cat("Ei", e.what());
+    } catch (const IoError& e) {
+      message = cat("Eo", e.what());
+    } catch (const std::exception& e) {
+      message = cat("Ex", e.what());
+    }
+  } else {
+    message = "R";
+    for (std::size_t g = 0; g < grids.size(); ++g) {
+      if (!sent[g]) continue;
+      const ReferenceSolution& r = *out.references[g];
+      const std::string entry = encode_reference(
+          key(g), r, {{"seconds", r.seconds}, {"from_cache", r.from_cache}, {"cache_key", r.cache_key}});
+      message += cat(std::to_string(g), " ", std::to_string(entry.size()), "\n", entry);
+    }
+  }
+  const std::vector<std::string> parts = group.all_gather(message);
+  if (failed) std::rethrow_exception(failed);
+  for (const std::string& m : parts)
+    if (!m.empty() && m[0] == 'E') {
+      const std::string what = m.substr(2);
+      if (m[1] == 'i') throw InputError(what);
+      if (m[1] == 'o') throw IoError(what);
+      throw std::runtime_error(what);
+    }
+  for (const std::string& m : parts)
+    for (std::size_t at = 1; at < m.size();) {
+      const std::size_t eol = m.find('\n', at);
+      std::size_t g = 0, n = 0;
+      if (eol == std::string::npos || std::sscanf(m.c_str() + at, "%zu %zu", &g, &n) != 2 || g >= grids.size() ||
+          eol + 1 + n > m.size())
+        throw std::runtime_error("verify: a rank's references arrived garbled");
+      const std::string_view entry(m.data() + eol + 1, n);
+      at = eol + 1 + n;
+      if (roles[g] != GridRole::import) continue;
+      auto r = std::make_unique<ReferenceSolution>();
+      nlohmann::json extra;
+      if (!decode_reference(entry, key(g), out.problems[grids[g].first].bodies.size(), *r, &extra))
+        throw std::runtime_error("verify: a rank's reference is not the one this rank planned");
+      r->times = grids[g].second.obs_times();
+      r->seconds = extra.at("seconds").get<double>();
+      r->from_cache = extra.at("from_cache").get<bool>();
+      r->cache_key = extra.at("cache_key").get<std::string>();
+      out.references[g] = std::move(r);
+    }
+  for (std::size_t g = 0; g < grids.size(); ++g)
+    if (roles[g] == GridRole::import && !out.references[g])
+      throw std::runtime_error("verify: a reference this rank needs came from no rank");
+}
 
 /// Cost: measured serially after the parallel phase so that runs do not compete for cores.
 void measure_costs(const SuiteRequest& req, const std::vector<Pair>& pairs, SuiteResult& out) {
@@ -346,10 +499,15 @@ SuiteResult run_suite(const SuiteRequest& req) {
 
   std::vector<Pair> pairs;
   std::vector<std::pair<std::size_t, Ladder>> grids;
-  plan_pairs(req, schemes, out, pairs, grids);
-  const MemoryEstimate memory = estimate_memory(pairs, grids, out.problems);
+  // Under ranks every rank plans the whole sweep alike, then keeps its share of it.
+  plan_pairs(req, req.ranks ? Shard{} : req.shard, schemes, out, pairs, grids);
+  std::vector<GridRole> roles;
+  std::vector<bool> sent;
+  if (req.ranks) roles = share_among_ranks(*req.ranks, out.problems, long_time_steps, out, pairs, grids, sent);
+  const MemoryEstimate memory = estimate_memory(pairs, grids, roles, out.problems);
   require_memory(memory, "verify");  // before any reference is read or computed
   SuiteSchedule sched(req, out, pairs, long_time_steps);
+  sched.roles = roles;
   sched.add_references(grids);
   const std::vector<std::size_t> rank = pair_ranks(pairs, out.problems);
   for (std::size_t i = 0; i < pairs.size(); ++i) sched.add_pair(i, rank[i]);
@@ -359,7 +517,18 @@ SuiteResult run_suite(const SuiteRequest& req) {
                  "%zu work unit(s) on %d worker(s); memory at most ~%s\n",
                  sched.to_run, sched.skipped, grids.size(), sched.cached, sched.graph.size(), out.jobs,
                  format_bytes(memory.total()).c_str());
-  sched.graph.run(out.jobs);
+  if (!req.ranks) {
+    sched.graph.run(out.jobs);
+  } else {
+    std::exception_ptr failed;
+    try {
+      sched.graph.run(out.jobs);
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    exchange_references(*req.ranks, failed, req, grids, sent, out, roles);
+    sched.later.run(out.jobs);
+  }
   measure_costs(req, pairs, out);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -4,6 +4,7 @@
 // unit writes its own slot and results are combined in a fixed order, so the report never depends
 // on the number of workers.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +14,16 @@
 #include "rigidbench/verification/runner.hpp"
 
 namespace rigidbench {
+
+/// MPI ranks sharing one sweep (docs/scaling.md, "Balance across ranks"): set by `verify` under
+/// mpirun or srun (cli/ranks.cpp). The ranks split the whole sweep - its references and its pairs -
+/// longest first, compute each reference once, and hand the references to the ranks whose pairs
+/// need them.
+struct RankGroup {
+  int rank = 0, size = 1;
+  /// Collective over the ranks: every rank's bytes, in rank order, on every rank.
+  std::function<std::vector<std::string>(const std::string&)> all_gather;
+};
 
 struct SuiteRequest {
   std::string suite = "quick";
@@ -30,6 +41,9 @@ struct SuiteRequest {
   int jobs = 0;                                 // 0: all hardware threads
   ReferenceSettings reference;
   Shard shard;                                  // only the pairs of this shard (core/shard.hpp)
+  /// This rank's share of the sweep instead of a shard (with `shard`, which then says k/N, set as
+  /// the rank's: the report's positions are what merge reads).
+  std::optional<RankGroup> ranks;
   bool progress = true;                         // one line per finished pair on stderr
   // A level still running after long_level_after seconds reports its progress every long_level_every
   // seconds; one estimated at more than long_level_warn seconds in all is announced as soon as its rate
