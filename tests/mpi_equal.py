@@ -1,7 +1,8 @@
 """MPI ranks (docs/scaling.md, "MPI"): `mpirun -np 3` (oversubscribed on localhost) writes the same
 verify report as `-np 1` and as a run without MPI, timing aside; gate --run under 3 ranks gives the
 same snapshot and passes against it; bench under 3 ranks has every entry once; an error on the ranks
-is exit 2 on all of them; commands that do not share work refuse to run on several ranks.
+is exit 2 on all of them, before the work or in it (a reference that fails on its one rank); commands
+that do not share work refuse to run on several ranks.
 usage: mpi_equal.py MPIEXEC RIGIDBENCH TMP_DIR"""
 import json
 import os
@@ -69,6 +70,14 @@ assert not os.path.exists(bad)
 p = run(["simulate", "--integrator", "terze", "--problem", "heavy_top", "--h", "0.01", "--out", bad], 3, expect=(2,))
 assert "runs in one process" in p.stderr, p.stderr
 p = run(["verify", *SEL, "--shard", "1/2", "--out", bad], 3, expect=(2,))
+assert not os.path.exists(bad)
+# An error in the middle of the work on the one rank that computes a reference (its step limit): the
+# ranks waiting for that reference stop with it, exit 2 everywhere, no report (no rank hangs).
+short = dict(ENV, RIGIDBENCH_REFERENCE_MAX_STEPS="5")
+cmd = [MPIEXEC, "--oversubscribe", "-np", "3", B, "verify", *SEL, "--no-cache", "--out", bad]
+p = subprocess.run(cmd, capture_output=True, text=True, env=short, timeout=300)
+assert p.returncode == 2, (p.returncode, p.stderr)
+assert "steps (the limit" in p.stderr, p.stderr
 assert not os.path.exists(bad)
 print(f"ok: verify on 1 and 3 MPI ranks = without MPI ({len(plain['results'])} pairs, timing aside); "
       "gate --run and bench on 3 ranks; errors agree on every rank")

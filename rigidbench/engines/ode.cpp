@@ -163,13 +163,14 @@ class Ode final : public AnyIntegrator {
       dJointSetBallParam(joint_, dParamCFM, 0);
     }
     loads_ = 0;
+    random_ = 0;  // ODE's own initial seed: every run starts the same sequence
   }
 
   StepStatus step(double, double h) override {
     if (faulted_) return StepStatus::breakdown(cat("ODE: an earlier step raised an error: ", fault_));
     last_message.clear();
     try {
-      const int ok = v_->quick ? dWorldQuickStep(world_, h) : dWorldStep(world_, h);
+      const int ok = v_->quick ? quick_step(h) : dWorldStep(world_, h);
       if (!ok) return StepStatus::breakdown(cat("ODE: ", v_->stepper, " failed (out of memory)"));
     } catch (const OdeFault& e) {
       // The world is not used again, not even reset: a new level makes a new one.
@@ -213,6 +214,20 @@ class Ode final : public AnyIntegrator {
   dJointID joint_ = nullptr;
   double erp_ = 0;
   std::uint64_t loads_ = 0;
+  /// dWorldQuickStep orders the constraint rows of each sweep at random from ODE's one global
+  /// generator (dRandInt), so a world's run depended on how many draws every other world had taken
+  /// before it, on any thread: ode_quickstep's errors changed with --jobs and between processes
+  /// (measured: 1e-8 relative on heavy_top_realisable). Each world keeps its own stream, set before
+  /// and read back after its step under one lock.
+  int quick_step(double h) {
+    static std::mutex random_lock;
+    const std::lock_guard lock(random_lock);
+    dRandSetSeed(random_);
+    const int ok = dWorldQuickStep(world_, h);
+    random_ = dRandGetSeed();
+    return ok;
+  }
+  unsigned long random_ = 0;  // this world's position in ODE's random sequence
   bool faulted_ = false;
   std::string fault_;
 };

@@ -138,26 +138,29 @@ void plan_pairs(const SuiteRequest& req, const Shard& shard, const std::vector<c
 /// cache), receives it from the rank that does (RankGroup), or nothing (no pair of its needs it).
 enum class GridRole { compute, import, none };
 
-/// The estimated work of a pair, in body-steps: its levels' steps and its long-time run, times the
-/// bodies (an adaptive pair: its ladder's, which costs about as much; docs/scaling.md, "Balance
-/// across ranks").
+/// The estimated work of a pair and of a reference grid, in seconds of this project's 2-core machine
+/// (docs/decisions.md, "Balance across ranks", where the constants were measured on the full suite). An
+/// estimate decides where and in which order a unit runs, never what it computes.
+/// A pair: every step of its levels and of its long-time run costs kStep plus kPerBody per body (an
+/// engine's step of one body takes 0.6-2 us, a built-in scheme's step of the 2 000-sphere gas 0.4-0.7
+/// ms); an adaptive pair's tolerance ladder costs about as much as its order-2 step ladder.
 double pair_work(const Pair& pr, const Problem& p, std::int64_t long_time_steps) {
+  constexpr double kStep = 1e-6, kPerBody = 2.5e-7;
   if (!pr.skip.empty()) return 0;
   double steps = 0;
   for (int k = 0; k < pr.ladder.levels; ++k) steps += double(pr.ladder.steps(k));
   if (long_time_steps > 0 && !pr.scheme->info->adaptive) steps += double(long_time_steps);
-  return steps * double(p.bodies.size());
+  return steps * (kStep + kPerBody * double(p.bodies.size()));
 }
 
-/// The estimated work of a reference grid in the same body-steps. A reference takes its own steps,
-/// which no model knows before it runs; measured on this machine's full suite (docs/scaling.md,
-/// "Balance across ranks"), it costs about kPerStep body-steps of a scheme per step h0 of the
-/// problem's ladder over the grid's span and per body - kBodySystem where contact and bonds keep the
-/// controller's steps short, kSmooth on one smooth body (RKF78 or Bulirsch-Stoer at 1e-13).
+/// A reference takes its own steps, which no model knows before it runs: per step h0 of the
+/// problem's ladder over the grid's span and per body, the reference and its estimate took 5e-5 to
+/// 1.6e-4 s on the body systems (contact and bonds keep the controller's steps short: the gas, the
+/// two tori) and below 1e-5 s on one body.
 double reference_work(const Problem& p, const Ladder& L) {
-  constexpr double kBodySystem = 2000, kSmooth = 200;
+  constexpr double kBodySystem = 1.5e-4, kOneBody = 1e-5;
   const double steps = (L.t_end() - L.t0) / p.verification.h0;
-  return (p.family->many_bodies() ? kBodySystem : kSmooth) * steps * double(p.bodies.size());
+  return (p.family->many_bodies() ? kBodySystem : kOneBody) * steps * double(p.bodies.size());
 }
 
 /// Longest processing time first (Graham, "Bounds on multiprocessing timing anomalies", SIAM J.
