@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <set>
@@ -399,9 +400,11 @@ struct SuiteSchedule {
 /// its failure - then every rank raises it, as that kind of error, and they all stop together - or
 /// the encoded references it sends (reference/cache.hpp: the cache's entry format, with the time it
 /// took and whether it came from the cache, so that the report says what a single process would).
-void exchange_references(const RankGroup& group, const std::exception_ptr& failed, const SuiteRequest& req,
-                         const std::vector<std::pair<std::size_t, Ladder>>& grids, const std::vector<bool>& sent,
-                         SuiteResult& out, const std::vector<GridRole>& roles) {
+/// Returns how long each rank's part before the exchange took (`seconds` is this rank's): how even
+/// the longest-first split came out.
+std::vector<double> exchange_references(const RankGroup& group, const std::exception_ptr& failed, double seconds,
+                                        const SuiteRequest& req, const std::vector<std::pair<std::size_t, Ladder>>& grids,
+                                        const std::vector<bool>& sent, SuiteResult& out, const std::vector<GridRole>& roles) {
   const auto key = [&](std::size_t g) {
     return reference_key(out.problems[grids[g].first], grids[g].second.obs_times(), req.reference);
   };
@@ -417,7 +420,7 @@ void exchange_references(const RankGroup& group, const std::exception_ptr& faile
       message = cat("Ex", e.what());
     }
   } else {
-    message = "R";
+    message = cat("R", format_number(seconds, 17), "\n");
     for (std::size_t g = 0; g < grids.size(); ++g) {
       if (!sent[g]) continue;
       const ReferenceSolution& r = *out.references[g];
@@ -435,8 +438,9 @@ void exchange_references(const RankGroup& group, const std::exception_ptr& faile
       if (m[1] == 'o') throw IoError(what);
       throw std::runtime_error(what);
     }
+  std::vector<double> shares;
   for (const std::string& m : parts)
-    for (std::size_t at = 1; at < m.size();) {
+    for (std::size_t at = m.find('\n') + 1; at < m.size();) {
       const std::size_t eol = m.find('\n', at);
       std::size_t g = 0, n = 0;
       if (eol == std::string::npos || std::sscanf(m.c_str() + at, "%zu %zu", &g, &n) != 2 || g >= grids.size() ||
@@ -458,6 +462,8 @@ void exchange_references(const RankGroup& group, const std::exception_ptr& faile
   for (std::size_t g = 0; g < grids.size(); ++g)
     if (roles[g] == GridRole::import && !out.references[g])
       throw std::runtime_error("verify: a reference this rank needs came from no rank");
+  for (const std::string& m : parts) shares.push_back(std::atof(m.c_str() + 1));
+  return shares;
 }
 
 /// Cost: measured serially after the parallel phase so that runs do not compete for cores.
@@ -514,12 +520,21 @@ SuiteResult run_suite(const SuiteRequest& req) {
   sched.add_references(grids);
   const std::vector<std::size_t> rank = pair_ranks(pairs, out.problems);
   for (std::size_t i = 0; i < pairs.size(); ++i) sched.add_pair(i, rank[i]);
-  if (req.progress)
+  if (req.progress) {
+    std::size_t here = grids.size(), received = 0;
+    if (req.ranks) {
+      here = std::size_t(std::count(roles.begin(), roles.end(), GridRole::compute));
+      received = std::size_t(std::count(roles.begin(), roles.end(), GridRole::import));
+    }
+    const std::string share =
+        req.ranks ? cat("rank ", std::to_string(req.ranks->rank), " of ", std::to_string(req.ranks->size), ": ") : "";
+    const std::string from_ranks = req.ranks ? cat(", ", std::to_string(received), " from other ranks") : "";
     std::fprintf(stderr,
-                 "verify: %zu pair(s) to run (%zu not applicable), %zu reference grid(s) (%zu from the cache); "
+                 "verify: %s%zu pair(s) to run (%zu not applicable), %zu reference grid(s) (%zu from the cache%s); "
                  "%zu work unit(s) on %d worker(s); memory at most ~%s\n",
-                 sched.to_run, sched.skipped, grids.size(), sched.cached, sched.graph.size(), out.jobs,
-                 format_bytes(memory.total()).c_str());
+                 share.c_str(), sched.to_run, sched.skipped, here, sched.cached, from_ranks.c_str(), sched.graph.size(),
+                 out.jobs, format_bytes(memory.total()).c_str());
+  }
   if (!req.ranks) {
     sched.graph.run(out.jobs);
   } else {
@@ -529,7 +544,13 @@ SuiteResult run_suite(const SuiteRequest& req) {
     } catch (...) {
       failed = std::current_exception();
     }
-    exchange_references(*req.ranks, failed, req, grids, sent, out, roles);
+    const double part = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::vector<double> shares = exchange_references(*req.ranks, failed, part, req, grids, sent, out, roles);
+    if (req.progress) {
+      std::string list;
+      for (double x : shares) list += cat(list.empty() ? "" : ", ", format_number(x < 10 ? x : std::round(x), x < 10 ? 2 : 6), " s");
+      std::fprintf(stderr, "verify: the ranks' shares took %s before the references were exchanged\n", list.c_str());
+    }
     sched.later.run(out.jobs);
   }
   measure_costs(req, pairs, out);
