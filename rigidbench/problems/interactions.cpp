@@ -50,16 +50,20 @@ double shear(double K, const Vec3& rest, const Mat3& Ri, const Mat3& Rj, const V
 }
 
 namespace {
-/// U(s) = 2K/5 s^{5/2} for the overlap s = 1 - gap/D > 0, and its derivative -dU/d(gap) = K/D s^{3/2}.
+/// U(s) = 2K/5 s^{5/2} for an overlap s = 1 - gap/D > 0, and its derivative -dU/d(gap) = K/D s^{3/2}.
+double hertz_overlap(double K, double D, double s, double& push) {
+  const double r = std::sqrt(s);
+  push = K / D * s * r;
+  return 0.4 * K * s * s * r;
+}
+/// The same of a gap: 0 and no push while apart.
 double hertz(double K, double D, double gap, double& push) {
   const double s = 1.0 - gap / D;
   if (!(s > 0)) {
     push = 0;
     return 0;
   }
-  const double r = std::sqrt(s);
-  push = K / D * s * r;
-  return 0.4 * K * s * s * r;
+  return hertz_overlap(K, D, s, push);
 }
 }  // namespace
 
@@ -77,10 +81,11 @@ double contact_overlap(double K, double D, const Vec3& d, double L2, Vec3* Fi, V
 }
 
 double wall_overlap(double K, double Di, const Vec3& normal, double s, Vec3* F) {
-  // hertz() of the overlap s > 0, D = D_i/2 (eq. 56 and 57 with the wall a particle of zero diameter).
-  const double D = 0.5 * Di, r = std::sqrt(s);
-  if (F) *F += (K / D * s * r) * normal;
-  return 0.4 * K * s * s * r;
+  // eq. 56 and 57 with the wall a particle of zero diameter: D = D_i/2.
+  double push;
+  const double U = hertz_overlap(K, 0.5 * Di, s, push);
+  if (F) *F += push * normal;
+  return U;
 }
 
 bool NeighbourList::update(std::size_t n, const Vec3* x) {
