@@ -27,6 +27,8 @@ while IFS= read -r inc; do  # and every project include resolves inside the inst
   [ -e "$PREFIX/include/$inc" ] || { echo "external example: installed headers include $inc, which is not installed" >&2; exit 1; }
 done < <(grep -rhoE '^#include "rigidbench/[^"]+"' "$PREFIX/include/rigidbench" | sed -E 's/^#include "(.*)"$/\1/' | sort -u)
 
+# No installed binary or module searches the folder it is run from (docs/security.md).
+python3 tests/runpath.py "$PREFIX/bin/rigidbench" "$PREFIX"
 # The installed command finds its data in the prefix, not in the source tree.
 "$PREFIX/bin/rigidbench" --version | tee "$TMP/version.txt"
 grep -qx "data: $PREFIX/share/rigidbench" "$TMP/version.txt" || {
