@@ -79,6 +79,70 @@ TEST_CASE("outputs: a link is followed - its file is replaced and the link kept"
   CHECK(only(d, {"target.json", "report.json", "dangling.json", "later.json", "loop-a", "loop-b"}));
 }
 
+TEST_CASE("outputs: a link planted where the temporary will be is never written through", "[outputs][security]") {
+  // The temporary was ".<name>.tmp.<pid>.<n>", n counting up from 0 in the process, opened with
+  // fopen "wb": a link at that name made a report overwrite whatever it pointed to. Links planted at
+  // every such name this process could use leave the victim untouched now.
+  const fs::path d = fresh("out-planted-tmp");
+  std::ofstream(d / "victim") << "precious";
+  for (int n = 0; n < 2000; ++n)
+    fs::create_symlink(d / "victim", d / cat(".report.json.tmp.", std::to_string(::getpid()), ".", std::to_string(n)));
+  write_atomic((d / "report.json").string(), "the report");
+  CHECK(slurp(d / "victim") == "precious");
+  CHECK(slurp(d / "report.json") == "the report");
+  CHECK(fs::is_regular_file(fs::symlink_status(d / "report.json")));
+}
+
+TEST_CASE("outputs: a link or FIFO another user planted in a shared sticky folder is refused", "[outputs][security]") {
+  if (::geteuid() != 0) {
+    WARN("not root: cannot plant a file of another user; skipped");
+    return;
+  }
+  const fs::path d = fresh("out-sticky");
+  REQUIRE(::chmod(d.c_str(), 01777) == 0);  // like /tmp
+  std::ofstream(d / "victim") << "precious";
+  fs::create_symlink(d / "victim", d / "report.json");
+  REQUIRE(::lchown((d / "report.json").c_str(), 4242, 4242) == 0);
+  try {
+    write_atomic((d / "report.json").string(), "overwritten");
+    FAIL("wrote through a link of another user's in a sticky folder");
+  } catch (const IoError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("another user"));
+  }
+  CHECK(slurp(d / "victim") == "precious");
+  // The same link in a folder that is not shared: whoever planted it could write the file itself.
+  const fs::path own = fresh("out-not-sticky");
+  std::ofstream(own / "target") << "old";
+  fs::create_symlink(own / "target", own / "report.json");
+  REQUIRE(::lchown((own / "report.json").c_str(), 4242, 4242) == 0);
+  write_atomic((own / "report.json").string(), "new");
+  CHECK(slurp(own / "target") == "new");
+  // A FIFO of another user's in the sticky folder (its reader would get the report).
+  REQUIRE(::mkfifo((d / "pipe").c_str(), 0666) == 0);
+  REQUIRE(::chown((d / "pipe").c_str(), 4242, 4242) == 0);
+  const int reader = ::open((d / "pipe").c_str(), O_RDONLY | O_NONBLOCK);
+  REQUIRE(reader >= 0);
+  CHECK_THROWS_AS(write_atomic((d / "pipe").string(), "leaked"), IoError);
+  ::close(reader);
+}
+
+TEST_CASE("outputs: a file this process read as an input is never replaced", "[outputs][security]") {
+  const fs::path d = fresh("out-over-input");
+  std::ofstream(d / "in.json") << R"({"kept": true})";
+  (void)read_json_input((d / "in.json").string(), "the report");
+  fs::create_symlink("in.json", d / "alias.json");
+  for (const fs::path& out : {d / "in.json", d / "alias.json", d / "." / "in.json"}) {
+    try {
+      write_atomic(out.string(), "replaced");
+      FAIL("replaced an input through " << out);
+    } catch (const InputError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("the report") && Catch::Contains("does not replace its own input"));
+    }
+  }
+  CHECK(slurp(d / "in.json") == R"({"kept": true})");
+  CHECK(only(d, {"in.json", "alias.json"}));
+}
+
 TEST_CASE("outputs: a FIFO is written through, and one nobody reads is refused at once", "[outputs]") {
   const fs::path d = fresh("out-fifo");
   const fs::path fifo = d / "pipe";

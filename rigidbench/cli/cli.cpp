@@ -34,6 +34,33 @@ void suggest_options(const CLI::App& sub, const std::vector<std::string>& comman
   }
 }
 
+/// An output named like one of the command's inputs is refused before the command runs (docs/
+/// security.md): `compare --in X --out X`, `verify --problem-file P --out P`, `gate --in X --bless
+/// --baseline X`, `--history H --out H`. Options that write are --out, --junit, --bench-out,
+/// --snapshot-out, and --baseline under --bless; every other value that names an existing file is
+/// read. An output folder's files are checked when written (AtomicFile refuses a file this process
+/// read, note_input).
+void refuse_outputs_over_inputs(const CLI::App& sub) {
+  namespace fs = std::filesystem;
+  const bool bless = sub.get_option_no_throw("--bless") != nullptr && sub.get_option("--bless")->count() > 0;
+  std::vector<std::pair<std::string, std::string>> outputs, inputs;  // (option, value)
+  for (const CLI::Option* o : sub.get_options()) {
+    if (o->count() == 0 || o->get_lnames().empty()) continue;
+    const std::string name = o->get_lnames().front();
+    const bool writes = name == "out" || name == "junit" || name == "bench-out" || name == "snapshot-out" ||
+                        (name == "baseline" && bless);
+    for (const std::string& v : o->results()) (writes ? outputs : inputs).emplace_back("--" + name, v);
+  }
+  for (const auto& [oo, ov] : outputs) {
+    std::error_code ec;
+    if (!fs::is_regular_file(ov, ec)) continue;
+    for (const auto& [io, iv] : inputs)
+      if (fs::is_regular_file(iv, ec) && fs::equivalent(ov, iv, ec))
+        throw InputError(cat(oo, " '", ov, "' is the file ", io, " '", iv,
+                             "' reads: rigidbench does not replace its own input - write to another file"));
+  }
+}
+
 int run_command(int argc, char** argv) {
   using namespace cli;
   CLI::App app{"rigidbench: verification and benchmark harness for rigid-body time integrators"};
@@ -85,6 +112,7 @@ int run_command(int argc, char** argv) {
         if (ranks().distributed() && name != "verify" && name != "bench" && name != "gate")
           throw InputError(cat("`", name, "` runs in one process: under an MPI launcher only verify, bench and gate --run "
                                "share their work between ranks (docs/scaling.md)"));
+        refuse_outputs_over_inputs(*c.app);
         return c.run();
       }
   } catch (const InputError& e) {

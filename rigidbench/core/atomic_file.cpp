@@ -11,7 +11,10 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <mutex>
+#include <random>
+#include <utility>
 
 #include "rigidbench/core/types.hpp"
 
@@ -79,19 +82,46 @@ void remove_stale_temporaries(const std::string& dir, const std::string& name) {
     if (f.compare(0, prefix.size(), prefix) != 0) continue;
     const long pid = std::strtol(f.c_str() + prefix.size(), nullptr, 10);
     if (pid <= 0 || pid == ::getpid()) continue;
-    if (::kill(pid_t(pid), 0) != 0 && errno == ESRCH) ::unlink(cat(dir, "/", f).c_str());
+    // Only a regular file of this user's: what someone else left (or planted) is theirs.
+    const std::string full = cat(dir, "/", f);
+    struct stat st {};
+    if (::lstat(full.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) continue;
+    if (::kill(pid_t(pid), 0) != 0 && errno == ESRCH) ::unlink(full.c_str());
   }
   ::closedir(d);
 }
 
+/// The folder that holds `path` ("." for a bare name).
+std::string folder_of(const std::string& path) {
+  const std::filesystem::path p(path);
+  return p.has_parent_path() ? p.parent_path().string() : std::string(".");
+}
+
+/// Whether a link or a FIFO `st` found in the folder of `path` may be written through: the rule of
+/// Linux's fs.protected_symlinks and fs.protected_fifos, applied whatever those settings are
+/// (docs/security.md). In a folder that others may write to and that is sticky (/tmp), only what
+/// this user or the folder's owner put there is trusted; in any other folder whoever could plant
+/// it could as well have written the file itself.
+bool planted(const std::string& path, const struct stat& st) {
+  if (st.st_uid == ::geteuid()) return false;
+  struct stat d {};
+  if (::stat(folder_of(path).c_str(), &d) != 0) return true;
+  const bool shared = (d.st_mode & S_ISVTX) && (d.st_mode & (S_IWOTH | S_IWGRP));
+  return shared && st.st_uid != d.st_uid;
+}
+
 /// The path with every symbolic link along its last component followed (a link to a link, a
-/// relative link, a link to a file not yet there); IoError for a loop.
+/// relative link, a link to a file not yet there); IoError for a loop or a link someone else
+/// planted in a shared folder (planted above).
 std::string resolve_links(std::string path) {
   namespace fs = std::filesystem;
   for (int hops = 0;; ++hops) {
     struct stat st {};
     if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
     if (hops == 40) throw IoError(cat("cannot write '", path, "': too many levels of symbolic links"));
+    if (planted(path, st))
+      throw IoError(cat("cannot write '", path, "': it is a symbolic link that another user (uid ", std::to_string(st.st_uid),
+                        ") put in a folder others can write to; rigidbench does not write through it"));
     std::error_code ec;
     fs::path to = fs::read_symlink(path, ec);
     if (ec) throw IoError(cat("cannot write '", path, "': ", ec.message()));
@@ -107,17 +137,60 @@ const char* file_kind(mode_t m) {
   return "not a regular file";
 }
 
+/// The files this process has read as inputs, by device and inode, with what they were read as.
+struct Inputs {
+  std::mutex m;
+  std::map<std::pair<dev_t, ino_t>, std::string> files;
+};
+Inputs& inputs() {
+  static Inputs in;
+  return in;
+}
+
+/// A name no one can have planted: 48 random bits (the temporary is then created with O_EXCL).
+std::string random_suffix() {
+  static std::mutex m;
+  static std::mt19937_64 g{std::random_device{}()};
+  const std::lock_guard<std::mutex> lock(m);
+  char b[17];
+  std::snprintf(b, sizeof b, "%012llx", static_cast<unsigned long long>(g() & 0xffffffffffffull));
+  return b;
+}
+
 }  // namespace
+
+void note_input(const std::string& path, std::string_view what) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return;
+  Inputs& in = inputs();
+  const std::lock_guard<std::mutex> lock(in.m);
+  in.files.emplace(std::pair{st.st_dev, st.st_ino}, std::string(what));
+}
+
+std::optional<std::string> read_as_input(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  Inputs& in = inputs();
+  const std::lock_guard<std::mutex> lock(in.m);
+  const auto it = in.files.find({st.st_dev, st.st_ino});
+  if (it == in.files.end()) return std::nullopt;
+  return it->second;
+}
 
 AtomicFile::AtomicFile(const std::string& path) : path_(path) {
   namespace fs = std::filesystem;
-  static std::atomic<unsigned> counter{0};
   // What stands at the target decides how it is written (the header): the file a link names is
   // replaced and the link kept; a device or a FIFO is written through; only a regular file is
   // ever renamed over.
   const std::string target = resolve_links(path);
+  if (const auto what = read_as_input(target))
+    throw InputError(cat("cannot write '", path, "': it is ", *what,
+                         " this command read; rigidbench does not replace its own input - write to another file"));
   struct stat st {};
   if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISFIFO(st.st_mode) && planted(target, st))
+      throw IoError(cat("cannot write '", path, "': it is a FIFO that another user (uid ", std::to_string(st.st_uid),
+                        ") put in a folder others can write to; rigidbench does not write through it"));
     if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
       target_ = target;
       open_through(S_ISFIFO(st.st_mode));
@@ -133,11 +206,30 @@ AtomicFile::AtomicFile(const std::string& path) : path_(path) {
   if (!fs::is_directory(dir_, ec)) throw InputError(cat("cannot write '", path, "': folder '", dir_, "' does not exist"));
   const std::string name = tp.filename().string();
   remove_stale_temporaries(dir_, name);
-  tmp_ = cat(dir_, "/.", name, ".tmp.", std::to_string(::getpid()), ".", std::to_string(counter++));
   install_handlers_once();
+  // Created, never opened: O_EXCL fails on anything already at the name (a file, a link someone
+  // planted, dangling or not) and O_NOFOLLOW refuses a link, so the bytes go to a new file of this
+  // process's and nowhere else. The name is unpredictable too, so that no one can make the creation
+  // fail on purpose; a clash (EEXIST) just draws another.
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 32; ++attempt) {
+    tmp_ = cat(dir_, "/.", name, ".tmp.", std::to_string(::getpid()), ".", random_suffix());
+    fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) {
+    const int err = errno;
+    tmp_.clear();  // nothing of ours to remove
+    committed_ = true;
+    throw IoError(cat("cannot write '", path_, "': cannot create a file in its folder: ", std::strerror(err)));
+  }
   slot_ = claim_slot(tmp_);
-  f_ = std::fopen(tmp_.c_str(), "wb");
-  if (f_ == nullptr) fail("cannot create a file in its folder", errno);
+  f_ = ::fdopen(fd, "wb");
+  if (f_ == nullptr) {
+    const int err = errno;
+    ::close(fd);
+    fail("cannot create a file in its folder", err);
+  }
 }
 
 void AtomicFile::open_through(bool fifo) {

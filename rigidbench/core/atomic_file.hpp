@@ -1,12 +1,15 @@
 #pragma once
 // Files written so that a reader never sees half of one and a failure never loses the previous one
 // (docs/decisions.md, "Writing files"): every report, snapshot, trajectory and history page goes
-// through AtomicFile - a temporary beside the target, written, flushed to disk, renamed over the
-// target, and the folder flushed too. Only a regular file (or nothing) is ever replaced: a symbolic
-// link is followed and its target replaced, a character device or a FIFO (/dev/null, a pipe to
-// another program) is written through, and anything else (a folder, a block device, a socket) is
-// refused - never turned into a regular file.
+// through AtomicFile - a temporary beside the target, created exclusively under an unpredictable
+// name, written, flushed to disk, renamed over the target, and the folder flushed too. Only a
+// regular file (or nothing) is ever replaced: a symbolic link is followed and its target replaced, a
+// character device or a FIFO (/dev/null, a pipe to another program) is written through, and anything
+// else (a folder, a block device, a socket) is refused - never turned into a regular file. A link or
+// a FIFO that another user put in a shared sticky folder (/tmp) is refused, and so is a file this
+// process read as an input (docs/security.md).
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -19,15 +22,16 @@ struct IoError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// One file being written atomically. The temporary is ".<name>.tmp.<pid>.<n>" in the target's
-/// folder; temporaries left there by killed runs (their process gone) are removed when the next
-/// one is created; SIGINT and SIGTERM remove the temporary before the process ends (the handlers
+/// One file being written atomically. The temporary is ".<name>.tmp.<pid>.<random>" in the target's
+/// folder, created with O_CREAT | O_EXCL | O_NOFOLLOW; temporaries of this user's left there by
+/// killed runs (their process gone) are removed when the next one is created; SIGINT and SIGTERM remove the temporary before the process ends (the handlers
 /// are installed only where the signal's disposition is the default, e.g. not inside Python).
 class AtomicFile {
  public:
-  /// InputError when the folder does not exist; IoError when the temporary cannot be created, when
-  /// the target exists and is neither a regular file, a character device nor a FIFO, or is a FIFO
-  /// that no program reads.
+  /// InputError when the folder does not exist or the target is one of this process's inputs
+  /// (note_input); IoError when the temporary cannot be created, when the target exists and is
+  /// neither a regular file, a character device nor a FIFO, is a FIFO that no program reads, or is
+  /// a link or FIFO another user planted in a shared folder.
   explicit AtomicFile(const std::string& path);
   ~AtomicFile();  // removes the temporary unless committed
   AtomicFile(const AtomicFile&) = delete;
@@ -51,5 +55,13 @@ class AtomicFile {
 
 /// The whole content at once through AtomicFile.
 void write_atomic(const std::string& path, std::string_view content);
+
+/// Records that this process read `path` as an input (`what`: "the baseline 'b.json'"), by its
+/// device and inode: AtomicFile then refuses to replace it (InputError naming `what`), whatever path
+/// the output is given by - `compare --in X --out X`, a link to X, X's folder and name. The readers
+/// of outside files call it (read_json_input, trajectory files, the history).
+void note_input(const std::string& path, std::string_view what);
+/// What `path` was read as, when note_input recorded it.
+std::optional<std::string> read_as_input(const std::string& path);
 
 }  // namespace rigidbench

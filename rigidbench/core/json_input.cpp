@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "rigidbench/core/atomic_file.hpp"
 #include "rigidbench/core/types.hpp"
 
 namespace rigidbench {
@@ -87,6 +88,7 @@ std::string read_bounded(const std::string& path, const std::string& origin, con
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw InputError(cat("cannot open ", origin, ": ", std::strerror(errno)));
   if (!S_ISREG(st.st_mode)) throw InputError(cat(origin, " is not a regular file"));
+  note_input(path, origin);  // never replaced by this command's outputs (atomic_file.hpp)
   if (std::uintmax_t(st.st_size) > limits.max_bytes)
     throw InputError(cat(origin, " is larger than the limit of ", std::to_string(limits.max_bytes >> 20), " MiB"));
   std::ifstream in(path, std::ios::binary);

@@ -1,12 +1,14 @@
 #include "rigidbench/tracking/history.hpp"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "rigidbench/core/json_numbers.hpp"
@@ -230,6 +232,49 @@ struct HistoryDb::Impl {
     }
   };
 
+  /// The file's schema - every table, index, trigger and view, with its SQL - must be the one this
+  /// rigidbench lays out for `layout`, found by laying it out in memory: a trigger or a view someone
+  /// added (a trigger rewrote every later run's errors) or a table changed is refused, not run
+  /// (docs/security.md). Triggers and views are also switched off on the connection (open).
+  void check_schema(int layout) {
+    const auto schema_of = [](sqlite3* d, const std::string& at) {
+      std::set<std::array<std::string, 4>> rows;
+      Statement q(d, "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_schema", at);
+      while (q.step()) rows.insert({q.text(0), q.text(1), q.text(2), q.text(3)});
+      return rows;
+    };
+    sqlite3* mem = nullptr;
+    if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+      sqlite3_close(mem);
+      throw std::runtime_error("history: cannot open an in-memory database");
+    }
+    std::set<std::array<std::string, 4>> want;
+    {
+      const std::unique_ptr<sqlite3, int (*)(sqlite3*)> guard(mem, &sqlite3_close);
+      for (const char* sql : {kLayout, layout >= 2 ? kLayoutWork : ""})
+        if (sqlite3_exec(mem, sql, nullptr, nullptr, nullptr) != SQLITE_OK)
+          throw std::runtime_error(cat("history: laying out the expected schema: ", sqlite3_errmsg(mem)));
+      want = schema_of(mem, "history: the expected schema");
+    }
+    const auto have = schema_of(db, where("reading its schema"));
+    if (have == want) return;
+    std::string extra;
+    for (const auto& r : have)
+      if (!want.count(r)) {
+        extra = cat(r[0], " '", r[1], "'");
+        break;
+      }
+    if (extra.empty())
+      for (const auto& r : want)
+        if (!have.count(r)) {
+          extra = cat("no ", r[0], " '", r[1], "' as rigidbench lays it out");
+          break;
+        }
+    throw InputError(cat(where("is not a history as rigidbench writes it"), ": its schema differs from layout ",
+                         std::to_string(layout), " (", extra,
+                         "); it is not used - a trigger or view added to it would run with every command"));
+  }
+
   /// Checks whose file this is and creates the layout in an empty one, under the write lock so that
   /// two processes creating the same new file do not both lay it out.
   void open_layout(bool create) {
@@ -259,6 +304,7 @@ struct HistoryDb::Impl {
       if (layout > kLayoutVersion)
         throw InputError(cat(where("written by a newer rigidbench"), " (layout ", std::to_string(layout), "; this one reads ",
                              std::to_string(kLayoutVersion), ")"));
+      check_schema(layout);
       if (layout < 2 && create) {  // recorded into: gains the work table (read alone, it is read without one)
         exec(kLayoutWork, "adding the table work (layout 2)");
         exec("PRAGMA user_version = 2", "writing its header");
@@ -280,6 +326,12 @@ struct HistoryDb::Impl {
 HistoryDb::HistoryDb(const std::string& path, Mode mode) : impl_(std::make_unique<Impl>()) {
   impl_->path = path;
   if (path.empty()) throw InputError("history: the file name is empty");
+  // A regular file or nothing: SQLite opening a FIFO waits for a writer forever, and a device or a
+  // folder is no history (docs/security.md).
+  if (struct stat st {}; ::stat(path.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode)) throw InputError(impl_->where("is not a regular file (a FIFO, a device or a folder)"));
+    if (st.st_size > 0 && st.st_size < 512) throw InputError(impl_->where("is not an SQLite database (too short)"));
+  }
   const int flags = mode == Mode::record ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
   if (sqlite3_open_v2(path.c_str(), &impl_->db, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
     const std::string m = impl_->db ? sqlite3_errmsg(impl_->db) : "out of memory";
@@ -289,11 +341,17 @@ HistoryDb::HistoryDb(const std::string& path, Mode mode) : impl_(std::make_uniqu
                          mode == Mode::read ? " (record a run first with verify/bench/gate --history)" : ""));
   }
   try {
+    // Nothing a file carries runs here: no triggers, no views, no functions from its schema, no
+    // writes to SQLite's own tables (SQLite's "defense against dark arts").
+    for (const int option : {SQLITE_DBCONFIG_ENABLE_TRIGGER, SQLITE_DBCONFIG_ENABLE_VIEW, SQLITE_DBCONFIG_TRUSTED_SCHEMA})
+      sqlite3_db_config(impl_->db, option, 0, nullptr);
+    sqlite3_db_config(impl_->db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
     sqlite3_busy_timeout(impl_->db, kBusyTimeoutMs);
     // The rollback journal (not WAL) keeps the history one file between runs; foreign keys make
     // a run's rows go with it.
     impl_->exec("PRAGMA foreign_keys = ON", "configuring");
     impl_->open_layout(mode == Mode::record);
+    note_input(path, cat("the history '", path, "'"));  // never replaced by an output of the same command
   } catch (...) {
     sqlite3_close(impl_->db);
     impl_->db = nullptr;

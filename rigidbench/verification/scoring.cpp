@@ -11,6 +11,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "rigidbench/core/atomic_file.hpp"
 #include "rigidbench/core/json_input.hpp"
 #include "rigidbench/core/quaternion.hpp"
 #include "rigidbench/core/so3.hpp"
@@ -400,6 +401,10 @@ std::vector<std::string> trajectory_columns(const Problem& p, const FileConventi
 RecordedTrajectory read_trajectory(const std::string& file, const Problem& p, std::size_t max_rows, const FileConventions& c) {
   const std::string ext = fs::path(file).extension().string();
   if (ext == ".csv") {
+    // stat before open: opening a FIFO for reading blocks until a writer comes.
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) throw InputError(cat("trajectory file '", file, "' is not a regular file"));
+    note_input(file, cat("the trajectory file '", file, "'"));
     std::ifstream in(file, std::ios::binary);
     if (!in) throw InputError(cat("cannot read trajectory file '", file, "'"));
     return read_trajectory_csv(in, file, p, max_rows, c);

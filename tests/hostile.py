@@ -1,0 +1,112 @@
+"""What a hostile or careless user of the command can do to it, each case checked for a clear refusal
+(exit 2, 5 or a breakdown with the reason) and nothing of theirs or the user's replaced
+(docs/security.md). One section per kind of input:
+- outputs named like the command's inputs;
+- histories someone else touched (a trigger, a view, a FIFO, another application's database);
+usage: hostile.py RIGIDBENCH TMP_DIR"""
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+
+B, TMP = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+shutil.rmtree(TMP, ignore_errors=True)
+os.makedirs(TMP)
+ENV = dict(os.environ, RIGIDBENCH_CACHE_DIR=os.path.join(TMP, "cache"))
+failures = []
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+        print("FAIL:", msg, flush=True)
+
+
+def run(*args, timeout=120):
+    return subprocess.run([B, *args], cwd=TMP, env=ENV, capture_output=True, text=True, timeout=timeout)
+
+
+def at(name):
+    return os.path.join(TMP, name)
+
+
+def refused(r, code, words, what):
+    check(r.returncode == code, f"{what}: exit {r.returncode}, expected {code}: {r.stderr[-400:]}")
+    for w in words:
+        check(w in r.stderr, f"{what}: '{w}' not in the message: {r.stderr[-400:]}")
+
+
+def content(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+# A small report every section uses.
+QUICK = ["--integrator", "rkmk4", "--problem", "free_body", "--levels", "3", "--quiet", "--jobs", "1"]
+r = run("verify", *QUICK, "--out", "r.json")
+check(r.returncode in (0, 1) and os.path.isfile(at("r.json")), f"verify: {r.returncode} {r.stderr[-300:]}")
+report = content(at("r.json"))
+
+# ---- outputs never replace the command's inputs ------------------------------------------------
+r = run("compare", "--in", "r.json", "--out", "r.json")
+refused(r, 2, ["--out 'r.json'", "--in 'r.json'", "does not replace its own input"], "compare --in X --out X")
+os.symlink("r.json", at("alias.json"))
+r = run("compare", "--in", "r.json", "--out", "alias.json")
+refused(r, 2, ["does not replace its own input"], "compare --out through a link to its input")
+os.makedirs(at("cmp"))
+shutil.copy(at("r.json"), at("cmp/compare.json"))
+r = run("compare", "--in", "cmp/compare.json", "--out", "cmp")
+refused(r, 2, ["does not replace its own input"], "compare --in D/compare.json --out D")
+check(content(at("cmp/compare.json")) == report, "compare replaced its input inside its output folder")
+r = run("problem", "export", "free_body", "--out", "p.json")
+check(r.returncode == 0, f"problem export: {r.stderr}")
+problem = content(at("p.json"))
+r = run("verify", "--integrator", "rkmk4", "--problem-file", "p.json", "--levels", "3", "--quiet", "--out", "p.json")
+refused(r, 2, ["--problem-file 'p.json'"], "verify --problem-file P --out P")
+check(content(at("p.json")) == problem, "verify replaced its problem file")
+r = run("gate", "--in", "r.json", "--bless", "--baseline", "r.json")
+refused(r, 2, ["--baseline 'r.json'", "--in 'r.json'"], "gate --in X --bless --baseline X")
+r = run("merge", "--in", "r.json", "--out", "r.json")
+refused(r, 2, ["does not replace its own input"], "merge --in X --out X")
+check(content(at("r.json")) == report, "an input report was replaced")
+
+# ---- histories are rigidbench's own or refused -------------------------------------------------
+r = run("verify", *QUICK, "--out", "h.json", "--history", "h.sqlite")
+check(r.returncode in (0, 1), f"verify --history: {r.stderr[-300:]}")
+shutil.copy(at("h.sqlite"), at("trigger.sqlite"))
+with sqlite3.connect(at("trigger.sqlite")) as c:
+    c.execute("CREATE TRIGGER rewrite AFTER INSERT ON errors BEGIN UPDATE errors SET error = 1e-300; END")
+for args in (["history", "--check"], ["history", "--out", "hist"]):
+    r = run(*args, "--history", "trigger.sqlite")
+    refused(r, 2, ["trigger 'rewrite'", "not a history as rigidbench writes it"], f"{' '.join(args)} on a trigger")
+r = run("verify", *QUICK, "--out", "t.json", "--history", "trigger.sqlite")
+refused(r, 2, ["trigger 'rewrite'"], "verify --history with a trigger")
+check(not os.path.exists(at("t.json")), "verify ran into a tampered history")
+shutil.copy(at("h.sqlite"), at("view.sqlite"))
+with sqlite3.connect(at("view.sqlite")) as c:
+    c.execute("CREATE VIEW slow AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n")
+r = run("history", "--check", "--history", "view.sqlite", timeout=30)
+refused(r, 2, ["view 'slow'"], "a history with a view")
+shutil.copy(at("h.sqlite"), at("altered.sqlite"))
+with sqlite3.connect(at("altered.sqlite")) as c:
+    c.execute("ALTER TABLE errors ADD COLUMN note TEXT")
+r = run("history", "--check", "--history", "altered.sqlite")
+refused(r, 2, ["table 'errors'"], "a history with a table altered")
+os.mkfifo(at("fifo.sqlite"))
+r = run("history", "--check", "--history", "fifo.sqlite", timeout=30)
+refused(r, 2, ["not a regular file"], "a history that is a FIFO")
+r = run("verify", *QUICK, "--out", "f.json", "--history", "fifo.sqlite", timeout=30)
+refused(r, 2, ["not a regular file"], "verify --history FIFO")
+with sqlite3.connect(at("other.sqlite")) as c:
+    c.execute("CREATE TABLE contacts(name TEXT)")
+r = run("history", "--check", "--history", "other.sqlite")
+refused(r, 2, ["not a rigidbench history"], "another application's database")
+r = run("history", "--check", "--history", "h.sqlite")
+check(r.returncode == 0, f"the untouched history: {r.stderr[-300:]}")
+r = run("verify", *QUICK, "--out", "h.sqlite", "--history", "h.sqlite")
+refused(r, 2, ["--history 'h.sqlite'"], "verify --history H --out H")
+
+print(f"hostile: {len(failures)} failure(s)")
+sys.exit(1 if failures else 0)
