@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "rigidbench/core/plugin_file.hpp"
 #include "rigidbench/engines/dart_plugin.h"
 #include "rigidbench/engines/engine_body.hpp"
 #include "rigidbench/engines/engines.hpp"
@@ -53,6 +54,12 @@ const rigidbench_dart_api& plugin() {
         tried += cat("\n  ", path, ": no such file");
         continue;
       }
+      // Read as data before dlopen runs any of it (a FIFO would block it; a foreign library's
+      // constructors would run): docs/security.md, "Plugins".
+      if (const std::string why = plugin_file_problem(path, RIGIDBENCH_DART_PLUGIN_NOTE); !why.empty()) {
+        tried += cat("\n  ", path, ": ", why);
+        continue;
+      }
       void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!lib) {
         tried += cat("\n  ", path, ": ", dlerror());
@@ -70,7 +77,7 @@ const rigidbench_dart_api& plugin() {
       api = a;
       return;
     }
-    failure = cat("the DART schemes need their plugin, librigidbench_dart.so, which was not found (set "
+    failure = cat("the DART schemes need their plugin, librigidbench_dart.so, which could not be loaded (set "
                   "RIGIDBENCH_DART_PLUGIN to its path; docs/engines.md, \"Building\"). Tried:",
                   tried);
   });

@@ -20,7 +20,10 @@
 #include <cstdio>
 #include <exception>
 
+#include "rigidbench/core/plugin_file.hpp"
 #include "rigidbench/engines/dart_plugin.h"
+
+RIGIDBENCH_PLUGIN_NOTE(RIGIDBENCH_DART_PLUGIN_NOTE);
 
 namespace {
 

@@ -15,6 +15,11 @@ extern "C" {
 
 /* Bumped whenever a field or a function changes: a plugin of another version is refused. */
 #define RIGIDBENCH_DART_PLUGIN_ABI 1
+/* The plugin's ELF note (core/plugin_file.hpp): read before dlopen, so that a library that is not
+ * this plugin is refused before any of its code runs. */
+#define RIGIDBENCH_DART_PLUGIN_STR2(x) #x
+#define RIGIDBENCH_DART_PLUGIN_STR(x) RIGIDBENCH_DART_PLUGIN_STR2(x)
+#define RIGIDBENCH_DART_PLUGIN_NOTE "dart-plugin " RIGIDBENCH_DART_PLUGIN_STR(RIGIDBENCH_DART_PLUGIN_ABI)
 
 typedef struct rigidbench_dart_body {
   double mass;
