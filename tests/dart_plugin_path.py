@@ -1,9 +1,9 @@
 """The DART plugin's path is outside input ($RIGIDBENCH_DART_PLUGIN, engines/dart.cpp), read as data
 before dlopen runs any of it (docs/security.md, "Plugins"): a missing file, a FIFO (dlopen would
 block on it forever), a file that is not a shared object, a plugin file writable by others, and a
-shared object that is not the plugin - whose constructor must not run - are each exit 2 with the
-path and the reason, and no output file; the given path is never replaced by another; the real
-plugin runs. usage: dart_plugin_path.py RIGIDBENCH PLUGIN FOREIGN_SO_WITH_CONSTRUCTOR TMP_DIR"""
+shared object that is not the plugin - whose constructor must not run - are each the run's breakdown
+(exit 1; in verify the pair's, the others going on) with the path and the reason, and no output
+file; the given path is never replaced by another; the real plugin runs. usage: dart_plugin_path.py RIGIDBENCH PLUGIN FOREIGN_SO_WITH_CONSTRUCTOR TMP_DIR"""
 import os
 import shutil
 import subprocess
@@ -37,7 +37,7 @@ for path, why in ((os.path.join(TMP, "no-such.so"), "no such file"), (fifo, "is 
                   (text, "is not an ELF file"), (writable, "writable by other users"),
                   (FOREIGN, "carries no rigidbench note")):
     p, wrote = simulate(path)
-    if p.returncode != 2 or wrote or path not in p.stderr or why not in p.stderr:
+    if p.returncode != 1 or "breakdown" not in p.stderr or wrote or path not in p.stderr or why not in p.stderr:
         sys.exit(f"FAIL: RIGIDBENCH_DART_PLUGIN={path}: exit {p.returncode}, output written: {wrote}\n{p.stderr}")
     if "Tried:" not in p.stderr or p.stderr.count("\n  ") != 1:  # the given path only, no fallback
         sys.exit(f"FAIL: another path was tried besides {path}:\n{p.stderr}")

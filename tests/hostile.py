@@ -108,5 +108,61 @@ check(r.returncode == 0, f"the untouched history: {r.stderr[-300:]}")
 r = run("verify", *QUICK, "--out", "h.sqlite", "--history", "h.sqlite")
 refused(r, 2, ["--history 'h.sqlite'"], "verify --history H --out H")
 
+# ---- an engine's fault is its pair's breakdown, on every path ----------------------------------
+listed = run("list").stdout
+problem_doc = json.loads(problem)
+
+
+def write_problem(name, edit):
+    doc = json.loads(json.dumps(problem_doc))
+    doc["name"] = name
+    edit(doc)
+    with open(at(f"{name}.json"), "w") as f:
+        json.dump(doc, f)
+    return f"{name}.json"
+
+
+def results(path):
+    with open(at(path)) as f:
+        return {x["integrator"]: x for x in json.load(f)["results"]}
+
+
+if "mujoco_euler" in listed:
+    # MuJoCo refuses a body lighter than mjMINVAL: the whole verify ended with exit 2 and no report.
+    tiny = write_problem("tiny_mass", lambda d: d["bodies"][0].update(mass=1e-16))
+    r = run("verify", "--integrator", "mujoco_*", "rkmk4", "--problem-file", tiny, "--levels", "3", "--quiet",
+            "--out", "tiny.json")
+    check(r.returncode in (0, 1) and os.path.isfile(at("tiny.json")), f"MuJoCo refusing a model: exit {r.returncode}: {r.stderr[-300:]}")
+    if os.path.isfile(at("tiny.json")):
+        res = results("tiny.json")
+        check(res["mujoco_euler"]["status"] == "breakdown" and "MuJoCo refused the model" in res["mujoco_euler"]["reason"],
+              f"MuJoCo's refusal is not mujoco_euler's breakdown: {res['mujoco_euler'].get('reason', '')[:200]}")
+        check(res["rkmk4"]["status"] == "ok", "the other pair did not survive MuJoCo's refusal")
+if "dart_step" in listed:
+    # DART's Debian build aborts on a fast spin: the ladder ran isolated, then verify's cost run did
+    # not and the process died (the pair already reported a breakdown).
+    def spin(d):
+        d["initial"][0]["angular_velocity"]["body"] = [300, 1.5, -2.4]
+        d["time"]["t_end"] = 0.2
+        d["verification"]["sample_times"] = [0.1, 0.2]
+    fast = write_problem("fast_spin", spin)
+    r = run("verify", "--integrator", "dart_step", "rkmk4", "--problem-file", fast, "--levels", "3", "--quiet",
+            "--out", "dart.json")
+    check(r.returncode in (0, 1) and os.path.isfile(at("dart.json")), f"DART aborting: exit {r.returncode}: {r.stderr[-300:]}")
+    if os.path.isfile(at("dart.json")):
+        res = results("dart.json")
+        check(res["dart_step"]["status"] == "breakdown" and "signal 6" in res["dart_step"]["reason"],
+              f"DART's abort is not its breakdown: {res['dart_step'].get('reason', '')[:200]}")
+        check(res["dart_step"]["cost"]["ns_per_step"] is None, "a cost was reported for a run that aborts")
+    # bench times an isolated scheme in its child too (manual time in Google Benchmark).
+    r = run("bench", "--integrator", "dart_step", "--problem", "free_body", "--quiet", "--min-time", "0.01",
+            "--repetitions", "1", "--no-icount", "--no-work-precision", "--out", "dart-bench")
+    check(r.returncode == 0, f"bench of an isolated engine: exit {r.returncode}: {r.stderr[-300:]}")
+    if r.returncode == 0:
+        with open(at("dart-bench/bench.json")) as f:
+            entries = {e["integrator"]: e for e in json.load(f)["results"]}
+        ns = entries.get("dart_step", {}).get("ns_per_step")
+        check(isinstance(ns, (int, float)) and 100 < ns < 1e6, f"dart_step's time per step in its child: {ns}")
+
 print(f"hostile: {len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

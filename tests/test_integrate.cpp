@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <new>
+#include <stdexcept>
 #include <vector>
 
 #include "rigidbench/core/so3.hpp"
@@ -165,15 +167,19 @@ class Turning final : public AnyIntegrator {
       std::abort();
     }
     if (n_ == throw_at) throw InputError("the step is too large for this chart");
+    if (n_ == bad_alloc_at) throw std::bad_alloc();
     if (n_ == fail_at) return StepStatus::breakdown("the test's breakdown");
     x_.body().R = x_.body().R * so3::exp(h * x_.body().W);
     ++n_;
     return StepStatus::success();
   }
-  void read(State& x) const override { x = x_; }
-  Counters counters() const override { return {}; }
+  void read(State& x) const override {
+    if (n_ == read_throw_at) throw std::runtime_error("Simbody: State::getQ(): the stage is not realized");
+    x = x_;
+  }
+  Counters counters() const override { return {.load_evaluations = std::uint64_t(n_)}; }
   std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
-  std::int64_t abort_at = -1, throw_at = -1, fail_at = -1;
+  std::int64_t abort_at = -1, throw_at = -1, fail_at = -1, read_throw_at = -1, bad_alloc_at = -1;
 
  private:
   static SchemeInfo make_info(bool isolate) {
@@ -237,15 +243,96 @@ TEST_CASE("driver: an isolated scheme that aborts is a breakdown with the signal
   CHECK_THAT(r.reason, Catch::StartsWith("after step 4 (t = 0.04), before t = 0.06: the scheme's process was killed"));
 }
 
+TEST_CASE("driver: what a scheme throws from step or read is its breakdown, here and isolated, and the observer's propagates",
+          "[integrate][security]") {
+  // Before, an exception from step() or read() - Simbody's from its state read-out - left the
+  // driver and ended the whole command (exit 3 or 2) with no report.
+  for (const bool isolate : {false, true}) {
+    CAPTURE(isolate);
+    State x(1);
+    {
+      Turning s(isolate);
+      s.throw_at = 1;
+      s.reset(turning_start(), 0);
+      const IntegrationOutcome r = integrate(s, FixedSteps{0.0, 0.01, 4}, x);
+      CHECK_FALSE(r.ok);
+      CHECK(r.reason == "step 1 (t = 0.01, h = 0.01): the scheme threw: the step is too large for this chart");
+      CHECK(r.steps == 1);
+      CHECK(r.failed_at == Approx(0.02));
+    }
+    {
+      Turning s(isolate);
+      s.read_throw_at = 4;
+      s.reset(turning_start(), 0);
+      int seen = 0;
+      const IntegrationOutcome r =
+          integrate(s, FixedSteps{0.0, 0.25, 8}, {.every = 2}, x, [&](const Observation&, const State&) { ++seen; });
+      CHECK_FALSE(r.ok);
+      CHECK(seen == 1);
+      CHECK_THAT(r.cause, Catch::Contains("the scheme threw: Simbody: State::getQ()"));
+    }
+    {
+      Turning s(isolate);
+      s.bad_alloc_at = 0;
+      s.reset(turning_start(), 0);
+      const IntegrationOutcome r = integrate(s, FixedSteps{0.0, 0.25, 8}, x);
+      CHECK_FALSE(r.ok);
+      CHECK_THAT(r.cause, Catch::Contains("the scheme threw: std::bad_alloc"));
+    }
+  }
+  Turning s(false);
+  s.reset(turning_start(), 0);
+  State x(1);
+  CHECK_THROWS_MATCHES(integrate(s, FixedSteps{0.0, 0.25, 8}, {.every = 2}, x,
+                                 [](const Observation&, const State&) { throw std::logic_error("the harness's own bug"); }),
+                       std::logic_error, Catch::Message("the harness's own bug"));
+}
+
+TEST_CASE("driver: timed runs isolate as observed runs do, timed where they run", "[integrate][security]") {
+  // verify's cost run and bench's timings ran an isolated scheme in this process: DART aborting on a
+  // fast spin ended verify after its pair had already been reported a breakdown.
+  Turning s(true);
+  s.abort_at = 500;
+  s.reset(turning_start(), 0);
+  const TimedRun dies = timed_run(s, FixedSteps{0.0, 1e-3, 1000}, 1);
+  CHECK_FALSE(dies.outcome.ok);
+  CHECK_THAT(dies.outcome.cause, Catch::Contains("killed by signal 6"));
+  for (const bool isolate : {false, true}) {
+    Turning t(isolate);
+    t.reset(turning_start(), 0);
+    const TimedRun r = timed_run(t, FixedSteps{0.0, 1e-3, 20000}, 1);
+    REQUIRE(r.outcome.ok);
+    CHECK(r.cpu_seconds > 0);
+    CHECK(r.wall_seconds >= r.cpu_seconds * 0.5);
+    CHECK(r.wall_seconds < 5);
+    CHECK(r.counters.load_evaluations == 20000);  // the child's counters, brought back
+  }
+}
+
+TEST_CASE("registry: a registered scheme that cannot be made is a breakdown at its first step", "[integrate][security]") {
+  // MuJoCo refusing a body of mass 1e-16 ended the whole verify (exit 2, no report), even with MuJoCo
+  // only in the default selection.
+  static const SchemeInfo info{.name = "refuses", .title = "", .source = "", .representation = "", .order = 1,
+                               .kind = SchemeKind::explicit_, .applies = {}, .claims = {}, .notes = ""};
+  SchemeEntry e{&info, [](const Problem&, const SchemeSettings&) -> std::unique_ptr<AnyIntegrator> {
+                  throw InputError("Engine refused the model (mass below its minimum)");
+                },
+                {}, false, SchemeOrigin::registered};
+  const Problem p = catalogue_problem("free_body");
+  const auto s = e.make(p);
+  s->reset(p.initial, p.t0);
+  State x(1);
+  const IntegrationOutcome r = integrate(*s, FixedSteps{0.0, 0.1, 3}, x);
+  CHECK_FALSE(r.ok);
+  CHECK_THAT(r.reason, Catch::Contains("could not be made for problem 'free_body'") &&
+                           Catch::Contains("Engine refused the model"));
+  // A built-in's exception is rigidbench's own: it propagates.
+  e.origin = SchemeOrigin::builtin;
+  CHECK_THROWS_AS(e.make(p), InputError);
+}
+
 TEST_CASE("driver: an isolated scheme's errors and breakdowns are the ones it has in this process", "[integrate]") {
   State x(1);
-  SECTION("an InputError thrown in the child") {
-    Turning s(true);
-    s.throw_at = 1;
-    s.reset(turning_start(), 0);
-    CHECK_THROWS_MATCHES(integrate(s, FixedSteps{0.0, 0.01, 4}, x), InputError,
-                         Catch::Message("the step is too large for this chart"));
-  }
   SECTION("a failed step") {
     Turning s(true);
     s.fail_at = 3;

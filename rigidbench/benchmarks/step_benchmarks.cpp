@@ -23,6 +23,23 @@ void bm_step(benchmark::State& st, const SchemeEntry* e, const Problem* p, doubl
   const auto s = e->make(*p);
   s->reset(p->initial, p->t0);
   std::int64_t n = 0;
+  if (s->info().isolate) {
+    // An isolated scheme (an engine that may abort the process): each turn is the kRestart steps
+    // from the initial state, run in its child and timed there (timed_run); the benchmark is
+    // registered with manual time (register_step_benchmarks), so the fork is not in the figure.
+    while (st.KeepRunningBatch(kRestart)) {
+      s->reset(p->initial, p->t0);
+      const TimedRun r = timed_run(*s, FixedSteps{.t0 = p->t0, .h = h, .steps = kRestart}, p->bodies.size());
+      if (!r.outcome.ok) {
+        st.SkipWithError(r.outcome.reason.c_str());
+        break;
+      }
+      st.SetIterationTime(r.cpu_seconds);
+    }
+    st.counters["steps_per_s"] = benchmark::Counter(double(st.iterations()), benchmark::Counter::kIsRate);
+    st.SetLabel(cat("h=", format_number(h, 12)));
+    return;
+  }
   while (st.KeepRunningBatch(kBatch)) {
     if (n == kRestart) {
       s->reset(p->initial, p->t0);
@@ -48,12 +65,6 @@ void bm_step(benchmark::State& st, const SchemeEntry* e, const Problem* p, doubl
   st.SetLabel(cat("h=", format_number(h, 12)));
 }
 
-double thread_cpu_now() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
-
 [[gnu::noinline]] void fixed_work(const SchemeEntry& e, const Problem& p, double h, std::int64_t steps) {
   {
     // Warm-up outside the measurement: the first calls pay one-off costs (glibc's lazy binding of
@@ -77,27 +88,27 @@ double thread_cpu_now() {
 }
 
 /// One adaptive run from the problem's initial state over its output grid (integrator.hpp, "Adaptive
-/// schemes"), through the driver; `measure` brackets the integration (the callgrind requests).
+/// schemes"): `measure(scheme, grid)` runs the integration (bracketed by the callgrind requests, or
+/// timed by timed_run).
 template <class Measure>
 IntegrationOutcome adaptive_run(const BenchPair& run, Measure&& measure) {
   SchemeSettings set = run.scheme->settings;
   set.values[std::string(kAbsTolerance.name)] = run.tol;
   set.values[std::string(kRelTolerance.name)] = run.tol;
-  const auto s = run.scheme->factory(*run.problem, set);
+  const auto s = run.scheme->make(*run.problem, set);
   const OutputGrid g = adaptive_output_grid(*run.problem);
   s->reset(run.problem->initial, g.t0);
-  IntegrationOutcome r;
-  measure([&] { r = integrate(*s, FixedSteps{g.t0, g.dt, g.intervals}); });
-  return r;
+  return measure(*s, FixedSteps{g.t0, g.dt, g.intervals});
 }
 
 [[gnu::noinline]] void adaptive_work(const BenchPair& run) {
-  adaptive_run(run, [](auto&& f) { f(); });  // warm-up, as fixed_work's
-  const IntegrationOutcome r = adaptive_run(run, [](auto&& f) {
+  adaptive_run(run, [](AnyIntegrator& s, const FixedSteps& g) { return integrate(s, g); });  // warm-up, as fixed_work's
+  const IntegrationOutcome r = adaptive_run(run, [](AnyIntegrator& s, const FixedSteps& g) {
     CALLGRIND_ZERO_STATS;
     CALLGRIND_START_INSTRUMENTATION;
-    f();
+    const IntegrationOutcome o = integrate(s, g);
     CALLGRIND_STOP_INSTRUMENTATION;
+    return o;
   });
   benchmark::DoNotOptimize(r);
 }
@@ -123,10 +134,10 @@ RunSeconds cpu_seconds_of_adaptive_run(const BenchPair& run, int repetitions) {
   RunSeconds out;
   for (int r = 0; r < repetitions; ++r) {
     double secs = kNaN;
-    const IntegrationOutcome o = adaptive_run(run, [&](auto&& f) {
-      const double t0 = thread_cpu_now();
-      f();
-      secs = thread_cpu_now() - t0;
+    const IntegrationOutcome o = adaptive_run(run, [&](AnyIntegrator& s, const FixedSteps& g) {
+      const TimedRun t = timed_run(s, g, run.problem->bodies.size());
+      secs = t.cpu_seconds;
+      return t.outcome;
     });
     if (!o.ok) return {};
     out.fastest = std::isnan(out.fastest) ? secs : std::min(out.fastest, secs);
@@ -152,8 +163,11 @@ std::vector<BenchPair> bench_pairs(const std::vector<const SchemeEntry*>& scheme
 
 void register_step_benchmarks(const std::vector<BenchPair>& pairs) {
   for (const BenchPair& bp : pairs)
-    benchmark::RegisterBenchmark(bp.name().c_str(), bm_step, bp.scheme, bp.problem, bp.h)
-        ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
+  {
+    auto* b = benchmark::RegisterBenchmark(bp.name().c_str(), bm_step, bp.scheme, bp.problem, bp.h)
+                  ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
+    if (bp.scheme->info->isolate) b->UseManualTime();  // timed in its child (bm_step)
+  }
 }
 
 void run_icount_driver(const std::vector<BenchPair>& pairs, std::int64_t steps, double progress_every) {
@@ -193,10 +207,10 @@ StepCounts step_counts(const BenchPair& bp) {
   const auto s = bp.scheme->make(*bp.problem);
   s->reset(bp.problem->initial, bp.problem->t0);
   const std::int64_t n = steps_for_bodies(kCountSteps, bp.problem->bodies.size(), 16);
-  const IntegrationOutcome r = integrate(*s, FixedSteps{bp.problem->t0, bp.h, n});
+  const TimedRun r = timed_run(*s, FixedSteps{bp.problem->t0, bp.h, n}, bp.problem->bodies.size());
   StepCounts out;
-  if (!r.ok) return out;  // NaN: a scheme that breaks down has no per-step count
-  const Counters c = s->counters();
+  if (!r.outcome.ok) return out;  // NaN: a scheme that breaks down has no per-step count
+  const Counters c = r.counters;
   out.loads = double(c.load_evaluations) / double(n);
   out.newton = double(c.newton_iterations) / double(n);
   out.jacobians = double(c.jacobian_evaluations) / double(n);
@@ -208,12 +222,11 @@ RunSeconds cpu_seconds_of_run(const SchemeEntry& s, const Problem& p, double h, 
   const auto integ = s.make(p);
   for (int r = 0; r < repetitions; ++r) {
     integ->reset(p.initial, p.t0);
-    const double t0 = thread_cpu_now();
-    IntegrationOutcome run = integrate(*integ, FixedSteps{p.t0, h, steps});
+    const TimedRun run = timed_run(*integ, FixedSteps{p.t0, h, steps}, p.bodies.size());
     benchmark::DoNotOptimize(run);
-    const double secs = thread_cpu_now() - t0;
-    out.fastest = std::min(out.fastest, secs);
-    out.slowest = std::max(out.slowest, secs);
+    if (!run.outcome.ok) return {};  // a run that breaks down has no cost (NaN)
+    out.fastest = std::min(out.fastest, run.cpu_seconds);
+    out.slowest = std::max(out.slowest, run.cpu_seconds);
   }
   return out;
 }

@@ -10,11 +10,34 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <stdexcept>
 #include <type_traits>
 
 namespace rigidbench {
+
+std::string detail::current_exception_text() {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an exception that is not a std::exception";
+  }
+}
+
+double detail::thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+double detail::wall_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
 
 std::string step_breakdown(std::int64_t n, double t, double h, std::string_view why) {
   return cat("step ", std::to_string(n), " (t = ", message_number(t), ", h = ", message_number(h), "): ", std::string(why));
@@ -167,13 +190,16 @@ int wait_for(pid_t pid) {
   std::string b;
   std::vector<double> scratch;
   try {
+    const double cpu0 = detail::thread_cpu_seconds(), wall0 = detail::wall_seconds();
     const IntegrationOutcome r = detail::integrate_here(s, grid, plan, x, [&](const Observation& o, const State& y) {
       b.assign(1, 'O');
       put(b, o);
       put_state(b, y, scratch);
       if (!write_all(out, b)) ::_exit(3);  // the parent has gone
     });
+    detail::RunClock clock{detail::thread_cpu_seconds() - cpu0, detail::wall_seconds() - wall0, s.counters()};
     b.assign(1, 'E');
+    put(b, clock);
     put(b, r.ok);
     put_text(b, r.reason);
     put_text(b, r.cause);
@@ -217,8 +243,10 @@ struct Child {
 
 /// The child's outcome message ('E'); the scheme here is reset to the state the child reached, so
 /// that runs chain.
-IntegrationOutcome completed(Child& c, AnyIntegrator& s, const State& x) {
+IntegrationOutcome completed(Child& c, AnyIntegrator& s, const State& x, detail::RunClock* clock) {
   IntegrationOutcome r;
+  const auto times = get<detail::RunClock>(c.in);
+  if (clock) *clock = times;
   r.ok = get<bool>(c.in);
   r.reason = get_text(c.in);
   r.cause = get_text(c.in);
@@ -254,7 +282,7 @@ IntegrationOutcome died(int status, std::FILE* log, const FixedSteps& grid, cons
 }  // namespace
 
 IntegrationOutcome detail::integrate_isolated(AnyIntegrator& s, const FixedSteps& grid, const ObservationPlan& plan,
-                                              State& x, const ObserveFn& observe) {
+                                              State& x, const ObserveFn& observe, RunClock* clock) {
   if (x.bodies.empty()) throw std::logic_error("integrate: an isolated scheme's run needs x sized to its problem");
   const std::unique_ptr<std::FILE, int (*)(std::FILE*)> log(std::tmpfile(), &std::fclose);
   int fds[2];
@@ -277,7 +305,7 @@ IntegrationOutcome detail::integrate_isolated(AnyIntegrator& s, const FixedSteps
   out.steps = grid.from;
   out.t = grid.time(grid.from);
   for (char tag = 0; read_all(c.in, &tag, 1);) {
-    if (tag == 'E') return completed(c, s, x);
+    if (tag == 'E') return completed(c, s, x, clock);
     if (tag == 'I' || tag == 'X') {
       const std::string what = get_text(c.in);
       c.finish(false);

@@ -27,6 +27,7 @@
 // schemes of today; an adaptive plan sits beside it, with the same observer.
 #include <concepts>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <optional>
 #include <string>
@@ -99,12 +100,28 @@ struct NoObserver {
 
 namespace detail {
 
+/// An exception the observer threw, carried through the loop's handler of the scheme's exceptions
+/// (integrate_here): the observer is the harness's own code, and what it throws is not the scheme's
+/// breakdown.
+struct ObserverThrew {
+  std::exception_ptr what;
+};
+
+/// The text of the exception being handled (what() of a std::exception).
+std::string current_exception_text();
+
 /// The loop itself, in this process (integrate below decides where it runs).
+///
+/// An exception the scheme's step() or read() throws - an engine's library refusing a state (Simbody,
+/// ODE's error handler), a library's bad_alloc - ends the run as a breakdown at that step with its
+/// text, like a failed StepStatus: the pair breaks down and the others go on (docs/engines.md,
+/// "Faults"). The handler wraps the whole loop, so the steps themselves run as without it.
 template <class S, Observer Obs>
 IntegrationOutcome integrate_here(S& s, const FixedSteps& grid, const ObservationPlan& plan, State& x, Obs&& observe) {
   IntegrationOutcome out;
   out.steps = grid.from;
   out.t = grid.time(grid.from);
+  std::int64_t at = grid.from;  // the step being taken, for the handler below
   // Reads the state at observation `index`; false ends the run (out says why).
   const auto look = [&](std::int64_t index, double h) {
     s.read(x);
@@ -116,22 +133,24 @@ IntegrationOutcome integrate_here(S& s, const FixedSteps& grid, const Observatio
       out.failed_at = o.t;
       return false;
     }
-    if constexpr (std::is_void_v<std::invoke_result_t<Obs&, const Observation&, const State&>>) {
-      observe(o, x);
-    } else {
-      StepStatus st = observe(o, x);
-      if (!st.ok) {
-        out.ok = false;
-        out.reason = out.cause = std::move(st.reason);
-        out.failed_at = o.t;
-        return false;
+    try {
+      if constexpr (std::is_void_v<std::invoke_result_t<Obs&, const Observation&, const State&>>) {
+        observe(o, x);
+      } else {
+        StepStatus st = observe(o, x);
+        if (!st.ok) {
+          out.ok = false;
+          out.reason = out.cause = std::move(st.reason);
+          out.failed_at = o.t;
+          return false;
+        }
       }
+    } catch (...) {
+      throw ObserverThrew{std::current_exception()};
     }
     return true;
   };
   constexpr bool observing = !std::is_same_v<std::remove_cvref_t<Obs>, NoObserver>;
-  if constexpr (observing)
-    if (plan.initial && !look(0, grid.steps > grid.from ? grid.size(grid.from) : grid.h)) return out;
   // Step n from t_n with size hn; false ends the run. The grid is copied into locals so that the
   // scheme's (possibly virtual) step cannot make the loop reload it: the instruction counts of the
   // benchmarks measure the scheme, not the driver (a few instructions per step).
@@ -161,18 +180,35 @@ IntegrationOutcome integrate_here(S& s, const FixedSteps& grid, const Observatio
   };
   // Every step but a landing last one is h.
   const std::int64_t uniform = grid.land_on && last > grid.from ? last - 1 : last;
-  for (std::int64_t n = grid.from; n < uniform; ++n)
-    if (!advance(n, t0 + double(n) * h, h)) return out;
-  if (uniform < last && !advance(uniform, t0 + double(uniform) * h, grid.size(uniform))) return out;
+  try {
+    if constexpr (observing)
+      if (plan.initial && !look(0, grid.steps > grid.from ? grid.size(grid.from) : grid.h)) return out;
+    for (; at < uniform; ++at)
+      if (!advance(at, t0 + double(at) * h, h)) return out;
+    if (uniform < last && !advance(uniform, t0 + double(uniform) * h, grid.size(uniform))) return out;
+  } catch (const ObserverThrew& e) {
+    std::rethrow_exception(e.what);
+  } catch (...) {
+    const double hn = at < last ? grid.size(at) : grid.h;
+    out.ok = false;
+    out.cause = cat("the scheme threw: ", current_exception_text());
+    out.reason = step_breakdown(at, grid.time(at), hn, out.cause);
+    out.steps = at;
+    out.t = grid.time(at);
+    out.failed_at = grid.time(at) + hn;
+    return out;
+  }
   out.steps = last;
   out.t = grid.time(last);
   return out;
 }
 
 using ObserveFn = std::function<StepStatus(const Observation&, const State&)>;
-/// The run of an isolated scheme (SchemeInfo::isolate) in a child process, observed here.
+struct RunClock;
+/// The run of an isolated scheme (SchemeInfo::isolate) in a child process, observed here; with
+/// `clock`, the child's loop is timed there and its counters brought back.
 IntegrationOutcome integrate_isolated(AnyIntegrator& s, const FixedSteps& grid, const ObservationPlan& plan, State& x,
-                                      const ObserveFn& observe);
+                                      const ObserveFn& observe, RunClock* clock = nullptr);
 
 }  // namespace detail
 
@@ -204,13 +240,55 @@ IntegrationOutcome integrate(S& s, const FixedSteps& grid, const ObservationPlan
   return detail::integrate_here(s, grid, plan, x, observe);
 }
 
-/// Steps alone: no state read out, no observer (what the cost measurements time). Always in this
-/// process, isolated schemes too: a fault in a cost measurement ends the process (docs/engines.md,
-/// "Faults").
+/// Steps alone: no state read out, no observer. In this process: the benchmarks' timing loops
+/// (batches resumed with `from`) and instruction counts of schemes that are not isolated. What is
+/// timed or counted of any scheme goes through timed_run below, which isolates where integrate does.
 template <class S>
 IntegrationOutcome integrate(S& s, const FixedSteps& grid) {
   State unused;
   return detail::integrate_here(s, grid, ObservationPlan::none(), unused, NoObserver{});
+}
+
+/// A run of steps alone with its cost: the loop's thread CPU time and wall time, measured where the
+/// loop runs, and the scheme's counters after it.
+struct TimedRun {
+  IntegrationOutcome outcome;
+  double cpu_seconds = 0, wall_seconds = 0;
+  Counters counters;
+};
+namespace detail {
+struct RunClock {
+  double cpu_seconds = 0, wall_seconds = 0;
+  Counters counters;
+};
+double thread_cpu_seconds();
+double wall_seconds();
+}  // namespace detail
+
+/// Every cost measurement's run (verify's cost per step, bench's work-precision and adaptive run
+/// times and step counts): the steps of `grid` from the state the scheme was reset to, timed. The
+/// same decision as integrate's: an isolated scheme's run is made in its child process and timed
+/// there (the fork is not in the figure), so that an engine aborting in a cost run is that run's
+/// breakdown, not the end of the process (docs/engines.md, "Faults"); the scheme here is then at the
+/// child's final state. `bodies`: the problem's.
+inline TimedRun timed_run(AnyIntegrator& s, const FixedSteps& grid, std::size_t bodies) {
+  TimedRun r;
+  if (s.info().isolate) {
+    detail::RunClock c;
+    State x(bodies);
+    r.outcome = detail::integrate_isolated(s, grid, ObservationPlan::none(), x,
+                                           [](const Observation&, const State&) { return StepStatus::success(); }, &c);
+    r.cpu_seconds = c.cpu_seconds;
+    r.wall_seconds = c.wall_seconds;
+    r.counters = c.counters;
+    return r;
+  }
+  const double cpu0 = detail::thread_cpu_seconds(), wall0 = detail::wall_seconds();
+  r.outcome = integrate(s, grid);
+  r.cpu_seconds = detail::thread_cpu_seconds() - cpu0;
+  r.wall_seconds = detail::wall_seconds() - wall0;
+  r.counters = s.counters();
+  return r;
 }
 
 /// Steps, then the final state read into x and checked finite: one map Phi_h, or a run whose end

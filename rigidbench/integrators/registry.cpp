@@ -191,4 +191,37 @@ std::vector<SchemeEntry> configure_schemes(const std::vector<const SchemeEntry*>
   return out;
 }
 
+namespace {
+class RefusedIntegrator final : public AnyIntegrator {
+ public:
+  RefusedIntegrator(const SchemeInfo& info, std::string why) : info_(&info), why_(std::move(why)) {}
+  const SchemeInfo& info() const override { return *info_; }
+  void reset(const State& x0, double) override { x_ = x0; }
+  StepStatus step(double, double) override { return StepStatus::breakdown(why_); }
+  void read(State& x) const override { x = x_; }
+  Counters counters() const override { return {}; }
+  std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
+
+ private:
+  const SchemeInfo* info_;
+  std::string why_;
+  State x_;
+};
+}  // namespace
+
+std::unique_ptr<AnyIntegrator> refused_integrator(const SchemeInfo& info, std::string why) {
+  return std::make_unique<RefusedIntegrator>(info, std::move(why));
+}
+
+std::unique_ptr<AnyIntegrator> SchemeEntry::make(const Problem& p, const SchemeSettings& set) const {
+  // A Python class reports its own construction errors at its first step (python/); a recorded
+  // trajectory that cannot be read is the user's input (exit 2).
+  if (origin != SchemeOrigin::registered) return factory(p, set);
+  try {
+    return factory(p, set);
+  } catch (const std::exception& e) {
+    return refused_integrator(*info, cat("the scheme could not be made for problem '", p.name, "': ", e.what()));
+  }
+}
+
 }  // namespace rigidbench

@@ -39,8 +39,19 @@ struct SchemeEntry {
   /// Measured time of an empty step through the same call path (a Python scheme's step() and read()
   /// doing nothing), ns; NaN for compiled schemes. Reported beside the cost (cost.call_overhead_ns).
   double call_overhead_ns = std::numeric_limits<double>::quiet_NaN();
-  std::unique_ptr<AnyIntegrator> make(const Problem& p) const { return factory(p, settings); }
+  /// One integrator of this scheme on `p` (with `set`: other settings than the entry's, e.g. an
+  /// adaptive scheme's tolerance). A registered scheme (an engine, an outside C++ scheme: code that
+  /// is not rigidbench's) that throws while it is made - an engine refusing the model, a plugin that cannot be
+  /// loaded - is that pair's breakdown, not the end of the command: the integrator returned then
+  /// breaks down at its first step with the reason (docs/engines.md, "Faults"). A built-in's or a
+  /// recorded trajectory's exception propagates (a Python class reports its own at its first step).
+  std::unique_ptr<AnyIntegrator> make(const Problem& p) const { return make(p, settings); }
+  std::unique_ptr<AnyIntegrator> make(const Problem& p, const SchemeSettings& set) const;
 };
+
+/// An integrator that could not be made: every step is a breakdown with `why`; read() gives back the
+/// state it was reset to.
+std::unique_ptr<AnyIntegrator> refused_integrator(const SchemeInfo& info, std::string why);
 
 /// The entry of a scheme type (not registered by this call).
 template <Integrator S>

@@ -434,12 +434,11 @@ CostResult measure_cost(const Problem& p, const SchemeEntry& s, double h, int st
   Counters cnt;
   for (int r = 0; r < repetitions; ++r) {
     integ->reset(p.initial, p.t0);
-    const auto start = Clock::now();
-    const bool ok = integrate(*integ, FixedSteps{p.t0, h, steps}).ok;
-    const double sec = since(start);
-    if (!ok) return c;  // broke down: no cost figure
-    best = std::min(best, sec);
-    cnt = integ->counters();
+    // timed_run: an isolated scheme (an engine that may abort) is timed in its child process.
+    const TimedRun run = timed_run(*integ, FixedSteps{p.t0, h, steps}, p.bodies.size());
+    if (!run.outcome.ok) return c;  // broke down: no cost figure
+    best = std::min(best, run.wall_seconds);
+    cnt = run.counters;
   }
   c.ns_per_step = best / steps * 1e9;
   c.load_evaluations_per_step = double(cnt.load_evaluations) / steps;

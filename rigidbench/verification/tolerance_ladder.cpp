@@ -54,7 +54,7 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
   SchemeSettings set = s.settings;
   set.values[std::string(kAbsTolerance.name)] = tol;
   set.values[std::string(kRelTolerance.name)] = tol;
-  const std::unique_ptr<AnyIntegrator> integ = s.factory(p, set);
+  const std::unique_ptr<AnyIntegrator> integ = s.make(p, set);
   const std::size_t M = (ref.times.size() - 1) / stride, ni = p.invariants().size();
   const double t0 = ref.times.front(), dt = (ref.times.back() - t0) / double(M);
   std::vector<double> I0(ni), I(ni);
@@ -92,7 +92,7 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
   // The other timed runs: the same scheme from the same state on the same output times (a
   // deterministic run gives the same result), timed only - no errors or invariants evaluated.
   for (int r = 1; r < repetitions && run.ok; ++r) {
-    const std::unique_ptr<AnyIntegrator> again = s.factory(p, set);
+    const std::unique_ptr<AnyIntegrator> again = s.make(p, set);
     State y = p.initial;
     again->reset(y, t0);
     const auto t_start = Clock::now();
