@@ -3,6 +3,7 @@
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <chrono>
@@ -10,6 +11,8 @@
 #include <map>
 #include <mutex>
 #include <thread>
+
+#include "rigidbench/verification/scoring.hpp"
 
 namespace rigidbench::python {
 namespace {
@@ -110,15 +113,23 @@ M matrix_of(const py::handle& o, const char* what, int rows, int cols) {
   return m;
 }
 
+/// As a file's rows are (verification/scoring.hpp): an R off SO(3) from read() is the step's
+/// breakdown, not a state scored as if it were one (a zero R had attitude error 0 at every level).
+void require_rotation(const Mat3& R) {
+  if (const std::string why = rotation_problem(R); !why.empty()) throw InputError(cat("read() returned an R that ", why.substr(2)));
+}
+
 void body_from_python(const py::handle& o, bool translating, BodyState& b) {
   if (py::isinstance<BodyState>(o)) {
     b = o.cast<BodyState>();
+    require_rotation(b.R);
     return;
   }
   if (py::isinstance<State>(o)) {
     const State& s = o.cast<const State&>();
     if (s.bodies.size() != 1) throw InputError("a State of several bodies where one body was expected");
     b = s.bodies[0];
+    require_rotation(b.R);
     return;
   }
   py::object R, W, x, v;
@@ -143,6 +154,7 @@ void body_from_python(const py::handle& o, bool translating, BodyState& b) {
                          ", a dict or a rigidbench.State (got ", std::string(py::str(py::type::of(o).attr("__name__"))), ")"));
   }
   b.R = matrix_of<Mat3>(R, "R", 3, 3);
+  require_rotation(b.R);
   b.W = matrix_of<Vec3>(W, "W", 1, 3);
   if (translating) {
     b.x = matrix_of<Vec3>(x, "x", 1, 3);
@@ -210,26 +222,59 @@ class PythonScheme final : public AnyIntegrator {
     return StepStatus::success();
   }
   void read(State& x) const override { x = x_; }
+  /// counters() -> a dict of the Counters' names (docs/python.md, "Counters"): optional for a
+  /// fixed-step class; an adaptive class must give accepted_steps, rejected_steps and
+  /// rhs_evaluations, as the file route's manifest must. Each value an int >= 0 (Python's or numpy's); a key that is
+  /// not a counter's name, a float, a negative, a missing required key or a counters() that raises
+  /// is an InputError naming it - never read as zero (a controller rejecting 70 % of its steps
+  /// passed rejected_steps so).
   Counters counters() const override {
     Counters c;
     if (!obj_ || g_cancelled) return c;
     py::gil_scoped_acquire gil;
     const WatchedCall call;
-    try {  // optional: a counters() -> dict with any of the Counters' names (docs/python.md)
-      if (py::hasattr(obj_->obj, "counters")) {
-        const py::dict d = obj_->obj.attr("counters")();
-        for (auto [key, field] : {std::pair{"load_evaluations", &Counters::load_evaluations},
-                                  std::pair{"newton_iterations", &Counters::newton_iterations},
-                                  std::pair{"jacobian_evaluations", &Counters::jacobian_evaluations},
-                                  std::pair{"accepted_steps", &Counters::accepted_steps},
-                                  std::pair{"rejected_steps", &Counters::rejected_steps},
-                                  std::pair{"rhs_evaluations", &Counters::rhs_evaluations},
-                                  std::pair{"shortened_steps", &Counters::shortened_steps}})
-          if (d.contains(key)) c.*field = d[key].cast<std::uint64_t>();
-      }
-    } catch (const py::error_already_set&) {
-    } catch (const py::cast_error&) {
+    const std::string who = cat("python: ", std::string(info_->name), ".counters()");
+    if (!py::hasattr(obj_->obj, "counters")) {
+      if (info_->adaptive)
+        throw InputError(cat(who, " is missing: an adaptive scheme reports accepted_steps, rejected_steps and "
+                                  "rhs_evaluations (docs/python.md, \"Counters\")"));
+      return c;
     }
+    py::object r;
+    try {
+      r = obj_->obj.attr("counters")();
+    } catch (const py::error_already_set& e) {
+      const std::string why = call.stopped();
+      throw InputError(!why.empty() ? why : cat(who, " raised ", python_message(e)));
+    }
+    if (!py::isinstance<py::dict>(r))
+      throw InputError(cat(who, " returned ", std::string(py::str(py::type::of(r).attr("__name__"))), ", not a dict"));
+    static const std::pair<const char*, std::uint64_t Counters::*> kFields[] = {
+        {"load_evaluations", &Counters::load_evaluations}, {"newton_iterations", &Counters::newton_iterations},
+        {"jacobian_evaluations", &Counters::jacobian_evaluations}, {"accepted_steps", &Counters::accepted_steps},
+        {"rejected_steps", &Counters::rejected_steps},     {"rhs_evaluations", &Counters::rhs_evaluations},
+        {"shortened_steps", &Counters::shortened_steps}};
+    const py::dict d = py::reinterpret_borrow<py::dict>(r);
+    for (const auto& [k, v] : d) {
+      const std::string key = py::isinstance<py::str>(k) ? k.cast<std::string>() : std::string(py::str(py::repr(k)));
+      const auto f = std::find_if(std::begin(kFields), std::end(kFields), [&](const auto& e) { return key == e.first; });
+      if (f == std::end(kFields))
+        throw InputError(cat(who, ": '", key.substr(0, 60), "' is not a counter (load_evaluations, newton_iterations, "
+                                  "jacobian_evaluations, accepted_steps, rejected_steps, rhs_evaluations, shortened_steps)"));
+      const std::string shown = std::string(py::str(py::repr(v))).substr(0, 60);
+      // An integer: a Python int or one that says it is one (__index__: numpy's integers), not a
+      // bool, not a float however whole.
+      if (!PyIndex_Check(v.ptr()) || PyBool_Check(v.ptr()))
+        throw InputError(cat(who, ": ", key, " = ", shown, " is not a whole number (an int)"));
+      const long long n = py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr())).cast<long long>();
+      if (n < 0) throw InputError(cat(who, ": ", key, " = ", shown, " is negative"));
+      c.*(f->second) = std::uint64_t(n);
+    }
+    if (info_->adaptive)
+      for (const char* need : {"accepted_steps", "rejected_steps", "rhs_evaluations"})
+        if (!d.contains(need))
+          throw InputError(cat(who, " has no '", need, "': an adaptive scheme's tolerance ladder needs it (as the file "
+                                    "route's manifest does)"));
     return c;
   }
   std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }

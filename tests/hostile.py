@@ -3,6 +3,8 @@
 (docs/security.md). One section per kind of input:
 - outputs named like the command's inputs;
 - histories someone else touched (a trigger, a view, a FIFO, another application's database);
+- adaptive settings the ladder would override;
+- engines that refuse a model or abort (on every path: ladder, cost, bench);
 usage: hostile.py RIGIDBENCH TMP_DIR"""
 import json
 import os
@@ -107,6 +109,13 @@ r = run("history", "--check", "--history", "h.sqlite")
 check(r.returncode == 0, f"the untouched history: {r.stderr[-300:]}")
 r = run("verify", *QUICK, "--out", "h.sqlite", "--history", "h.sqlite")
 refused(r, 2, ["--history 'h.sqlite'"], "verify --history H --out H")
+
+# ---- adaptive verdicts fail closed -------------------------------------------------------------
+# A tolerance given by hand was overridden by the ladder and yet recorded as used.
+r = run("verify", "--integrator", "odeint_dopri5", "--problem", "free_body", "--set", "odeint_dopri5.abs_tolerance=1e-3",
+        "--quiet", "--out", "tol.json")
+refused(r, 2, ["tolerance ladder sets"], "--set <adaptive>.abs_tolerance")
+check(not os.path.exists(at("tol.json")), "a report was written with a tolerance the ladder overrode")
 
 # ---- an engine's fault is its pair's breakdown, on every path ----------------------------------
 listed = run("list").stdout

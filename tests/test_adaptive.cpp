@@ -2,6 +2,7 @@
 // counters, and the tolerance ladder's verdicts - which must fail for deliberately broken controllers.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <set>
@@ -311,6 +312,27 @@ TEST_CASE("gate: an adaptive pair's error and work at each tolerance, and a cont
   const GateResult back = gate_compare(snapshot(), base, accuracy);
   for (const GateRow& r : back.rows)
     if (r.metric == "tolerance_work") CHECK(r.status == "stale");
+  // Fail closed: a current run whose work is missing (empty arrays, nulls) at tolerances where the
+  // baseline has it, or work on neither side, is "missing", never a pass (empty arrays passed).
+  for (const auto& hollow : {std::function<void(WorkSnapshot&)>([](WorkSnapshot& w) { w.accepted_steps.clear(); }),
+                             std::function<void(WorkSnapshot&)>([](WorkSnapshot& w) {
+                               for (double& x : w.rhs_evaluations) x = kNaN;
+                             }),
+                             std::function<void(WorkSnapshot&)>([](WorkSnapshot& w) { w.accepted_steps.assign(w.tol.size(), 0.0); })}) {
+    GateSnapshot cur = base;
+    hollow(*cur.accuracy.at(0).work);
+    const GateResult r = gate_compare(base, cur, accuracy);
+    bool missing = false;
+    for (const GateRow& row : r.rows)
+      if (row.metric == "tolerance_work") missing = row.status == "missing";
+    CHECK(missing);
+    CHECK(r.exit_code() == 1);
+  }
+  GateSnapshot none = base;
+  none.accuracy.at(0).work->accepted_steps.clear();
+  none.accuracy.at(0).work->rhs_evaluations.clear();
+  for (const GateRow& row : gate_compare(none, none, accuracy).rows)
+    if (row.metric == "tolerance_work") CHECK(row.status == "missing");
 }
 
 TEST_CASE("compare ranks adaptive and fixed-step pairs by their cost to the target, on one unit", "[adaptive][compare]") {

@@ -282,6 +282,41 @@ class ModuleTest(unittest.TestCase):
         with self.assertRaisesRegex(Exception, "tol0 must be in"):
             rigidbench.verify(LieHeunEuler, ["free_body"], tol0=0.0, measure_cost=False)
 
+    def test_counters_that_are_not_counts_are_refused(self):
+        # counters() returning floats, negatives or raising was read as zeros, and a missing
+        # rejected_steps passed: a controller rejecting 70 % of its steps passed rejected_steps so.
+        def variant(name, counters):
+            return type(name, (LieHeunEuler,), {"name": name, "counters": counters})
+        cases = [("py_float_counts", lambda self: {**self.n, "rejected_steps": 0.0}, "is not a whole number"),
+                 ("py_negative_counts", lambda self: {**self.n, "rejected_steps": -5}, "is negative"),
+                 ("py_raising_counts", lambda self: 1 / 0, "raised ZeroDivisionError"),
+                 ("py_unknown_count", lambda self: {**self.n, "rejected_step": 3}, "'rejected_step' is not a counter"),
+                 ("py_no_rejections", lambda self: {k: v for k, v in self.n.items() if k != "rejected_steps"},
+                  "has no 'rejected_steps'"),
+                 ("py_not_a_dict", lambda self: [1, 2], "not a dict")]
+        for name, counters, words in cases:
+            with self.subTest(name):
+                with self.assertRaisesRegex(rigidbench.InputError, words):
+                    rigidbench.verify(variant(name, counters), ["free_body"], tol0=1e-3, tol_levels=3, measure_cost=False)
+        # Counts no run can have (no accepted step): the level breaks down, the pair fails - never a pass.
+        zero = variant("py_zero_steps", lambda self: {**self.n, "accepted_steps": 0})
+        r = rigidbench.verify(zero, ["free_body"], tol0=1e-3, tol_levels=3, measure_cost=False)["results"][0]
+        self.assertEqual(r["status"], "breakdown", r.get("reason"))
+        self.assertIn("0 accepted steps", json.dumps(r["tolerance_ladder"]))
+        # The tolerances are the ladder's: one given by hand would not be used, and is refused.
+        with self.assertRaisesRegex(rigidbench.InputError, "tolerance ladder sets"):
+            rigidbench.verify(["odeint_dopri5"], ["free_body"], settings=["odeint_dopri5.abs_tolerance=1e-3"],
+                              measure_cost=False)
+
+    def test_a_state_that_is_not_a_rotation_is_a_breakdown(self):
+        # read() returning a zero matrix for R had attitude error 0 at every level.
+        for name, R in (("py_zero_r", np.zeros((3, 3))), ("py_reflection", np.diag([1.0, 1.0, -1.0])),
+                        ("py_stretched", np.diag([1.0, 1.0, 1.001]))):
+            cls = type(name, (LieEuler,), {"name": name, "read": lambda self, R=R: (R, self.W)})
+            r = rigidbench.verify(cls, ["free_body"], h=0.05, levels=3, measure_cost=False)["results"][0]
+            self.assertEqual(r["status"], "breakdown", name)
+            self.assertIn("is not a rotation", r["reason"])
+
     def test_errors_in_user_code_are_breakdowns(self):
         rep = rigidbench.verify([Broken, BadShape], ["free_body"], h=0.05, levels=3, measure_cost=False)
         by = {r["integrator"]: r for r in rep["results"]}
@@ -447,6 +482,16 @@ class ModuleTest(unittest.TestCase):
             self.assertIn("declared", py["results"][0]["cost"])
             with self.assertRaises(rigidbench.InputError):
                 rigidbench.score(p, d, "rkmk_file", 5, tol0=1e-5, progress=False)  # tol0 without adaptive=True
+            # A manifest declaring zero steps made every level grid-bound, so excluded, and a failed
+            # slope undefined (exit 0): now such counts are the level's breakdown, and the run fails.
+            for lv in levels:
+                lv["accepted_steps"] = 0
+            with open(os.path.join(d, "manifest.json"), "w") as f:
+                json.dump({"levels": levels, "cost": {"machine": "this test", "method": "made up"}}, f)
+            zero = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            self.assertEqual(zero.returncode, 1, zero.stdout + zero.stderr)
+            with open(out) as f:
+                self.assertIn("0 accepted steps", json.dumps(json.load(f)["results"][0]["tolerance_ladder"]))
 
     def test_score_takes_the_command_line_s_files_and_options(self):
         # A thinned, quaternion (x, y, z, w), world-angular-velocity file set scored by

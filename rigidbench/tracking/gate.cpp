@@ -204,10 +204,16 @@ struct Gate {
     }
     double worst = 0;
     bool all_fell = true, any = false;
+    std::string gap;  // fail closed: a baseline figure the current run does not give back
     for (std::size_t k = 0; k < n; ++k)
       for (const auto& [what, bv, cv] : {std::tuple{"accepted steps", b.accepted_steps, c.accepted_steps},
                                           std::tuple{"right-hand sides", b.rhs_evaluations, c.rhs_evaluations}}) {
-        if (k >= bv.size() || k >= cv.size() || !std::isfinite(bv[k]) || !std::isfinite(cv[k]) || !(bv[k] > 0)) continue;
+        const bool in_base = k < bv.size() && std::isfinite(bv[k]) && bv[k] > 0;
+        const bool in_current = k < cv.size() && std::isfinite(cv[k]) && cv[k] > 0;
+        if (in_base && !in_current && gap.empty())
+          gap = cat(what, " per unit time at tol = ", fmt4(b.tol[k]), ": ", fmt4(bv[k]), " in the baseline, ",
+                    k < cv.size() && !std::isnan(cv[k]) ? fmt4(cv[k]) : std::string("none"), " in the current run");
+        if (!in_base || !in_current) continue;
         any = true;
         const double r = cv[k] / bv[k];
         all_fell = all_fell && r <= opt.rules.work_fall_stale;
@@ -220,6 +226,8 @@ struct Gate {
         }
       }
     if (worst > 0) row.status = "fail";
+    else if (!gap.empty()) row.status = "missing", row.message = gap;
+    else if (!any) row.status = "missing", row.message = "no work per tolerance on either side to compare";
     else if (any && all_fell)
       row.status = "stale", row.message = cat("the work per unit time fell to ", fmt4(100 * opt.rules.work_fall_stale),
                                               " % of the baseline's or less at every tolerance: re-bless");
@@ -362,7 +370,7 @@ struct Gate {
   /// tolerance fails, as per step; docs/adaptive.md).
   void adaptive_speed_row(const SpeedSnapshot& b, const SpeedSnapshot& c, const std::string& differs) {
     GateRow row{b.integrator, b.problem, "instructions_per_time", "pass", "", "", ""};
-    bool same = b.tol.size() == c.tol.size() && b.instructions_per_time.size() == b.tol.size() &&
+    bool same = !b.tol.empty() && b.tol.size() == c.tol.size() && b.instructions_per_time.size() == b.tol.size() &&
                 c.instructions_per_time.size() == c.tol.size();
     for (std::size_t k = 0; same && k < b.tol.size(); ++k) same = std::abs(b.tol[k] - c.tol[k]) <= 1e-12 * b.tol[k];
     double worst = 0;

@@ -136,11 +136,7 @@ void unflatten(const double* v, const Problem& p, const FileConventions& c, cons
       const bool rows = c.attitude == AttitudeForm::matrix_row_major;
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) (rows ? x.R(i, j) : x.R(j, i)) = *v++;
-      const double off = (x.R.transpose() * x.R - Mat3::Identity()).cwiseAbs().maxCoeff();
-      const double det = x.R.determinant();
-      if (!(off <= kRotationTolerance) || !(det > 0))
-        refuse(cat("R is not a rotation (max |R^T R - I| = ", format_number(off, 3), ", det R = ", format_number(det, 6),
-                   "; at most ", format_number(kRotationTolerance, 1), " and det R > 0 are accepted"));
+      if (const std::string why = rotation_problem(x.R); !why.empty()) refuse(why);
     }
     const Vec3 w(v[0], v[1], v[2]);
     v += 3;
@@ -396,6 +392,14 @@ std::vector<std::string> trajectory_columns(const Problem& p, const FileConventi
     }
   }
   return cols;
+}
+
+std::string rotation_problem(const Mat3& R) {
+  const double off = (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff();
+  const double det = R.determinant();
+  if (off <= kRotationTolerance && det > 0) return {};
+  return cat("R is not a rotation (max |R^T R - I| = ", format_number(off, 3), ", det R = ", format_number(det, 6),
+             "; at most ", format_number(kRotationTolerance, 1), " and det R > 0 are accepted");
 }
 
 RecordedTrajectory read_trajectory(const std::string& file, const Problem& p, std::size_t max_rows, const FileConventions& c) {

@@ -83,6 +83,10 @@ RecordedTrajectory read_trajectory_csv(std::istream& in, const std::string& file
 RecordedTrajectory trajectory_from_json(const nlohmann::json& j, const std::string& file, const Problem& p,
                                         std::size_t max_rows, const FileConventions& c = {});
 inline constexpr double kRotationTolerance = 1e-6;
+/// Why R from outside code (a file's row, a Python scheme's read()) is not a rotation within
+/// kRotationTolerance - "R is not a rotation (max |R^T R - I| = 1, det R = 0; ...)" - or empty. A zero
+/// matrix would otherwise be scored with attitude error 0 (log of R_ref^T 0 is 0).
+std::string rotation_problem(const Mat3& R);
 /// Bounded nesting for JSON trajectories and manifests (untrusted; core/json_input.hpp): they need 3.
 inline constexpr int kTrajectoryJsonDepth = 16;
 

@@ -505,6 +505,7 @@ SuiteResult run_suite(const SuiteRequest& req) {
   std::vector<const SchemeEntry*> schemes;
   for (const SchemeEntry& e : configured) schemes.push_back(&e);
   require_distinct_names(out.problems, schemes);
+  for (const SchemeEntry* e : schemes) require_ladder_tolerances(*e);  // before any reference is computed
 
   std::vector<Pair> pairs;
   std::vector<std::pair<std::size_t, Ladder>> grids;

@@ -104,23 +104,50 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
   lv.ok = run.ok;
   lv.reason = run.reason;
   lv.counters = integ->counters();
+  // Counts that cannot be a run's are not judged as one (a level of zero steps was grid-bound,
+  // so excluded, and a failed slope turned undefined): the level breaks down, which fails closed.
+  if (const std::string why = impossible_counts(lv.counters); run.ok && !why.empty()) {
+    lv.ok = false;
+    lv.reason = cat("the scheme's counters are not a run's: ", why);
+  }
   const double attempted = double(lv.counters.accepted_steps + lv.counters.rejected_steps);
   lv.rejected_fraction = attempted > 0 ? double(lv.counters.rejected_steps) / attempted : kNaN;
-  if (!run.ok)
+  if (!lv.ok)
     lv.attitude_error = lv.omega_error = lv.attitude_error_final = lv.omega_error_final = lv.position_error =
         lv.position_error_final = kNaN;
   lv.floor = floor;
-  lv.above_floor = run.ok && judged_error(lv) > lv.floor;
+  lv.above_floor = lv.ok && judged_error(lv) > lv.floor;
   lv.grid_bound = lv.counters.accepted_steps < 2 * M;
   return lv;
 }
 
 }  // namespace
 
+std::string impossible_counts(const Counters& c) {
+  if (c.accepted_steps == 0) return "0 accepted steps over the span (a run that moved took at least one)";
+  if (c.rhs_evaluations < c.accepted_steps + c.rejected_steps)
+    return cat(std::to_string(c.rhs_evaluations), " right-hand sides for ", std::to_string(c.accepted_steps + c.rejected_steps),
+               " attempted steps (every step, accepted or not, evaluates the right-hand side at least once)");
+  if (c.shortened_steps > c.accepted_steps)
+    return cat(std::to_string(c.shortened_steps), " shortened steps of ", std::to_string(c.accepted_steps), " accepted");
+  return {};
+}
+
+void require_ladder_tolerances(const SchemeEntry& s) {
+  if (!s.info->adaptive) return;
+  for (const SettingInfo* k : {&kAbsTolerance, &kRelTolerance})
+    if (s.settings.values.count(k->name))
+      throw InputError(cat("--set ", std::string(s.info->name), ".", std::string(k->name),
+                           ": the tolerance ladder sets an adaptive scheme's tolerances at every level (--tol0, "
+                           "--tol-levels choose the ladder); a value given here would not be used (`simulate` runs one "
+                           "tolerance)"));
+}
+
 ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const ReferenceSolution& ref,
                                const ToleranceLadder& L) {
   if (!s.info->adaptive)
     throw InputError(cat("'", std::string(s.info->name), "' chooses no steps of its own: it is judged on the step ladder"));
+  require_ladder_tolerances(s);
   if (L.levels < kMinToleranceLevels || !(L.tol0 > 0) || !(L.tol0 <= 0.1))
     throw InputError(cat("tolerance ladder: tol0 must be in (0, 0.1] and levels >= ", std::to_string(kMinToleranceLevels)));
   if (ref.times.size() < 2) throw std::logic_error("tolerance_study: a reference on a grid of at least two times");

@@ -116,6 +116,15 @@ bool tolerance_measures(std::string_view metric);
 
 /// Runs the ladder of an adaptive scheme entry on p against ref (computed on the grid of the
 /// convergence span). InputError for a scheme that is not adaptive.
+/// Why an adaptive run's counters cannot be a run's (no accepted step, fewer right-hand sides than
+/// attempted steps, more shortened steps than accepted ones); empty when they can. A level whose
+/// run ended with such counters breaks down with this reason, for a scheme run here as for a run
+/// replayed from files (docs/adaptive.md, "Counters").
+std::string impossible_counts(const Counters& c);
+/// InputError when the user gave an adaptive scheme's abs_tolerance or rel_tolerance (--set): the
+/// tolerance ladder sets them at every level, and a value that is not used is not recorded as used.
+void require_ladder_tolerances(const SchemeEntry& s);
+
 ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const ReferenceSolution& ref,
                                const ToleranceLadder& L = {});
 
