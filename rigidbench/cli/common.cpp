@@ -156,7 +156,7 @@ int render_reports(const std::vector<std::string>& inputs, const std::string& ou
     return kBadInput;
   }
   if (rc > 128) return kInternal;  // killed by a signal
-  return rc == 0 ? kOk : rc == kBadInput ? kBadInput : kInternal;
+  return rc == 0 ? kOk : rc == kBadInput ? kBadInput : rc == kIoError ? kIoError : kInternal;
 }
 
 void write_report(const std::string& path, const std::string& content) {

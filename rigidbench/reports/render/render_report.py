@@ -27,6 +27,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA_DIR = os.path.join(os.path.dirname(HERE), "schema")
 BAD_INPUT = 2
+IO_ERROR = 5
 
 
 class BadInput(Exception):
@@ -323,6 +324,19 @@ MARKERS = ["o", "s", "^", "v", "D", "<", ">", "p", "P", "h", "X", "*", "d", "H",
 REPORT_STYLES = {}  # name -> {"color", "marker", "line"}, from the inputs' `styles`
 
 
+def usable_style(name, st):
+    """A report's style entry if matplotlib can draw it (a colour it knows, one of MARKERS, a line style
+    of PLOTLY_DASH), else None: a schema-valid report with marker "Z" crashed every figure of the page.
+    The scheme then keeps the style its name gives it (scheme_style), and a warning says so."""
+    from matplotlib.colors import is_color_like
+    ok = (isinstance(st, dict) and is_color_like(st.get("color")) and st.get("marker") in MARKERS
+          and st.get("line") in PLOTLY_DASH)
+    if not ok:
+        print(f"report: the style given for '{name}' cannot be drawn ({json.dumps(st)[:120]}); its default is used",
+              file=sys.stderr)
+    return st if ok else None
+
+
 def scheme_style(name):
     """(colour, marker, line style) of a scheme: docs/reports.md, "Figures"."""
     s = REPORT_STYLES.get(name)
@@ -360,6 +374,7 @@ class Figures:
         os.makedirs(self.dir, exist_ok=True)
         self.formats = formats
         self.items = []
+        self.not_drawn = []  # [{"what", "why"}]: figures an input's values could not make (guarded)
 
     def size(self, w, h):
         """The figure size: (w, h) in inches on screen; in a journal style the column width with the
@@ -1085,6 +1100,16 @@ PLOTLY_SYMBOLS = {"o": "circle", "s": "square", "^": "triangle-up", "v": "triang
 PLOTLY_DASH = {"-": "solid", "--": "dash", ":": "dot", "-.": "dashdot"}
 
 
+def script_json(text):
+    """JSON text made safe inside an HTML <script> element: <, > and & as \\u escapes (a "<!--<script>"
+    in a file name put the parser in the script's double-escaped state, and the page drew nothing), and
+    U+2028/U+2029, which JSON allows in strings and older JavaScript does not. Outside strings JSON
+    holds none of these characters, so the text means what it meant."""
+    for c, e in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(c, e)
+    return text
+
+
 class InteractiveFigures:
     """The plotly figures of interactive.html, each drawn by Plotly.newPlot from its JSON, and what the
     manifest says of them."""
@@ -1116,9 +1141,10 @@ class InteractiveFigures:
         fig.update_xaxes(type="log", exponentformat="power", showgrid=True)
         fig.update_yaxes(type="log", exponentformat="power", showgrid=True)
         div = f"ix-{name}"
-        # The figure as JSON drawn by Plotly.newPlot (plotly 5.4's to_html cannot name its div); "</"
-        # escaped so that no string from an input can close the script element.
-        spec = self.pio.to_json(fig, validate=False).replace("</", "<\\/")
+        # The figure as JSON drawn by Plotly.newPlot (plotly 5.4's to_html cannot name its div), made
+        # safe for the HTML script context (script_json): no string from an input can end the script
+        # or open a comment in it.
+        spec = script_json(self.pio.to_json(fig, validate=False))
         config = json.dumps({"displaylogo": False, "responsive": True})
         self.divs.append((problem, f'<div id="{div}" class="ix" style="height:520px"></div>\n<script>(function(){{'
                                    f'var f = {spec}; Plotly.newPlot("{div}", f.data, f.layout, {config});}})();</script>'))
@@ -1193,7 +1219,7 @@ class InteractiveFigures:
         return "\n".join(parts)
 
 
-def write_interactive(out_dir, verify_rows, bench_rows, style, progress=False):
+def write_interactive(out_dir, verify_rows, bench_rows, style, progress=False, static=None):
     """DIR/interactive.html: per problem, the convergence panels and the work-precision figure as plotly
     figures (hover: scheme, input, h, error, cost; click a legend entry to hide a scheme in every panel),
     drawn by DIR/plotly.min.js, the plotly.js that Debian's python3-plotly ships (no network). What it
@@ -1209,21 +1235,33 @@ def write_interactive(out_dir, verify_rows, bench_rows, style, progress=False):
                                         "no interactive figures"}
     t0 = time.monotonic()
     rep = {"metrics": list(METRICS.values())}
+    # Guarded as the static figures are (main): `static` keeps the record of what was not drawn.
     for prob, rs in by_problem(verify_rows).items():
-        figs.convergence(rep, prob, [r for r in rs if "convergence" in r])
+        guarded(static, f"the interactive convergence figure of {prob}",
+                lambda prob=prob, rs=rs: figs.convergence(rep, prob, [r for r in rs if "convergence" in r]))
     for prob, ss in by_problem(bench_rows).items():
-        figs.work_precision(prob, ss)
+        guarded(static, f"the interactive work-precision figure of {prob}",
+                lambda prob=prob, ss=ss: figs.work_precision(prob, ss))
     if not figs.figures:
         return None
     js = get_plotlyjs()
     js_path = os.path.join(out_dir, "plotly.min.js")
-    if not (os.path.isfile(js_path) and os.path.getsize(js_path) == len(js.encode())):
+    # Reused only if it is the same script byte for byte (its SHA-256): one of the right size with
+    # other content was kept and run by the page.
+    import hashlib
+    want = hashlib.sha256(js.encode()).hexdigest()
+    have = None
+    if os.path.isfile(js_path) and not os.path.islink(js_path):
+        with open(js_path, "rb") as f:
+            have = hashlib.sha256(f.read()).hexdigest()
+    if have != want:
         write_atomic(js_path, js)
     write_atomic(os.path.join(out_dir, "interactive.html"), figs.page())
     if progress:
         print(f"report: interactive.html ({len(figs.figures)} figures, {time.monotonic() - t0:.1f} s)", file=sys.stderr,
               flush=True)
-    return {"page": "interactive.html", "script": "plotly.min.js", "plotly": plotly.__version__, "figures": figs.figures}
+    return {"page": "interactive.html", "script": "plotly.min.js", "script_sha256": want, "plotly": plotly.__version__,
+            "figures": figs.figures}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1410,12 +1448,19 @@ def data_tables(rep):
 
 
 def write_atomic(path, text):
+    """A temporary created exclusively in the target's folder (mkstemp), written, renamed over the
+    target; the temporary is removed if the write fails, and the OSError names the target."""
     d = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=os.path.basename(path))
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except OSError as e:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise OSError(e.errno, e.strerror, path) from e
 
 
 # Options of `verify` that say where and how it wrote, not what it ran: left out of a section's title.
@@ -1502,6 +1547,9 @@ def build_html(inputs, figs, out_dir, inline=True, tables=(), interactive=None):
              f'{esc(machine.get("hostname", ""))}, {esc(machine.get("hardware_threads", ""))} threads. '
              f'Inputs: {esc(", ".join(os.path.basename(p) for k in inputs for p, _ in inputs[k]))}. '
              "Every number and figure below is rendered from these JSON files alone.</p>"]
+    if figs.not_drawn:
+        parts.append('<p class="meta"><b>Not drawn</b> (the input holds values these figures cannot take): ' +
+                     "; ".join(f"{esc(n['what'])}: {esc(n['why'])}" for n in figs.not_drawn) + ".</p>")
     files = [f'<a href="{esc(t)}">{esc(os.path.basename(t))}</a>' for t in tables]
     if interactive and interactive.get("page"):
         files.insert(0, f'<a href="{esc(interactive["page"])}">interactive figures</a>')
@@ -1566,7 +1614,30 @@ def build_html(inputs, figs, out_dir, inline=True, tables=(), interactive=None):
     return "\n".join(parts)
 
 
+def guarded(figs, what, draw):
+    """Draws with draw(); an exception from values the schema allows but a figure cannot take (unequal
+    arrays, a value of another kind) is recorded in figs.not_drawn and said on stderr, and the figures
+    being drawn are closed. A write the system refuses (OSError) is not caught here: exit 5."""
+    try:
+        draw()
+    except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError, AttributeError, OverflowError) as e:
+        figs.plt.close("all")
+        why = f"{type(e).__name__}: {e}"[:300]
+        figs.not_drawn.append({"what": what, "why": why})
+        print(f"report: {what} could not be drawn from the input ({why}); the rest of the page is written",
+              file=sys.stderr)
+
+
 def main(argv):
+    try:
+        return render(argv)
+    except OSError as e:  # the system refused a write (no space, read-only, permission): exit 5 as everywhere
+        where = f" '{e.filename}'" if getattr(e, "filename", None) else ""
+        print(f"rigidbench report: error: cannot write{where}: {e.strerror or e}", file=sys.stderr)
+        return IO_ERROR
+
+
+def render(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--format", default="png")
@@ -1595,7 +1666,7 @@ def main(argv):
     for k in inputs:
         for _, j in inputs[k]:
             if isinstance(j, dict) and isinstance(j.get("styles"), dict):
-                REPORT_STYLES.update(j["styles"])
+                REPORT_STYLES.update({n: st for n, st in j["styles"].items() if usable_style(n, st)})
             for m in (j.get("metrics") if isinstance(j, dict) else None) or []:
                 METRICS.setdefault(m["name"], m)
     # Every verify input in the same figures, and every bench input in the same work-precision
@@ -1606,17 +1677,24 @@ def main(argv):
     for _, j in inputs["paper"]:
         style.update({n: scheme_style(n) for n in (i["integrator"] for i in j.get("paper_reproductions", []))
                       if n not in style})
-    if verify["rows"]:
-        render_verify(figs, {"metrics": verify["metrics"], "results": verify["rows"]}, "", style)
+    # Each problem's figures, each paper's, each history's drawn on their own (guarded): a schema-valid
+    # input whose values a figure cannot take (arrays of unequal lengths) costs that figure, said on
+    # the page and on stderr, never the page.
+    for prob, rows in by_problem(verify["rows"]).items():
+        guarded(figs, f"the verify figures of {prob}",
+                lambda rows=rows: render_verify(figs, {"metrics": verify["metrics"], "results": rows}, "", style))
     if bench["rows"]:
         metric = next((j["work_precision"].get("error_metric") for _, j in inputs["bench"] if j.get("work_precision")), None)
-        render_bench(figs, {"work_precision": {"error_metric": metric or "error", "series": bench["rows"]}}, style)
-    for _, rep in inputs["paper"]:
-        render_paper(figs, rep, style)
-    for _, doc in inputs["history"]:
-        render_history(figs, doc)
+        for prob, rows in by_problem(bench["rows"]).items():
+            guarded(figs, f"the work-precision figures of {prob}",
+                    lambda rows=rows: render_bench(figs, {"work_precision": {"error_metric": metric or "error",
+                                                                             "series": rows}}, style))
+    for path, rep in inputs["paper"]:
+        guarded(figs, f"the paper figures of {path}", lambda rep=rep: render_paper(figs, rep, style))
+    for path, doc in inputs["history"]:
+        guarded(figs, f"the history figures of {path}", lambda doc=doc: render_history(figs, doc))
     tables = write_tables(a.out, inputs)
-    interactive = write_interactive(a.out, verify["rows"], bench["rows"], style, progress=not a.quiet)
+    interactive = write_interactive(a.out, verify["rows"], bench["rows"], style, progress=not a.quiet, static=figs)
     page = build_html(inputs, figs, a.out, inline=not a.link, tables=tables, interactive=interactive)
     write_atomic(os.path.join(a.out, "index.html"), page)
     shown = sorted({n for it in figs.items for n in it["series"]})
@@ -1628,7 +1706,7 @@ def main(argv):
                              "style": a.style, "selection": {"integrator": a.integrator, "problem": a.problem},
                              "figures": figs.items, "styles": styles,
                              "legend_styles": {k: dict(zip(("color", "marker", "linestyle"), v)) for k, v in style.items()},
-                             "tables": tables, "interactive": interactive}, indent=1))
+                             "tables": tables, "interactive": interactive, "not_drawn": figs.not_drawn}, indent=1))
     print(f"report: {os.path.join(a.out, 'index.html')} ({len(figs.items)} figures)")
     return 0
 
