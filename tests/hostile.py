@@ -4,6 +4,7 @@
 - outputs named like the command's inputs;
 - histories someone else touched (a trigger, a view, a FIFO, another application's database);
 - adaptive settings the ladder would override;
+- references whose work is beyond the limit (refused before they start);
 - engines that refuse a model or abort (on every path: ladder, cost, bench);
 usage: hostile.py RIGIDBENCH TMP_DIR"""
 import json
@@ -117,8 +118,6 @@ r = run("verify", "--integrator", "odeint_dopri5", "--problem", "free_body", "--
 refused(r, 2, ["tolerance ladder sets"], "--set <adaptive>.abs_tolerance")
 check(not os.path.exists(at("tol.json")), "a report was written with a tolerance the ladder overrode")
 
-# ---- an engine's fault is its pair's breakdown, on every path ----------------------------------
-listed = run("list").stdout
 problem_doc = json.loads(problem)
 
 
@@ -134,6 +133,24 @@ def write_problem(name, edit):
 def results(path):
     with open(at(path)) as f:
         return {x["integrator"]: x for x in json.load(f)["results"]}
+
+
+# ---- the reference is bounded before it starts ----------------------------------------------------
+# |W| = 1e8 or a span of 1e9 ran for hours (the step limit then ended it): the work is estimated first.
+fast_spin = write_problem("w1e8", lambda d: d["initial"][0]["angular_velocity"].update(body=[1e8, 5e5, -8e5]))
+for args, words in ((["--problem-file", fast_spin, "--h", "1"], "quadrature pieces"),
+                    (["--problem", "free_body", "--h", "1000", "--t-end", "1e9"], "quadrature pieces"),
+                    (["--problem", "heavy_top", "--h", "1000", "--t-end", "1e9"], "its solve would take more than"),
+                    (["--problem", "pendulum3d", "--h", "1000", "--t-end", "1e9", "--no-cache"], "its solve would take")):
+    try:
+        r = run("reference", *args, "--out", "ref.csv", timeout=60)
+        refused(r, 2, [words, "RIGIDBENCH_REFERENCE_MAX_STEPS"], f"reference {' '.join(args)}")
+    except subprocess.TimeoutExpired:
+        check(False, f"reference {' '.join(args)} was not refused within a minute")
+check(not os.path.exists(at("ref.csv")), "a refused reference wrote its file")
+
+# ---- an engine's fault is its pair's breakdown, on every path ----------------------------------
+listed = run("list").stdout
 
 
 if "mujoco_euler" in listed:

@@ -161,14 +161,20 @@ struct Solver {
     std::vector<T> value;
     std::vector<double> error;
   };
+  /// Non-adaptive 31-point Gauss-Kronrod on pieces short against the fastest rotation
+  /// (|W| <= L / J1): the 61-degree rule is exact to rounding there, and an adaptive bisection
+  /// would chase the rounding noise of the integrand instead.
+  double piece_length() const { return 0.1 / std::max(1.0, static_cast<double>(L / J1)); }
+  /// The quadrature pieces over the grid (the evaluation's work, known before it starts).
+  double pieces_over(const std::vector<double>& times) const {
+    if ((kind != Kind::asym1 && kind != Kind::asym3) || times.size() < 2) return 0;
+    return std::ceil((times.back() - times.front()) / piece_length()) + double(times.size() - 1);
+  }
   Pieces pieces(const std::vector<double>& times, std::size_t i) const {
     Pieces out;
     if (kind != Kind::asym1 && kind != Kind::asym3) return out;
-    // Non-adaptive 31-point Gauss-Kronrod on pieces short against the fastest rotation
-    // (|W| <= L / J1): the 61-degree rule is exact to rounding there, and an adaptive
-    // bisection would chase the rounding noise of the integrand instead.
     const double a = times[i - 1], span = times[i] - a;
-    const double piece = 0.1 / std::max(1.0, static_cast<double>(L / J1));
+    const double piece = piece_length();
     const auto m = static_cast<long>(std::ceil(span / piece));
     auto f = [this](const T& x) { return psi_rate(x); };
     const T t(times[i]);
@@ -257,6 +263,7 @@ class Evaluation final : public AnalyticEvaluation {
   std::size_t segments() const override {
     return times_.size() < 2 ? 0 : (times_.size() - 1 + kIntervalsPerSegment - 1) / kIntervalsPerSegment;
   }
+  double work() const override { return solver_.pieces_over(times_); }
   void run_segment(std::size_t s) override {
     const std::size_t first = 1 + s * kIntervalsPerSegment, last = std::min(times_.size(), first + kIntervalsPerSegment);
     for (std::size_t i = first; i < last; ++i) pieces_[i] = solver_.pieces(times_, i);

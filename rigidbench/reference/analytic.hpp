@@ -52,6 +52,8 @@ class AnalyticEvaluation {
   virtual void run_segment(std::size_t s) = 0;
   /// After every segment has run.
   virtual AnalyticSolution finish() = 0;
+  /// Its work before it starts: the quadrature pieces of psi over the grid (0 where psi is closed).
+  virtual double work() const = 0;
   /// Every segment in order, then finish().
   AnalyticSolution run_all();
 };

@@ -11,6 +11,7 @@
 #include "rigidbench/problems/families/body_system.hpp"
 #include "rigidbench/problems/formulations/body_system.hpp"
 #include "rigidbench/problems/interactions.hpp"
+#include "rigidbench/reference/reference.hpp"
 
 namespace rigidbench {
 
@@ -184,7 +185,7 @@ std::vector<std::vector<double>> integrate_with_contact_events(const Problem& p,
     just_cut = cut;
     if (cut) dt = std::max(dt, resume), cut = false;
     if (++log.steps > max_steps)
-      throw InputError(cat("reference: more than ", std::to_string(max_steps),
+      throw ReferenceStepLimit(cat("reference: more than ", std::to_string(max_steps),
                            " steps (the limit; RIGIDBENCH_REFERENCE_MAX_STEPS): the problem's rates over its span are "
                            "more than a reference can follow - shorten the span or lower the angular velocities"));
   }

@@ -77,7 +77,13 @@ constexpr int kReferenceCodeVersion = 9;  // 7: the estimate from a looser rerun
 /// RIGIDBENCH_REFERENCE_MAX_STEPS sets another (a whole number in [1, 10^12]).
 constexpr std::size_t kReferenceStepLimit = 100000000;
 
+/// The budget of the work estimate's pilot solves on this thread (estimate_reference_work); 0: none.
+thread_local std::size_t t_pilot_limit = 0;
+
+}  // namespace
+
 std::size_t reference_step_limit() {
+  if (t_pilot_limit > 0) return t_pilot_limit;
   const char* env = std::getenv("RIGIDBENCH_REFERENCE_MAX_STEPS");
   if (!env || !*env) return kReferenceStepLimit;
   const std::string text(env);
@@ -94,6 +100,8 @@ std::size_t reference_step_limit() {
   return std::size_t(v);
 }
 
+namespace {
+
 /// odeint's step-overflow checker used as a budget over the whole run: odeint calls reset() at each
 /// observation (its own checker bounds the steps between two), this one counts on.
 struct StepBudget {
@@ -101,7 +109,7 @@ struct StepBudget {
   std::size_t limit = reference_step_limit();
   void operator()() {
     if (++*taken > limit)
-      throw InputError(cat("reference: more than ", std::to_string(limit),
+      throw ReferenceStepLimit(cat("reference: more than ", std::to_string(limit),
                            " steps (the limit; RIGIDBENCH_REFERENCE_MAX_STEPS): the problem's rates over its span are "
                            "more than a reference can follow - shorten the span or lower the angular velocities"));
   }
@@ -476,6 +484,52 @@ struct ReferenceJob::Impl {
   std::vector<double> unit_seconds;
 };
 
+namespace {
+
+/// Refuses, before it starts, a reference whose solve would take more steps than the limit
+/// (reference_step_limit: W = 1e8 or a span of 1e9 ran for hours and then failed at the limit).
+/// Pilot solves over the first w of the span, w = span 10^-3, 10^-5, ..., each with a budget of
+/// kPilotSteps: a pilot that ends within its budget gives the rate, steps ~ n span / w; one that runs
+/// out shows at least kPilotSteps span / w. A pilot costs at most kPilotSteps steps (~10 ms on one
+/// body). The estimate is the rate at the start of the span: a problem that speeds up later (a
+/// contact, a flip) is still stopped by the limit itself while it runs.
+void estimate_reference_work(const Problem& p, const std::vector<double>& times, const ReferenceSettings& settings,
+                             const ReferenceSolver& solver) {
+  constexpr std::size_t kPilotSteps = 2000;
+  const std::size_t limit = reference_step_limit();
+  const double t0 = times.front(), span = times.back() - t0;
+  if (!(span > 0) || limit <= kPilotSteps) return;
+  const auto refuse = [&](double steps, bool at_least, double seconds) {
+    throw InputError(cat("reference for problem '", p.name, "': its solve would take ", at_least ? "more than " : "about ",
+                         format_or_dash(steps, 2), " steps over [", format_or_dash(t0, 6), ", ", format_or_dash(times.back(), 6),
+                         "] (estimated from its first ", format_or_dash(seconds, 2), " s of simulated time), more than the ",
+                         "limit of ", std::to_string(limit),
+                         " (RIGIDBENCH_REFERENCE_MAX_STEPS; ~15 minutes per 10^8 steps on one body): shorten the span or "
+                         "lower the angular velocities and loads"));
+  };
+  struct Pilot {
+    explicit Pilot(std::size_t n) { t_pilot_limit = n; }
+    ~Pilot() { t_pilot_limit = 0; }
+    Pilot(const Pilot&) = delete;
+    Pilot& operator=(const Pilot&) = delete;
+  };
+  for (double w = span * 1e-3;; w *= 1e-2) {
+    if (!(t0 + w > t0)) return;  // below the resolution of t: nothing to learn
+    const double ratio = span / w;
+    try {
+      const Pilot budget(kPilotSteps);
+      const ReferenceRun run = solver.run(p, {t0, t0 + w}, settings.tolerance, settings);
+      const double steps = double(std::max<std::size_t>(run.steps, 1)) * ratio;
+      if (steps > double(limit)) refuse(steps, false, w);
+      return;
+    } catch (const ReferenceStepLimit&) {
+      if (double(kPilotSteps) * ratio > double(limit)) refuse(double(kPilotSteps) * ratio, true, w);
+    }
+  }
+}
+
+}  // namespace
+
 ReferenceJob::ReferenceJob(const Problem& p, std::vector<double> times, const ReferenceSettings& settings)
     : impl_(std::make_unique<Impl>()) {
   Impl& j = *impl_;
@@ -505,6 +559,7 @@ ReferenceJob::ReferenceJob(const Problem& p, std::vector<double> times, const Re
       return;  // no units
     }
   }
+  if (f != Formulation::analytic) estimate_reference_work(p, j.times, settings, *j.solver);
   if (f == Formulation::analytic) {
     // The closed form in double against the same closed form in extended precision: the estimate is
     // the double evaluation's own error (elliptic functions, the psi quadrature, the rotations).
@@ -512,6 +567,13 @@ ReferenceJob::ReferenceJob(const Problem& p, std::vector<double> times, const Re
     j.analytic[0] = torque_free_evaluation(p, j.times, settings.precision == Precision::quad ? AnalyticPrecision::quad
                                                                                               : AnalyticPrecision::binary64);
     j.analytic[1] = torque_free_evaluation(p, j.times, AnalyticPrecision::extended);
+    // Its work is known exactly: pieces of psi's quadrature, held in memory until assembled.
+    if (const double pieces = j.analytic[0]->work(); pieces > double(reference_step_limit()))
+      throw InputError(cat("reference for problem '", p.name, "': the closed form would integrate psi in ",
+                           format_or_dash(pieces, 2), " quadrature pieces over [", format_or_dash(j.times.front(), 6), ", ",
+                           format_or_dash(j.times.back(), 6), "] (one per 0.1 rad of the fastest rotation), more than the "
+                           "limit of ", std::to_string(reference_step_limit()),
+                           " (RIGIDBENCH_REFERENCE_MAX_STEPS): shorten the span or lower the angular velocities"));
   }
   j.unit_seconds.assign(units(), 0.0);
 }

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rigidbench/core/state.hpp"
+#include "rigidbench/core/types.hpp"
 #include "rigidbench/problems/problem.hpp"
 
 namespace rigidbench {
@@ -118,6 +119,17 @@ struct ReferenceSolution {
 };
 
 /// One run of a reference solver: the canonical state at every grid time.
+/// A reference's solve took more steps than it may (reference_step_limit): an InputError of its
+/// own kind, which the work estimate's pilot solves tell from the solver's other failures.
+struct ReferenceStepLimit : InputError {
+  using InputError::InputError;
+};
+/// Steps one solve of a reference may take: 10^8 (~15 minutes on the heavy top at 1e-13), or
+/// $RIGIDBENCH_REFERENCE_MAX_STEPS (a whole number in [1, 10^12]). A reference estimated to need
+/// more is refused before it starts (docs/decisions.md, "Input limits"). Every built-in solver
+/// counts its steps against it; a program's own solver should (the limit is read per solve).
+std::size_t reference_step_limit();
+
 struct ReferenceRun {
   std::vector<State> states;
   std::size_t steps = 0;  // accepted steps
