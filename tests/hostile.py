@@ -5,6 +5,7 @@
 - histories someone else touched (a trigger, a view, a FIFO, another application's database);
 - adaptive settings the ladder would override;
 - references whose work is beyond the limit (refused before they start);
+- the smaller ones: --set without a value, t0 = 2^52, an outside scheme named like a built-in;
 - engines that refuse a model or abort (on every path: ladder, cost, bench);
 usage: hostile.py RIGIDBENCH TMP_DIR"""
 import json
@@ -134,6 +135,18 @@ def results(path):
     with open(at(path)) as f:
         return {x["integrator"]: x for x in json.load(f)["results"]}
 
+
+# ---- the smaller ones ------------------------------------------------------------------------------
+for given, words in (("terze.x=", "no value after '='"), ("terze.=1", "no setting named"), (".x=1", "no scheme named"),
+                     ("x", "expected name=value")):
+    r = run("verify", "--integrator", "terze", "--problem", "free_body", "--set", given, "--quiet", "--out", "set.json")
+    refused(r, 2, [words], f"--set {given}")
+far = write_problem("t0_far", lambda d: (d["time"].update(t0=2.0**52, t_end=2.0**52 + 10),
+                                         d["verification"].update(sample_times=[2.0**52 + 2, 2.0**52 + 10])))
+r = run("verify", "--integrator", "terze", "--problem-file", far, "--quiet", "--out", "far.json")
+refused(r, 2, ["doubles are 1 apart", "shift the problem's time"], "t0 = 2^52")
+r = run("score", "--problem", "free_body", "--trajectories", ".", "--name", "terze", "--order", "2", "--out", "s.json")
+refused(r, 2, ["'terze' is a registered scheme's"], "score --name of a built-in")
 
 # ---- the reference is bounded before it starts ----------------------------------------------------
 # |W| = 1e8 or a span of 1e9 ran for hours (the step limit then ended it): the work is estimated first.

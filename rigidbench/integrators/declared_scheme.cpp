@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "rigidbench/core/names.hpp"
+#include "rigidbench/integrators/registry.hpp"
 #include "rigidbench/problems/family.hpp"
 
 namespace rigidbench {
@@ -120,6 +121,12 @@ void check_claims_apply(const Claims& c, const Problem& p, std::string_view sche
 const SchemeInfo& declare_scheme(SchemeDeclaration d) {
   if (!is_name(d.name))
     throw InputError(cat("scheme name '", d.name, "' is not ", kNameRule, " (it is a report key)"));
+  // A name is a scheme's identity in reports, figure styles, the gate and the history: an outside
+  // scheme named like a registered one (a Python class `terze`) was drawn in terze's colours and
+  // recorded in the history as terze.
+  if (is_registered(d.name))
+    throw InputError(cat("scheme name '", d.name, "' is a registered scheme's (", find_scheme(d.name).builtin ? "built in" : "registered by this program",
+                         "): an outside scheme needs a name of its own, or its results would be taken for that scheme's"));
   const int lowest = d.adaptive ? 0 : 1;  // an adaptive scheme's 0: variable order (integrator.hpp)
   if (d.order < lowest || d.order > 12)
     throw InputError(cat("scheme '", d.name, "': order must be an integer in [", std::to_string(lowest), ", 12] (got ",

@@ -153,11 +153,17 @@ std::vector<SchemeEntry> configure_schemes(const std::vector<const SchemeEntry*>
   for (const SchemeEntry* s : schemes) out.push_back(*s);
   for (const std::string& a : assignments) {
     const auto eq = a.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())
-      throw InputError("--set '" + a + "': expected name=value or scheme.name=value");
+    if (eq == std::string::npos) throw InputError("--set '" + a + "': expected name=value or scheme.name=value");
     std::string name = a.substr(0, eq), scheme;
     const std::string text = a.substr(eq + 1);
-    if (const auto dot = name.find('.'); dot != std::string::npos) scheme = name.substr(0, dot), name = name.substr(dot + 1);
+    if (const auto dot = name.find('.'); dot != std::string::npos) {
+      scheme = name.substr(0, dot), name = name.substr(dot + 1);
+      if (scheme.empty()) throw InputError("--set '" + a + "': no scheme named before '.' (scheme.name=value)");
+    }
+    if (name.empty())
+      throw InputError("--set '" + a + "': no setting named before '=' (name=value or scheme.name=value)");
+    if (text.empty())
+      throw InputError("--set '" + a + "': no value after '=' (a number: --set " + a + "1e-10)");
     errno = 0;
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);

@@ -58,6 +58,14 @@ void Problem::finalize() {
   require(initial.bodies.size() == bodies.size(), where + "initial state must have one entry per body");
   require(std::isfinite(t0) && std::isfinite(t_end), where + "t0 and t_end must be finite");
   require(t_end > t0, where + "t_end (" + num(t_end) + ") must be greater than t0 (" + num(t0) + ")");
+  // Times are t0 + n h in binary64: far from 0 they are resolved coarsely (t0 = 2^52: to 1 s), and a
+  // ladder's steps or a reference's grid would fall on the same number. The spacing of doubles at
+  // the span's far end must stay below 2^-40 of the span (1e-12: t0 = 1000 with a span of 10 passes).
+  const double far = std::max(std::abs(t0), std::abs(t_end));
+  const double spacing = std::nextafter(far, INFINITY) - far;
+  require(spacing <= std::ldexp(t_end - t0, -40),
+          where + "time: at t = " + num(far) + " doubles are " + num(spacing) + " apart, too coarse for the span " +
+              num(t_end - t0) + " (steps and output times would round together): shift the problem's time to start near 0");
 
   inertia_inv_.clear();
   for (std::size_t b = 0; b < bodies.size(); ++b) {
