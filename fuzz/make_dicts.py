@@ -69,3 +69,13 @@ write("manifest", JSON_TOKENS + ['"levels"', '"h"', '"file"', '0.05', '0.025', '
                                  '"tol"', '"accepted_steps"', '"rejected_steps"', '"rhs_evaluations"',
                                  '"load_evaluations"', '"shortened_steps"', '1e-05', '3.1622776601683796e-06',
                                  '1.0000000000000002e-06', '-1', '7', '"seconds"'])
+# The plugin check reads ELF headers, the section table and notes (core/plugin_file.cpp).
+write("plugin_file", ["\x7fELF", "\x02\x01\x01", "\x03\x00", "\x3e\x00", "\x07\x00\x00\x00", "rigidbench\x00",
+                      "dart-plugin 1\x00", "dart-plugin 2\x00", "\x0b\x00\x00\x00", "\x0e\x00\x00\x00",
+                      "\x01\x00\x00\x00", "\x40\x00", "\xff\xff\xff\xff\xff\xff\xff\xff", ".note.rigidbench"])
+# A history is an SQLite file: its header, and the SQL of its schema and of what must be refused in it
+# (tracking/history.cpp).
+write("history", ["SQLite format 3\x00", "\x02\x00", "\x10\x00", "\x01\x01\x00\x40\x20\x20", "RBH1",
+                  "\x52\x42\x48\x31", "\x00\x00\x00\x02", "CREATE TABLE", "CREATE TRIGGER", "CREATE VIEW",
+                  "CREATE INDEX", "runs", "errors", "verdicts", "costs", "work", "table", "trigger", "view", "index",
+                  "WITHOUT ROWID", "PRIMARY KEY", "REFERENCES runs(id) ON DELETE CASCADE", "sqlite_autoindex"])

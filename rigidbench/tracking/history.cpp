@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -279,6 +280,17 @@ struct HistoryDb::Impl {
   /// two processes creating the same new file do not both lay it out.
   void open_layout(bool create) {
     if (create) {
+      // SQLite opens a file read-only when the system will not let it write (IoError below, exit 5)
+      // but also when the file's own header says so (a write format beyond its own): that is the
+      // file, not the system - the user's input, exit 2.
+      if (::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) == 0) {
+        try {
+          Transaction probe(*this);
+        } catch (const IoError& e) {
+          if ((sqlite3_errcode(db) & 0xff) != SQLITE_READONLY) throw;
+          throw InputError(where("is marked read-only by its own header (a file format this SQLite cannot write)"));
+        }
+      }
       Transaction t(*this);
       check_header(true);
       t.commit();

@@ -1,0 +1,51 @@
+// libFuzzer target: a run history (SQLite, tracking/history.hpp; docs/history.md) on arbitrary bytes
+// written as the history file, opened as `history` opens it (read) and as `verify --history` does
+// (record), then read back: integrity check, run count, trends. A history is outside input
+// (docs/security.md): a file that is not one rigidbench wrote - another layout, a trigger or a view
+// added, a corrupt page - must be an InputError, never a crash, a hang or another exception; one that
+// is accepted reads without error.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "fuzz.hpp"
+#include "rigidbench/tracking/history.hpp"
+
+namespace {
+namespace fs = std::filesystem;
+std::string scratch;
+
+std::string make_folder() {
+  // Under /dev/shm when it is there: SQLite syncs its journal on every write.
+  const fs::path base = fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
+  scratch = (base / "rigidbench-fuzz-history-XXXXXX").string();
+  if (!mkdtemp(scratch.data())) rigidbench::fuzz::finding("cannot make the scratch folder");
+  std::atexit([] {
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+  });
+  return scratch;
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace rigidbench;
+  static const std::string dir = make_folder();
+  const std::string path = (fs::path(dir) / "history.sqlite").string();
+  for (const HistoryDb::Mode mode : {HistoryDb::Mode::read, HistoryDb::Mode::record}) {
+    std::error_code ec;
+    fs::remove(path + "-journal", ec);
+    {
+      std::ofstream out(path, std::ios::binary | std::ios::trunc);
+      out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
+    }
+    fuzz::reject_or_accept([&] {
+      const HistoryDb db(path, mode);
+      (void)db.integrity_check();
+      (void)db.runs();
+      (void)db.trends(HistoryQuery{});
+    });
+  }
+  return 0;
+}

@@ -1,0 +1,45 @@
+// libFuzzer target: the check a plugin named by a path from outside passes before dlopen runs any of
+// it (plugin_file_problem, core/plugin_file.hpp; docs/security.md, "Plugins"), on arbitrary bytes
+// written as a regular file of the user's. The checker reads ELF headers, the section table and its
+// notes with offsets and sizes taken from the file: it must never read out of bounds, never throw,
+// and accept only a file that carries the note's owner and description in its bytes.
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+
+#include "fuzz.hpp"
+#include "rigidbench/core/plugin_file.hpp"
+
+namespace {
+namespace fs = std::filesystem;
+std::string scratch;
+
+std::string make_file() {
+  scratch = (fs::temp_directory_path() / "rigidbench-fuzz-plugin-XXXXXX").string();
+  if (!mkdtemp(scratch.data())) rigidbench::fuzz::finding("cannot make the scratch folder");
+  std::atexit([] {
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+  });
+  return (fs::path(scratch) / "plugin.so").string();
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace rigidbench;
+  static const std::string path = make_file();
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
+  }
+  const std::string why = plugin_file_problem(path, "dart-plugin 1");  // noexcept in practice: a throw is a finding
+  if (why.empty()) {
+    const std::string_view bytes = fuzz::text(data, size);
+    if (bytes.find("rigidbench") == std::string_view::npos || bytes.find("dart-plugin 1") == std::string_view::npos)
+      fuzz::finding("a file without the note's owner and description was accepted");
+  }
+  return 0;
+}
