@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <string>
 #include <string_view>
 
 #include "rigidbench/core/types.hpp"
@@ -29,6 +31,19 @@ void reject_or_accept(F&& f) {
 [[noreturn]] inline void finding(const char* what) {
   std::fprintf(stderr, "rigidbench fuzz finding: %s\n", what);
   std::abort();
+}
+
+/// A scratch folder of the target's own, under `base` (the temporary folder by default), removed
+/// when the process exits.
+inline std::string scratch_folder(const char* name, std::filesystem::path base = std::filesystem::temp_directory_path()) {
+  static std::string made;
+  made = (base / (std::string(name) + "-XXXXXX")).string();
+  if (!mkdtemp(made.data())) finding("cannot make the scratch folder");
+  std::atexit([] {
+    std::error_code ec;
+    std::filesystem::remove_all(made, ec);
+  });
+  return made;
 }
 
 }  // namespace rigidbench::fuzz

@@ -12,26 +12,13 @@
 #include "fuzz.hpp"
 #include "rigidbench/tracking/history.hpp"
 
-namespace {
 namespace fs = std::filesystem;
-std::string scratch;
-
-std::string make_folder() {
-  // Under /dev/shm when it is there: SQLite syncs its journal on every write.
-  const fs::path base = fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
-  scratch = (base / "rigidbench-fuzz-history-XXXXXX").string();
-  if (!mkdtemp(scratch.data())) rigidbench::fuzz::finding("cannot make the scratch folder");
-  std::atexit([] {
-    std::error_code ec;
-    fs::remove_all(scratch, ec);
-  });
-  return scratch;
-}
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rigidbench;
-  static const std::string dir = make_folder();
+  // Under /dev/shm when it is there: SQLite syncs its journal on every write.
+  static const std::string dir =
+      fuzz::scratch_folder("rigidbench-fuzz-history", fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path());
   const std::string path = (fs::path(dir) / "history.sqlite").string();
   for (const HistoryDb::Mode mode : {HistoryDb::Mode::read, HistoryDb::Mode::record}) {
     std::error_code ec;

@@ -24,15 +24,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string scratch;  // removed at exit
-
 std::string make_folder() {
-  scratch = (fs::temp_directory_path() / "rigidbench-fuzz-manifest-XXXXXX").string();
-  if (!mkdtemp(scratch.data())) rigidbench::fuzz::finding("cannot make the scratch folder");
-  std::atexit([] {
-    std::error_code ec;
-    fs::remove_all(scratch, ec);
-  });
+  const std::string scratch = rigidbench::fuzz::scratch_folder("rigidbench-fuzz-manifest");
   const fs::path d = scratch;
   for (const char* f : {"a.csv", "level0.csv", "level1.json"}) std::ofstream(d / f) << "t\n";
   fs::create_directory(d / "sub");

@@ -3,8 +3,6 @@
 // written as a regular file of the user's. The checker reads ELF headers, the section table and its
 // notes with offsets and sizes taken from the file: it must never read out of bounds, never throw,
 // and accept only a file that carries the note's owner and description in its bytes.
-#include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -13,24 +11,10 @@
 #include "fuzz.hpp"
 #include "rigidbench/core/plugin_file.hpp"
 
-namespace {
-namespace fs = std::filesystem;
-std::string scratch;
-
-std::string make_file() {
-  scratch = (fs::temp_directory_path() / "rigidbench-fuzz-plugin-XXXXXX").string();
-  if (!mkdtemp(scratch.data())) rigidbench::fuzz::finding("cannot make the scratch folder");
-  std::atexit([] {
-    std::error_code ec;
-    fs::remove_all(scratch, ec);
-  });
-  return (fs::path(scratch) / "plugin.so").string();
-}
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rigidbench;
-  static const std::string path = make_file();
+  static const std::string path =
+      (std::filesystem::path(fuzz::scratch_folder("rigidbench-fuzz-plugin")) / "plugin.so").string();
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
