@@ -11,7 +11,9 @@ import sys
 import tempfile
 
 command, folders = sys.argv[1], sys.argv[2:]
-SKIP = {"CMakeFiles", "_deps", ".git"}
+# Not the build's binaries: CMake's probes, and the data of tests and fuzzing (the fuzzers' grown
+# corpora hold broken ELF files on purpose).
+SKIP = {"CMakeFiles", "_deps", ".git", "fuzz-runs", "tmp"}
 
 
 def elf_files(top):
@@ -22,8 +24,10 @@ def elf_files(top):
             if os.path.islink(p) or not os.path.isfile(p):
                 continue
             with open(p, "rb") as fh:
-                if fh.read(4) == b"\x7fELF":
-                    yield p
+                head = fh.read(18)
+            # An executable or a shared object (e_type 2 or 3, little-endian): what the loader runs.
+            if head[:4] == b"\x7fELF" and len(head) == 18 and head[16] in (2, 3) and head[17] == 0:
+                yield p
 
 
 def search_paths(path):
