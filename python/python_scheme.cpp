@@ -264,10 +264,15 @@ class PythonScheme final : public AnyIntegrator {
       const std::string shown = std::string(py::str(py::repr(v))).substr(0, 60);
       // An integer: a Python int or one that says it is one (__index__: numpy's integers), not a
       // bool, not a float however whole.
-      if (!PyIndex_Check(v.ptr()) || PyBool_Check(v.ptr()))
+      // numpy's bool is an index too: a truth value is no count.
+      const std::string type = py::str(py::type::of(v).attr("__name__"));
+      if (!PyIndex_Check(v.ptr()) || PyBool_Check(v.ptr()) || type.rfind("bool", 0) == 0)
         throw InputError(cat(who, ": ", key, " = ", shown, " is not a whole number (an int)"));
-      const long long n = py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr())).cast<long long>();
-      if (n < 0) throw InputError(cat(who, ": ", key, " = ", shown, " is negative"));
+      int overflow = 0;
+      const py::int_ as_int = py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr()));
+      const long long n = PyLong_AsLongLongAndOverflow(as_int.ptr(), &overflow);
+      if (overflow > 0) throw InputError(cat(who, ": ", key, " = ", shown, " is beyond any count (2^63 or more)"));
+      if (overflow < 0 || n < 0) throw InputError(cat(who, ": ", key, " = ", shown, " is negative"));
       c.*(f->second) = std::uint64_t(n);
     }
     if (info_->adaptive)
@@ -369,6 +374,7 @@ void state_from_python(const py::handle& o, const Problem& p, State& out) {
     const State& s = o.cast<const State&>();
     if (s.bodies.size() != nb)
       throw InputError(cat("read() returned a State of ", std::to_string(s.bodies.size()), " bodies; the problem has ", std::to_string(nb)));
+    for (const BodyState& b : s.bodies) require_rotation(b.R);
     out = s;
     return;
   }

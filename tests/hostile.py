@@ -111,6 +111,50 @@ r = run("history", "--check", "--history", "h.sqlite")
 check(r.returncode == 0, f"the untouched history: {r.stderr[-300:]}")
 r = run("verify", *QUICK, "--out", "h.sqlite", "--history", "h.sqlite")
 refused(r, 2, ["--history 'h.sqlite'"], "verify --history H --out H")
+# A hot journal planted beside a history: SQLite would replay it into the file (a helper's review
+# rewrote run 1's errors to 1e-99 and every verdict to pass so). One of another user's is refused; a
+# folder in its place too; the user's own makes reading say what to do.
+shutil.copy(at("h.sqlite"), at("j.sqlite"))
+os.makedirs(at("j.sqlite-journal"))
+r = run("history", "--check", "--history", "j.sqlite")
+refused(r, 2, ["'-journal' beside it that is not a regular file"], "a folder as the history's journal")
+os.rmdir(at("j.sqlite-journal"))
+with open(at("j.sqlite-journal"), "wb") as f:
+    f.write(b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7" + b"\0" * 504)  # a journal's magic: SQLite would read it
+if os.geteuid() == 0:
+    os.chown(at("j.sqlite-journal"), 4242, 4242)
+    r = run("verify", *QUICK, "--out", "j.json", "--history", "j.sqlite")
+    refused(r, 2, ["written by another user (uid 4242)"], "another user's journal beside a history")
+
+# ---- links of another user's on the way to an output ----------------------------------------------
+if os.geteuid() == 0:
+    shared, victims = at("shared"), at("victims")
+    os.makedirs(shared)
+    os.chmod(shared, 0o1777)
+    os.makedirs(victims)
+    with open(os.path.join(victims, "report.json"), "w") as f:
+        f.write("precious")
+    os.symlink(victims, os.path.join(shared, "ld"))
+    os.lchown(os.path.join(shared, "ld"), 4242, 4242)
+    r = run("verify", *QUICK, "--out", "shared/ld")
+    refused(r, 5, ["another user (uid 4242)"], "verify --out through a folder link of another user")
+    os.makedirs(os.path.join(shared, "page"))
+    os.symlink(victims, os.path.join(shared, "page", "tables"))
+    os.lchown(os.path.join(shared, "page", "tables"), 4242, 4242)
+    r = run("report", "--in", "r.json", "--out", "shared/page", "--quiet")
+    refused(r, 5, ["another user (uid 4242)"], "report --out with a planted tables link")
+    with open(os.path.join(victims, "report.json")) as f:
+        check(f.read() == "precious", "a file was written through another user's link")
+# The renderer's own files are outputs too: an input among them is refused before anything is written.
+os.makedirs(at("page"))
+shutil.copy(at("r.json"), at("page/index.html"))
+r = run("report", "--in", "page/index.html", "--out", "page", "--quiet")
+check(r.returncode == 2 and "does not replace its own input" in r.stderr, f"report --in D/index.html --out D: {r.stderr[-300:]}")
+check(content(at("page/index.html")) == report, "report replaced its input")
+shutil.copy(at("h.sqlite"), at("page/manifest.json"))
+r = run("history", "--history", "page/manifest.json", "--out", "page")
+check(r.returncode == 2, f"history --history D/manifest.json --out D: exit {r.returncode}")
+check(content(at("page/manifest.json")) == content(at("h.sqlite")), "history --out replaced its history")
 
 # ---- adaptive verdicts fail closed -------------------------------------------------------------
 # A tolerance given by hand was overridden by the ladder and yet recorded as used.
@@ -141,6 +185,10 @@ for given, words in (("terze.x=", "no value after '='"), ("terze.=1", "no settin
                      ("x", "expected name=value")):
     r = run("verify", "--integrator", "terze", "--problem", "free_body", "--set", given, "--quiet", "--out", "set.json")
     refused(r, 2, [words], f"--set {given}")
+# Python classes may not take an engine's name even where the engines are not registered (the module).
+r = run("score", "--problem", "free_body", "--trajectories", ".", "--name", "mujoco_mine", "--order", "1",
+        "--out", "s.json")
+refused(r, 2, ["begins with 'mujoco_'", "rigidbench's engines"], "score --name of an engine's scheme")
 far = write_problem("t0_far", lambda d: (d["time"].update(t0=2.0**52, t_end=2.0**52 + 10),
                                          d["verification"].update(sample_times=[2.0**52 + 2, 2.0**52 + 10])))
 r = run("verify", "--integrator", "terze", "--problem-file", far, "--quiet", "--out", "far.json")

@@ -93,37 +93,53 @@ TEST_CASE("outputs: a link planted where the temporary will be is never written 
   CHECK(fs::is_regular_file(fs::symlink_status(d / "report.json")));
 }
 
-TEST_CASE("outputs: a link or FIFO another user planted in a shared sticky folder is refused", "[outputs][security]") {
+TEST_CASE("outputs: a link or FIFO of another user's, at the file or on its way, is never written through",
+          "[outputs][security]") {
   if (::geteuid() != 0) {
     WARN("not root: cannot plant a file of another user; skipped");
     return;
   }
-  const fs::path d = fresh("out-sticky");
+  const auto refused = [](const fs::path& out) {
+    try {
+      write_atomic(out.string(), "overwritten");
+      return false;
+    } catch (const IoError& e) {
+      return std::string(e.what()).find("another user (uid 4242)") != std::string::npos;
+    }
+  };
+  const fs::path d = fresh("out-foreign");
   REQUIRE(::chmod(d.c_str(), 01777) == 0);  // like /tmp
-  std::ofstream(d / "victim") << "precious";
-  fs::create_symlink(d / "victim", d / "report.json");
+  const fs::path victims = fresh("out-foreign-victims");
+  std::ofstream(victims / "report.json") << "precious";
+  // The file itself a link of uid 4242's, in a sticky folder and in an ordinary one (a folder another
+  // user made at a predictable `--out /tmp/x`).
+  fs::create_symlink(victims / "report.json", d / "report.json");
   REQUIRE(::lchown((d / "report.json").c_str(), 4242, 4242) == 0);
-  try {
-    write_atomic((d / "report.json").string(), "overwritten");
-    FAIL("wrote through a link of another user's in a sticky folder");
-  } catch (const IoError& e) {
-    CHECK_THAT(e.what(), Catch::Contains("another user"));
-  }
-  CHECK(slurp(d / "victim") == "precious");
-  // The same link in a folder that is not shared: whoever planted it could write the file itself.
-  const fs::path own = fresh("out-not-sticky");
-  std::ofstream(own / "target") << "old";
-  fs::create_symlink(own / "target", own / "report.json");
-  REQUIRE(::lchown((own / "report.json").c_str(), 4242, 4242) == 0);
-  write_atomic((own / "report.json").string(), "new");
-  CHECK(slurp(own / "target") == "new");
-  // A FIFO of another user's in the sticky folder (its reader would get the report).
+  CHECK(refused(d / "report.json"));
+  const fs::path theirs = fresh("out-foreign-theirs");
+  REQUIRE(::chown(theirs.c_str(), 4242, 4242) == 0);
+  fs::create_symlink(victims / "report.json", theirs / "report.json");
+  REQUIRE(::lchown((theirs / "report.json").c_str(), 4242, 4242) == 0);
+  CHECK(refused(theirs / "report.json"));
+  // A folder on the way a link of theirs (`--out S/ld`, S sticky).
+  fs::create_symlink(victims, d / "ld");
+  REQUIRE(::lchown((d / "ld").c_str(), 4242, 4242) == 0);
+  CHECK(refused(d / "ld" / "report.json"));
+  // Through a link of this user's that leads through one of theirs.
+  fs::create_symlink(d / "ld", d / "mine");
+  CHECK(refused(d / "mine" / "report.json"));
+  CHECK(slurp(victims / "report.json") == "precious");
+  // A FIFO of theirs (its reader would get the report).
   REQUIRE(::mkfifo((d / "pipe").c_str(), 0666) == 0);
   REQUIRE(::chown((d / "pipe").c_str(), 4242, 4242) == 0);
   const int reader = ::open((d / "pipe").c_str(), O_RDONLY | O_NONBLOCK);
   REQUIRE(reader >= 0);
-  CHECK_THROWS_AS(write_atomic((d / "pipe").string(), "leaked"), IoError);
+  CHECK(refused(d / "pipe"));
   ::close(reader);
+  // Links of this user's and root's are followed as before.
+  fs::create_symlink(victims / "report.json", d / "own.json");
+  write_atomic((d / "own.json").string(), "new");
+  CHECK(slurp(victims / "report.json") == "new");
 }
 
 TEST_CASE("outputs: a file this process read as an input is never replaced", "[outputs][security]") {

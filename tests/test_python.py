@@ -288,6 +288,8 @@ class ModuleTest(unittest.TestCase):
         def variant(name, counters):
             return type(name, (LieHeunEuler,), {"name": name, "counters": counters})
         cases = [("py_float_counts", lambda self: {**self.n, "rejected_steps": 0.0}, "is not a whole number"),
+                 ("py_numpy_bool_counts", lambda self: {**self.n, "rejected_steps": np.bool_(False)}, "is not a whole number"),
+                 ("py_huge_counts", lambda self: {**self.n, "rejected_steps": 2**64}, "beyond any count"),
                  ("py_negative_counts", lambda self: {**self.n, "rejected_steps": -5}, "is negative"),
                  ("py_raising_counts", lambda self: 1 / 0, "raised ZeroDivisionError"),
                  ("py_unknown_count", lambda self: {**self.n, "rejected_step": 3}, "'rejected_step' is not a counter"),
@@ -310,12 +312,18 @@ class ModuleTest(unittest.TestCase):
 
     def test_a_state_that_is_not_a_rotation_is_a_breakdown(self):
         # read() returning a zero matrix for R had attitude error 0 at every level.
+        def as_state(R, W):
+            s = rigidbench.State()
+            s.R, s.W = R, W
+            return s
         for name, R in (("py_zero_r", np.zeros((3, 3))), ("py_reflection", np.diag([1.0, 1.0, -1.0])),
                         ("py_stretched", np.diag([1.0, 1.0, 1.001]))):
-            cls = type(name, (LieEuler,), {"name": name, "read": lambda self, R=R: (R, self.W)})
-            r = rigidbench.verify(cls, ["free_body"], h=0.05, levels=3, measure_cost=False)["results"][0]
-            self.assertEqual(r["status"], "breakdown", name)
-            self.assertIn("is not a rotation", r["reason"])
+            for form, read in (("tuple", lambda self, R=R: (R, self.W)),
+                               ("state", lambda self, R=R: as_state(R, self.W))):  # the State path too
+                cls = type(f"{name}_{form}", (LieEuler,), {"name": f"{name}_{form}", "read": read})
+                r = rigidbench.verify(cls, ["free_body"], h=0.05, levels=3, measure_cost=False)["results"][0]
+                self.assertEqual(r["status"], "breakdown", f"{name} as a {form}")
+                self.assertIn("is not a rotation", r["reason"])
 
     def test_errors_in_user_code_are_breakdowns(self):
         rep = rigidbench.verify([Broken, BadShape], ["free_body"], h=0.05, levels=3, measure_cost=False)
@@ -396,6 +404,11 @@ class ModuleTest(unittest.TestCase):
             with self.assertRaises(ValueError) as e:
                 rigidbench.verify(selection, ["free_body"], levels=3, measure_cost=False)
             self.assertIn("scheme name 'terze' is a registered scheme's", str(e.exception))
+        # ... and an engine's, though the module does not register the engines.
+        class EngineImpostor(LieEuler):
+            name = "mujoco_euler"
+        with self.assertRaisesRegex(ValueError, "names the schemes of one of rigidbench's engines"):
+            rigidbench.verify(EngineImpostor, ["free_body"], levels=3, measure_cost=False)
 
     def test_a_call_that_never_returns(self):
         # The timeout stops it: every level is a breakdown that says why, and the run ends.

@@ -153,7 +153,8 @@ Command add_history(CLI::App& app) {
               write_atomic(json_path, doc.dump(1) + "\n");
               std::printf("history: %s\n", json_path.c_str());
               if (!o->no_render) {
-                const int rc = render_reports({json_path}, o->out, o->format, o->quiet);
+                // The history itself is this command's input too: the renderer never writes over it.
+                const int rc = render_reports({json_path}, o->out, o->format, o->quiet, {"--protect", db.path()});
                 if (rc != kOk) return rc;
               }
             }

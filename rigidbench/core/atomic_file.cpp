@@ -91,37 +91,46 @@ void remove_stale_temporaries(const std::string& dir, const std::string& name) {
   ::closedir(d);
 }
 
-/// The folder that holds `path` ("." for a bare name).
-std::string folder_of(const std::string& path) {
-  const std::filesystem::path p(path);
-  return p.has_parent_path() ? p.parent_path().string() : std::string(".");
+/// Whether a link or a FIFO on the way to an output belongs to someone else: neither this user nor
+/// root (docs/security.md, "Outputs"). Stricter than Linux's fs.protected_symlinks, which trusts any
+/// link outside a sticky folder: a folder another user made at a predictable place (`--out /tmp/x`)
+/// could hold a link to a file of this user's.
+bool foreign(const struct stat& st) { return st.st_uid != ::geteuid() && st.st_uid != 0; }
+
+[[noreturn]] void refuse_foreign(const std::string& out, const std::string& at, const struct stat& st, const char* what) {
+  throw IoError(cat("cannot write '", out, "': ", at == out ? std::string("it") : cat("'", at, "' on its way"), " is ", what,
+                    " of another user (uid ", std::to_string(st.st_uid), "); rigidbench does not write through it"));
 }
 
-/// Whether a link or a FIFO `st` found in the folder of `path` may be written through: the rule of
-/// Linux's fs.protected_symlinks and fs.protected_fifos, applied whatever those settings are
-/// (docs/security.md). In a folder that others may write to and that is sticky (/tmp), only what
-/// this user or the folder's owner put there is trusted; in any other folder whoever could plant
-/// it could as well have written the file itself.
-bool planted(const std::string& path, const struct stat& st) {
-  if (st.st_uid == ::geteuid()) return false;
-  struct stat d {};
-  if (::stat(folder_of(path).c_str(), &d) != 0) return true;
-  const bool shared = (d.st_mode & S_ISVTX) && (d.st_mode & (S_IWOTH | S_IWGRP));
-  return shared && st.st_uid != d.st_uid;
+/// IoError when any component of `path` - a folder on the way or the file itself - is a symbolic
+/// link of another user's, following the links of this user's (and root's) to check where they
+/// lead; `out` names the output in the message.
+void refuse_foreign_links(const std::string& out, const std::string& path, int depth = 0) {
+  namespace fs = std::filesystem;
+  if (depth > 40) throw IoError(cat("cannot write '", out, "': too many levels of symbolic links"));
+  fs::path prefix;
+  for (const fs::path& part : fs::path(path)) {
+    prefix /= part;
+    struct stat st {};
+    if (::lstat(prefix.c_str(), &st) != 0) return;  // not there yet: created by this process
+    if (!S_ISLNK(st.st_mode)) continue;
+    if (foreign(st)) refuse_foreign(out, prefix.string(), st, "a symbolic link");
+    std::error_code ec;
+    fs::path to = fs::read_symlink(prefix, ec);
+    if (ec) return;
+    refuse_foreign_links(out, (to.is_relative() ? prefix.parent_path() / to : to).string(), depth + 1);
+  }
 }
 
 /// The path with every symbolic link along its last component followed (a link to a link, a
-/// relative link, a link to a file not yet there); IoError for a loop or a link someone else
-/// planted in a shared folder (planted above).
+/// relative link, a link to a file not yet there); IoError for a loop. Links of other users are
+/// refused before (refuse_foreign_links).
 std::string resolve_links(std::string path) {
   namespace fs = std::filesystem;
   for (int hops = 0;; ++hops) {
     struct stat st {};
     if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
     if (hops == 40) throw IoError(cat("cannot write '", path, "': too many levels of symbolic links"));
-    if (planted(path, st))
-      throw IoError(cat("cannot write '", path, "': it is a symbolic link that another user (uid ", std::to_string(st.st_uid),
-                        ") put in a folder others can write to; rigidbench does not write through it"));
     std::error_code ec;
     fs::path to = fs::read_symlink(path, ec);
     if (ec) throw IoError(cat("cannot write '", path, "': ", ec.message()));
@@ -182,15 +191,14 @@ AtomicFile::AtomicFile(const std::string& path) : path_(path) {
   // What stands at the target decides how it is written (the header): the file a link names is
   // replaced and the link kept; a device or a FIFO is written through; only a regular file is
   // ever renamed over.
+  refuse_foreign_links(path, path);
   const std::string target = resolve_links(path);
   if (const auto what = read_as_input(target))
     throw InputError(cat("cannot write '", path, "': it is ", *what,
                          " this command read; rigidbench does not replace its own input - write to another file"));
   struct stat st {};
   if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-    if (S_ISFIFO(st.st_mode) && planted(target, st))
-      throw IoError(cat("cannot write '", path, "': it is a FIFO that another user (uid ", std::to_string(st.st_uid),
-                        ") put in a folder others can write to; rigidbench does not write through it"));
+    if (S_ISFIFO(st.st_mode) && foreign(st)) refuse_foreign(path, path, st, "a FIFO");
     if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
       target_ = target;
       open_through(S_ISFIFO(st.st_mode));

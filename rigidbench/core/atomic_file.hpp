@@ -5,9 +5,9 @@
 // name, written, flushed to disk, renamed over the target, and the folder flushed too. Only a
 // regular file (or nothing) is ever replaced: a symbolic link is followed and its target replaced, a
 // character device or a FIFO (/dev/null, a pipe to another program) is written through, and anything
-// else (a folder, a block device, a socket) is refused - never turned into a regular file. A link or
-// a FIFO that another user put in a shared sticky folder (/tmp) is refused, and so is a file this
-// process read as an input (docs/security.md).
+// else (a folder, a block device, a socket) is refused - never turned into a regular file. A link
+// (the file's or a folder's on the way) or a FIFO that belongs to another user - neither this user
+// nor root - is refused, and so is a file this process read as an input (docs/security.md).
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
@@ -31,7 +31,7 @@ class AtomicFile {
   /// InputError when the folder does not exist or the target is one of this process's inputs
   /// (note_input); IoError when the temporary cannot be created, when the target exists and is
   /// neither a regular file, a character device nor a FIFO, is a FIFO that no program reads, or is
-  /// a link or FIFO another user planted in a shared folder.
+  /// reached through a link, or is a FIFO, of another user's.
   explicit AtomicFile(const std::string& path);
   ~AtomicFile();  // removes the temporary unless committed
   AtomicFile(const AtomicFile&) = delete;

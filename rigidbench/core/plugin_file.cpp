@@ -46,6 +46,9 @@ int own_machine() {
   return m;
 }
 
+std::string checked_plugin(const std::string& path, std::string_view desc);
+std::string checked_fd(int fd, std::string_view desc);
+
 /// Whether one SHT_NOTE section's bytes hold the note (owner "rigidbench", the type, `desc`).
 bool holds_note(const std::vector<char>& b, std::string_view desc) {
   const auto align4 = [](std::size_t n) { return (n + 3) / 4 * 4; };
@@ -67,6 +70,36 @@ bool holds_note(const std::vector<char>& b, std::string_view desc) {
 }  // namespace
 
 std::string plugin_file_problem(const std::string& path, std::string_view desc) {
+  std::string why;
+  const int fd = open_plugin_file(path, desc, why);
+  if (fd >= 0) ::close(fd);
+  return why;
+}
+
+int open_plugin_file(const std::string& path, std::string_view desc, std::string& why) {
+  why = checked_plugin(path, desc);
+  if (!why.empty()) return -1;
+  // Reopened and compared with the file checked: the descriptor handed back is of that file.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  struct stat a {}, b {};
+  if (fd < 0 || ::fstat(fd, &a) != 0 || ::stat(path.c_str(), &b) != 0 || a.st_ino != b.st_ino || a.st_dev != b.st_dev ||
+      !S_ISREG(a.st_mode) || (a.st_mode & (S_IWGRP | S_IWOTH))) {
+    if (fd >= 0) ::close(fd);
+    why = "changed while it was checked";
+    return -1;
+  }
+  // Checked again through this descriptor: what dlopen maps is what was read.
+  if (std::string again = checked_fd(fd, desc); !again.empty()) {
+    ::close(fd);
+    why = again;
+    return -1;
+  }
+  return fd;
+}
+
+namespace {
+
+std::string checked_plugin(const std::string& path, std::string_view desc) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return std::strerror(errno);
   if (!S_ISREG(st.st_mode))
@@ -80,6 +113,12 @@ std::string plugin_file_problem(const std::string& path, std::string_view desc) 
   if (f.fd < 0) return std::strerror(errno);
   struct stat again {};
   if (::fstat(f.fd, &again) != 0 || !S_ISREG(again.st_mode) || again.st_ino != st.st_ino) return "changed while it was checked";
+  return checked_fd(f.fd, desc);
+}
+
+std::string checked_fd(int fd, std::string_view desc) {
+  const Fd f{::dup(fd)};
+  if (f.fd < 0) return std::strerror(errno);
   Elf64_Ehdr e{};
   if (!read_at(f.fd, &e, sizeof e, 0) || std::memcmp(e.e_ident, ELFMAG, SELFMAG) != 0) return "is not an ELF file";
   if (e.e_ident[EI_CLASS] != ELFCLASS64 || e.e_type != ET_DYN) return "is not a 64-bit ELF shared object";
@@ -94,5 +133,7 @@ std::string plugin_file_problem(const std::string& path, std::string_view desc) 
   }
   return cat("carries no rigidbench note '", std::string(desc), "' (another library, or a plugin of another version)");
 }
+
+}  // namespace
 
 }  // namespace rigidbench

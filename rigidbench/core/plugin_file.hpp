@@ -26,5 +26,10 @@ namespace rigidbench {
 /// "carries no rigidbench note 'dart-plugin 1' (another library, or a plugin of another version)").
 /// Reads the file's headers only; never blocks on a FIFO or a device.
 std::string plugin_file_problem(const std::string& path, std::string_view desc);
+/// The same check, and the file checked opened: a descriptor (close-on-exec) to load the plugin
+/// from as "/proc/self/fd/<fd>", so that the file dlopen maps is the file that was read - not
+/// another found by dlopen's own search (a bare name is looked for in LD_LIBRARY_PATH) or swapped in
+/// since; -1 with `why` set when the file is refused.
+int open_plugin_file(const std::string& path, std::string_view desc, std::string& why);
 
 }  // namespace rigidbench

@@ -55,12 +55,16 @@ const rigidbench_dart_api& plugin() {
         continue;
       }
       // Read as data before dlopen runs any of it (a FIFO would block it; a foreign library's
-      // constructors would run): docs/security.md, "Plugins".
-      if (const std::string why = plugin_file_problem(path, RIGIDBENCH_DART_PLUGIN_NOTE); !why.empty()) {
+      // constructors would run), and loaded from the descriptor of the file read, so that it is the
+      // one loaded (a bare name would send dlopen searching LD_LIBRARY_PATH): docs/security.md, "Plugins".
+      std::string why;
+      const int fd = open_plugin_file(std::filesystem::absolute(path, ec).string(), RIGIDBENCH_DART_PLUGIN_NOTE, why);
+      if (fd < 0) {
         tried += cat("\n  ", path, ": ", why);
         continue;
       }
-      void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      void* lib = dlopen(cat("/proc/self/fd/", std::to_string(fd)).c_str(), RTLD_NOW | RTLD_LOCAL);
+      ::close(fd);
       if (!lib) {
         tried += cat("\n  ", path, ": ", dlerror());
         continue;

@@ -1,6 +1,8 @@
 #include "rigidbench/engines/engines.hpp"
 
+#include <algorithm>
 #include <deque>
+#include <stdexcept>
 
 namespace rigidbench::engines {
 
@@ -10,6 +12,11 @@ std::string_view keep(std::string s) {
 }
 
 void register_variant(SchemeInfo info, EngineFactory make, bool in_all) {
+  // The engines' names are reserved by their prefixes (engine_name_prefixes): a variant outside them
+  // would be a name an outside scheme could take where the engines are not registered.
+  const auto& prefixes = engine_name_prefixes();
+  if (std::none_of(prefixes.begin(), prefixes.end(), [&](std::string_view p) { return info.name.substr(0, p.size()) == p; }))
+    throw std::logic_error(cat("engine variant '", std::string(info.name), "' is outside the reserved prefixes"));
   static std::deque<SchemeInfo> infos;
   const SchemeInfo* ip = &infos.emplace_back(std::move(info));
   register_scheme(SchemeEntry{

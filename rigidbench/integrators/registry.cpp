@@ -167,7 +167,9 @@ std::vector<SchemeEntry> configure_schemes(const std::vector<const SchemeEntry*>
     errno = 0;
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
+    if (end == text.c_str() + text.size() && errno == ERANGE)
+      throw InputError("--set '" + a + "': '" + text + "' is beyond what a double holds (too large or too small)");
+    if (end != text.c_str() + text.size() || !std::isfinite(v))
       throw InputError("--set '" + a + "': '" + text + "' is not a finite number");
     if (!scheme.empty()) {
       find_scheme(scheme);  // unknown: the registry's message
@@ -195,6 +197,11 @@ std::vector<SchemeEntry> configure_schemes(const std::vector<const SchemeEntry*>
                            ")"));
   }
   return out;
+}
+
+const std::vector<std::string_view>& engine_name_prefixes() {
+  static const std::vector<std::string_view> prefixes{"mujoco_", "ode_", "bullet_", "simbody_", "dart_", "sundials_"};
+  return prefixes;
 }
 
 namespace {

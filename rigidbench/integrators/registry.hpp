@@ -94,6 +94,11 @@ const SchemeEntry& baseline_scheme();
 /// hand -- the arithmetic limit, where odeint's ratio also measures odeint's generic algebra.
 const SchemeEntry& rk4_baseline_scheme();
 
+/// The name prefixes of the schemes of rigidbench's own engines (rigidbench/engines/: mujoco_, ode_,
+/// bullet_, simbody_, dart_, sundials_), reserved whether or not this program registered them (the
+/// Python module does not): an outside scheme never takes an engine's name (declare_scheme).
+const std::vector<std::string_view>& engine_name_prefixes();
+
 /// Exact name; throws InputError listing the registered names.
 const SchemeEntry& find_scheme(const std::string& name);
 /// Whether a scheme of that exact name is registered.

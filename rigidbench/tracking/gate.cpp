@@ -84,6 +84,12 @@ struct Gate {
     if (row.status == "pass" && bv == "pass" && cv == "fail") {
       row.status = "fail";
       row.message = cat("verdict turned from pass to fail (", check, ")");
+    } else if (row.status == "pass" && bv == "pass" && cv != "pass") {
+      // Fail closed: a guarantee the baseline held that the current run no longer decides (pass to
+      // undefined) is lost, not kept.
+      row.status = "fail";
+      row.message = cat("verdict turned from pass to ", cv.empty() ? std::string("nothing") : cv, " (", check,
+                        "): what the baseline held is no longer decided");
     }
     if (opt.expect != nullptr) {
       const ExpectedFailure* x = opt.expect->find(integ, prob, check);

@@ -94,6 +94,10 @@ CREATE TABLE work(
 /// IoError, exit 5 - the same as for a report that cannot be written; anything else SQLite
 /// reports (not a database, a malformed file) is the user's input, InputError (exit 2).
 [[noreturn]] void throw_sqlite_error(sqlite3* db, const std::string& message) {
+  // A killed recording left a hot journal, which a read-only connection cannot roll back.
+  if (sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK)
+    throw InputError(cat(message, " (the file holds an unfinished transaction, left by a recording that was killed: "
+                                  "record a run into it with --history, which rolls it back, before reading it)"));
   switch (sqlite3_errcode(db) & 0xff) {
     case SQLITE_FULL:
     case SQLITE_IOERR:
@@ -340,9 +344,23 @@ HistoryDb::HistoryDb(const std::string& path, Mode mode) : impl_(std::make_uniqu
   if (path.empty()) throw InputError("history: the file name is empty");
   // A regular file or nothing: SQLite opening a FIFO waits for a writer forever, and a device or a
   // folder is no history (docs/security.md).
-  if (struct stat st {}; ::stat(path.c_str(), &st) == 0) {
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists) {
     if (!S_ISREG(st.st_mode)) throw InputError(impl_->where("is not a regular file (a FIFO, a device or a folder)"));
     if (st.st_size > 0 && st.st_size < 512) throw InputError(impl_->where("is not an SQLite database (too short)"));
+  }
+  // SQLite replays a "hot" journal left beside the file into it when it opens it: one planted there
+  // by someone else rewrote a history's errors and verdicts (docs/security.md, "Histories").
+  if (struct stat j {}; ::lstat((path + "-journal").c_str(), &j) == 0) {
+    if (!S_ISREG(j.st_mode))
+      throw InputError(impl_->where("has a '-journal' beside it that is not a regular file: remove it"));
+    // (A journal of this user's is a recording in progress, or one that was killed: SQLite rolls
+    // that back itself.)
+    if (exists && j.st_uid != st.st_uid && j.st_uid != ::geteuid())
+      throw InputError(cat(impl_->where("has a journal beside it ('-journal') written by another user (uid "),
+                           std::to_string(j.st_uid), ") than the history's: SQLite would replay it into the history; "
+                           "it is not used - remove the journal if it is yours"));
   }
   const int flags = mode == Mode::record ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
   if (sqlite3_open_v2(path.c_str(), &impl_->db, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {

@@ -431,6 +431,7 @@ class Figures:
         files = {}
         for fmt in self.formats:
             path = os.path.join(self.dir, f"{name}.{fmt}")
+            refuse_foreign_links(path)
             fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=".tmp-", suffix=f".{fmt}")
             os.close(fd)
             try:
@@ -1447,9 +1448,48 @@ def data_tables(rep):
     return "\n".join(out)
 
 
+def refuse_foreign_links(path, depth=0):
+    """OSError (exit 5) when a component of `path` - a folder on the way or the file - is a symbolic
+    link of another user's (neither this user nor root), following this user's links to where they
+    lead: the rule of the command's own writes (docs/security.md, "Outputs"). A planted
+    `figures` or `tables` link in a shared output folder made the page's files land elsewhere."""
+    import errno
+    import stat
+    if depth > 40:
+        raise OSError(errno.ELOOP, "too many levels of symbolic links", path)
+    prefix = ""
+    for part in os.path.abspath(path).split(os.sep):
+        prefix = os.path.join(prefix, part) if prefix else (part or os.sep)
+        try:
+            st = os.lstat(prefix)
+        except FileNotFoundError:
+            return
+        if not stat.S_ISLNK(st.st_mode):
+            continue
+        if st.st_uid not in (os.geteuid(), 0):
+            raise OSError(errno.EPERM, f"'{prefix}' on its way is a symbolic link of another user (uid {st.st_uid}); "
+                                       "rigidbench does not write through it", path)
+        to = os.readlink(prefix)
+        refuse_foreign_links(to if os.path.isabs(to) else os.path.join(os.path.dirname(prefix), to), depth + 1)
+
+
+def refuse_inputs_among_outputs(out, paths):
+    """BadInput when an input is a file the renderer writes (index.html, interactive.html,
+    manifest.json, plotly.min.js, or one in figures/ or tables/): `report --in D/index.html --out D`
+    and `history --history D/index.html --out D` replaced their input."""
+    written = [os.path.join(out, n) for n in ("index.html", "interactive.html", "manifest.json", "plotly.min.js")]
+    folders = {os.path.realpath(os.path.join(out, d)) for d in ("figures", "tables")}
+    for p in paths:
+        same = [w for w in written if os.path.exists(w) and os.path.exists(p) and os.path.samefile(p, w)]
+        if same or os.path.realpath(os.path.dirname(os.path.abspath(p))) in folders:
+            raise BadInput(f"'{p}' is a file this page's rendering into '{out}' writes: rigidbench does not replace its "
+                           "own input - render into another folder")
+
+
 def write_atomic(path, text):
     """A temporary created exclusively in the target's folder (mkstemp), written, renamed over the
     target; the temporary is removed if the write fails, and the OSError names the target."""
+    refuse_foreign_links(path)
     d = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=os.path.basename(path))
     try:
@@ -1646,6 +1686,8 @@ def render(argv):
     ap.add_argument("--integrator", action="append", default=[], help="only these schemes (fnmatch globs)")
     ap.add_argument("--problem", action="append", default=[], help="only these problems (fnmatch globs)")
     ap.add_argument("--style", default="screen", help="screen, journal-single or journal-double")
+    ap.add_argument("--protect", action="append", default=[],
+                    help="a file the calling command read (its history): never one the page writes")
     ap.add_argument("reports", nargs="+")
     a = ap.parse_args(argv)
     formats = [f for f in a.format.split(",") if f]
@@ -1655,10 +1697,13 @@ def render(argv):
                 raise BadInput(f"--format '{f}' is not one of png, svg, pdf")
         if a.style not in STYLES:
             raise BadInput(f"--style '{a.style}' is not one of {', '.join(STYLES)}")
+        refuse_inputs_among_outputs(a.out, a.reports + a.protect)
         inputs = select(load_inputs(a.reports), a.integrator, a.problem)
     except BadInput as e:
         print(f"rigidbench report: error: {e}", file=sys.stderr)
         return BAD_INPUT
+    for folder in (a.out, os.path.join(a.out, "figures"), os.path.join(a.out, "tables")):
+        refuse_foreign_links(folder)
     os.makedirs(a.out, exist_ok=True)
     figs = Figures(a.out, formats, progress=not a.quiet, style=a.style)
     if not a.quiet:
