@@ -528,6 +528,21 @@ void estimate_reference_work(const Problem& p, const std::vector<double>& times,
   }
 }
 
+/// The closed form's work is known exactly: pieces of psi's quadrature, held in memory until
+/// assembled. A piece (31 points, in double and in extended precision) costs as much as ~6 steps of
+/// the ODE reference's two solves (measured: 118 us against 18 us of CPU, free body J1 = 1e-3), so
+/// the step limit bounds both to the same time.
+void check_analytic_work(const Problem& p, const std::vector<double>& times, double pieces) {
+  constexpr double kStepsPerPiece = 6;
+  if (pieces * kStepsPerPiece <= double(reference_step_limit())) return;
+  throw InputError(cat("reference for problem '", p.name, "': the closed form would integrate psi in ",
+                       format_or_dash(pieces, 2), " quadrature pieces over [", format_or_dash(times.front(), 6), ", ",
+                       format_or_dash(times.back(), 6), "] (one per 0.1 rad of the fastest rotation, each the work of ~",
+                       format_or_dash(kStepsPerPiece, 1), " steps), more than the limit of ",
+                       std::to_string(reference_step_limit()),
+                       " steps (RIGIDBENCH_REFERENCE_MAX_STEPS): shorten the span or lower the angular velocities"));
+}
+
 }  // namespace
 
 ReferenceJob::ReferenceJob(const Problem& p, std::vector<double> times, const ReferenceSettings& settings)
@@ -559,7 +574,6 @@ ReferenceJob::ReferenceJob(const Problem& p, std::vector<double> times, const Re
       return;  // no units
     }
   }
-  if (f != Formulation::analytic) estimate_reference_work(p, j.times, settings, *j.solver);
   if (f == Formulation::analytic) {
     // The closed form in double against the same closed form in extended precision: the estimate is
     // the double evaluation's own error (elliptic functions, the psi quadrature, the rotations).
@@ -567,17 +581,6 @@ ReferenceJob::ReferenceJob(const Problem& p, std::vector<double> times, const Re
     j.analytic[0] = torque_free_evaluation(p, j.times, settings.precision == Precision::quad ? AnalyticPrecision::quad
                                                                                               : AnalyticPrecision::binary64);
     j.analytic[1] = torque_free_evaluation(p, j.times, AnalyticPrecision::extended);
-    // Its work is known exactly: pieces of psi's quadrature, held in memory until assembled. A piece
-    // (31 points, in double and in extended precision) costs as much as ~6 steps of the ODE
-    // reference's two solves (measured: 118 us against 18 us of CPU, free body J1 = 1e-3), so the
-    // step limit bounds both to the same time.
-    constexpr double kStepsPerPiece = 6;
-    if (const double pieces = j.analytic[0]->work(); pieces * kStepsPerPiece > double(reference_step_limit()))
-      throw InputError(cat("reference for problem '", p.name, "': the closed form would integrate psi in ",
-                           format_or_dash(pieces, 2), " quadrature pieces over [", format_or_dash(j.times.front(), 6), ", ",
-                           format_or_dash(j.times.back(), 6), "] (one per 0.1 rad of the fastest rotation, each the work of ~",
-                           format_or_dash(kStepsPerPiece, 1), " steps), more than the limit of ", std::to_string(reference_step_limit()),
-                           " steps (RIGIDBENCH_REFERENCE_MAX_STEPS): shorten the span or lower the angular velocities"));
   }
   j.unit_seconds.assign(units(), 0.0);
 }
@@ -595,7 +598,11 @@ void ReferenceJob::run_unit(std::size_t i) {
   Impl& j = *impl_;
   if (i >= units()) throw std::logic_error("ReferenceJob::run_unit: no such unit");
   const auto start = std::chrono::steady_clock::now();
+  // The work estimates run here, in a unit, not when the job is made: an error in a unit is what the
+  // task graph and the MPI ranks' exchange hand on (a refusal in the constructor left the other ranks
+  // waiting for a reference that never came).
   if (j.analytic[0]) {
+    check_analytic_work(*j.p, j.times, j.analytic[0]->work());
     const std::size_t n0 = j.analytic[0]->segments();
     if (i < n0) j.analytic[0]->run_segment(i);
     else j.analytic[1]->run_segment(i - n0);
@@ -608,6 +615,7 @@ void ReferenceJob::run_unit(std::size_t i) {
     // Checked against the closed form and quad precision (docs/decisions.md, "Reference error").
     const double tol = j.settings.tolerance * (i == 0 ? 1.0 : j.settings.loosen);
     try {
+      estimate_reference_work(*j.p, j.times, j.settings, *j.solver);  // before this unit's solve
       j.run[i] = j.solver->run(*j.p, j.times, tol, j.settings);
     } catch (const odeint::step_adjustment_error& e) {
       throw InputError(cat("reference: odeint could not meet the tolerance: ", e.what()));
