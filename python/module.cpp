@@ -106,9 +106,10 @@ py::object finish(const SuiteResult& s, const std::string& out, const std::vecto
   return to_python(rep);
 }
 
+/// The reference options as keyword arguments: the command line's group (ReferenceOptions).
 ReferenceSettings ref_settings(const std::string& formulation, const std::string& precision, std::optional<double> tol,
                                const std::string& cache_dir, bool cache) {
-  return reference_settings(formulation, precision, tol.value_or(NAN), tol.has_value(), cache_dir, !cache);
+  return ReferenceOptions{formulation, precision, tol, cache_dir, !cache}.settings();
 }
 
 }  // namespace
@@ -123,16 +124,6 @@ double timeout_of(std::optional<double> t) {
   if (!std::isfinite(*t) || *t <= 0)
     throw InputError(cat("step_timeout must be a positive number of seconds or None (got ", format_number(*t), ")"));
   return *t;
-}
-
-/// An adaptive scheme's ladder as the command line's --tol0/--tol-levels (docs/adaptive.md).
-ToleranceLadder tolerance_ladder_of(std::optional<double> tol0, std::optional<int> tol_levels) {
-  ToleranceLadder T;
-  if (tol0) T.tol0 = *tol0;
-  if (tol_levels) T.levels = *tol_levels;
-  if (!(T.tol0 > 0 && T.tol0 <= 0.1) || T.levels < 3 || T.levels > 24)
-    throw InputError("tol0 must be in (0, 0.1] and tol_levels in [3, 24] (docs/adaptive.md)");
-  return T;
 }
 
 PYBIND11_MODULE(_rigidbench, m) {
@@ -251,8 +242,7 @@ PYBIND11_MODULE(_rigidbench, m) {
       [](const Problem& p, int order, std::optional<double> h, std::optional<int> levels, bool adaptive,
          std::optional<double> tol0, std::optional<int> tol_levels) {
         LadderRequest lr{h, levels};
-        if (adaptive) return to_python(tolerance_ladder_description(p, tolerance_ladder_of(tol0, tol_levels), lr));
-        if (tol0 || tol_levels) throw InputError("tol0 and tol_levels describe an adaptive scheme's ladder: give adaptive=True");
+        if (const auto T = adaptive_tolerance_ladder(adaptive, tol0, tol_levels)) return to_python(tolerance_ladder_description(p, *T, lr));
         return to_python(ladder_description(p, make_ladder(p, order, lr), order));
       },
       py::arg("problem"), py::arg("order"), py::arg("h") = py::none(), py::arg("levels") = py::none(),
@@ -300,7 +290,7 @@ PYBIND11_MODULE(_rigidbench, m) {
         req.reference = ref_settings(formulation, precision, tol, cache_dir, cache);
         req.measure_cost = measure_cost;
         req.progress = progress;
-        req.tolerance_ladder = tolerance_ladder_of(tol0, tol_levels);
+        req.tolerance_ladder = user_tolerance_ladder(tol0, tol_levels);
         if (!out.empty()) report_file_for(out);  // a bad --out fails before any work
         SuiteResult s;
         python::run_watched([&] { s = run_suite(req); }, timeout_of(step_timeout));
@@ -325,8 +315,7 @@ PYBIND11_MODULE(_rigidbench, m) {
          bool cache, bool adaptive, std::optional<double> tol0, std::optional<int> tol_levels) {
         const std::string started = iso8601_now();
         ScoreRequest req;
-        if (adaptive) req.tolerance = tolerance_ladder_of(tol0, tol_levels);
-        else if (tol0 || tol_levels) throw InputError("tol0 and tol_levels describe an adaptive scheme's ladder: give adaptive=True");
+        req.tolerance = adaptive_tolerance_ladder(adaptive, tol0, tol_levels);
         req.scheme.title = title;
         req.scheme.source = source;
         if (!attitude.empty()) req.attitude = attitude_form_from_string(attitude);

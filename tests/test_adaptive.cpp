@@ -419,7 +419,9 @@ TEST_CASE("bench: an adaptive pair's work-precision points are whole runs at its
     CHECK(q.cpu_seconds > 0);
     CHECK(std::isnan(q.cpu_seconds_max));  // one repetition: no spread
   }
-  CHECK(adaptive->points.back().cpu_seconds > adaptive->points.front().cpu_seconds);
+  // The cost rising as the tolerance falls is asserted on instruction counts (the [icount] test
+  // below): one timed repetition of ~0.1 ms is noise on a busy machine (it failed so in CI).
+  CHECK(adaptive->points.back().error < adaptive->points.front().error);
 }
 
 TEST_CASE("bench: an adaptive run's instructions, counted whole, deterministic and rising as the tolerance falls",

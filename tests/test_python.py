@@ -279,8 +279,10 @@ class ModuleTest(unittest.TestCase):
             ignore_tolerance = True
         bad = rigidbench.verify(Ignores, ["free_body"], tol0=1e-3, tol_levels=5, measure_cost=False)["results"][0]
         self.assertEqual(bad["tolerance_ladder"]["proportionality"]["verdict"], "fail")
-        with self.assertRaisesRegex(Exception, "tol0 must be in"):
-            rigidbench.verify(LieHeunEuler, ["free_body"], tol0=0.0, measure_cost=False)
+        # The command line's range, through the same check (docs/adaptive.md, "Range").
+        for kw in ({"tol0": 0.0}, {"tol0": 1e-20}, {"tol0": 0.5}, {"tol_levels": 2}, {"tol_levels": 25}):
+            with self.assertRaisesRegex(Exception, "tol0 must be in"):
+                rigidbench.verify(LieHeunEuler, ["free_body"], measure_cost=False, **kw)
 
     def test_counters_that_are_not_counts_are_refused(self):
         # counters() returning floats, negatives or raising was read as zeros, and a missing

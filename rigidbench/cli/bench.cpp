@@ -17,7 +17,8 @@ namespace {
 /// What `bench` is asked on its command line.
 struct BenchOptions {
   BenchRequest req;
-  std::vector<std::string> integrators, problems;
+  SchemeOptions schemes;
+  ProblemOptions problems;
   bool no_icount = false, no_wp = false, quiet = false;
   std::string out, shard;
   HistoryOptions history;
@@ -25,8 +26,8 @@ struct BenchOptions {
 
 CLI::App* add_bench_options(CLI::App& app, BenchOptions& o) {
   auto* sc = app.add_subcommand("bench", "Cost per step (ratio to the RK4 baseline), instruction counts, work-precision");
-  sc->add_option("--integrator", o.integrators, "Names, globs or 'all' (default all); the baseline always runs");
-  sc->add_option("--problem", o.problems, "Catalogue problems (default all)");
+  o.schemes.add_to(sc, Use::run, "the baseline always runs", false);
+  o.problems.add_to(sc, Use::run, false, false, "bench: every problem");
   sc->add_option("--min-time", o.req.min_time, "Google Benchmark minimum time per repetition [s] (default 0.05)");
   sc->add_option("--repetitions", o.req.repetitions, "Interleaved repetitions; the min is used (default 5)");
   sc->add_option("--icount-steps", o.req.icount_steps, "Steps N of the instruction-count driver (runs N and 2N)");
@@ -136,8 +137,8 @@ Command add_bench(CLI::App& app, const std::vector<std::string>& argv) {
             run.req = o->req;
             if (!o->shard.empty()) run.req.shard = parse_shard(o->shard);
             if (!o->out.empty()) std::filesystem::create_directories(o->out);
-            if (!o->integrators.empty()) run.req.integrators = o->integrators;
-            run.req.problems = o->problems;
+            if (!o->schemes.integrators.empty()) run.req.integrators = o->schemes.integrators;
+            run.req.problems = o->problems.problems;
             run.req.icount = !o->no_icount;
             run.req.work_precision = !o->no_wp;
             run.req.quiet = o->quiet;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "rigidbench/cli/options.hpp"
 #include "rigidbench/reference/reference.hpp"
 #include "rigidbench/tracking/history.hpp"
 #include "rigidbench/verification/expectations.hpp"

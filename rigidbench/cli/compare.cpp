@@ -15,7 +15,8 @@ namespace rigidbench::cli {
 
 Command add_compare(CLI::App& app, const std::vector<std::string>& argv) {
   struct Options {
-    std::vector<std::string> integrators, problems;
+    SchemeOptions schemes;
+    ProblemOptions problems;
     std::vector<std::string> reports;
     std::string bench, out;
     CompareOptions copt;
@@ -29,8 +30,8 @@ Command add_compare(CLI::App& app, const std::vector<std::string>& argv) {
                  "Verify or score reports (JSON; repeatable: their pairs side by side); without it the quick suite is "
                  "run first (--report: its earlier name)");
   sc->add_option("--bench", o->bench, "A bench report (JSON): CPU time and instructions per step");
-  sc->add_option("--problem", o->problems, "Problems to compare (default: every problem)");
-  sc->add_option("--integrator", o->integrators, "Names, globs or 'all' (only when running the suite)");
+  o->problems.add_to(sc, Use::filter, false, false, "without --in, the problems the suite runs");
+  o->schemes.add_to(sc, Use::run, "only without --in, when the suite runs", false);
   sc->add_option("--metric", o->copt.metric, "Error metric (default attitude_error_final)");
   sc->add_option("--target", o->copt.target, "Target error for the cost-to-accuracy ranking (default 1e-6)");
   auto* h = sc->add_option("--h", o->h, "Fixed h for the error column (default: the problem's h0 / 4)");
@@ -39,7 +40,7 @@ Command add_compare(CLI::App& app, const std::vector<std::string>& argv) {
   return {sc, [o, h, argv] {
             CompareOptions copt = o->copt;
             if (h->count()) copt.h = o->h;
-            copt.problems = o->problems;
+            copt.problems = o->problems.problems;
             std::string md_path, json_path;
             if (!o->out.empty()) {
               const auto ext = std::filesystem::path(o->out).extension();
@@ -55,15 +56,15 @@ Command add_compare(CLI::App& app, const std::vector<std::string>& argv) {
             nlohmann::json bench_json;
             std::optional<VerifyReport> verify;
             if (!o->reports.empty()) {
-              if (!o->integrators.empty())
+              if (!o->schemes.integrators.empty())
                 throw InputError("compare: --integrator selects schemes to run; with --report it does not apply");
               std::vector<nlohmann::json> reps;
               for (const std::string& r : o->reports) reps.push_back(read_json_input(r, "the verify report"));
               verify = merge_verify_reports(reps, o->reports);
             } else {
               SuiteRequest sr;
-              if (!o->integrators.empty()) sr.integrators = o->integrators;
-              sr.problems = o->problems;
+              if (!o->schemes.integrators.empty()) sr.integrators = o->schemes.integrators;
+              sr.problems = o->problems.problems;
               sr.progress = !o->quiet;
               const std::string started = iso8601_now();
               verify = VerifyReport::of(run_suite(sr), {}, started);

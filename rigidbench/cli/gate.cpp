@@ -195,6 +195,8 @@ struct GateCliOptions {
   AgainstRequest against;
   HistoryOptions history;
   bool run = false, bless = false;
+  SchemeOptions schemes;    // filled into gate.integrators, gate.problems
+  ProblemOptions problems;
   GateOptions gate;
   RunOptions run_options;
 };
@@ -217,8 +219,8 @@ CLI::App* add_gate_options(CLI::App& app, GateCliOptions& o) {
                "Stale rows (improved errors, speed counted by another toolchain) warn instead of failing");
   sc->add_flag("--accuracy-only", o.gate.accuracy_only,
                "Compare accuracy only (no benchmarks with --run): for a runner with another toolchain or no valgrind");
-  sc->add_option("--integrator", o.gate.integrators, "Gate only these schemes (names or globs; both sides)");
-  sc->add_option("--problem", o.gate.problems, "Gate only these problems (names or globs; both sides)");
+  o.schemes.add_to(sc, Use::filter, "gated on both sides");
+  o.problems.add_to(sc, Use::filter, false, false, "gated on both sides");
   sc->add_option("--expect", o.expect, "Expected findings (JSON): listed failures pass, listed checks that pass fail");
   sc->add_option("--shard", o.shard,
                  "Gate shard k/N of the pairs (run and compared; the baseline is restricted to the same shard)");
@@ -369,6 +371,8 @@ Command add_gate(CLI::App& app, const std::vector<std::string>& command) {
   o->started = std::chrono::steady_clock::now();
   CLI::App* sc = add_gate_options(app, *o);
   return {sc, [o] {
+            o->gate.integrators = o->schemes.integrators;
+            o->gate.problems = o->problems.problems;
             HistoryRun record;
             record.command = "gate";
             const bool against = !o->against.revision.empty() || !o->against.binary.empty();

@@ -103,6 +103,8 @@ Command add_history(CLI::App& app) {
     std::string path, out, format = "png";
     std::vector<std::string> import;
     HistoryQuery query;
+    SchemeOptions schemes;  // filled into query.integrators, query.problems
+    ProblemOptions problems;
     bool no_render = false, quiet = false, fail_on_worse = false, check = false;
   };
   auto o = std::make_shared<Options>();
@@ -112,8 +114,8 @@ Command add_history(CLI::App& app) {
                  "Record these reports first (verify or bench reports, gate snapshots; each one run)");
   sc->add_option("--out", o->out, "Folder for history.json (the trends) and its HTML page (index.html, figures/)");
   sc->add_flag("--no-render", o->no_render, "With --out: write history.json only");
-  sc->add_option("--integrator", o->query.integrators, "Only these schemes (names or globs)");
-  sc->add_option("--problem", o->query.problems, "Only these problems (names or globs)");
+  o->schemes.add_to(sc, Use::filter);
+  o->problems.add_to(sc, Use::filter, false, false);
   sc->add_option("--metric", o->query.metric, "The error shown (a convergence metric; default attitude_error_final)");
   sc->add_option("--h", o->query.h, "Read the error at this step (default: per pair, the finest level clear of round-off)");
   sc->add_option("--last", o->query.last, "The newest N revisions (default 100)");
@@ -123,6 +125,8 @@ Command add_history(CLI::App& app) {
   sc->add_flag("--check", o->check, "Run SQLite's integrity check on the file (exit 1 unless it is sound)");
   sc->add_flag("--quiet", o->quiet, "No progress from the renderer");
   return {sc, [o] {
+            o->query.integrators = o->schemes.integrators;
+            o->query.problems = o->problems.problems;
             const std::string path = o->path.empty() ? default_history_path() : o->path;
             if (!o->out.empty() && std::filesystem::path(o->out).extension() == ".json")
               throw InputError("history: --out names a folder (history.json and index.html go inside)");

@@ -11,40 +11,29 @@ namespace rigidbench::cli {
 
 Command add_reference(CLI::App& app) {
   struct Options {
-    std::string problem, problem_file, out, formulation, precision = "double", cache_dir;
-    double h = 0, t_end = NAN, tol = 1e-13;
-    bool no_cache = false;
+    ProblemOptions problem;
+    ReferenceCliOptions reference;
+    std::string out;
+    double h = 0;
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("reference", "High-accuracy reference solution on an output grid");
-  sc->add_option("--problem", o->problem, "Catalogue problem");
-  sc->add_option("--problem-file", o->problem_file, "Problem file (JSON)");
+  o->problem.add_to(sc, Use::run_one, true, true);
   sc->add_option("--h", o->h, "Output grid spacing")->required();
-  auto* tend = sc->add_option("--t-end", o->t_end, "Final time (default: the problem's)");
-  // The reference's options are spelled as in verify (--reference-*); the short names stay as aliases.
-  auto* tol = sc->add_option("--reference-tol,--tol", o->tol,
-                             "Absolute and relative tolerance (default 1e-13; 1e-25 in quad; --tol: its earlier name)");
-  sc->add_option("--reference,--formulation", o->formulation,
-                 "A formulation the problem's family lists: kirchhoff, newton_euler, euler_angles, hybrid, ..., a "
-                 "program's own, or analytic (default: the family's first that applies)");
-  sc->add_option("--reference-precision,--precision", o->precision,
-                 "double (default) or quad (cpp_bin_float_quad; --precision: its earlier name)");
-  sc->add_option("--cache-dir", o->cache_dir, "Reference cache folder (default $RIGIDBENCH_CACHE_DIR or ~/.cache/rigidbench)");
-  sc->add_flag("--no-cache", o->no_cache, "Neither read nor write the reference cache");
+  o->reference.add_to(sc, true);
   sc->add_option("--out", o->out, "Output file, .csv or .json")->required();
-  return {sc, [o, tend, tol] {
+  return {sc, [o] {
             check_trajectory_path(o->out);
             require_out_folder(o->out);
-            const Problem p = resolve_problem(o->problem, o->problem_file);
-            const double te = tend->count() ? o->t_end : p.t_end;
+            const Problem p = o->problem.one();
+            const double te = o->problem.t_end_of(p);
             const double h = o->h;
             // Output points, not solver steps. The reference is held in memory before it is written
             // (two solves for its error estimate and the cache need the whole grid; measured 440 B per
             // body and point, heavy_top at h = 1e-5: 438 MB peak): at most 10^7 body-points
             // (docs/decisions.md, "Input limits").
             const FixedSteps steps = FixedSteps::covering(p.t0, te, h, 1e7 / double(p.bodies.size()));
-            const ReferenceSettings rs =
-                reference_settings(o->formulation, o->precision, o->tol, tol->count() > 0, o->cache_dir, o->no_cache);
+            const ReferenceSettings rs = o->reference.settings();
             std::vector<double> grid;
             for (std::int64_t j = 0; j <= steps.steps; ++j) grid.push_back(steps.time(j));
             const ReferenceSolution r = compute_reference(p, grid, rs);

@@ -9,7 +9,8 @@ Command add_report(CLI::App& app) {
   struct Options {
     std::vector<std::string> in;
     std::string out, format = "png", style = "screen";
-    std::vector<std::string> integrators, problems;
+    SchemeOptions schemes;
+    ProblemOptions problems;
     bool quiet = false;
   };
   auto o = std::make_shared<Options>();
@@ -18,15 +19,15 @@ Command add_report(CLI::App& app) {
   sc->add_option("--out", o->out, "Output folder (index.html, figures/)")->required();
   sc->add_option("--format", o->format, "Figure formats, comma-separated: png (default), svg, pdf");
   sc->add_flag("--quiet", o->quiet, "No progress on stderr (one line per figure otherwise)");
-  sc->add_option("--integrator", o->integrators, "Only these schemes in figures and tables (names or globs)");
-  sc->add_option("--problem", o->problems, "Only these problems (names or globs)");
+  o->schemes.add_to(sc, Use::filter, "in figures and tables");
+  o->problems.add_to(sc, Use::filter, false, false);
   sc->add_option("--style", o->style,
                  "Figure style: screen (default), journal-single (3.5 in wide, 8 pt) or journal-double (7.16 in, 8 pt)")
       ->check(CLI::IsMember({"screen", "journal-single", "journal-double"}));
   return {sc, [o] {
             std::vector<std::string> opts{"--style", o->style};
-            for (const auto& i : o->integrators) opts.insert(opts.end(), {"--integrator", i});
-            for (const auto& p : o->problems) opts.insert(opts.end(), {"--problem", p});
+            for (const auto& i : o->schemes.integrators) opts.insert(opts.end(), {"--integrator", i});
+            for (const auto& p : o->problems.problems) opts.insert(opts.end(), {"--problem", p});
             return render_reports(o->in, o->out, o->format, o->quiet, opts);
           }};
 }

@@ -120,34 +120,31 @@ std::string ladder_text(const nlohmann::ordered_json& j) {
 
 Command add_ladder(CLI::App& app) {
   struct Options {
-    std::string problem, problem_file, out;
-    int order = 0, levels = 0;
-    double h = NAN;
+    ProblemOptions problem;
+    LadderOptions ladder;
+    ToleranceOptions tolerance;
+    std::string out;
+    int order = 0;
     bool json = false, adaptive = false;
-    ToleranceLadder tolerance;
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("ladder", "What an outside program must write for `score`: the initial state, the steps "
                                           "h, the span, the output grid and the columns");
-  sc->add_option("--problem", o->problem, "Catalogue problem");
-  sc->add_option("--problem-file", o->problem_file, "Problem file (JSON)");
+  o->problem.add_to(sc, Use::run_one, true, false);
   sc->add_option("--order", o->order, "The scheme's order p (first-order schemes may get a smaller h0; not with --adaptive)");
-  auto* h = sc->add_option("--h", o->h, "Coarsest step h0 (default: the problem's)");
-  auto* levels = sc->add_option("--levels", o->levels, "Number of levels (default: the problem's)");
+  o->ladder.add_to(sc);
   sc->add_flag("--adaptive", o->adaptive,
                "An adaptive scheme (docs/adaptive.md): the tolerances, the output times and the manifest instead of the steps");
-  sc->add_option("--tol0", o->tolerance.tol0, "With --adaptive: the loosest tolerance (default 1e-5)")->check(CLI::Range(1e-16, 0.1));
-  sc->add_option("--tol-levels", o->tolerance.levels, "With --adaptive: the tolerances (default 9)")->check(CLI::Range(3, 24));
+  o->tolerance.add_to(sc, "with --adaptive");
   sc->add_flag("--json", o->json, "JSON (with the problem file) instead of key-value lines");
   sc->add_option("--out", o->out, "Write to this file instead of stdout");
-  return {sc, [o, h, levels] {
+  return {sc, [o] {
+            const std::optional<ToleranceLadder> tolerance = o->tolerance.ladder_if(o->adaptive);
             if (!o->adaptive && (o->order < 1 || o->order > 12)) throw InputError("--order must be an integer in [1, 12]");
-            const Problem p = resolve_problem(o->problem, o->problem_file);
-            LadderRequest lr;
-            if (h->count()) lr.h0 = o->h;
-            if (levels->count()) lr.levels = o->levels;
-            const auto j = o->adaptive ? tolerance_ladder_description(p, o->tolerance, lr)
-                                       : ladder_description(p, make_ladder(p, o->order, lr), o->order);
+            const Problem p = o->problem.one();
+            const LadderRequest& lr = o->ladder.ladder;
+            const auto j = tolerance ? tolerance_ladder_description(p, *tolerance, lr)
+                                     : ladder_description(p, make_ladder(p, o->order, lr), o->order);
             const std::string text = o->json ? j.dump(1) + "\n" : ladder_text(j);
             if (o->out.empty()) std::cout << text;
             else {
@@ -160,20 +157,19 @@ Command add_ladder(CLI::App& app) {
 
 Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
   struct Options {
-    std::string problem, problem_file, dir, out, kind = "explicit", title, source, reference,
-        reference_precision = "double", cache_dir, attitude, omega, grid;
+    ProblemOptions problem;
+    LadderOptions ladder;
+    ToleranceOptions tolerance;
+    ReferenceCliOptions reference;
+    std::string dir, out, kind = "explicit", attitude, omega, grid;
     ScoreRequest req;
     std::vector<std::string> claims;
-    double h = NAN, reference_tol = NAN;
-    int levels = 0;
-    bool quiet = false, no_cache = false, adaptive = false;
-    ToleranceLadder tolerance;
+    bool quiet = false, adaptive = false;
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("score", "Verify trajectories written by any program (one per step of the ladder): "
                                          "orders, Q_II, invariants, errors, verdicts against declared claims");
-  sc->add_option("--problem", o->problem, "Catalogue problem");
-  sc->add_option("--problem-file", o->problem_file, "Problem file (JSON)");
+  o->problem.add_to(sc, Use::run_one, true, false);
   sc->add_option("--trajectories", o->dir, "Folder with level<k>.csv|json or manifest.json")->required();
   sc->add_option("--name", o->req.scheme.name, "The scheme's name in the report ([a-z0-9_]{1,64})")->required();
   sc->add_option("--order", o->req.scheme.order, "The order p it claims (adaptive: the method's, 0 for a variable order)")
@@ -193,37 +189,27 @@ Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
   sc->add_flag("--adaptive", o->adaptive,
                "An adaptive scheme's runs, one per tolerance, with their counts in manifest.json (`ladder --adaptive`; "
                "docs/adaptive.md): judged on the tolerance ladder");
-  sc->add_option("--tol0", o->tolerance.tol0, "With --adaptive: the loosest tolerance (as given to `ladder`)")
-      ->check(CLI::Range(1e-16, 0.1));
-  sc->add_option("--tol-levels", o->tolerance.levels, "With --adaptive: the tolerances (as given to `ladder`)")
-      ->check(CLI::Range(3, 24));
+  o->tolerance.add_to(sc, "with --adaptive, as given to `ladder`");
   sc->add_option("--title", o->req.scheme.title, "A title for the report");
   sc->add_option("--source", o->req.scheme.source, "Where the scheme comes from (paper, equations)");
-  auto* h = sc->add_option("--h", o->h, "Coarsest step h0 (as given to `ladder`)");
-  auto* levels = sc->add_option("--levels", o->levels, "Number of levels (as given to `ladder`)");
-  sc->add_option("--reference", o->reference, "Reference formulation (as for verify)");
-  sc->add_option("--reference-precision", o->reference_precision, "double (default) or quad");
-  auto* tol = sc->add_option("--reference-tol", o->reference_tol, "Reference tolerance (default 1e-13)");
-  sc->add_option("--cache-dir", o->cache_dir, "Reference cache folder");
-  sc->add_flag("--no-cache", o->no_cache, "Neither read nor write the reference cache");
+  o->ladder.add_to(sc, "as given to `ladder`");
+  o->reference.add_to(sc);
   sc->add_option("--out", o->out, "Report file (.json) or folder (report.json inside)");
   sc->add_flag("--quiet", o->quiet, "No progress on stderr");
-  return {sc, [o, h, levels, tol, argv] {
+  return {sc, [o, argv] {
             const std::string report_path = o->out.empty() ? std::string() : report_file_for(o->out);
             ScoreRequest req = o->req;
-            req.problem = resolve_problem(o->problem, o->problem_file);
+            req.tolerance = o->tolerance.ladder_if(o->adaptive);
+            req.problem = o->problem.one();
             req.trajectories = o->dir;
             req.scheme.kind = scheme_kind_from_string(o->kind);
             req.scheme.claims = parse_claims(o->claims);
             if (!o->attitude.empty()) req.attitude = attitude_form_from_string(o->attitude);
             if (!o->omega.empty()) req.omega = omega_frame_from_string(o->omega);
             if (!o->grid.empty()) req.grid = row_grid_from_string(o->grid);
-            if (h->count()) req.ladder.h0 = o->h;
-            if (levels->count()) req.ladder.levels = o->levels;
-            req.reference = reference_settings(o->reference, o->reference_precision, o->reference_tol, tol->count() > 0,
-                                               o->cache_dir, o->no_cache);
+            req.ladder = o->ladder.ladder;
+            req.reference = o->reference.settings();
             req.progress = !o->quiet;
-            if (o->adaptive) req.tolerance = o->tolerance;
             const std::string started = iso8601_now();
             const SuiteResult s = score_trajectories(req);  // every file is read and checked before output
             print_summary(s);

@@ -27,17 +27,18 @@ namespace {
 /// What the options of `verify` fill (CLI11), before they become a request.
 struct VerifyOptions {
   SuiteRequest req;
-  std::vector<std::string> integrators, problems, sets;
-  double h = NAN, t_end = NAN, reference_tol = NAN;
-  int levels = 0;
-  bool quiet = false, no_cache = false;
-  std::string reference, reference_precision = "double", cache_dir, out, expect, shard;
+  SchemeOptions schemes;
+  ProblemOptions problems;
+  LadderOptions ladder;
+  ToleranceOptions tolerance;
+  ReferenceCliOptions reference;
+  bool quiet = false;
+  std::string out, expect, shard;
   HistoryOptions history;
   RandomFamilyRequest random;
   std::uint64_t seed = 0;
   // The options whose presence matters (CLI11's count()).
-  CLI::Option *h_given = nullptr, *levels_given = nullptr, *t_end_given = nullptr, *tol_given = nullptr,
-              *random_given = nullptr, *seed_given = nullptr, *family_given = nullptr, *energy_given = nullptr,
+  CLI::Option *random_given = nullptr, *seed_given = nullptr, *family_given = nullptr, *energy_given = nullptr,
               *loaded_given = nullptr;
 };
 
@@ -155,28 +156,12 @@ CLI::App* add_verify_options(CLI::App& app, VerifyOptions& o) {
                  "and each pair's long-time energy run)");
   sc->add_option("--long-time-steps", o.req.long_time_steps,
                  "Steps of each pair's long-time energy run (default: 100000 in the full suite, none otherwise)");
-  sc->add_option("--integrator", o.integrators, "Names, globs or 'all' (default all)");
-  sc->add_option("--set", o.sets,
-                 "Scheme setting name=value (every selected scheme declaring it) or scheme.name=value; repeatable. "
-                 "`list` shows each scheme's settings");
-  sc->add_option("--problem", o.problems, "Catalogue problems (default: the suite's)");
-  sc->add_option("--problem-file", o.req.problem_file, "A problem file instead of catalogue problems");
-  o.h_given = sc->add_option("--h", o.h, "Coarsest step h0 of the ladder h0 2^-k (default: the problem's)");
-  o.levels_given = sc->add_option("--levels", o.levels, "Number of ladder levels (default: the problem's)");
-  o.t_end_given = sc->add_option("--t-end", o.t_end, "Final time (default: the problem's)");
-  sc->add_option("--tol0", o.req.tolerance_ladder.tol0,
-                 "Adaptive schemes: the loosest tolerance of the ladder tol0 10^(-k/2) (default 1e-5; docs/adaptive.md)")
-      ->check(CLI::Range(1e-16, 0.1));
-  sc->add_option("--tol-levels", o.req.tolerance_ladder.levels, "Adaptive schemes: levels of the tolerance ladder (default 9)")
-      ->check(CLI::Range(3, 24));
+  o.schemes.add_to(sc, Use::run);
+  o.problems.add_to(sc, Use::run, true, true);
+  o.ladder.add_to(sc);
+  o.tolerance.add_to(sc);
   sc->add_option("--jobs", o.req.jobs, "Worker threads for the work units (default: all cores; docs/scaling.md)");
-  sc->add_option("--reference", o.reference,
-                 "Reference formulation: kirchhoff, newton_euler, euler_angles, analytic (default: analytic where "
-                 "it applies, else kirchhoff)");
-  sc->add_option("--reference-precision", o.reference_precision, "double (default) or quad: references beyond double precision");
-  o.tol_given = sc->add_option("--reference-tol", o.reference_tol, "Reference tolerance (default 1e-13; 1e-25 in quad)");
-  sc->add_option("--cache-dir", o.cache_dir, "Reference cache folder (default $RIGIDBENCH_CACHE_DIR or ~/.cache/rigidbench)");
-  sc->add_flag("--no-cache", o.no_cache, "Neither read nor write the reference cache");
+  o.reference.add_to(sc);
   sc->add_option("--out", o.out, "Report file (.json) or folder (report.json inside)");
   sc->add_option("--expect", o.expect,
                  "Expected findings (JSON, docs/gate.md): listed failures do not fail the run; a listed check that "
@@ -210,14 +195,14 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
             v.report_path = o->out.empty() ? std::string() : report_file_for(o->out);
             if (!o->shard.empty()) req.shard = parse_shard(o->shard);
             if (!o->expect.empty()) v.expect = load_expectations(o->expect);
-            req.reference = reference_settings(o->reference, o->reference_precision, o->reference_tol, o->tol_given->count() > 0,
-                                               o->cache_dir, o->no_cache);
-            if (!o->integrators.empty()) req.integrators = o->integrators;
-            req.scheme_settings = o->sets;
-            req.problems = o->problems;
-            if (o->h_given->count()) req.ladder.h0 = o->h;
-            if (o->levels_given->count()) req.ladder.levels = o->levels;
-            if (o->t_end_given->count()) req.t_end = o->t_end;
+            req.reference = o->reference.settings();
+            if (!o->schemes.integrators.empty()) req.integrators = o->schemes.integrators;
+            req.scheme_settings = o->schemes.sets;
+            req.problems = o->problems.problems;
+            req.problem_file = o->problems.problem_file;
+            req.t_end = o->problems.t_end;
+            req.ladder = o->ladder.ladder;
+            req.tolerance_ladder = o->tolerance.ladder();
             req.progress = !o->quiet;
             if (req.suite == "paper" && (o->history.record || !o->history.path.empty()))
               throw InputError("--history records the quick suite or a selection of pairs, not the paper suite's items");
@@ -228,8 +213,7 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
               if (!o->shard.empty()) throw InputError("--shard applies to the quick suite's pairs, not to the paper suite");
               if (!o->expect.empty())
                 throw InputError("--expect applies to the quick suite's checks; the paper suite's items carry their findings");
-              if (!o->integrators.empty() || !o->problems.empty() || !req.problem_file.empty() || o->h_given->count() ||
-                  o->levels_given->count() || o->t_end_given->count() || !o->sets.empty())
+              if (!o->schemes.integrators.empty() || !o->schemes.sets.empty() || o->problems.given() || o->ladder.given())
                 throw InputError("the paper suite runs the papers' own settings: --integrator, --problem, --problem-file, "
                                  "--h, --levels, --t-end and --set do not apply");
               return run_paper(v);
@@ -238,7 +222,7 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
             if (!is_random && (o->seed_given->count() || o->family_given->count() || o->energy_given->count() || o->loaded_given->count()))
               throw InputError("--seed, --family, --energy and --load-fraction go with --random N");
             if (is_random) {
-              if (!o->problems.empty() || !req.problem_file.empty())
+              if (!o->problems.problems.empty() || !o->problems.problem_file.empty())
                 throw InputError("--random draws its own problems: --problem and --problem-file do not apply");
               if (!o->shard.empty() || !o->expect.empty())
                 throw InputError("--random's study is summarised over all its pairs: --shard and --expect do not apply");

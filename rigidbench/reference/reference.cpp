@@ -721,21 +721,19 @@ ReferenceSolution kirchhoff_reference(const Problem& p, const std::vector<double
   return compute_reference(p, times, s);
 }
 
-ReferenceSettings reference_settings(const std::string& form, const std::string& prec, double tol, bool tol_given,
-                                     const std::string& cache_dir, bool no_cache) {
+ReferenceSettings ReferenceOptions::settings() const {
   ReferenceSettings s;
-  if (!form.empty()) {
-    s.formulation = formulation_from_string(form);
-    if (!s.formulation)
-    {
+  if (!formulation.empty()) {
+    s.formulation = formulation_from_string(formulation);
+    if (!s.formulation) {
       std::string known;
       for (const std::string& n : formulation_names()) known += cat(known.empty() ? "" : ", ", n);
-      throw InputError(cat("unknown reference formulation '", form, "' (known: ", known, ")"));
+      throw InputError(cat("unknown reference formulation '", formulation, "' (known: ", known, ")"));
     }
   }
-  if (prec == "quad") s.precision = Precision::quad;
-  else if (prec != "double") throw InputError(cat("--reference-precision must be double or quad (got '", prec, "')"));
-  s.tolerance = tol_given ? tol : s.precision == Precision::quad ? 1e-25 : 1e-13;
+  if (precision == "quad") s.precision = Precision::quad;
+  else if (precision != "double") throw InputError(cat("--reference-precision must be double or quad (got '", precision, "')"));
+  s.tolerance = tol ? *tol : s.precision == Precision::quad ? 1e-25 : 1e-13;
   if (!std::isfinite(s.tolerance) || s.tolerance <= 0 || s.tolerance >= 1)
     throw InputError(cat("the reference tolerance must be in (0, 1) (got ", format_number(s.tolerance, 4), ")"));
   if (s.precision == Precision::binary64 && s.tolerance < 1e-15)

@@ -202,11 +202,18 @@ nlohmann::json reference_key(const Problem& p, const std::vector<double>& times,
 ReferenceSolution kirchhoff_reference(const Problem& p, const std::vector<double>& times,
                                       const ReferenceSettings& settings = {});
 
-/// Reference settings as a user gives them (command line, Python): formulation name (empty: the
-/// problem's default), precision "double" or "quad" (default tolerance 1e-25 there, else 1e-13), the
-/// cache folder (empty: default_cache_dir(); no_cache: none). Throws InputError for a bad value.
-ReferenceSettings reference_settings(const std::string& form, const std::string& prec, double tol, bool tol_given,
-                                     const std::string& cache_dir, bool no_cache);
+/// The reference as a user asks for it, declared once for every command (--reference,
+/// --reference-precision, --reference-tol, --cache-dir, --no-cache) and the Python module (reference,
+/// reference_precision, reference_tol, cache_dir, cache).
+struct ReferenceOptions {
+  std::string formulation;           // a formulation's name; empty: the problem's default
+  std::string precision = "double";  // or "quad"
+  std::optional<double> tol;         // default 1e-13, 1e-25 in quad
+  std::string cache_dir;             // empty: default_cache_dir()
+  bool no_cache = false;
+  /// The settings these options mean; throws InputError for a bad value.
+  ReferenceSettings settings() const;
+};
 
 /// The default cache folder: $RIGIDBENCH_CACHE_DIR, else $XDG_CACHE_HOME/rigidbench, else
 /// ~/.cache/rigidbench, else empty (no caching).

@@ -133,6 +133,30 @@ std::string impossible_counts(const Counters& c) {
   return {};
 }
 
+void check_tolerance_ladder(const ToleranceLadder& L) {
+  if (!(L.tol0 >= kMinTol0 && L.tol0 <= kMaxTol0) || L.levels < kMinToleranceLevels || L.levels > kMaxToleranceLevels)
+    throw InputError(cat("the tolerance ladder's tol0 must be in [", message_number(kMinTol0), ", ", message_number(kMaxTol0),
+                         "] and its levels in [", std::to_string(kMinToleranceLevels), ", ",
+                         std::to_string(kMaxToleranceLevels), "] (got ", message_number(L.tol0), " and ",
+                         std::to_string(L.levels), "; --tol0, --tol-levels; docs/adaptive.md)"));
+}
+
+ToleranceLadder user_tolerance_ladder(std::optional<double> tol0, std::optional<int> levels) {
+  ToleranceLadder L;
+  if (tol0) L.tol0 = *tol0;
+  if (levels) L.levels = *levels;
+  check_tolerance_ladder(L);
+  return L;
+}
+
+std::optional<ToleranceLadder> adaptive_tolerance_ladder(bool adaptive, std::optional<double> tol0, std::optional<int> levels) {
+  if (adaptive) return user_tolerance_ladder(tol0, levels);
+  if (tol0 || levels)
+    throw InputError("a tolerance ladder (--tol0, --tol-levels; Python: tol0, tol_levels) describes an adaptive scheme's runs: "
+                     "give --adaptive (Python: adaptive=True)");
+  return std::nullopt;
+}
+
 void require_ladder_tolerances(const SchemeEntry& s) {
   if (!s.info->adaptive) return;
   for (const SettingInfo* k : {&kAbsTolerance, &kRelTolerance})
@@ -148,8 +172,7 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
   if (!s.info->adaptive)
     throw InputError(cat("'", std::string(s.info->name), "' chooses no steps of its own: it is judged on the step ladder"));
   require_ladder_tolerances(s);
-  if (L.levels < kMinToleranceLevels || !(L.tol0 > 0) || !(L.tol0 <= 0.1))
-    throw InputError(cat("tolerance ladder: tol0 must be in (0, 0.1] and levels >= ", std::to_string(kMinToleranceLevels)));
+  check_tolerance_ladder(L);
   if (ref.times.size() < 2) throw std::logic_error("tolerance_study: a reference on a grid of at least two times");
   ToleranceStudy st;
   st.integrator = std::string(s.info->name);

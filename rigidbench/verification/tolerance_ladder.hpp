@@ -11,6 +11,7 @@
 // - the invariants' drift at each tolerance, evaluated by the problem from the canonical state;
 // - the cost per unit of simulated time: accepted steps, right-hand sides, load evaluations, time.
 // Q_II and the step ladder's order verdicts do not apply: the output interval is not a step.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,18 @@ constexpr double kMaxRejectedFraction = 1.0 / 3.0;
 constexpr int kTimingRepetitions = 3;
 /// Levels above the reference floor (and not grid-bound) a slope needs.
 constexpr int kMinToleranceLevels = 3;
+/// The ladders a user may ask for (--tol0, --tol-levels; Python's tol0, tol_levels): tol0 in
+/// [1e-16, 0.1] (a looser tolerance controls nothing; a tighter one is below what a double resolves)
+/// and [3, 24] levels (a slope needs three; 24 run tol0 down by 10^-11.5).
+constexpr double kMinTol0 = 1e-16, kMaxTol0 = 0.1;
+constexpr int kMaxToleranceLevels = 24;
+/// The ladder a user asked for, the defaults where a value is not given; InputError out of range.
+ToleranceLadder user_tolerance_ladder(std::optional<double> tol0, std::optional<int> levels);
+/// Throws InputError unless L's tol0 and levels are in that range.
+void check_tolerance_ladder(const ToleranceLadder& L);
+/// Of a command or call whose `adaptive` switch chooses the ladder (score, ladder): the ladder when
+/// adaptive, nothing otherwise - and InputError when a tolerance was given without the switch.
+std::optional<ToleranceLadder> adaptive_tolerance_ladder(bool adaptive, std::optional<double> tol0, std::optional<int> levels);
 
 struct ToleranceLevel {
   double tol = kNaN;
