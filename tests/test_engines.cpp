@@ -2,6 +2,8 @@
 // each engine's state, faults as breakdowns, and the evidence behind a verdict that contradicts an
 // engine's documentation, reproduced by an independent computation.
 #include <cmath>
+#include <fstream>
+#include <iterator>
 
 #include "rigidbench/core/quaternion.hpp"
 #include "rigidbench/engines/engine_body.hpp"
@@ -476,3 +478,41 @@ TEST_CASE("engines: DART's abort on a non-finite state is the run's breakdown, a
 }  // namespace rigidbench
 
 #endif  // RIGIDBENCH_HAVE_DART
+
+#if defined(RIGIDBENCH_HAVE_DART) && defined(RIGIDBENCH_HAVE_SIMBODY)
+
+namespace rigidbench {
+namespace {
+
+/// The names of the shared objects mapped into this process.
+std::string mapped_objects() {
+  std::ifstream f("/proc/self/maps");
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+TEST_CASE("engines: plugins are loaded on first use and each is its own (Simbody then DART in one process)", "[engines]") {
+  // ctest runs each case in a process of its own: nothing has made an engine's scheme before.
+  const bool fresh = mapped_objects().find("librigidbench_") == std::string::npos;
+  engines::register_engines();
+  if (fresh) {
+    (void)select_schemes({"simbody_*", "dart_step"});  // registering and selecting (as `list` does) load nothing
+    CHECK(mapped_objects().find("libSimTKsimbody") == std::string::npos);
+    CHECK(mapped_objects().find("libdart") == std::string::npos);
+  }
+  const Problem p = catalogue_problem("free_body");
+  // Each plugin is opened as /proc/self/fd/N of the file checked; the loader knows objects by that
+  // name, so a closed and reused N once handed DART's lookup the Simbody plugin ("interface missing").
+  auto simbody = engine("simbody_rk2").make(p);
+  auto dart = engine("dart_step").make(p);
+  CHECK(mapped_objects().find("libSimTKsimbody") != std::string::npos);
+  CHECK(mapped_objects().find("libdart") != std::string::npos);
+  for (AnyIntegrator* s : {simbody.get(), dart.get()}) {
+    s->reset(p.initial, p.t0);
+    CHECK(s->step(p.t0, 0.01).ok);
+  }
+}
+
+}  // namespace
+}  // namespace rigidbench
+
+#endif

@@ -544,8 +544,9 @@ TEST_CASE("gate for someone else's CI: a baseline of some pairs, a failure that 
   CHECK(r.output.find(" 0 failed") != std::string::npos);
   CHECK(r.output.find("re-bless") == std::string::npos);  // nothing to suggest when it passes
   {  // JUnit: the suite's time is the whole run's wall time, as this test measured it from outside
-     // (it was the sum of the pairs' own work: 0.16 s of a 39 s run). The process's start and exit
-     // are outside what the gate measures: at least half of it is the gate's own.
+     // (it was the sum of the pairs' own work: 0.16 s of a 39 s run, 0.4 %). The process's start and
+     // exit are outside what the gate measures, and on a busy machine they are most of a 0.1 s run
+     // (a bound of half failed so in CI): a tenth still tells the whole run from the pairs' work.
     std::stringstream xml;
     xml << std::ifstream(junit).rdbuf();
     const std::string x = xml.str();
@@ -553,7 +554,7 @@ TEST_CASE("gate for someone else's CI: a baseline of some pairs, a failure that 
     REQUIRE(std::regex_search(x, m, std::regex("<testsuite [^>]*time=\"([0-9.]+)\"")));
     const double suite = std::stod(m[1]);
     CHECK(suite <= elapsed);
-    CHECK(suite >= 0.5 * elapsed);
+    CHECK(suite >= 0.1 * elapsed);
   }
 
   // The error at every level rises a hundredfold: the failure gives every level, the fitted order

@@ -2,23 +2,16 @@
 // 500 (2018); [LGH18]), as Debian ships it (libdart-dev), judged as one scheme: World::step, DART's
 // one integrator, a semi-implicit Euler step (docs/engines.md, "DART").
 //
-// DART lives in a plugin (dart_plugin.h says why), loaded here the first time a DART scheme is made;
+// DART lives in a plugin (engine_plugin.hpp says why), loaded the first time a DART scheme is made;
 // listing the scheme, or running any other, never loads it. Its Debian build has its assertions on,
 // and a non-finite joint position aborts the process inside World::step: the scheme is marked
 // `isolate`, so that the integration driver runs it in a child process and reports the abort as the
 // pair's breakdown (integrators/integrate.hpp, "Isolated schemes").
-#include <dlfcn.h>
-#include <unistd.h>
-
-#include <cstdlib>
-#include <filesystem>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <vector>
 
-#include "rigidbench/core/plugin_file.hpp"
 #include "rigidbench/engines/dart_plugin.h"
+#include "rigidbench/engines/engine_plugin.hpp"
 #include "rigidbench/engines/engine_body.hpp"
 #include "rigidbench/engines/engines.hpp"
 #include "rigidbench/integrators/registry.hpp"
@@ -27,66 +20,17 @@ namespace rigidbench::engines {
 
 namespace {
 
-/// Where the plugin may be: $RIGIDBENCH_DART_PLUGIN alone when it is set (a path the user gave is
-/// never silently replaced by another); otherwise beside an installed command
-/// (<prefix>/<bindir>/rigidbench -> <prefix>/<libdir>/rigidbench/librigidbench_dart.so), then the
-/// build tree that built this program.
-std::vector<std::string> plugin_candidates() {
-  if (const char* env = std::getenv("RIGIDBENCH_DART_PLUGIN"); env && *env) return {env};
-  std::vector<std::string> c;
-  std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) c.push_back((exe.parent_path() / RIGIDBENCH_DART_PLUGIN_FROM_BINDIR).lexically_normal().string());
-  c.emplace_back(RIGIDBENCH_DART_PLUGIN_BUILT);
-  return c;
-}
-
-/// The plugin's functions; InputError naming every place tried if it cannot be loaded.
+/// The plugin's functions (engine_plugin.hpp); InputError naming every place tried if it cannot be loaded.
 const rigidbench_dart_api& plugin() {
-  static const rigidbench_dart_api* api = nullptr;
-  static std::string failure;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    std::string tried;
-    for (const std::string& path : plugin_candidates()) {
-      std::error_code ec;
-      if (!std::filesystem::exists(path, ec)) {
-        tried += cat("\n  ", path, ": no such file");
-        continue;
-      }
-      // Read as data before dlopen runs any of it (a FIFO would block it; a foreign library's
-      // constructors would run), and loaded from the descriptor of the file read, so that it is the
-      // one loaded (a bare name would send dlopen searching LD_LIBRARY_PATH): docs/security.md, "Plugins".
-      std::string why;
-      const int fd = open_plugin_file(std::filesystem::absolute(path, ec).string(), RIGIDBENCH_DART_PLUGIN_NOTE, why);
-      if (fd < 0) {
-        tried += cat("\n  ", path, ": ", why);
-        continue;
-      }
-      void* lib = dlopen(cat("/proc/self/fd/", std::to_string(fd)).c_str(), RTLD_NOW | RTLD_LOCAL);
-      ::close(fd);
-      if (!lib) {
-        tried += cat("\n  ", path, ": ", dlerror());
-        continue;
-      }
-      using Entry = const rigidbench_dart_api* (*)();
-      auto entry = reinterpret_cast<Entry>(dlsym(lib, "rigidbench_dart_plugin"));
-      const rigidbench_dart_api* a = entry ? entry() : nullptr;
-      if (!a || a->abi != RIGIDBENCH_DART_PLUGIN_ABI) {
-        tried += cat("\n  ", path, ": not a DART plugin of this rigidbench (interface ",
-                     a ? std::to_string(a->abi) : std::string("missing"), ", expected ",
-                     std::to_string(RIGIDBENCH_DART_PLUGIN_ABI), ")");
-        continue;
-      }
-      api = a;
-      return;
-    }
-    failure = cat("the DART schemes need their plugin, librigidbench_dart.so, which could not be loaded (set "
-                  "RIGIDBENCH_DART_PLUGIN to its path; docs/engines.md, \"Building\"). Tried:",
-                  tried);
-  });
-  if (!api) throw InputError(failure);
-  return *api;
+  static constexpr EnginePlugin kPlugin{.engine = "DART",
+                                        .env = "RIGIDBENCH_DART_PLUGIN",
+                                        .file = "librigidbench_dart.so",
+                                        .from_bindir = RIGIDBENCH_DART_PLUGIN_FROM_BINDIR,
+                                        .built = RIGIDBENCH_DART_PLUGIN_BUILT,
+                                        .note = RIGIDBENCH_DART_PLUGIN_NOTE,
+                                        .entry = "rigidbench_dart_plugin",
+                                        .abi = RIGIDBENCH_DART_PLUGIN_ABI};
+  return *static_cast<const rigidbench_dart_api*>(load_engine_plugin(kPlugin));
 }
 
 class DartStep final : public AnyIntegrator {

@@ -6,50 +6,74 @@
 // The model is what a Simbody user writes: a Body::Rigid with its mass properties about the body
 // origin, on a MobilizedBody::Free (a torque-free body) or a MobilizedBody::Ball at the pivot (a top),
 // and Force::UniformGravity as the problem's field.
+//
+// Simbody lives in a plugin (engine_plugin.hpp says why), loaded the first time a Simbody scheme is
+// made; listing the schemes, or running any other, never loads it.
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "rigidbench/engines/engine_body.hpp"
+#include "rigidbench/engines/engine_plugin.hpp"
 #include "rigidbench/engines/engines.hpp"
-#include "rigidbench/engines/simbody_model.hpp"
+#include "rigidbench/engines/simbody_plugin.h"
 #include "rigidbench/integrators/registry.hpp"
 
 namespace rigidbench::engines {
 
 namespace {
 
-using simbody::Method;
+/// The plugin's functions (engine_plugin.hpp); InputError naming every place tried if it cannot be loaded.
+const rigidbench_simbody_api& plugin() {
+  static constexpr EnginePlugin kPlugin{.engine = "Simbody",
+                                        .env = "RIGIDBENCH_SIMBODY_PLUGIN",
+                                        .file = "librigidbench_simbody.so",
+                                        .from_bindir = RIGIDBENCH_SIMBODY_PLUGIN_FROM_BINDIR,
+                                        .built = RIGIDBENCH_SIMBODY_PLUGIN_BUILT,
+                                        .note = RIGIDBENCH_SIMBODY_PLUGIN_NOTE,
+                                        .entry = "rigidbench_simbody_plugin",
+                                        .abi = RIGIDBENCH_SIMBODY_PLUGIN_ABI};
+  return *static_cast<const rigidbench_simbody_api*>(load_engine_plugin(kPlugin));
+}
 
 struct Variant {
   const char* name;
-  Method method;
+  rigidbench_simbody_method method;
   int order;  // as Simbody's own documentation states it (the class's header comment)
   SchemeKind kind;
   const char* what;
 };
 
 constexpr Variant kVariants[] = {
-    {"simbody_explicit_euler", Method::explicit_euler, 1, SchemeKind::explicit_, "ExplicitEulerIntegrator, 'first order explicit'"},
-    {"simbody_semi_explicit_euler", Method::semi_explicit_euler, 1, SchemeKind::semi_implicit,
+    {"simbody_explicit_euler", RIGIDBENCH_SIMBODY_EXPLICIT_EULER, 1, SchemeKind::explicit_, "ExplicitEulerIntegrator, 'first order explicit'"},
+    {"simbody_semi_explicit_euler", RIGIDBENCH_SIMBODY_SEMI_EXPLICIT_EULER, 1, SchemeKind::semi_implicit,
      "SemiExplicitEulerIntegrator, 'a first order method' (velocities, then positions with the new velocities)"},
-    {"simbody_semi_explicit_euler2", Method::semi_explicit_euler2, 1, SchemeKind::semi_implicit,
+    {"simbody_semi_explicit_euler2", RIGIDBENCH_SIMBODY_SEMI_EXPLICIT_EULER2, 1, SchemeKind::semi_implicit,
      "SemiExplicitEuler2Integrator, 'first-order semi-explicit Euler', the result of two half-steps (the full "
      "step serves the error estimate only)"},
-    {"simbody_rk2", Method::rk2, 2, SchemeKind::explicit_, "RungeKutta2Integrator, 'second order, two stage explicit'"},
-    {"simbody_rk3", Method::rk3, 3, SchemeKind::explicit_,
+    {"simbody_rk2", RIGIDBENCH_SIMBODY_RK2, 2, SchemeKind::explicit_, "RungeKutta2Integrator, 'second order, two stage explicit'"},
+    {"simbody_rk3", RIGIDBENCH_SIMBODY_RK3, 3, SchemeKind::explicit_,
      "RungeKutta3Integrator, 'third order, three stage explicit' (Butcher 1987)"},
-    {"simbody_rk_merson", Method::merson, 4, SchemeKind::explicit_,
+    {"simbody_rk_merson", RIGIDBENCH_SIMBODY_MERSON, 4, SchemeKind::explicit_,
      "RungeKuttaMersonIntegrator, 'fourth order explicit'"},
-    {"simbody_rk_feldberg", Method::feldberg, 5, SchemeKind::explicit_,
+    {"simbody_rk_feldberg", RIGIDBENCH_SIMBODY_FELDBERG, 5, SchemeKind::explicit_,
      "RungeKuttaFeldbergIntegrator, 'fifth order explicit'"},
-    {"simbody_verlet", Method::verlet, 3, SchemeKind::semi_implicit,
+    {"simbody_verlet", RIGIDBENCH_SIMBODY_VERLET, 3, SchemeKind::semi_implicit,
      "VerletIntegrator, velocity Verlet, 'a third order, semi-explicit integrator'"},
 };
 
 class Simbody final : public AnyIntegrator {
  public:
   Simbody(const Problem& p, const Variant& v, const SchemeInfo& info)
-      : info_(&info), torque_free_(p.fields().empty()), model_(data(p, body_of(p)), v.method) {}
+      : api_(&plugin()), info_(&info), torque_free_(p.fields().empty()) {
+    const rigidbench_simbody_body d = data(p, body_of(p));
+    char err[512] = "";
+    model_ = api_->create(&d, v.method, err, sizeof err);
+    if (!model_) throw std::runtime_error(cat("Simbody refused the model: ", err));
+  }
+  ~Simbody() override { api_->destroy(model_); }
+  Simbody(const Simbody&) = delete;
+  Simbody& operator=(const Simbody&) = delete;
 
   const SchemeInfo& info() const override { return *info_; }
 
@@ -61,17 +85,22 @@ class Simbody final : public AnyIntegrator {
     double r[9], o[3] = {w.x(), w.y(), w.z()};
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) r[3 * i + j] = R(i, j);
-    model_.reset(r, o, t0);
+    char err[512] = "";
+    if (api_->reset(model_, r, o, t0, err, sizeof err) != 0) throw std::runtime_error(cat("Simbody: ", err));
   }
 
   StepStatus step(double t, double h) override {
-    std::string why = model_.step(t, h);
-    return why.empty() ? StepStatus::success() : StepStatus::breakdown(cat("Simbody: ", why));
+    char err[512] = "";
+    return api_->step(model_, t, h, err, sizeof err) == 0 ? StepStatus::success()
+                                                          : StepStatus::breakdown(cat("Simbody: ", err));
   }
 
+  // An exception of Simbody's here (a state it cannot realize) is thrown on as the scheme's: the
+  // driver makes it the pair's breakdown (integrators/integrate.hpp).
   void read(State& x) const override {
     double r[9], o[3];
-    model_.read(r, o);
+    char err[512] = "";
+    if (api_->read(model_, r, o, err, sizeof err) != 0) throw std::runtime_error(cat("Simbody: ", err));
     Mat3 R;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) R(i, j) = r[3 * i + j];
@@ -80,14 +109,16 @@ class Simbody final : public AnyIntegrator {
   }
 
   // Simbody's realizations through the acceleration stage: its force evaluations.
-  Counters counters() const override { return {.load_evaluations = torque_free_ ? 0 : model_.realizations()}; }
+  Counters counters() const override {
+    return {.load_evaluations = torque_free_ ? 0 : std::uint64_t(api_->realizations(model_))};
+  }
   std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
 
  private:
   // Simbody takes the inertia about the body origin (the pivot of a top): the problem's own J, with
   // the body's mass, centre and gravity (engine_body.hpp; body_of has checked that it is a body).
-  static simbody::BodyData data(const Problem& p, const EngineBody& b) {
-    simbody::BodyData d{};
+  static rigidbench_simbody_body data(const Problem& p, const EngineBody& b) {
+    rigidbench_simbody_body d{};
     const Mat3& J = p.inertia();
     d.mass = b.mass;
     for (int i = 0; i < 3; ++i) {
@@ -95,13 +126,14 @@ class Simbody final : public AnyIntegrator {
       d.gravity[i] = b.gravity[i];
       for (int j = 0; j < 3; ++j) d.inertia[i][j] = J(i, j);
     }
-    d.pivot = b.pivot;
+    d.pivot = b.pivot ? 1 : 0;
     return d;
   }
 
+  const rigidbench_simbody_api* api_;
   const SchemeInfo* info_;
   bool torque_free_;
-  mutable simbody::Model model_;  // read() realizes Simbody's cache
+  rigidbench_simbody_model* model_ = nullptr;  // read() realizes Simbody's cache
 };
 
 /// The integrator's class name, the first word of its description.
@@ -112,7 +144,9 @@ std::string class_name(const Variant& v) {
 
 }  // namespace
 
-std::string simbody_version() { return simbody::version(); }
+// The version the plugin was configured against (find_package(Simbody)); the plugin itself reports
+// the version of the library it runs, the same package.
+std::string simbody_version() { return RIGIDBENCH_SIMBODY_VERSION; }
 
 void register_simbody() {
   for (const Variant& v : kVariants) {

@@ -1,36 +1,46 @@
-// Simbody (docs/engines.md, "Simbody"): the model a Simbody user writes - a Body::Rigid with its mass
+// The Simbody plugin (simbody_plugin.h; engine_plugin.hpp says why Simbody is a module of its own):
+// Simbody (docs/engines.md, "Simbody"), the model a Simbody user writes - a Body::Rigid with its mass
 // properties about the body origin, on a MobilizedBody::Free (a torque-free body) or a
 // MobilizedBody::Ball at the pivot (a top), Force::UniformGravity - stepped by one of its integrators
-// at a fixed step with the quaternion projected every step. Compiled as C++17 (simbody_model.hpp).
-#include "rigidbench/engines/simbody_model.hpp"
+// at a fixed step with the quaternion projected every step. Compiled as C++17 (simbody_plugin.h).
+#include "rigidbench/engines/simbody_plugin.h"
 
 #include <Simbody.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <memory>
 #include <stdexcept>
+#include <string>
 
-namespace rigidbench::engines::simbody {
+#include "rigidbench/core/plugin_file.hpp"
+
+RIGIDBENCH_PLUGIN_NOTE(RIGIDBENCH_SIMBODY_PLUGIN_NOTE);
 
 namespace {
 
-std::unique_ptr<SimTK::Integrator> make_integrator(Method m, const SimTK::System& s) {
+void message(char* err, int n, const char* what) {
+  if (n > 0) std::snprintf(err, std::size_t(n), "%s", what);
+}
+
+std::unique_ptr<SimTK::Integrator> make_integrator(int m, const SimTK::System& s) {
   switch (m) {
-    case Method::explicit_euler: return std::make_unique<SimTK::ExplicitEulerIntegrator>(s);
-    case Method::semi_explicit_euler: return std::make_unique<SimTK::SemiExplicitEulerIntegrator>(s, 1.0);
-    case Method::semi_explicit_euler2: return std::make_unique<SimTK::SemiExplicitEuler2Integrator>(s);
-    case Method::rk2: return std::make_unique<SimTK::RungeKutta2Integrator>(s);
-    case Method::rk3: return std::make_unique<SimTK::RungeKutta3Integrator>(s);
-    case Method::merson: return std::make_unique<SimTK::RungeKuttaMersonIntegrator>(s);
-    case Method::feldberg: return std::make_unique<SimTK::RungeKuttaFeldbergIntegrator>(s);
-    case Method::verlet: return std::make_unique<SimTK::VerletIntegrator>(s);
+    case RIGIDBENCH_SIMBODY_EXPLICIT_EULER: return std::make_unique<SimTK::ExplicitEulerIntegrator>(s);
+    case RIGIDBENCH_SIMBODY_SEMI_EXPLICIT_EULER: return std::make_unique<SimTK::SemiExplicitEulerIntegrator>(s, 1.0);
+    case RIGIDBENCH_SIMBODY_SEMI_EXPLICIT_EULER2: return std::make_unique<SimTK::SemiExplicitEuler2Integrator>(s);
+    case RIGIDBENCH_SIMBODY_RK2: return std::make_unique<SimTK::RungeKutta2Integrator>(s);
+    case RIGIDBENCH_SIMBODY_RK3: return std::make_unique<SimTK::RungeKutta3Integrator>(s);
+    case RIGIDBENCH_SIMBODY_MERSON: return std::make_unique<SimTK::RungeKuttaMersonIntegrator>(s);
+    case RIGIDBENCH_SIMBODY_FELDBERG: return std::make_unique<SimTK::RungeKuttaFeldbergIntegrator>(s);
+    case RIGIDBENCH_SIMBODY_VERLET: return std::make_unique<SimTK::VerletIntegrator>(s);
   }
-  throw std::logic_error("simbody: unknown integrator");
+  throw std::invalid_argument("unknown integrator");
 }
 
 }  // namespace
 
-struct Model::Impl {
+struct rigidbench_simbody_model {
   SimTK::MultibodySystem system;
   SimTK::SimbodyMatterSubsystem matter{system};
   SimTK::GeneralForceSubsystem forces{system};
@@ -42,8 +52,10 @@ struct Model::Impl {
   int base = 0;
 };
 
-Model::Model(const BodyData& b, Method m) : impl_(std::make_unique<Impl>()) {
-  Impl& s = *impl_;
+namespace {
+
+/// Builds the model in s (make_integrator throws for an unknown method; Simbody for a body it refuses).
+void build(rigidbench_simbody_model& s, const rigidbench_simbody_body& b, int m) {
   const auto& J = b.inertia;
   const SimTK::Body::Rigid body(SimTK::MassProperties(
       b.mass, SimTK::Vec3(b.centre[0], b.centre[1], b.centre[2]),
@@ -61,12 +73,9 @@ Model::Model(const BodyData& b, Method m) : impl_(std::make_unique<Impl>()) {
   s.integ->setAllowInterpolation(false);
 }
 
-Model::~Model() = default;
-
 // Through Simbody's own setters and getters, so that no convention of the mobilizers' q and u is
 // assumed: the rotation and the angular velocity in ground (world) components.
-void Model::reset(const double R[9], const double omega[3], double t0) {
-  Impl& s = *impl_;
+void reset(rigidbench_simbody_model& s, const double R[9], const double omega[3], double t0) {
   s.state = s.initial;
   s.system.realizeModel(s.state);
   s.state.setTime(t0);
@@ -77,8 +86,7 @@ void Model::reset(const double R[9], const double omega[3], double t0) {
   s.base = 0;
 }
 
-std::string Model::step(double t, double h) {
-  Impl& s = *impl_;
+std::string step(rigidbench_simbody_model& s, double t, double h) {
   try {
     if (h != s.h) {  // the first step after a reset, or a new step size: set before initialize
       s.integ->setFixedStepSize(h);
@@ -107,8 +115,7 @@ std::string Model::step(double t, double h) {
   return {};
 }
 
-void Model::read(double R[9], double omega[3]) const {
-  const Impl& s = *impl_;
+void read(const rigidbench_simbody_model& s, double R[9], double omega[3]) {
   const SimTK::State& x = s.h == 0 ? s.state : s.integ->getState();
   s.system.realize(x, SimTK::Stage::Velocity);
   const SimTK::Mat33 M = s.mobod.getBodyRotation(x).asMat33();
@@ -118,15 +125,58 @@ void Model::read(double R[9], double omega[3]) const {
   for (int i = 0; i < 3; ++i) omega[i] = w[i];
 }
 
-std::uint64_t Model::realizations() const {
-  const Impl& s = *impl_;
-  return s.h == 0 ? 0 : std::uint64_t(s.integ->getNumRealizations() - s.base);
-}
-
 std::string version() {
   int major = 0, minor = 0, build = 0;
   SimTK_version_simbody(&major, &minor, &build);
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
-}  // namespace rigidbench::engines::simbody
+/// Runs f; 0, or 1 with the exception's message in err (no exception crosses the C interface).
+template <class F>
+int guarded(char* err, int n, F&& f) {
+  try {
+    f();
+    return 0;
+  } catch (const std::exception& e) {
+    message(err, n, e.what());
+  } catch (...) {
+    message(err, n, "an exception that is not a std::exception");
+  }
+  return 1;
+}
+
+}  // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) const rigidbench_simbody_api* rigidbench_simbody_plugin(void) {
+  static const std::string v = version();
+  static const rigidbench_simbody_api api{
+      RIGIDBENCH_SIMBODY_PLUGIN_ABI,
+      v.c_str(),
+      [](const rigidbench_simbody_body* body, int method, char* err, int n) -> rigidbench_simbody_model* {
+        auto m = std::make_unique<rigidbench_simbody_model>();
+        if (guarded(err, n, [&] { build(*m, *body, method); }) != 0) return nullptr;
+        return m.release();
+      },
+      [](rigidbench_simbody_model* m) { delete m; },
+      [](rigidbench_simbody_model* m, const double R[9], const double omega[3], double t0, char* err, int n) {
+        return guarded(err, n, [&] { reset(*m, R, omega, t0); });
+      },
+      [](rigidbench_simbody_model* m, double t, double h, char* err, int n) {
+        std::string why;
+        if (guarded(err, n, [&] { why = step(*m, t, h); }) != 0) return 1;
+        if (why.empty()) return 0;
+        message(err, n, why.c_str());
+        return 1;
+      },
+      [](rigidbench_simbody_model* m, double R[9], double omega[3], char* err, int n) {
+        return guarded(err, n, [&] { read(*m, R, omega); });
+      },
+      [](const rigidbench_simbody_model* m) -> unsigned long long {
+        return m->h == 0 ? 0 : static_cast<unsigned long long>(m->integ->getNumRealizations() - m->base);
+      }};
+  return &api;
+}
+
+}  // extern "C"
