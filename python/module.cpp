@@ -126,13 +126,10 @@ double timeout_of(std::optional<double> t) {
   return *t;
 }
 
-PYBIND11_MODULE(_rigidbench, m) {
-  m.doc() = "rigidbench: verification and benchmark harness for rigid-body time integrators (docs/python.md)";
-  py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
-  // The library's version (CMake's project(VERSION)): the same string as `rigidbench --version` and the
-  // "tool" block of every report.
-  m.attr("__version__") = build_info().version;
+namespace {
 
+/// The canonical state: one body's and every body's (docs/python.md).
+void bind_states(py::module_& m) {
   py::class_<BodyState>(m, "BodyState", "One body's canonical state: R (body -> space), W (body angular velocity), x, v")
       .def(py::init<>())
       .def_readwrite("R", &BodyState::R)
@@ -152,7 +149,10 @@ PYBIND11_MODULE(_rigidbench, m) {
       .def_property("x", [](const State& s) { return s.body().x; }, [](State& s, const Vec3& x) { s.body().x = x; })
       .def_property("v", [](const State& s) { return s.body().v; }, [](State& s, const Vec3& v) { s.body().v = v; })
       .def("__repr__", [](const State& s) { return cat("State(", std::to_string(s.bodies.size()), " bodies)"); });
+}
 
+/// A problem: its data, its invariants and its reference (docs/python.md).
+void bind_problem(py::module_& m) {
   py::class_<Problem>(m, "Problem", "A problem of the catalogue or of a problem file (docs/problems.md)")
       .def_readonly("name", &Problem::name)
       .def_readonly("title", &Problem::title)
@@ -205,7 +205,10 @@ PYBIND11_MODULE(_rigidbench, m) {
           py::arg("cache_dir") = "", py::arg("cache") = true,
           "The high-accuracy reference at `times` (increasing, from t0): dict of numpy arrays and its error estimate")
       .def("__repr__", [](const Problem& p) { return cat("<rigidbench.Problem ", p.name, ">"); });
+}
 
+/// The catalogue and the registered schemes.
+void bind_catalogue(py::module_& m) {
   m.def("problem", &catalogue_problem, py::arg("name"), "A catalogue problem by name");
   m.def("load_problem", &load_problem_file, py::arg("path"), "A problem file (docs/problem-files.md)");
   m.def("problem_names", &catalogue_names, "Names of the catalogue problems");
@@ -237,6 +240,10 @@ PYBIND11_MODULE(_rigidbench, m) {
         return l;
       },
       "The registered (compiled) schemes with their declarations");
+}
+
+/// Runs: the ladder a program must write, one simulation, the verify suite, timed steps.
+void bind_runs(py::module_& m) {
   m.def(
       "ladder",
       [](const Problem& p, int order, std::optional<double> h, std::optional<int> levels, bool adaptive,
@@ -305,6 +312,10 @@ PYBIND11_MODULE(_rigidbench, m) {
         return ns;
       },
       "ns per step of a Python scheme class through the runner's own call path (min over repetitions)");
+}
+
+/// Scoring trajectories written by any program (as `rigidbench score`).
+void bind_score(py::module_& m) {
   m.def(
       "score",
       [](const Problem& p, const std::string& trajectories, const std::string& name, int order,
@@ -349,4 +360,20 @@ PYBIND11_MODULE(_rigidbench, m) {
       "tol0, tol_levels as its --adaptive, --tol0, --tol-levels: a file per tolerance; attitude, "
       "angular_velocity, grid and the reference options as its --attitude, --angular-velocity, --grid, --reference, "
       "--reference-precision, --reference-tol, --cache-dir and --no-cache); returns the report dict");
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_rigidbench, m) {
+  m.doc() = "rigidbench: verification and benchmark harness for rigid-body time integrators (docs/python.md)";
+  py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
+  // The library's version (CMake's project(VERSION)): the same string as `rigidbench --version` and the
+  // "tool" block of every report.
+  m.attr("__version__") = build_info().version;
+
+  bind_states(m);
+  bind_problem(m);
+  bind_catalogue(m);
+  bind_runs(m);
+  bind_score(m);
 }

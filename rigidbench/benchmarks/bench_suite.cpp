@@ -317,14 +317,14 @@ std::vector<WorkSeries> adaptive_series(const std::vector<BenchPair>& runs, cons
 
 }  // namespace
 
-BenchResult run_bench(const BenchRequest& req) {
-  const auto start = std::chrono::steady_clock::now();
-  BenchResult out;
-  if (!(req.min_time > 0) || !std::isfinite(req.min_time)) throw InputError("--min-time must be positive");
-  if (req.repetitions < 1) throw InputError("--repetitions must be >= 1");
-  if (req.icount_steps < 1) throw InputError("--icount-steps must be >= 1");
+namespace {
+
+/// The problems a bench runs: the catalogue's (or those named), or with --sizes each scalable named
+/// problem at every size.
+std::vector<Problem> bench_problems(const BenchRequest& req) {
+  std::vector<Problem> problems;
   if (req.sizes.empty()) {
-    for (const auto& n : req.problems.empty() ? catalogue_names() : req.problems) out.problems.push_back(catalogue_problem(n));
+    for (const auto& n : req.problems.empty() ? catalogue_names() : req.problems) problems.push_back(catalogue_problem(n));
   } else {
     if (req.problems.empty()) throw InputError("--sizes needs --problem with a scalable problem (particle_gas)");
     for (const auto& name : req.problems) {
@@ -335,22 +335,22 @@ BenchResult run_bench(const BenchRequest& req) {
         for (const auto& k : scalable) known += (known.empty() ? "" : ", ") + k;
         throw InputError(cat("--sizes: problem '", name, "' has no size (scalable: ", known, ")"));
       }
-      for (const std::size_t n : req.sizes) out.problems.push_back(catalogue_problem(cat(base, "_", std::to_string(n))));
+      for (const std::size_t n : req.sizes) problems.push_back(catalogue_problem(cat(base, "_", std::to_string(n))));
     }
   }
-  const auto schemes = select_schemes(req.integrators);
-  out.shard = req.shard;
-  auto pairs = bench_pairs(schemes, out.problems);
-  std::erase_if(pairs, [&](const BenchPair& bp) {
-    return bp.scheme != &baseline_scheme() && bp.scheme != &rk4_baseline_scheme() && !req.shard.contains(shard_key(bp.scheme->info->name, bp.problem->name));
-  });
-  // The adaptive schemes' whole runs, one per tolerance: points of the work-precision series, not
-  // entries (they have no step of their own size to time).
-  auto runs = req.sizes.empty() ? adaptive_bench_runs(schemes, out.problems) : std::vector<BenchPair>{};
-  std::erase_if(runs, [&](const BenchPair& bp) { return !req.shard.contains(shard_key(bp.scheme->info->name, bp.problem->name)); });
-  std::map<std::string, double> run_instructions;  // by BenchPair::name()
+  return problems;
+}
 
-  // ---- wall clock: Google Benchmark, repetitions randomly interleaved across pairs ----
+/// x over the problem's baseline; NaN where a baseline does not apply (the non_twisting family:
+/// null in the report).
+double ratio(double x, const std::map<std::string, double>& base, const std::string& problem) {
+  const auto it = base.find(problem);
+  return it == base.end() ? kNaN : x / it->second;
+}
+
+/// Wall clock: Google Benchmark, repetitions randomly interleaved across pairs; one entry per pair,
+/// with its counts per step and its ratios to the baselines.
+void time_steps(const std::vector<BenchPair>& pairs, const BenchRequest& req, BenchResult& out) {
   register_step_benchmarks(pairs);
   std::vector<std::string> args{"rigidbench-bench", cat("--benchmark_min_time=", format_number(req.min_time)),
                                 cat("--benchmark_repetitions=", std::to_string(req.repetitions)),
@@ -396,17 +396,16 @@ BenchResult run_bench(const BenchRequest& req) {
     if (bp.scheme == &rk4_baseline_scheme()) rk4_ns[e.problem] = e.ns_per_step;
     out.entries.push_back(e);
   }
-  // No ratio where a baseline does not apply (the non_twisting family): NaN (null in the report).
-  auto ratio = [](double x, const std::map<std::string, double>& base, const std::string& problem) {
-    const auto it = base.find(problem);
-    return it == base.end() ? kNaN : x / it->second;
-  };
   for (auto& e : out.entries) {
     e.ratio_to_baseline = ratio(e.ns_per_step, base_ns, e.problem);
     e.ratio_to_rk4 = ratio(e.ns_per_step, rk4_ns, e.problem);
   }
+}
 
-  // ---- instruction counts (deterministic; what the speed gate uses) ----
+/// Instruction counts (deterministic; what the speed gate uses), of the pairs' steps and of the
+/// adaptive runs (into run_instructions, by BenchPair::name()).
+void count_instructions(const std::vector<BenchPair>& pairs, const std::vector<BenchPair>& runs, const BenchRequest& req,
+                        BenchResult& out, std::map<std::string, double>& run_instructions) {
   if (req.icount) {
     try {
       if (!req.quiet) std::fprintf(stderr, "bench: counting instructions under callgrind (%zu pairs)...\n", pairs.size());
@@ -440,11 +439,11 @@ BenchResult run_bench(const BenchRequest& req) {
   } else {
     out.icount_note = "not requested";
   }
+}
 
-  // ---- the adaptive schemes' whole runs at each tolerance (their costs; errors below) ----
-  std::vector<WorkSeries> adaptive = adaptive_series(runs, run_instructions, req.repetitions);
-
-  // ---- work-precision: final attitude error on the verification ladder vs cost ----
+/// Work-precision: the final attitude error on the verification ladder against the cost, per pair
+/// (and the errors of the adaptive series, from their tolerance ladders).
+void work_precision(const BenchRequest& req, BenchResult& out, std::vector<WorkSeries>& adaptive) {
   if (req.work_precision && req.sizes.empty()) {
     SuiteRequest sr;
     sr.integrators = req.integrators;
@@ -489,6 +488,34 @@ BenchResult run_bench(const BenchRequest& req) {
       out.work.push_back(std::move(ws));
     }
   }
+}
+
+}  // namespace
+
+BenchResult run_bench(const BenchRequest& req) {
+  const auto start = std::chrono::steady_clock::now();
+  BenchResult out;
+  if (!(req.min_time > 0) || !std::isfinite(req.min_time)) throw InputError("--min-time must be positive");
+  if (req.repetitions < 1) throw InputError("--repetitions must be >= 1");
+  if (req.icount_steps < 1) throw InputError("--icount-steps must be >= 1");
+  out.problems = bench_problems(req);
+  const auto schemes = select_schemes(req.integrators);
+  out.shard = req.shard;
+  auto pairs = bench_pairs(schemes, out.problems);
+  std::erase_if(pairs, [&](const BenchPair& bp) {
+    return bp.scheme != &baseline_scheme() && bp.scheme != &rk4_baseline_scheme() && !req.shard.contains(shard_key(bp.scheme->info->name, bp.problem->name));
+  });
+  // The adaptive schemes' whole runs, one per tolerance: points of the work-precision series, not
+  // entries (they have no step of their own size to time).
+  auto runs = req.sizes.empty() ? adaptive_bench_runs(schemes, out.problems) : std::vector<BenchPair>{};
+  std::erase_if(runs, [&](const BenchPair& bp) { return !req.shard.contains(shard_key(bp.scheme->info->name, bp.problem->name)); });
+  std::map<std::string, double> run_instructions;  // by BenchPair::name()
+
+  time_steps(pairs, req, out);
+  count_instructions(pairs, runs, req, out, run_instructions);
+  // The adaptive schemes' whole runs at each tolerance (their costs; errors by work_precision).
+  std::vector<WorkSeries> adaptive = adaptive_series(runs, run_instructions, req.repetitions);
+  if (req.work_precision && req.sizes.empty()) work_precision(req, out, adaptive);
   out.work.insert(out.work.end(), adaptive.begin(), adaptive.end());
   if (req.work_precision && req.sizes.empty()) mark_pareto(out.work);
   if (!req.sizes.empty()) out.scaling = scaling_series(out.entries, out.problems);

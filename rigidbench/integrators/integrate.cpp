@@ -27,6 +27,16 @@ std::string detail::current_exception_text() {
   }
 }
 
+void detail::scheme_threw(IntegrationOutcome& out, const FixedSteps& grid, std::int64_t at) {
+  const double hn = at < grid.steps ? grid.size(at) : grid.h;
+  out.ok = false;
+  out.cause = cat("the scheme threw: ", current_exception_text());
+  out.reason = step_breakdown(at, grid.time(at), hn, out.cause);
+  out.steps = at;
+  out.t = grid.time(at);
+  out.failed_at = grid.time(at) + hn;
+}
+
 double detail::thread_cpu_seconds() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);

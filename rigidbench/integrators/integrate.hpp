@@ -109,6 +109,9 @@ struct ObserverThrew {
 
 /// The text of the exception being handled (what() of a std::exception).
 std::string current_exception_text();
+/// Called in a handler of the exception the scheme threw at step `at` of the grid: out made that
+/// step's breakdown ("the scheme threw: ..."), cold code outside the loop.
+void scheme_threw(IntegrationOutcome& out, const FixedSteps& grid, std::int64_t at);
 
 /// The loop itself, in this process (integrate below decides where it runs).
 ///
@@ -189,13 +192,7 @@ IntegrationOutcome integrate_here(S& s, const FixedSteps& grid, const Observatio
   } catch (const ObserverThrew& e) {
     std::rethrow_exception(e.what);
   } catch (...) {
-    const double hn = at < last ? grid.size(at) : grid.h;
-    out.ok = false;
-    out.cause = cat("the scheme threw: ", current_exception_text());
-    out.reason = step_breakdown(at, grid.time(at), hn, out.cause);
-    out.steps = at;
-    out.t = grid.time(at);
-    out.failed_at = grid.time(at) + hn;
+    scheme_threw(out, grid, at);
     return out;
   }
   out.steps = last;

@@ -128,37 +128,32 @@ ordered_json problem_to_json(const Problem& p) {
   return j;
 }
 
-Problem problem_from_json(const json& j, const std::string& origin) {
-  ProblemFileReader r{origin};
-  if (!j.is_object()) r.fail("", "expected an object, got " + std::string(j.type_name()));
-  // The shape and types first, against the published schema (reports/schema/problem-1.schema.json);
-  // what follows checks what a schema cannot say, and the keys of the problem's own family.
-  validate_document(j, DocumentSchema::problem, origin);
-  // The family first: it says which further keys the file may hold (its section).
-  const std::string fam = r.text(r.field(j, "", "family"), "/family");
-  const Family* family = nullptr;
-  try {
-    family = &find_family(fam);
-  } catch (const InputError& e) {
-    r.fail("/family", e.what());
-  }
-  std::vector<const char*> keys{"rigidbench_problem", "name", "title", "source", "family", "bodies", "loads",
-                                "initial", "time", "verification"};
-  for (const char* k : family->file_keys()) keys.push_back(k);
-  std::vector<const char*> body_keys{"inertia", "mass"};
-  for (const char* k : family->body_file_keys()) body_keys.push_back(k);
-  r.only(j, "", keys);
-  const json& ver = r.field(j, "", "rigidbench_problem");
-  if (!ver.is_number_integer() || !(ver.is_number_unsigned() ? ver.get<std::uint64_t>() == kFormatVersion
-                                                                 : ver.get<std::int64_t>() == kFormatVersion))
-    r.fail("/rigidbench_problem", "unsupported problem-file version " + json_brief(ver) + " (this build reads " +
-                                      std::to_string(kFormatVersion) + ")");
-  Problem p;
-  p.name = r.text(r.field(j, "", "name"), "/name");
-  if (j.contains("title")) p.title = r.text(j["title"], "/title");
-  if (j.contains("source")) p.source = r.text(j["source"], "/source");
-  p.family = family;
+namespace {
 
+/// An initial attitude: exactly one of matrix, rotation_vector, rrp, quaternion (at: its JSON pointer).
+Mat3 read_attitude(const json& att, const std::string& at, ProblemFileReader& r) {
+  r.only(att, at, {"matrix", "rotation_vector", "rrp", "quaternion"});
+  if (att.size() != 1)
+    r.fail(at, "give exactly one of matrix, rotation_vector, rrp, quaternion");
+  if (att.contains("matrix")) {
+    return r.mat3(att["matrix"], at + "/matrix");
+  } else if (att.contains("rotation_vector")) {
+    return so3::exp(r.vec3(att["rotation_vector"], at + "/rotation_vector"));
+  } else if (att.contains("rrp")) {
+    return rrp::to_matrix(r.vec3(att["rrp"], at + "/rrp"));
+  } else {
+    const json& q = att["quaternion"];
+    if (!q.is_array() || q.size() != 4) r.fail(at + "/quaternion", "expected [w, x, y, z]");
+    Vec4 qv;
+    for (int k = 0; k < 4; ++k) qv[k] = r.number(q[k], at + "/quaternion/" + std::to_string(k));
+    if (std::abs(qv.norm() - 1.0) > 1e-10)
+      r.fail(at + "/quaternion", "not a unit quaternion (|q| = " + std::to_string(qv.norm()) + ")");
+    return quat::to_matrix(qv);
+  }
+}
+
+/// "bodies": each body's inertia and mass (and the keys its family adds).
+void read_bodies(const json& j, const std::vector<const char*>& body_keys, ProblemFileReader& r, Problem& p) {
   const json& bodies = r.field(j, "", "bodies");
   if (!bodies.is_array() || bodies.empty()) r.fail("/bodies", "expected a non-empty array of bodies");
   p.bodies.clear();
@@ -170,7 +165,10 @@ Problem problem_from_json(const json& j, const std::string& origin) {
     b.mass = bodies[i].contains("mass") ? r.number(bodies[i]["mass"], bp + "/mass") : 1.0;
     p.bodies.push_back(b);
   }
+}
 
+/// "loads": uniform fields and follower moments.
+void read_loads(const json& j, ProblemFileReader& r, Problem& p) {
   if (j.contains("loads")) {
     const json& loads = j["loads"];
     if (!loads.is_array()) r.fail("/loads", "expected an array");
@@ -202,9 +200,10 @@ Problem problem_from_json(const json& j, const std::string& origin) {
                                      .point = r.vec3(r.field(loads[i], lp, "point"), lp + "/point")});
     }
   }
+}
 
-  family->read(j, p, r);  // the family's own section
-
+/// "initial": each body's attitude, angular velocity and (translating families) position and velocity.
+void read_initial(const json& j, ProblemFileReader& r, Problem& p) {
   const json& init = r.field(j, "", "initial");
   if (!init.is_array() || init.size() != p.bodies.size())
     r.fail("/initial", "expected an array with one entry per body (" + std::to_string(p.bodies.size()) + ")");
@@ -213,25 +212,7 @@ Problem problem_from_json(const json& j, const std::string& origin) {
     const std::string ip = "/initial/" + std::to_string(i);
     r.only(init[i], ip, {"attitude", "angular_velocity", "position", "velocity"});
     BodyState& s = p.initial.bodies[i];
-    const json& att = r.field(init[i], ip, "attitude");
-    r.only(att, ip + "/attitude", {"matrix", "rotation_vector", "rrp", "quaternion"});
-    if (att.size() != 1)
-      r.fail(ip + "/attitude", "give exactly one of matrix, rotation_vector, rrp, quaternion");
-    if (att.contains("matrix")) {
-      s.R = r.mat3(att["matrix"], ip + "/attitude/matrix");
-    } else if (att.contains("rotation_vector")) {
-      s.R = so3::exp(r.vec3(att["rotation_vector"], ip + "/attitude/rotation_vector"));
-    } else if (att.contains("rrp")) {
-      s.R = rrp::to_matrix(r.vec3(att["rrp"], ip + "/attitude/rrp"));
-    } else {
-      const json& q = att["quaternion"];
-      if (!q.is_array() || q.size() != 4) r.fail(ip + "/attitude/quaternion", "expected [w, x, y, z]");
-      Vec4 qv;
-      for (int k = 0; k < 4; ++k) qv[k] = r.number(q[k], ip + "/attitude/quaternion/" + std::to_string(k));
-      if (std::abs(qv.norm() - 1.0) > 1e-10)
-        r.fail(ip + "/attitude/quaternion", "not a unit quaternion (|q| = " + std::to_string(qv.norm()) + ")");
-      s.R = quat::to_matrix(qv);
-    }
+    s.R = read_attitude(r.field(init[i], ip, "attitude"), ip + "/attitude", r);
     const json& av = r.field(init[i], ip, "angular_velocity");
     r.only(av, ip + "/angular_velocity", {"body", "spatial"});
     if (av.size() != 1) r.fail(ip + "/angular_velocity", "give exactly one of body, spatial");
@@ -240,7 +221,10 @@ Problem problem_from_json(const json& j, const std::string& origin) {
     if (init[i].contains("position")) s.x = r.vec3(init[i]["position"], ip + "/position");
     if (init[i].contains("velocity")) s.v = r.vec3(init[i]["velocity"], ip + "/velocity");
   }
+}
 
+/// "time" and "verification": the span and the ladder's settings.
+void read_time_and_verification(const json& j, ProblemFileReader& r, Problem& p) {
   const json& time = r.field(j, "", "time");
   r.only(time, "/time", {"t0", "t_end"});
   p.t0 = time.contains("t0") ? r.number(time["t0"], "/time/t0") : 0.0;
@@ -261,6 +245,47 @@ Problem problem_from_json(const json& j, const std::string& origin) {
       v.sample_times.push_back(r.number(vj["sample_times"][i], "/verification/sample_times/" + std::to_string(i)));
   }
   if (vj.contains("exact_threshold")) v.exact_threshold = r.number(vj["exact_threshold"], "/verification/exact_threshold");
+}
+
+}  // namespace
+
+Problem problem_from_json(const json& j, const std::string& origin) {
+  ProblemFileReader r{origin};
+  if (!j.is_object()) r.fail("", "expected an object, got " + std::string(j.type_name()));
+  // The shape and types first, against the published schema (reports/schema/problem-1.schema.json);
+  // what follows checks what a schema cannot say, and the keys of the problem's own family.
+  validate_document(j, DocumentSchema::problem, origin);
+  // The family first: it says which further keys the file may hold (its section).
+  const std::string fam = r.text(r.field(j, "", "family"), "/family");
+  const Family* family = nullptr;
+  try {
+    family = &find_family(fam);
+  } catch (const InputError& e) {
+    r.fail("/family", e.what());
+  }
+  std::vector<const char*> keys{"rigidbench_problem", "name", "title", "source", "family", "bodies", "loads",
+                                "initial", "time", "verification"};
+  for (const char* k : family->file_keys()) keys.push_back(k);
+  std::vector<const char*> body_keys{"inertia", "mass"};
+  for (const char* k : family->body_file_keys()) body_keys.push_back(k);
+  r.only(j, "", keys);
+  const json& ver = r.field(j, "", "rigidbench_problem");
+  if (!ver.is_number_integer() || !(ver.is_number_unsigned() ? ver.get<std::uint64_t>() == kFormatVersion
+                                                                 : ver.get<std::int64_t>() == kFormatVersion))
+    r.fail("/rigidbench_problem", "unsupported problem-file version " + json_brief(ver) + " (this build reads " +
+                                      std::to_string(kFormatVersion) + ")");
+  Problem p;
+  p.name = r.text(r.field(j, "", "name"), "/name");
+  if (j.contains("title")) p.title = r.text(j["title"], "/title");
+  if (j.contains("source")) p.source = r.text(j["source"], "/source");
+  p.family = family;
+
+  read_bodies(j, body_keys, r, p);
+  read_loads(j, r, p);
+  family->read(j, p, r);  // the family's own section
+
+  read_initial(j, r, p);
+  read_time_and_verification(j, r, p);
 
   try {
     p.finalize();

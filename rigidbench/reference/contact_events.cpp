@@ -46,6 +46,32 @@ double past_switch(double lo, double hi, double glo, double ghi, double eps, dou
   }
   return hi;
 }
+/// Of the switches found on the step [t, tn] (states y, ynew; `at` the dense output), the earliest,
+/// with `first` set to a time just past it (past_switch); null when none is.
+template <class S, class At>
+const ContactSwitch* earliest_switch(const std::vector<ContactSwitch>& found, const ContactGaps& gaps, const S& y,
+                                     const S& ynew, double t, double tn, double eps, double& first, At&& at) {
+  const ContactSwitch* which = nullptr;
+  for (const ContactSwitch& s : found) {
+    const double hi = past_switch(t, tn, gaps.gap(s, y), gaps.gap(s, ynew), eps, first,
+                                  [&](double m) { return gaps.gap(s, at(m)); });
+    if (which == nullptr || hi < first) first = hi, which = &s;
+  }
+  return which;
+}
+[[noreturn]] void throw_step_limit(std::size_t max_steps) {
+  throw ReferenceStepLimit(cat("reference: more than ", std::to_string(max_steps),
+                               " steps (the limit; RIGIDBENCH_REFERENCE_MAX_STEPS): the problem's rates over its span are "
+                               "more than a reference can follow - shorten the span or lower the angular velocities"));
+}
+/// The output times from times[next] up to tn, the end of an accepted step: its end state ynew where
+/// one falls on it, the dense output `at` otherwise; the index of the next output time.
+template <class S, class At>
+std::size_t emit_outputs(const std::vector<double>& times, std::size_t next, double tn, const S& ynew,
+                         std::vector<S>& out, At&& at) {
+  for (; next < times.size() && times[next] <= tn; ++next) out.push_back(times[next] == tn ? ynew : at(times[next]));
+  return next;
+}
 }  // namespace
 
 ContactGaps::ContactGaps(const Problem& p) : n_(p.bodies.size()) {
@@ -150,14 +176,10 @@ std::vector<std::vector<double>> integrate_with_contact_events(const Problem& p,
       if (just_cut) std::erase(found, last);
       // The earliest switch, bracketed on this step's dense output to a time just past it.
       double first = tn;
-      const ContactSwitch* which = nullptr;
-      for (const ContactSwitch& s : found) {
-        const double hi = past_switch(t, tn, gaps.gap(s, y), gaps.gap(s, ynew), eps(tn), first, [&](double m) {
-          interpolate(m, probe);
-          return gaps.gap(s, probe);
-        });
-        if (which == nullptr || hi < first) first = hi, which = &s;
-      }
+      const ContactSwitch* which = earliest_switch(found, gaps, y, ynew, t, tn, eps(tn), first, [&](double m) -> const S& {
+        interpolate(m, probe);
+        return probe;
+      });
       // Past the bracket by its width, so that the redone step's own end (a few ulps from the
       // interpolant's) lies past the switch too: a straddle of at most twice the location tolerance.
       if (which != nullptr) first = std::min(tn, first + eps(tn));
@@ -174,20 +196,14 @@ std::vector<std::vector<double>> integrate_with_contact_events(const Problem& p,
     } else if (cut && log.record) {  // a step that ended just past a located switch
       log.times.push_back(tn);
     }
-    for (; next < times.size() && times[next] <= tn; ++next) {
-      if (times[next] == tn) out.push_back(ynew);
-      else {
-        interpolate(times[next], probe);
-        out.push_back(probe);
-      }
-    }
+    next = emit_outputs(times, next, tn, ynew, out, [&](double at) -> const S& {
+      interpolate(at, probe);
+      return probe;
+    });
     y.swap(ynew), dydt.swap(dydtnew), t = tn;
     just_cut = cut;
     if (cut) dt = std::max(dt, resume), cut = false;
-    if (++log.steps > max_steps)
-      throw ReferenceStepLimit(cat("reference: more than ", std::to_string(max_steps),
-                           " steps (the limit; RIGIDBENCH_REFERENCE_MAX_STEPS): the problem's rates over its span are "
-                           "more than a reference can follow - shorten the span or lower the angular velocities"));
+    if (++log.steps > max_steps) throw_step_limit(max_steps);
   }
   return out;
 }
