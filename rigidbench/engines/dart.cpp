@@ -29,7 +29,10 @@ const rigidbench_dart_api& plugin() {
                                         .built = RIGIDBENCH_DART_PLUGIN_BUILT,
                                         .note = RIGIDBENCH_DART_PLUGIN_NOTE,
                                         .entry = "rigidbench_dart_plugin",
-                                        .abi = RIGIDBENCH_DART_PLUGIN_ABI};
+                                        .abi = RIGIDBENCH_DART_PLUGIN_ABI,
+                                        .call = [](void* entry) -> const void* {
+                                          return reinterpret_cast<decltype(&rigidbench_dart_plugin)>(entry)();
+                                        }};
   return *static_cast<const rigidbench_dart_api*>(load_engine_plugin(kPlugin));
 }
 

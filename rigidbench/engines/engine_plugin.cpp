@@ -58,9 +58,8 @@ const void* load(const EnginePlugin& p, std::string& failure) {
       tried += cat("\n  ", path, ": ", dlerror());
       continue;
     }
-    using Entry = const void* (*)();
-    auto entry = reinterpret_cast<Entry>(dlsym(lib, p.entry));
-    const void* table = entry ? entry() : nullptr;
+    void* entry = dlsym(lib, p.entry);
+    const void* table = entry ? p.call(entry) : nullptr;
     // Every table's first member is its `int abi` (engine_plugin.hpp).
     const int abi = table ? *static_cast<const int*>(table) : -1;
     if (abi != p.abi) {

@@ -14,7 +14,9 @@
 namespace rigidbench::engines {
 
 /// Where a plugin is and what it must be. Its entry function returns a table of its functions
-/// whose first member is `int abi` (the interface version it was built with).
+/// whose first member is `int abi` (the interface version it was built with); `call` calls the entry
+/// symbol through its own type (a call through another function type is undefined behaviour, and
+/// UBSan's -fsanitize=function says so).
 struct EnginePlugin {
   const char* engine;       // "DART": named in messages
   const char* env;          // "RIGIDBENCH_DART_PLUGIN": a path the user gives (then the only place tried)
@@ -24,6 +26,7 @@ struct EnginePlugin {
   const char* note;         // the description of its ELF note, "dart-plugin 1" (plugin_file.hpp)
   const char* entry;        // the symbol of its entry function, "rigidbench_dart_plugin"
   int abi;                  // the interface version this program was built with
+  const void* (*call)(void* entry);  // entry() through its own type: the table
 };
 
 /// The plugin's table of functions, loaded once per process (later calls return the same table or

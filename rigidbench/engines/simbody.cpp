@@ -32,7 +32,10 @@ const rigidbench_simbody_api& plugin() {
                                         .built = RIGIDBENCH_SIMBODY_PLUGIN_BUILT,
                                         .note = RIGIDBENCH_SIMBODY_PLUGIN_NOTE,
                                         .entry = "rigidbench_simbody_plugin",
-                                        .abi = RIGIDBENCH_SIMBODY_PLUGIN_ABI};
+                                        .abi = RIGIDBENCH_SIMBODY_PLUGIN_ABI,
+                                        .call = [](void* entry) -> const void* {
+                                          return reinterpret_cast<decltype(&rigidbench_simbody_plugin)>(entry)();
+                                        }};
   return *static_cast<const rigidbench_simbody_api*>(load_engine_plugin(kPlugin));
 }
 
