@@ -1,4 +1,4 @@
-"""The option groups the commands share are declared once (rigidbench/cli/options.hpp; docs/cli.md,
+"""The option groups the commands share are declared once (rigidbench/cli/options.hpp; docs/architecture.md,
 "Shared options"), and mean the same thing in every command that takes them:
 - no command file declares a shared option itself (the source: one declaration, in options.cpp);
 - every command's --help shows a shared option with the same type and range;

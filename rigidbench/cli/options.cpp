@@ -1,4 +1,4 @@
-// The option groups the commands share (options.hpp; docs/cli.md, "Shared options").
+// The option groups the commands share (options.hpp; docs/architecture.md, "Shared options").
 #include "rigidbench/cli/options.hpp"
 
 #include "rigidbench/core/types.hpp"

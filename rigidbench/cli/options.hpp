@@ -1,5 +1,5 @@
 #pragma once
-// The option groups the commands share (docs/cli.md, "Shared options"): problem selection, scheme
+// The option groups the commands share (docs/architecture.md, "Shared options"): problem selection, scheme
 // selection, the step ladder, the tolerance ladder and the reference, each declared here once with its
 // help and its checks and added by every command that takes it. What they fill are the library's own
 // request types (LadderRequest, ToleranceLadder, ReferenceOptions), which the Python module fills from
