@@ -22,18 +22,9 @@ namespace {
 
 /// The plugin's functions (engine_plugin.hpp); InputError naming every place tried if it cannot be loaded.
 const rigidbench_dart_api& plugin() {
-  static constexpr EnginePlugin kPlugin{.engine = "DART",
-                                        .env = "RIGIDBENCH_DART_PLUGIN",
-                                        .file = "librigidbench_dart.so",
-                                        .from_bindir = RIGIDBENCH_DART_PLUGIN_FROM_BINDIR,
-                                        .built = RIGIDBENCH_DART_PLUGIN_BUILT,
-                                        .note = RIGIDBENCH_DART_PLUGIN_NOTE,
-                                        .entry = "rigidbench_dart_plugin",
-                                        .abi = RIGIDBENCH_DART_PLUGIN_ABI,
-                                        .call = [](void* entry) -> const void* {
-                                          return reinterpret_cast<decltype(&rigidbench_dart_plugin)>(entry)();
-                                        }};
-  return *static_cast<const rigidbench_dart_api*>(load_engine_plugin(kPlugin));
+  return engine_plugin<decltype(&rigidbench_dart_plugin)>(
+      {.engine = "DART", .name = "dart", .note = RIGIDBENCH_DART_PLUGIN_NOTE, .abi = RIGIDBENCH_DART_PLUGIN_ABI,
+       .from_bindir = RIGIDBENCH_DART_PLUGIN_FROM_BINDIR, .built = RIGIDBENCH_DART_PLUGIN_BUILT});
 }
 
 class DartStep final : public AnyIntegrator {

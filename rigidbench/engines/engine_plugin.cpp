@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -17,12 +18,24 @@ namespace rigidbench::engines {
 
 namespace {
 
+/// The names that follow from the plugin's (engine_plugin.hpp, EnginePlugin).
+struct Names {
+  std::string file, env, entry;
+  explicit Names(const EnginePlugin& p)
+      : file(cat("librigidbench_", p.name, ".so")), env(cat("RIGIDBENCH_", upper(p.name), "_PLUGIN")),
+        entry(cat("rigidbench_", p.name, "_plugin")) {}
+  static std::string upper(std::string s) {
+    for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+  }
+};
+
 /// Where the plugin may be: the path in its environment variable alone when that is set (a path the
 /// user gave is never silently replaced by another); otherwise beside an installed command
 /// (<prefix>/<bindir>/rigidbench -> <prefix>/<libdir>/rigidbench/<file>), then the build tree that
 /// built this program.
-std::vector<std::string> candidates(const EnginePlugin& p) {
-  if (const char* env = std::getenv(p.env); env && *env) return {env};
+std::vector<std::string> candidates(const EnginePlugin& p, const Names& n) {
+  if (const char* env = std::getenv(n.env.c_str()); env && *env) return {env};
   std::vector<std::string> c;
   std::error_code ec;
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -33,8 +46,9 @@ std::vector<std::string> candidates(const EnginePlugin& p) {
 
 /// The table, or empty and `failure` set.
 const void* load(const EnginePlugin& p, std::string& failure) {
+  const Names n(p);
   std::string tried;
-  for (const std::string& path : candidates(p)) {
+  for (const std::string& path : candidates(p, n)) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
       tried += cat("\n  ", path, ": no such file");
@@ -58,7 +72,7 @@ const void* load(const EnginePlugin& p, std::string& failure) {
       tried += cat("\n  ", path, ": ", dlerror());
       continue;
     }
-    void* entry = dlsym(lib, p.entry);
+    void* entry = dlsym(lib, n.entry.c_str());
     const void* table = entry ? p.call(entry) : nullptr;
     // Every table's first member is its `int abi` (engine_plugin.hpp).
     const int abi = table ? *static_cast<const int*>(table) : -1;
@@ -69,7 +83,7 @@ const void* load(const EnginePlugin& p, std::string& failure) {
     }
     return table;
   }
-  failure = cat("the ", p.engine, " schemes need their plugin, ", p.file, ", which could not be loaded (set ", p.env,
+  failure = cat("the ", p.engine, " schemes need their plugin, ", n.file, ", which could not be loaded (set ", n.env,
                 " to its path; docs/engines.md, \"Plugins\"). Tried:", tried);
   return nullptr;
 }
@@ -82,9 +96,9 @@ const void* load_engine_plugin(const EnginePlugin& plugin) {
     std::string failure;
   };
   static std::mutex mutex;
-  static std::map<std::string, Loaded> loaded;  // by the plugin's file name
+  static std::map<std::string, Loaded> loaded;  // by the plugin's name
   const std::lock_guard<std::mutex> lock(mutex);
-  auto [it, fresh] = loaded.try_emplace(plugin.file);
+  auto [it, fresh] = loaded.try_emplace(plugin.name);
   if (fresh) it->second.table = load(plugin, it->second.failure);
   if (!it->second.table) throw InputError(it->second.failure);
   return it->second.table;

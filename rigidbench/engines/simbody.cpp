@@ -25,18 +25,9 @@ namespace {
 
 /// The plugin's functions (engine_plugin.hpp); InputError naming every place tried if it cannot be loaded.
 const rigidbench_simbody_api& plugin() {
-  static constexpr EnginePlugin kPlugin{.engine = "Simbody",
-                                        .env = "RIGIDBENCH_SIMBODY_PLUGIN",
-                                        .file = "librigidbench_simbody.so",
-                                        .from_bindir = RIGIDBENCH_SIMBODY_PLUGIN_FROM_BINDIR,
-                                        .built = RIGIDBENCH_SIMBODY_PLUGIN_BUILT,
-                                        .note = RIGIDBENCH_SIMBODY_PLUGIN_NOTE,
-                                        .entry = "rigidbench_simbody_plugin",
-                                        .abi = RIGIDBENCH_SIMBODY_PLUGIN_ABI,
-                                        .call = [](void* entry) -> const void* {
-                                          return reinterpret_cast<decltype(&rigidbench_simbody_plugin)>(entry)();
-                                        }};
-  return *static_cast<const rigidbench_simbody_api*>(load_engine_plugin(kPlugin));
+  return engine_plugin<decltype(&rigidbench_simbody_plugin)>(
+      {.engine = "Simbody", .name = "simbody", .note = RIGIDBENCH_SIMBODY_PLUGIN_NOTE, .abi = RIGIDBENCH_SIMBODY_PLUGIN_ABI,
+       .from_bindir = RIGIDBENCH_SIMBODY_PLUGIN_FROM_BINDIR, .built = RIGIDBENCH_SIMBODY_PLUGIN_BUILT});
 }
 
 struct Variant {
