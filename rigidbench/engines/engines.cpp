@@ -28,49 +28,20 @@ void register_variant(SchemeInfo info, EngineFactory make, bool in_all) {
       .in_all = in_all});
 }
 
-namespace {
-/// An engine this build has not: `list` and a selection of its names say which package it needs.
-[[maybe_unused]] void absent(const char* prefix, const char* engine, const char* package) {
-  register_absent({prefix, cat(engine, " (Debian ", package,
-                               ") was not found when this build was configured; install it and configure again "
-                               "(docs/engines.md, \"Building\")")});
-}
-}  // namespace
-
 void register_engines() {
   static bool done = false;
   if (done) return;
   done = true;
-#ifdef RIGIDBENCH_HAVE_MUJOCO
-  register_mujoco();
-#else
-  absent("mujoco_", "MuJoCo", "libmujoco-dev");
-#endif
-#ifdef RIGIDBENCH_HAVE_ODE
-  register_ode();
-#else
-  absent("ode_", "ODE in double precision", "libode-dev");
-#endif
-#ifdef RIGIDBENCH_HAVE_BULLET
-  register_bullet();
-#else
-  absent("bullet_", "Bullet in double precision", "libbullet-dev");
-#endif
-#ifdef RIGIDBENCH_HAVE_SIMBODY
-  register_simbody();
-#else
-  absent("simbody_", "Simbody", "libsimbody-dev");
-#endif
-#ifdef RIGIDBENCH_HAVE_SUNDIALS
-  register_sundials();
-#else
-  absent("sundials_", "SUNDIALS", "libsundials-dev");
-#endif
-#ifdef RIGIDBENCH_HAVE_DART
-  register_dart();
-#else
-  absent("dart_", "DART 6", "libdart-dev");
-#endif
+  for (const detail::EngineListing& e : detail::engine_list()) {
+    if (e.add) {
+      e.add();
+    } else {
+      // `list` and a selection of its names say which package it needs.
+      register_absent({cat(e.name, "_"), cat(e.title, " (Debian ", e.package,
+                                             ") was not found when this build was configured; install it and "
+                                             "configure again (docs/engines.md, \"Building\")")});
+    }
+  }
 }
 
 }  // namespace rigidbench::engines

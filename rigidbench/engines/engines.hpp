@@ -30,18 +30,27 @@ std::string_view keep(std::string s);
 /// selected by name or glob only (SchemeEntry::in_all).
 void register_variant(SchemeInfo info, EngineFactory make, bool in_all = true);
 
-// One per engine file.
-void register_mujoco();
+// The version of each engine's package (one per engine file; its register_<name>() is declared
+// by the generated engine_list.cpp, which calls it).
 std::string mujoco_version();
-void register_ode();
 std::string ode_version();
-void register_bullet();
 std::string bullet_version();
-void register_simbody();
 std::string simbody_version();
-void register_sundials();  // not an engine: SUNDIALS' ODE solvers (sundials.cpp, docs/adaptive.md)
-std::string sundials_version();
-void register_dart();
-std::string dart_version();  // the DART package the plugin was built against, without loading it
+std::string sundials_version();  // not an engine: SUNDIALS' ODE solvers (sundials.cpp, docs/adaptive.md)
+std::string dart_version();      // the DART package the plugin was built against, without loading it
+
+namespace detail {
+/// One engine this build knows (engines/CMakeLists.txt, RIGIDBENCH_KNOWN_ENGINES): its name (its
+/// variants' names begin with name_), what it is, its Debian package, and the function registering
+/// its variants, null where this build has not the engine.
+struct EngineListing {
+  const char* name;
+  const char* title;
+  const char* package;
+  void (*add)();
+};
+/// Generated at configure time (engine_list.cpp).
+const std::vector<EngineListing>& engine_list();
+}  // namespace detail
 
 }  // namespace rigidbench::engines
