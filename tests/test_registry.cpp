@@ -263,7 +263,7 @@ TEST_CASE("registry: an outside family's equations get a reference through a reg
   CHECK_THROWS_WITH(compute_reference(p, grid, q), Catch::Contains("quad precision"));
 }
 
-TEST_CASE("styles: every built-in scheme has its own colour and marker, from its place in the list", "[registry][report]") {
+TEST_CASE("styles: every built-in scheme has its own colour and marker, keyed by its name", "[registry][report]") {
   // The check values of CRC-32 (zlib's polynomial): outside schemes' styles match the renderer's
   // zlib.crc32 fallback for reports written before styles existed.
   CHECK(crc32("123456789") == 0xCBF43926u);

@@ -1,7 +1,7 @@
 #pragma once
 // The built-in schemes as a type list: typed tests iterate over it, and the runtime registry
-// (registry.hpp), the figures' styles (reports/styles.cpp: a scheme's place in this list) and the
-// benchmarks follow from it. Adding a built-in scheme is its header and source (integrators/CMakeLists.txt
+// (registry.hpp) and the benchmarks follow from it (the figures' styles are keyed by name,
+// reports/styles.cpp). Adding a built-in scheme is its header and source (integrators/CMakeLists.txt
 // finds the source) plus its include and its entry in the list below (docs/architecture.md).
 //
 // Each scheme's type-erased wrapper (what verify, simulate and bench step) is instantiated once, in

@@ -8,18 +8,45 @@
 namespace rigidbench {
 namespace {
 
-// Twenty colours (matplotlib's tab10 and ten dark or saturated ones), ordered so that the thirteen
-// schemes of the rigid-body problems, which share most figures, get the most distinct ones; the
-// SE(3) maps of paper 001, shown mostly among themselves, get the dark ones.
-constexpr std::array<const char*, 26> kPalette{
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",  // RK4s, Lie-Euler, Terze, RIGs
-    "#008080", "#000080", "#800000", "#006400", "#c49a00",                        // BG maps, Campello's
-    "#000000", "#17becf", "#ff00ff", "#00c000", "#bcbd22", "#7f7f7f", "#4b0082",  // DLM ... LGVI
-    "#ff4500",
-    // The adaptive schemes and room for more: chosen greedily (step 0x33 grid, L* < 75) to be far from
-    // the twenty above (each at least ΔE 30 from every other built-in) and at least ΔE 38 from every
-    // outside colour below, so that the outside palette keeps its distance.
-    "#00cc99", "#333300", "#cc66ff", "#000033", "#669966", "#ff33cc"};
+// The built-in schemes' styles, keyed by name (docs/reports.md, "One style per scheme"). Twenty colours
+// (matplotlib's tab10 and ten dark or saturated ones) went first to the thirteen schemes of the
+// rigid-body problems, which share most figures, the dark ones to the SE(3) maps of paper 001, shown
+// mostly among themselves; the adaptive schemes' colours were chosen greedily (step 0x33 grid, L* < 75)
+// to be far from those twenty (each at least ΔE 30 from every other built-in) and at least ΔE 38 from
+// every outside colour below, so that the outside palette keeps its distance.
+struct NamedStyle {
+  std::string_view name;
+  const char* color;
+  const char* marker;
+};
+constexpr std::array<NamedStyle, 24> kBuiltinStyles{{
+    {"odeint_rk4_quat", "#1f77b4", "o"},
+    {"rk4_quat", "#ff7f0e", "s"},
+    {"lie_euler", "#2ca02c", "^"},
+    {"terze", "#d62728", "v"},
+    {"rig_pos", "#9467bd", "D"},
+    {"rig_neg", "#8c564b", "<"},
+    {"rig_imp", "#e377c2", ">"},
+    {"bg_body", "#008080", "p"},
+    {"bg_spatial", "#000080", "P"},
+    {"bg_newmark", "#800000", "h"},
+    {"campello_symplectic_euler", "#006400", "X"},
+    {"campello_implicit", "#c49a00", "*"},
+    {"dlm_splitting", "#000000", "d"},
+    {"rkmk4", "#17becf", "H"},
+    {"gr_energy_momentum", "#ff00ff", "8"},
+    {"gr_nonholonomic", "#00c000", "1"},
+    {"simo_wong", "#bcbd22", "2"},
+    {"akw_midpoint", "#7f7f7f", "3"},
+    {"lgvi", "#4b0082", "4"},
+    {"odeint_dopri5", "#ff4500", "+"},
+    {"odeint_cash_karp54", "#00cc99", "o"},
+    {"odeint_fehlberg78", "#333300", "s"},
+    {"odeint_bulirsch_stoer", "#cc66ff", "^"},
+    {"rkmk_dopri5", "#000033", "v"},
+}};
+// For a built-in without a row above: colours no row uses (each chosen as the adaptive schemes' were).
+constexpr std::array<const char*, 2> kSparePalette{"#669966", "#ff33cc"};
 // Colours for schemes that are not built in (outside C++, Python, files, engines), none of them a
 // built-in's: chosen greedily to maximise the smallest CIELAB distance (CIE76 ΔE) to the first twenty above
 // and to each other, among colours dark enough for a white page (L* < 75). Each is at least ΔE 38
@@ -40,18 +67,18 @@ std::uint32_t crc32(std::string_view bytes) {
 }
 
 SchemeStyle scheme_style(std::string_view name) {
-  std::size_t i = 0;
-  for (const SchemeEntry& e : registry()) {
-    if (!e.builtin) break;  // built-ins come first, in the order of builtin.hpp
-    if (e.info->name == name) {
-      // Past twenty-six built-ins the markers shift, so that colour and marker together stay unique.
-      return {kPalette[i % kPalette.size()], kMarkers[(i + i / kPalette.size()) % kMarkers.size()],
-              &e == &baseline_scheme() ? "--" : "-"};
-    }
-    ++i;
-  }
   const std::uint32_t h = crc32(name);
-  return {kOutsidePalette[h % kOutsidePalette.size()], kMarkers[(h / kOutsidePalette.size()) % kMarkers.size()], ":"};
+  const SchemeEntry* e = nullptr;
+  for (const SchemeEntry& r : registry())
+    if (r.info->name == name) e = &r;
+  if (e == nullptr || !e->builtin)
+    return {kOutsidePalette[h % kOutsidePalette.size()], kMarkers[(h / kOutsidePalette.size()) % kMarkers.size()], ":"};
+  const std::string line = e == &baseline_scheme() ? "--" : "-";
+  for (const NamedStyle& s : kBuiltinStyles)
+    if (s.name == name) return {s.color, s.marker, line};
+  // A built-in without its row: a spare colour and a marker from its name; the test of styles
+  // (test_registry.cpp) fails if two built-ins then look alike, and the scheme gets its row.
+  return {kSparePalette[h % kSparePalette.size()], kMarkers[(h / kSparePalette.size()) % kMarkers.size()], line};
 }
 
 nlohmann::ordered_json styles_json(const std::vector<std::string>& names) {

@@ -1,8 +1,9 @@
 #pragma once
 // One colour, marker and line style per scheme, the same in every figure of every report
 // (docs/reports.md, "Figures"). Reports carry them (`styles`), so the renderer draws what the
-// registry says: a built-in scheme takes the palette entry of its place in the built-in list
-// (integrators/builtin.hpp), so adding one needs no change here or in the renderer; any other scheme
+// registry says: a built-in scheme takes the style of its name's row in styles.cpp (a new built-in
+// without a row takes a spare colour by its name until it gets one; never a style from its place in
+// the built-in list, which would move when a scheme is added or reordered); any other scheme
 // takes one drawn from its name (CRC-32, stable across runs and machines) with a dotted line, so that
 // an outside scheme never looks like a built-in.
 #include <cstdint>
