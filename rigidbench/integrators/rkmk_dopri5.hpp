@@ -1,6 +1,7 @@
 #pragma once
 // A geometric adaptive scheme: Runge-Kutta-Munthe-Kaas with the Dormand-Prince 5(4) pair on
-// SO(3) x R^3 (docs/adaptive.md, "The geometric pair"). RKMK [MK98; IMNZ00, sec. 4] writes the
+// SO(3) x R^3 (docs/adaptive.md, "The geometric pair"), its stages those of every RKMK method
+// (munthe_kaas.hpp). RKMK [MK98; IMNZ00, sec. 4] writes the
 // attitude over one step as R(t_n + s) = R_n exp(u(s)) with u(0) = 0 and
 //   u' = dexp_r(u)^{-1} W,   J W' = (J W + h_B) x W + T(t, R_n exp(u)),
 // an ODE on the vector space so(3) x R^3 (R^3 with its additive group) to which any Runge-Kutta pair
@@ -22,9 +23,8 @@
 //   h min(5, max(0.2, 0.9 err^{-1/5})), no growth right after a rejection; the step is shortened to
 //   land exactly on each output time, the controller's proposal kept for the next (as odeint's
 //   integrate_times, so the two dopri5 schemes differ in their geometry, not their control).
-#include "rigidbench/core/so3.hpp"
 #include "rigidbench/integrators/any_integrator.hpp"
-#include "rigidbench/integrators/scheme_base.hpp"
+#include "rigidbench/integrators/munthe_kaas.hpp"
 
 namespace rigidbench {
 
@@ -51,8 +51,6 @@ class RkmkDopri5 final : public So3VelocityScheme {
     double err;
   };
   Attempt attempt(double dt);
-  /// W' = J^-1 ((J W + h_B) x W + T(t, R)), counted as a right-hand side (and a load if loaded).
-  Vec3 acceleration(double t, const Mat3& R, const Vec3& W);
 
   double abs_, rel_;
   double t_ = 0, dt_ = 0;

@@ -43,6 +43,18 @@ class So3VelocityScheme : public SchemeBase {
 
  protected:
   explicit So3VelocityScheme(const Problem& p) : SchemeBase(p), hB_(internal_momentum_if_any(p)) {}
+  /// Euler's equations, W' = J^{-1}((J W + h_B) x W + T(t, R)), T = R^T t(t, R) the body moment
+  /// (counted as a load evaluation where the problem is loaded).
+  Vec3 acceleration(double t, const Mat3& R, const Vec3& W) {
+    Vec3 Pi = p_->inertia() * W;
+    if (hB_) Pi += *hB_;
+    Vec3 rhs = Pi.cross(W);
+    if (!p_->torque_free()) {
+      rhs += p_->body_moment(t, R);
+      ++c_.load_evaluations;
+    }
+    return p_->inertia_inverse() * rhs;
+  }
   Mat3 R_ = Mat3::Identity();
   Vec3 W_ = Vec3::Zero();
   /// The internal momentum h_B (Pi = J W + h_B) of a scheme declaring the feature, where the problem has one.
