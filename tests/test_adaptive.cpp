@@ -5,6 +5,7 @@
 #include <functional>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "rigidbench/benchmarks/bench_suite.hpp"
@@ -22,6 +23,7 @@
 #include "rigidbench/tracking/snapshot.hpp"
 #include "rigidbench/verification/suite.hpp"
 #include "rigidbench/verification/tolerance_ladder.hpp"
+#include "rigidbench/verification/verdicts.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;
@@ -73,6 +75,19 @@ struct Times100Tag { static const SchemeInfo& info() { return Dopri5Tag::info();
 using GrowingDopri5 = OdeintAdaptive<odeint_adaptive::RungeKutta<ode::runge_kutta_dopri5, true, Checker, AlwaysGrow>, GrowTag>;
 using IgnoringDopri5 = OdeintAdaptive<odeint_adaptive::RungeKutta<ode::runge_kutta_dopri5, true, IgnoresTolerance>, IgnoresTag>;
 using StrictDopri5 = OdeintAdaptive<odeint_adaptive::RungeKutta<ode::runge_kutta_dopri5, true, Times100>, Times100Tag>;
+/// Not broken, but claiming what it does not do: odeint's Dopri5 declared to keep the energy exactly.
+struct ClaimsEnergyTag {
+  static const SchemeInfo& info() {
+    static const SchemeInfo i = [] {
+      SchemeInfo c = Dopri5Tag::info();
+      c.name = "dopri5_claiming_energy";
+      c.claims.energy = Claim::exact;
+      return c;
+    }();
+    return i;
+  }
+};
+using ClaimingDopri5 = OdeintAdaptive<odeint_adaptive::Dopri5, ClaimsEnergyTag>;
 
 }  // namespace adaptive_test
 using namespace adaptive_test;
@@ -222,6 +237,50 @@ TEST_CASE("tolerance ladder: verdicts fail for deliberately broken controllers",
   CHECK(strict.proportionality_verdict == Verdict::pass);
   CHECK(strict.ratio_max < good.ratio_max / 10);
   CHECK(strict.levels[2].counters.accepted_steps > 2 * good.levels[2].counters.accepted_steps);
+}
+
+TEST_CASE("tolerance ladder: an adaptive scheme's invariant claims are judged, as on the step ladders", "[adaptive]") {
+  const Problem p = catalogue_problem("free_body");
+  const ReferenceSolution ref = reference_on(p, 10);
+  const ToleranceLadder T{.tol0 = 1e-5, .levels = 5};
+  const Ladder L = make_ladder(p, 2);
+  const auto invariant = [](const PairResult& r, const std::string& name) -> const InvariantResult& {
+    for (const InvariantResult& i : r.invariants)
+      if (i.name == name) return i;
+    FAIL("no invariant " << name);
+    return r.invariants.front();
+  };
+  const auto check = [](const PairResult& r, const std::string& name) {
+    for (const PairResult::Check& c : r.checks())
+      if (c.name == name) return std::optional<Verdict>(c.verdict);
+    return std::optional<Verdict>();
+  };
+  // Exact energy claimed and not kept (Dopri5's energy error follows its tolerance): the claim fails,
+  // the pair fails; before, an adaptive scheme's claims were dropped and the pair passed.
+  const PairResult claiming = assess_adaptive_pair(p, scheme_entry<ClaimingDopri5>(), L, ref, T);
+  REQUIRE(claiming.status == "ok");
+  const InvariantResult& e = invariant(claiming, "energy");
+  INFO(e.note);
+  CHECK(e.claim == Claim::exact);
+  CHECK(e.drift > 1e-9);
+  CHECK(e.verdict == Verdict::fail);
+  CHECK(check(claiming, "invariant:energy") == Verdict::fail);
+  CHECK(claiming.failed());
+  CHECK(claiming.tolerance->proportionality_verdict == Verdict::pass);  // only the claim is wrong
+  // RKMK-DP5's R_n exp(u) is on SO(3) at every tolerance: its exact claim passes; what it does not
+  // claim is reported, not judged.
+  const PairResult rkmk = assess_adaptive_pair(p, scheme_entry<RkmkDopri5>(), L, ref, T);
+  CHECK(invariant(rkmk, "orthogonality").verdict == Verdict::pass);
+  CHECK(check(rkmk, "invariant:orthogonality") == Verdict::pass);
+  CHECK(invariant(rkmk, "energy").verdict == Verdict::undefined);
+  CHECK_FALSE(check(rkmk, "invariant:energy"));
+  CHECK_FALSE(rkmk.failed());
+  // A bounded claim is not judged on a tolerance ladder, and says why.
+  InvariantResult bounded = invariant(rkmk, "energy");
+  bounded.claim = Claim::bounded;
+  judge_invariant_adaptive(bounded, p, {100, 200, 400, 800, 1600});
+  CHECK(bounded.verdict == Verdict::undefined);
+  CHECK(bounded.note.find("not judged on a tolerance ladder") != std::string::npos);
 }
 
 TEST_CASE("rkmk_dopri5: on SO(3) at every tolerance, first same as last, the loads and h_B in its right-hand side", "[adaptive]") {
@@ -524,7 +583,7 @@ TEST_CASE("verify: adaptive and fixed-step schemes in one report, each on its ow
   CHECK(a.h.empty());
   std::set<std::string> names;
   for (const auto& c : a.checks()) names.insert(c.name);
-  CHECK(names == std::set<std::string>{"status", "tolerance_proportionality", "rejected_steps"});
+  CHECK(names == std::set<std::string>{"status", "tolerance_proportionality", "rejected_steps"});  // it claims no invariant
   CHECK_FALSE(by["odeint_rk4_quat"]->tolerance);
   CHECK_FALSE(by["odeint_rk4_quat"]->convergence.empty());
   // The report: valid against its schema, the adaptive pair without the step ladder's sections, and

@@ -279,6 +279,17 @@ class ModuleTest(unittest.TestCase):
             ignore_tolerance = True
         bad = rigidbench.verify(Ignores, ["free_body"], tol0=1e-3, tol_levels=5, measure_cost=False)["results"][0]
         self.assertEqual(bad["tolerance_ladder"]["proportionality"]["verdict"], "fail")
+        # Its claims are judged on the tolerance ladder as on a step ladder: Lie-Heun keeps R on SO(3)
+        # (R exp(.)) but not the energy, and a claim of exact energy fails instead of being dropped.
+        class Claims(LieHeunEuler):
+            name = "py_lie_heun_claims"
+            claims = {"energy": "exact", "constraint": "exact"}
+        claimed = rigidbench.verify(Claims, ["free_body"], tol0=1e-3, tol_levels=5, measure_cost=False)["results"][0]
+        self.assertEqual(claimed["invariants"]["energy"]["claim"], "exact")
+        self.assertEqual(claimed["invariants"]["energy"]["verdict"], "fail", claimed["invariants"]["energy"]["note"])
+        self.assertEqual(claimed["invariants"]["orthogonality"]["verdict"], "pass",
+                         claimed["invariants"]["orthogonality"]["note"])
+        self.assertEqual(py["invariants"]["energy"]["verdict"], "undefined")  # no claim: reported only
         # The command line's range, through the same check (docs/adaptive.md, "Range").
         for kw in ({"tol0": 0.0}, {"tol0": 1e-20}, {"tol0": 0.5}, {"tol_levels": 2}, {"tol_levels": 25}):
             with self.assertRaisesRegex(Exception, "tol0 must be in"):

@@ -30,6 +30,16 @@ std::string fmt(double x, const char* f) {
   return b;
 }
 
+namespace {
+/// "k/n pass" of the pair's exact invariant claims; empty without one.
+std::string exact_invariants(const PairResult& r) {
+  int ex = 0, ex_pass = 0;
+  for (const auto& i : r.invariants)
+    if (i.claim == Claim::exact) ex++, ex_pass += i.verdict == Verdict::pass;
+  return ex == 0 ? std::string() : cat(std::to_string(ex_pass), "/", std::to_string(ex), " pass");
+}
+}  // namespace
+
 void print_summary(const SuiteResult& s) {
   // Q_II at the primary level over its expected 2^p, the level's h in brackets: "15.997/16 (0.001) pass".
   std::printf("%-18s %-14s %-9s %-14s %-24s %-22s %-9s %s\n", "integrator", "problem", "status", "slope(att)/p",
@@ -42,10 +52,12 @@ void print_summary(const SuiteResult& s) {
     }
     if (r.tolerance) {  // an adaptive scheme: its tolerance ladder instead (docs/adaptive.md)
       const ToleranceStudy& t = *r.tolerance;
-      std::printf("%-18s %-14s %-9s tol-slope %s/1 %s, rejected %s %s, effective order %s%s\n", r.integrator.c_str(),
+      const std::string exact = exact_invariants(r);
+      std::printf("%-18s %-14s %-9s tol-slope %s/1 %s, rejected %s %s, effective order %s%s%s\n", r.integrator.c_str(),
                   r.problem.c_str(), r.status.c_str(), fmt(t.proportionality.slope, "%.2f").c_str(),
                   to_string(t.proportionality_verdict), fmt(t.rejected_fraction, "%.2f").c_str(),
-                  to_string(t.rejection_verdict), fmt(t.effective_order, "%.1f").c_str(), r.failed() ? "  <- FAILED" : "");
+                  to_string(t.rejection_verdict), fmt(t.effective_order, "%.1f").c_str(),
+                  exact.empty() ? "" : cat(", exact invariants ", exact).c_str(), r.failed() ? "  <- FAILED" : "");
       continue;
     }
     const auto it = r.convergence.find("attitude_error_final");
@@ -57,11 +69,9 @@ void print_summary(const SuiteResult& s) {
       const auto& l = r.q_ii.levels[std::size_t(r.q_ii.primary)];
       q = cat(fmt(l.median, "%.3f"), "/", fmt(r.q_ii.expected, "%.0f"), " (", fmt(l.h, "%.2g"), ") ", to_string(l.verdict));
     }
-    int ex = 0, ex_pass = 0;
-    for (const auto& i : r.invariants)
-      if (i.claim == Claim::exact) ex++, ex_pass += i.verdict == Verdict::pass;
+    const std::string exact = exact_invariants(r);
     std::printf("%-18s %-14s %-9s %-14s %-24s %-22s %-9s %s%s\n", r.integrator.c_str(), r.problem.c_str(), r.status.c_str(),
-                slope.c_str(), q.c_str(), cat(std::to_string(ex_pass), "/", std::to_string(ex), " pass").c_str(),
+                slope.c_str(), q.c_str(), (exact.empty() ? std::string("0/0 pass") : exact).c_str(),
                 fmt(r.cost.ns_per_step, "%.0f").c_str(), fmt(r.cost.ratio_to_baseline, "%.2f").c_str(),
                 r.failed() ? "  <- FAILED" : "");
   }

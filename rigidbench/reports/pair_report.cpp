@@ -737,8 +737,13 @@ ordered_json PairReport::to_json() const {
     for (const auto& [name, c] : paper_measures) j["paper_measures"][name] = convergence_json(c);
     j["q_ii"] = qii_json(q_ii);
     j["q_ii_full"] = qii_json(q_ii_full);
+  }
+  // Both ladders: an adaptive scheme's invariant claims are judged on its tolerance ladder.
+  if (!tolerance || !invariants.empty()) {
     j["invariants"] = ordered_json::object();
     for (const auto& [name, i] : invariants) j["invariants"][name] = invariant_json(i);
+  }
+  if (!tolerance) {
     if (anatomy) j["error_anatomy"] = anatomy_json(*anatomy);
     if (structure) j["structure"] = structure_json(*structure);
     j["true_vs_printed_note"] = kTrueVsPrinted;

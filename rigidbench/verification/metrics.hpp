@@ -1,11 +1,17 @@
 #pragma once
 // Metric definitions of docs/metrics.md as pure functions on numbers; the runner feeds them.
 #include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
 namespace rigidbench {
+
+/// Whether grid time t has reached an invariant's from_time (InvariantDef::from_time), with a few
+/// ulps of slack so that a from_time on the grid t0 + n h counts as reached.
+inline bool reached(double t, double from) { return t >= from - 8e-16 * std::max(1.0, std::abs(from)); }
 
 enum class Verdict { pass, fail, undefined };
 const char* to_string(Verdict v);

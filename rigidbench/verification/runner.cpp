@@ -14,10 +14,6 @@
 namespace rigidbench {
 namespace {
 
-/// Whether grid time t has reached an invariant's from_time (InvariantDef::from_time), with a few
-/// ulps of slack so that a from_time on the grid t0 + n h counts as reached.
-bool reached(double t, double from) { return t >= from - 8e-16 * std::max(1.0, std::abs(from)); }
-
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -192,6 +188,48 @@ PairResult pair_header(const Problem& p, const SchemeEntry& s, const Ladder& L, 
 }
 }  // namespace
 
+namespace {
+/// An invariant's result before its drifts: what it is, the scheme's claim, I_0 (or `anchor`, its
+/// value where it starts to hold, when that is known) and the scales it is judged against.
+InvariantResult invariant_header(const InvariantDef& d, const Problem& p, const SchemeEntry& s, double initial, double anchor) {
+  InvariantResult ir;
+  ir.name = d.name;
+  ir.kind = to_string(d.kind);
+  ir.description = d.description;
+  ir.claim = s.info->claims.of(d.kind, p.has_potential());
+  ir.initial = std::isfinite(anchor) ? anchor : initial;
+  // Every invariant is judged against its own size (a component too: a drift of 1e-10 in a
+  // component of size 4 is not hidden by its vector's 52); the round-off allowance of a component
+  // stays relative to its vector (docs/metrics.md, Invariants).
+  ir.scale = std::abs(ir.initial) > 1e-6 * d.natural_scale ? std::abs(ir.initial) : d.natural_scale;
+  ir.roundoff_scale = d.component ? std::max(d.natural_scale, ir.scale) : ir.scale;
+  if (d.kind == InvariantKind::constraint) ir.scale = ir.roundoff_scale = 1.0;
+  return ir;
+}
+
+/// An adaptive scheme's invariants: the drifts at each tolerance, and its claims judged as on the step
+/// ladders (judge_invariant_adaptive), so that a claim an adaptive scheme makes is never silently dropped.
+void assess_adaptive_invariants(PairResult& R, const Problem& p, const SchemeEntry& s) {
+  const std::vector<ToleranceLevel>& levels = R.tolerance->levels;
+  const auto& defs = p.invariants();
+  std::vector<double> I0(defs.size()), steps;
+  p.evaluate_invariants(p.initial, I0.data());
+  int finest = -1;
+  for (std::size_t k = 0; k < levels.size(); ++k) {
+    steps.push_back(double(levels[k].counters.accepted_steps));
+    if (levels[k].ok) finest = int(k);
+  }
+  for (std::size_t i = 0; i < defs.size(); ++i) {
+    InvariantResult ir = invariant_header(defs[i], p, s, I0[i], finest >= 0 ? levels[std::size_t(finest)].invariant_anchor[i] : kNaN);
+    for (const ToleranceLevel& lv : levels)
+      ir.drift_by_level.push_back(lv.ok && i < lv.invariant_max_dev.size() ? lv.invariant_max_dev[i] / ir.scale : kNaN);
+    if (finest >= 0) ir.drift = ir.drift_by_level[std::size_t(finest)];
+    judge_invariant_adaptive(ir, p, steps);
+    R.invariants.push_back(std::move(ir));
+  }
+}
+}  // namespace
+
 PairResult assess_adaptive_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, const ReferenceSolution& ref,
                                 const ToleranceLadder& T) {
   const auto start = Clock::now();
@@ -204,6 +242,7 @@ PairResult assess_adaptive_pair(const Problem& p, const SchemeEntry& s, const La
       R.reason = cat("at tol = ", format_number(lv.tol, 3), ": ", lv.reason);
       break;
     }
+  assess_adaptive_invariants(R, p, s);
   R.cost.source = "adaptive: the cost per unit of simulated time at each tolerance is in tolerance_ladder";
   R.seconds = since(start);
   return R;
@@ -295,20 +334,9 @@ void assess_invariants(PairResult& R, const Problem& p, const SchemeEntry& s, co
   const std::size_t nl = std::size_t(L.levels);
   const auto& defs = p.invariants();
   for (std::size_t i = 0; i < defs.size(); ++i) {
-    InvariantResult ir;
-    ir.name = defs[i].name;
-    ir.kind = to_string(defs[i].kind);
-    ir.description = defs[i].description;
-    ir.claim = s.info->claims.of(defs[i].kind, p.has_potential());
     // I_0, or for an invariant that holds from a later time its value there (finest level that ran).
-    ir.initial = runs[0].inv_initial[i];
-    if (finest >= 0 && std::isfinite(runs[std::size_t(finest)].inv_anchor[i])) ir.initial = runs[std::size_t(finest)].inv_anchor[i];
-    // Every invariant is judged against its own size (a component too: a drift of 1e-10 in a
-    // component of size 4 is not hidden by its vector's 52); the round-off allowance of a component
-    // stays relative to its vector (docs/metrics.md, Invariants).
-    ir.scale = std::abs(ir.initial) > 1e-6 * defs[i].natural_scale ? std::abs(ir.initial) : defs[i].natural_scale;
-    ir.roundoff_scale = defs[i].component ? std::max(defs[i].natural_scale, ir.scale) : ir.scale;
-    if (defs[i].kind == InvariantKind::constraint) ir.scale = ir.roundoff_scale = 1.0;
+    InvariantResult ir = invariant_header(defs[i], p, s, runs[0].inv_initial[i],
+                                          finest >= 0 ? runs[std::size_t(finest)].inv_anchor[i] : kNaN);
     for (std::size_t k = 0; k < nl; ++k) {
       ir.drift_by_level.push_back(runs[k].ok ? runs[k].inv_max_dev[i] / ir.scale : kNaN);
       ir.first_half_by_level.push_back(runs[k].ok ? runs[k].inv_first_half[i] / ir.scale : kNaN);

@@ -46,6 +46,22 @@ double reference_floor(const ReferenceSolution& ref, std::size_t stride, bool tr
   return std::max(kRefFloorFactor * est, kRoundoffUlps * kEps);
 }
 
+/// The other timed runs of a level: the same scheme from the same state on the same output times (a
+/// deterministic run gives the same result), timed only - no errors or invariants evaluated.
+void time_repetitions(ToleranceLevel& lv, const Problem& p, const SchemeEntry& s, const SchemeSettings& set,
+                      const FixedSteps& grid, int repetitions) {
+  for (int r = 1; r < repetitions; ++r) {
+    const std::unique_ptr<AnyIntegrator> again = s.make(p, set);
+    State y = p.initial;
+    again->reset(y, grid.t0);
+    const auto t_start = Clock::now();
+    integrate(*again, grid, {.every = 1}, y, [](const Observation&, const State&) {});
+    const double secs = std::chrono::duration<double>(Clock::now() - t_start).count();
+    lv.seconds_max = std::max(std::isnan(lv.seconds_max) ? lv.seconds : lv.seconds_max, secs);
+    lv.seconds = std::min(lv.seconds, secs);
+  }
+}
+
 /// One level: the scheme at abs = rel = tol on the reference's grid (one driver step per interval).
 ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const ReferenceSolution& ref, std::size_t stride,
                                    double tol, int repetitions, double floor) {
@@ -60,6 +76,13 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
   std::vector<double> I0(ni), I(ni);
   p.evaluate_invariants(p.initial, I0.data());
   lv.invariant_drift.assign(ni, 0.0);
+  // Anchored as run_level anchors them: an invariant that holds only from a later time (loads that
+  // vanish) from its value at the first output time at or after it.
+  const auto& defs = p.invariants();
+  lv.invariant_anchor.assign(ni, kNaN);
+  lv.invariant_max_dev.assign(ni, 0.0);
+  for (std::size_t i = 0; i < ni; ++i)
+    if (reached(t0, defs[i].from_time)) lv.invariant_anchor[i] = I0[i];
   lv.attitude_error = lv.omega_error = 0;
   const bool translating = p.translating();
   if (translating) lv.position_error = 0;
@@ -85,22 +108,17 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
           lv.position_error = std::max(lv.position_error, lv.position_error_final);
         }
         p.evaluate_invariants(xo, I.data());
-        for (std::size_t i = 0; i < ni; ++i)
-          lv.invariant_drift[i] = std::max(lv.invariant_drift[i], std::abs(I[i] - I0[i]) / p.invariants()[i].natural_scale);
+        for (std::size_t i = 0; i < ni; ++i) {
+          lv.invariant_drift[i] = std::max(lv.invariant_drift[i], std::abs(I[i] - I0[i]) / defs[i].natural_scale);
+          if (std::isnan(lv.invariant_anchor[i])) {
+            if (!reached(o.t, defs[i].from_time)) continue;
+            lv.invariant_anchor[i] = I[i];
+          }
+          lv.invariant_max_dev[i] = std::max(lv.invariant_max_dev[i], std::abs(I[i] - lv.invariant_anchor[i]));
+        }
       });
   lv.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  // The other timed runs: the same scheme from the same state on the same output times (a
-  // deterministic run gives the same result), timed only - no errors or invariants evaluated.
-  for (int r = 1; r < repetitions && run.ok; ++r) {
-    const std::unique_ptr<AnyIntegrator> again = s.make(p, set);
-    State y = p.initial;
-    again->reset(y, t0);
-    const auto t_start = Clock::now();
-    integrate(*again, FixedSteps{t0, dt, std::int64_t(M)}, {.every = 1}, y, [](const Observation&, const State&) {});
-    const double secs = std::chrono::duration<double>(Clock::now() - t_start).count();
-    lv.seconds_max = std::max(std::isnan(lv.seconds_max) ? lv.seconds : lv.seconds_max, secs);
-    lv.seconds = std::min(lv.seconds, secs);
-  }
+  if (run.ok) time_repetitions(lv, p, s, set, FixedSteps{t0, dt, std::int64_t(M)}, repetitions);
   lv.ok = run.ok;
   lv.reason = run.reason;
   lv.counters = integ->counters();
@@ -112,6 +130,7 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
   }
   const double attempted = double(lv.counters.accepted_steps + lv.counters.rejected_steps);
   lv.rejected_fraction = attempted > 0 ? double(lv.counters.rejected_steps) / attempted : kNaN;
+  if (!lv.ok) std::fill(lv.invariant_max_dev.begin(), lv.invariant_max_dev.end(), kNaN);
   if (!lv.ok)
     lv.attitude_error = lv.omega_error = lv.attitude_error_final = lv.omega_error_final = lv.position_error =
         lv.position_error_final = kNaN;

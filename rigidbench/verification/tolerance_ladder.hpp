@@ -8,7 +8,8 @@
 //   reference's floor, with its standard error, and the band of error / tol;
 // - the effective order: minus the slope of log error against log accepted steps (work-precision);
 // - the controller's rejected-step fraction;
-// - the invariants' drift at each tolerance, evaluated by the problem from the canonical state;
+// - the invariants' drift at each tolerance, evaluated by the problem from the canonical state, and
+//   the scheme's exact claims judged on it as on the step ladders (runner.cpp);
 // - the cost per unit of simulated time: accepted steps, right-hand sides, load evaluations, time.
 // Q_II and the step ladder's order verdicts do not apply: the output interval is not a step.
 #include <optional>
@@ -95,6 +96,11 @@ struct ToleranceLevel {
   double seconds_max = kNaN;   ///< the slowest of them (NaN with one run)
   /// max over the grid of |I - I_0| / S_I, per invariant of the problem (p.invariants() order).
   std::vector<double> invariant_drift;
+  /// What the scheme's invariant claims are judged on (runner.cpp, as on the step ladders): per
+  /// invariant, I at the first output time at or after its from_time (I_0 when it holds from t0; NaN
+  /// if never reached) and max |I - that| over the output times from then on. Not written: the
+  /// pair's judged invariants are (PairResult::invariants).
+  std::vector<double> invariant_anchor, invariant_max_dev;
 };
 
 /// The error a level is judged by (docs/adaptive.md, "What is judged"): the attitude error, and on a

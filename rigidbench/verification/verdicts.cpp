@@ -97,14 +97,14 @@ double roundoff_factor(const InvariantResult& ir) {
 /// (about one ulp per step, docs/decisions.md "Round-off budget of exact claims"), in ulps of the
 /// vector for a component. It only exceeds tau beyond ~45000 steps, i.e. on the long ladders of
 /// first-order schemes, or for a component much smaller than its vector.
-void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L) {
-  const std::size_t nl = ir.drift_by_level.size();
+void judge_exact(InvariantResult& ir, const Problem& p, const std::vector<double>& steps) {
+  const std::size_t nl = std::min(ir.drift_by_level.size(), steps.size());
   const double f = roundoff_factor(ir);
   double worst_ratio = -1;
   for (std::size_t k = 0; k < nl; ++k) {
     const double d = ir.drift_by_level[k];
     if (!std::isfinite(d)) continue;
-    const double thr = std::max(p.verification.exact_threshold, double(L.steps(int(k))) * kEps * f);
+    const double thr = std::max(p.verification.exact_threshold, steps[k] * kEps * f);
     if (d / thr > worst_ratio) worst_ratio = d / thr, ir.threshold = thr;
   }
   ir.verdict = worst_ratio < 0 ? Verdict::undefined : worst_ratio <= 1 ? Verdict::pass : Verdict::fail;
@@ -120,12 +120,18 @@ void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L) {
   double worst_ulps = 0;
   for (std::size_t k = 0; k < nl; ++k)
     if (std::isfinite(ir.drift_by_level[k]))
-      worst_ulps = std::max(worst_ulps, ir.drift_by_level[k] / (double(L.steps(int(k))) * kEps * f));
+      worst_ulps = std::max(worst_ulps, ir.drift_by_level[k] / (steps[k] * kEps * f));
   ir.failed_at_roundoff = worst_ulps <= kRoundoffUlpsPerStep;
   if (ir.failed_at_roundoff)
     ir.note += cat("; FAILED AT ROUND-OFF: every level's drift is <= ", format_number(worst_ulps, 2),
                    " ulps per step (<= ", format_number(kRoundoffUlpsPerStep, 1),
                    ") -- accumulated rounding; an O(h^p) error would stand out at the coarsest level");
+}
+
+void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L) {
+  std::vector<double> steps;
+  for (int k = 0; k < L.levels; ++k) steps.push_back(double(L.steps(k)));
+  judge_exact(ir, p, steps);
 }
 
 /// Claim bounded: no secular drift. Judged on the finest level whose drift is the scheme's error:
@@ -207,6 +213,24 @@ void judge_invariant(InvariantResult& ir, const Problem& p, const Ladder& L) {
   switch (ir.claim) {
     case Claim::exact: judge_exact(ir, p, L); return;
     case Claim::bounded: judge_bounded(ir, L); return;
+    case Claim::none:
+      ir.verdict = Verdict::undefined;
+      ir.note = "no claim: reported only";
+      return;
+  }
+}
+
+void judge_invariant_adaptive(InvariantResult& ir, const Problem& p, const std::vector<double>& steps) {
+  switch (ir.claim) {
+    case Claim::exact:
+      judge_exact(ir, p, steps);
+      ir.note += " (N_k: the accepted steps at tolerance k)";
+      return;
+    case Claim::bounded:
+      ir.verdict = Verdict::undefined;
+      ir.note = "bounded: not judged on a tolerance ladder (the rule fits the growth of the deviation over one "
+                "fixed step's run; here the step changes along the run and between levels): reported only";
+      return;
     case Claim::none:
       ir.verdict = Verdict::undefined;
       ir.note = "no claim: reported only";

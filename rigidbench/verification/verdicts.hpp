@@ -32,6 +32,12 @@ QiiResult assess_qii(const Problem& p, const std::vector<LevelRun>& runs, const 
 /// judge_exact, judge_bounded or no verdict. `ir` carries the drifts; sets verdict, threshold, note.
 void judge_invariant(InvariantResult& ir, const Problem& p, const Ladder& L);
 void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L);
+/// judge_exact with level k's step count steps[k] (N_k of the round-off allowance).
+void judge_exact(InvariantResult& ir, const Problem& p, const std::vector<double>& steps);
 void judge_bounded(InvariantResult& ir, const Ladder& L);
+/// The same rules on a tolerance ladder, whose level k took steps[k] accepted steps: exact claims by
+/// judge_exact's rule with N_k = steps[k]; a bounded claim is not judged there (its rule fits the
+/// growth of the deviation over one fixed step's run) and says so.
+void judge_invariant_adaptive(InvariantResult& ir, const Problem& p, const std::vector<double>& steps);
 
 }  // namespace rigidbench
