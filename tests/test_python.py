@@ -89,8 +89,8 @@ class LieHeunEuler:
             a1 = self.accel(self.W)
             W2 = self.W + dt * a1
             a2 = self.accel(W2)
-            err = max(np.max(np.abs(dt / 2 * (W2 - self.W))), np.max(np.abs(dt / 2 * (a2 - a1)))) / self.tol
-            factor = min(5.0, max(0.2, 0.9 * err ** -0.5)) if err > 0 else 5.0
+            err = self.estimate(dt, W2, a1, a2) / self.tol
+            factor = min(5.0, max(0.2, 0.9 * err ** -self.exponent)) if err > 0 else 5.0
             if err > 1:
                 self.n["rejected_steps"] += 1
                 self.dt = dt * factor
@@ -102,11 +102,31 @@ class LieHeunEuler:
             t = end if dt == end - t else t + dt
             self.dt = max(self.dt, dt * factor) if dt < self.dt else dt * factor
 
+    # The embedded estimate: the difference to the Lie-Euler step, of order 1 (~ h^2), and the
+    # controller's exponent 1/(q + 1).
+    exponent = 0.5
+
+    def estimate(self, dt, W2, a1, a2):
+        return max(np.max(np.abs(dt / 2 * (W2 - self.W))), np.max(np.abs(dt / 2 * (a2 - a1))))
+
     def read(self):
         return self.R, self.W
 
     def counters(self):
         return dict(self.n)
+
+
+class LieHeunCrude(LieHeunEuler):
+    """The same Lie-Heun (order 2) with an error estimate of order 0, h |W'| (~ h, not an order-1
+    pair's difference): held at tol, it makes h ~ tol and the error ~ h^2 ~ tol^2, a slope of
+    p / (q + 1) = 2 that it declares (error_estimate_order = 0), as SciPy's Radau (order 5) declares
+    the order 3 of its estimate (a slope of 5/4)."""
+    name = "py_lie_heun_crude"
+    error_estimate_order = 0
+    exponent = 1.0
+
+    def estimate(self, dt, W2, a1, a2):
+        return dt * np.max(np.abs(a1))
 
 
 class LieEuler:
@@ -279,6 +299,21 @@ class ModuleTest(unittest.TestCase):
             ignore_tolerance = True
         bad = rigidbench.verify(Ignores, ["free_body"], tol0=1e-3, tol_levels=5, measure_cost=False)["results"][0]
         self.assertEqual(bad["tolerance_ladder"]["proportionality"]["verdict"], "fail")
+        # An estimate of another order than local extrapolation's: the band follows the declared order
+        # (slope p / (q + 1) = 2); the same controller without the declaration fails the slope-1 rule.
+        crude = rigidbench.verify(LieHeunCrude, ["free_body"], tol0=1e-2, tol_levels=3, measure_cost=False)["results"][0]
+        prop = crude["tolerance_ladder"]["proportionality"]
+        self.assertEqual(prop["expected"], 2.0)
+        self.assertEqual(prop["verdict"], "pass", prop["note"])
+        undeclared = type("Undeclared", (LieHeunCrude,), {"name": "py_lie_heun_crude_undeclared", "error_estimate_order": -1})
+        prop = rigidbench.verify(undeclared, ["free_body"], tol0=1e-2, tol_levels=3,
+                                 measure_cost=False)["results"][0]["tolerance_ladder"]["proportionality"]
+        self.assertEqual(prop["expected"], 1.0)
+        self.assertEqual(prop["verdict"], "fail", prop["note"])
+        for bad in (2, -2):  # in [0, order - 1] only
+            with self.assertRaisesRegex(Exception, "error_estimate_order"):
+                rigidbench.verify(type("Bad", (LieHeunCrude,), {"name": "py_bad_estimate", "error_estimate_order": bad}),
+                                  ["free_body"], tol0=1e-2, tol_levels=3, measure_cost=False)
         # Its claims are judged on the tolerance ladder as on a step ladder: Lie-Heun keeps R on SO(3)
         # (R exp(.)) but not the energy, and a claim of exact energy fails instead of being dropped.
         class Claims(LieHeunEuler):

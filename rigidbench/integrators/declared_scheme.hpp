@@ -23,6 +23,9 @@ struct SchemeDeclaration {
   /// Chooses its own steps (SchemeInfo::adaptive; docs/adaptive.md): judged on the tolerance ladder,
   /// and declares the settings abs_tolerance and rel_tolerance.
   bool adaptive = false;
+  /// SchemeInfo::error_estimate_order: -1 (order - 1), else in [0, order - 1]; an adaptive scheme of a
+  /// fixed order only.
+  int error_estimate_order = -1;
 };
 
 /// Validates `d` (name, order in [1, 12] or, adaptive, [0, 12], at most NameList::kCapacity families and features, names

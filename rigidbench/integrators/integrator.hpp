@@ -158,6 +158,12 @@ struct SchemeInfo {
   /// Chooses its own steps under kAbsTolerance / kRelTolerance (the contract above, docs/adaptive.md):
   /// judged on a tolerance ladder, not a step ladder.
   bool adaptive = false;
+  /// An adaptive scheme's error estimate, where it is not local extrapolation's: its order q (the
+  /// estimate of one step ~ h^(q+1)). -1: order - 1, the usual pair whose order-p solution propagates
+  /// and whose estimate is its difference to an order-(p-1) one. A controller holding that estimate at
+  /// tol makes h ~ tol^(1/(q+1)) and the global error ~ h^p, so the tolerance ladder expects the slope
+  /// p / (q + 1) (Radau IIA: p = 5 with a third-order estimate, 5/4; docs/adaptive.md, "What is judged").
+  int error_estimate_order = -1;
   /// The version of code the scheme runs that is not rigidbench's, e.g. "MuJoCo 2.2.2" for an engine;
   /// empty for schemes written for rigidbench (versioned by the tool). The report carries it and the
   /// gate pins it: a baseline blessed with another version is stale (docs/gate.md).

@@ -270,7 +270,7 @@ ordered_json tolerance_json(const ToleranceStudy& T) {
           {"proportionality",
            {{"slope", num(T.proportionality.slope)},
             {"stderr", num(T.proportionality.stderr_slope)},
-            {"expected", 1.0},
+            {"expected", T.expected_slope},
             {"tolerance", kProportionalityTolerance},
             {"verdict", to_string(T.proportionality_verdict)},
             {"note", T.proportionality_note}}},
@@ -584,6 +584,7 @@ ToleranceStudy tolerance_from(const J& j) {
   T.proportionality.slope = n_at(pr, "slope");
   T.proportionality.stderr_slope = n_at(pr, "stderr");
   T.proportionality_verdict = verdict_named(s_at(pr, "verdict"));
+  if (const double e = n_at(pr, "expected"); std::isfinite(e)) T.expected_slope = e;
   T.proportionality_note = s_at(pr, "note");
   T.omega_proportionality.slope = n_at(j, "omega_slope");
   T.omega_proportionality.stderr_slope = n_at(j, "omega_slope_stderr");

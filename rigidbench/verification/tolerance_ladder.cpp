@@ -26,6 +26,11 @@ double judged_error(const ToleranceLevel& lv) {
   return std::isnan(lv.position_error) || !lv.ok ? lv.attitude_error : std::max(lv.attitude_error, lv.position_error);
 }
 
+double expected_proportionality(const SchemeInfo& info) {
+  if (info.error_estimate_order < 0 || info.order < 1) return 1.0;
+  return double(info.order) / double(info.error_estimate_order + 1);
+}
+
 double ToleranceLadder::tol(int k) const { return tol0 * std::pow(10.0, -0.5 * double(k)); }
 
 std::size_t ToleranceLadder::stride(std::size_t m, int max_intervals) {
@@ -199,6 +204,7 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
   st.translating = p.translating();
   st.span = ref.times.back() - ref.times.front();
   st.tol0 = L.tol0;
+  st.expected_slope = expected_proportionality(*s.info);
   st.repetitions = std::max(1, L.repetitions);
   for (const InvariantDef& d : p.invariants()) st.invariant_names.push_back(d.name);
   const std::size_t stride = ToleranceLadder::stride(ref.times.size() - 1, L.max_intervals);
@@ -226,15 +232,22 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
     st.omega_proportionality = fit_line(lt, lw);
     st.work = fit_line(ls, le);
     st.effective_order = -st.work.slope;
-    const double dev = std::abs(st.proportionality.slope - 1), se = st.proportionality.stderr_slope;
+    const double dev = std::abs(st.proportionality.slope - st.expected_slope), se = st.proportionality.stderr_slope;
     st.proportionality_verdict = dev <= kProportionalityTolerance                                      ? Verdict::pass
                                  : std::isfinite(se) && dev > kProportionalityTolerance + 2 * se ? Verdict::fail
                                                                                                   : Verdict::undefined;
     st.proportionality_note = cat(st.translating ? "log error (the larger of attitude and position) against log tol: slope "
                                                  : "log error against log tol: slope ", format_number(st.proportionality.slope, 3), " +- ",
                                   format_number(st.proportionality.stderr_slope, 2), " over ", std::to_string(used),
-                                  " levels above the reference floor and not grid-bound (pass within 1 +- ",
-                                  format_number(kProportionalityTolerance, 2), ", fail beyond that by two standard errors)");
+                                  " levels above the reference floor and not grid-bound (pass within ",
+                                  format_number(st.expected_slope, 3), " +- ", format_number(kProportionalityTolerance, 2),
+                                  ", fail beyond that by two standard errors)",
+                                  s.info->error_estimate_order < 0
+                                      ? ""
+                                      : cat("; expected ", std::to_string(s.info->order), "/(",
+                                            std::to_string(s.info->error_estimate_order), " + 1): an order-",
+                                            std::to_string(s.info->order), " method whose error estimate is of order ",
+                                            std::to_string(s.info->error_estimate_order)));
   } else {
     st.proportionality_note = cat(std::to_string(used), " level(s) above the reference floor and not grid-bound (",
                                   std::to_string(kMinToleranceLevels), " needed): the slope is not defined");

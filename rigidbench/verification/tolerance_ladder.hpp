@@ -42,7 +42,8 @@ struct ToleranceLadder {
 };
 
 /// The verdict thresholds (docs/adaptive.md, "Verdicts").
-/// Proportionality: the error follows the tolerance, |slope - 1| <= this (pass); beyond it by more
+/// Proportionality: the error follows the tolerance, |slope - s| <= this (pass; s =
+/// expected_proportionality, 1 but for a declared estimate order); beyond it by more
 /// than two standard errors of the slope: fail; in between, undefined (as the bounded rule of the
 /// invariants). A controller of the local error per step of an order-p method with an order-(p-1)
 /// estimate (local extrapolation) gives a global error ~ tol^(p/p) = tol; the allowance covers the
@@ -109,6 +110,11 @@ struct ToleranceLevel {
 /// read against it; on a gas of spheres the attitudes carry no error worth the name, the positions do.
 double judged_error(const ToleranceLevel& lv);
 
+/// The slope of log error against log tol that the scheme's controller makes (SchemeInfo::
+/// error_estimate_order): 1 for local extrapolation, p / (q + 1) for an order-q estimate of an
+/// order-p method.
+double expected_proportionality(const SchemeInfo& info);
+
 struct ToleranceStudy {
   std::string integrator, problem;
   bool translating = false;  // the levels' judged error includes the position error
@@ -119,6 +125,7 @@ struct ToleranceStudy {
   std::vector<std::string> invariant_names;  // of ToleranceLevel::invariant_drift
   std::vector<ToleranceLevel> levels;
   LineFit proportionality;      // log10 judged error against log10 tol, levels above the floor
+  double expected_slope = 1;    // expected_proportionality(scheme)
   LineFit omega_proportionality;
   double ratio_min = kNaN, ratio_max = kNaN;  // judged error / tol over those levels
   LineFit work;                 // log10 judged error against log10 accepted steps
