@@ -407,6 +407,7 @@ SchemeDeclaration declaration_of(const py::handle& cls) {
   d.torque_free_only = attr_or<bool>(cls, "torque_free_only", false);
   d.adaptive = attr_or<bool>(cls, "adaptive", false);
   d.error_estimate_order = attr_or<int>(cls, "error_estimate_order", -1);
+  d.dense_output = attr_or<bool>(cls, "dense_output", false);
   for (const auto& [k, v] : attr_or<std::map<std::string, std::string>>(cls, "claims", {}))
     set_claim(d.claims, k, claim_from_string(v));
   return d;

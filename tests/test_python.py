@@ -116,6 +116,51 @@ class LieHeunEuler:
         return dict(self.n)
 
 
+class LieHeunDense(LieHeunEuler):
+    """The same pair with dense output: it steps past each output time and interpolates there
+    (R_n exp(s u_n) and W linear in s, the fraction of the last step), as odeint's dopri5 and SciPy's
+    solvers do, and says so (dense_output = True). `fixed_tol` makes it a deliberately broken
+    controller: that tolerance, whatever it is given."""
+    name = "py_lie_heun_dense"
+    dense_output = True
+    fixed_tol = None
+
+    def __init__(self, problem, abs_tolerance, rel_tolerance):
+        super().__init__(problem, abs_tolerance, rel_tolerance)
+        self.tol = self.fixed_tol or self.tol
+
+    def reset(self, state):
+        super().reset(state)
+        self.t = None
+        self.out = (self.R, self.W)
+
+    def step(self, t, h):
+        end = t + h
+        if self.t is None:
+            self.t, self.dt = t, h / 10
+        while self.t < end:
+            dt = self.dt
+            a1 = self.accel(self.W)
+            W2 = self.W + dt * a1
+            a2 = self.accel(W2)
+            err = self.estimate(dt, W2, a1, a2) / self.tol
+            factor = min(5.0, max(0.2, 0.9 * err ** -self.exponent)) if err > 0 else 5.0
+            self.dt = dt * factor
+            if err > 1:
+                self.n["rejected_steps"] += 1
+                continue
+            self.Rp, self.Wp, self.tp, self.u = self.R, self.W, self.t, dt / 2 * (self.W + W2)
+            self.R = self.R @ self.exp(self.u)
+            self.W = self.W + dt / 2 * (a1 + a2)
+            self.t += dt
+            self.n["accepted_steps"] += 1
+        s = (end - self.tp) / (self.t - self.tp)
+        self.out = (self.Rp @ self.exp(s * self.u), self.Wp + s * (self.W - self.Wp))
+
+    def read(self):
+        return self.out
+
+
 class LieHeunCrude(LieHeunEuler):
     """The same Lie-Heun (order 2) with an error estimate of order 0, h |W'| (~ h, not an order-1
     pair's difference): held at tol, it makes h ~ tol and the error ~ h^2 ~ tol^2, a slope of
@@ -299,6 +344,25 @@ class ModuleTest(unittest.TestCase):
             ignore_tolerance = True
         bad = rigidbench.verify(Ignores, ["free_body"], tol0=1e-3, tol_levels=5, measure_cost=False)["results"][0]
         self.assertEqual(bad["tolerance_ladder"]["proportionality"]["verdict"], "fail")
+        # Dense output: a controller stepping past the output times is judged by its tolerance, never
+        # "grid-bound" (its steps may span output intervals by design); ignoring its tolerance, with
+        # steps longer than the output intervals, it fails - undeclared, the same run is "undefined".
+        dense = rigidbench.verify(LieHeunDense, ["free_body"], tol0=1e-3, tol_levels=5, measure_cost=False)["results"][0]
+        self.assertEqual(dense["tolerance_ladder"]["proportionality"]["verdict"], "pass",
+                         dense["tolerance_ladder"]["proportionality"]["note"])
+        broken = {"name": "py_dense_fixed_tol", "fixed_tol": 0.3}
+        lad = rigidbench.verify(type("Broken", (LieHeunDense,), broken), ["free_body"], tol0=1e-3, tol_levels=5,
+                                measure_cost=False)["results"][0]["tolerance_ladder"]
+        self.assertTrue(all(x["accepted_steps"] < lad["output_intervals"] for x in lad["levels"]))
+        self.assertFalse(any(x["grid_bound"] for x in lad["levels"]))
+        self.assertEqual(lad["proportionality"]["verdict"], "fail", lad["proportionality"]["note"])
+        lad = rigidbench.verify(type("Undeclared", (LieHeunDense,), {**broken, "name": "py_dense_undeclared",
+                                                                    "dense_output": False}),
+                                ["free_body"], tol0=1e-3, tol_levels=5, measure_cost=False)["results"][0]["tolerance_ladder"]
+        self.assertEqual(lad["proportionality"]["verdict"], "undefined")
+        with self.assertRaisesRegex(Exception, "dense_output"):
+            rigidbench.verify(type("NotAdaptive", (LieHeunDense,), {"name": "py_dense_fixed_step", "adaptive": False}),
+                              ["free_body"], measure_cost=False)
         # An estimate of another order than local extrapolation's: the band follows the declared order
         # (slope p / (q + 1) = 2); the same controller without the declaration fails the slope-1 rule.
         crude = rigidbench.verify(LieHeunCrude, ["free_body"], tol0=1e-2, tol_levels=3, measure_cost=False)["results"][0]

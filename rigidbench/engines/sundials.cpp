@@ -259,6 +259,7 @@ void register_sundials() {
                             "SUNDIALS' default controllers, at most 10^6 steps per output interval",
                    .settings = {kAbsTolerance, kRelTolerance},
                    .adaptive = true,
+                   .dense_output = true,
                    .version = keep(cat("SUNDIALS ", sundials_version()))},
         [&v](const Problem& p, const SchemeSettings& set, const SchemeInfo& info) {
           return std::make_unique<Sundials>(p, set, v, info);

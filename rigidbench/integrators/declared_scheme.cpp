@@ -142,6 +142,9 @@ const SchemeInfo& declare_scheme(SchemeDeclaration d) {
                          " is the order of an adaptive scheme's error estimate, in [0, order - 1] for an adaptive scheme "
                          "of a fixed order (order ", std::to_string(d.order), d.adaptive ? "" : ", not adaptive",
                          "; docs/adaptive.md, \"What is judged\")"));
+  if (d.dense_output && !d.adaptive)
+    throw InputError(cat("scheme '", d.name, "': dense_output describes an adaptive scheme's output (it steps past the "
+                         "output times and interpolates); a fixed-step scheme steps onto them"));
   if (d.families.empty()) throw InputError(cat("scheme '", d.name, "': no model family given (e.g. rigid_body)"));
   if (d.families.size() > NameList::kCapacity || d.features.size() > NameList::kCapacity)
     throw InputError(cat("scheme '", d.name, "': at most 8 families and 8 features"));
@@ -181,6 +184,7 @@ const SchemeInfo& declare_scheme(SchemeDeclaration d) {
   i.notes = x.notes;
   i.adaptive = x.adaptive;
   i.error_estimate_order = x.error_estimate_order;
+  i.dense_output = x.dense_output;
   if (x.adaptive) i.settings = {kAbsTolerance, kRelTolerance};
   store.push_back(std::move(s));
   return store.back()->info;

@@ -26,6 +26,7 @@ struct SchemeDeclaration {
   /// SchemeInfo::error_estimate_order: -1 (order - 1), else in [0, order - 1]; an adaptive scheme of a
   /// fixed order only.
   int error_estimate_order = -1;
+  bool dense_output = false;  ///< SchemeInfo::dense_output; an adaptive scheme only
 };
 
 /// Validates `d` (name, order in [1, 12] or, adaptive, [0, 12], at most NameList::kCapacity families and features, names

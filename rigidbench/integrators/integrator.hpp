@@ -164,6 +164,10 @@ struct SchemeInfo {
   /// tol makes h ~ tol^(1/(q+1)) and the global error ~ h^p, so the tolerance ladder expects the slope
   /// p / (q + 1) (Radau IIA: p = 5 with a third-order estimate, 5/4; docs/adaptive.md, "What is judged").
   int error_estimate_order = -1;
+  /// An adaptive scheme with dense output: it steps past an output time and interpolates there, so
+  /// its steps are set by its tolerance whatever the output grid - no level of its ladder is
+  /// grid-bound (tolerance_ladder.hpp), and its error at the output times is its interpolant's.
+  bool dense_output = false;
   /// The version of code the scheme runs that is not rigidbench's, e.g. "MuJoCo 2.2.2" for an engine;
   /// empty for schemes written for rigidbench (versioned by the tool). The report carries it and the
   /// gate pins it: a baseline blessed with another version is stale (docs/gate.md).

@@ -10,6 +10,7 @@ struct OdeintVariant {
   std::string_view name, title, source;
   int order;  // 0: variable (Bulirsch-Stoer)
   std::string_view notes;
+  bool dense_output = false;  // steps past the output times and interpolates (SchemeInfo::dense_output)
 };
 
 constexpr OdeintVariant kDopri5{
@@ -17,7 +18,8 @@ constexpr OdeintVariant kDopri5{
     "Dormand & Prince, J. Comput. Appl. Math. 6 (1980); Boost.Odeint runge_kutta_dopri5 with controlled_runge_kutta and "
     "its continuous extension (calc_state)",
     5, "steps past each output time and interpolates there; error estimate of order 4 (local extrapolation); "
-       "the stepper of the body systems' references with contact (there with exact landing on the grid)"};
+       "the stepper of the body systems' references with contact (there with exact landing on the grid)",
+    true};
 constexpr OdeintVariant kCashKarp54{
     "odeint_cash_karp54", "Cash-Karp 5(4), controlled, exact landing (Boost.Odeint)",
     "Cash & Karp, ACM TOMS 16 (1990); Boost.Odeint runge_kutta_cash_karp54 with controlled_runge_kutta", 5,
@@ -44,7 +46,8 @@ SchemeInfo odeint_info(const OdeintVariant& v) {
           .claims = {},
           .notes = v.notes,
           .settings = {kAbsTolerance, kRelTolerance, kProjectQuaternion},
-          .adaptive = true};
+          .adaptive = true,
+          .dense_output = v.dense_output};
 }
 
 }  // namespace

@@ -141,7 +141,9 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
         lv.position_error_final = kNaN;
   lv.floor = floor;
   lv.above_floor = lv.ok && judged_error(lv) > lv.floor;
-  lv.grid_bound = lv.counters.accepted_steps < 2 * M;
+  // A scheme with dense output steps past the output times: its steps are its tolerance's whatever the
+  // grid (a loose tolerance's steps may span several output intervals), so it is never grid-bound.
+  lv.grid_bound = !s.info->dense_output && lv.counters.accepted_steps < 2 * M;
   return lv;
 }
 

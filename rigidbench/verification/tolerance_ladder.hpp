@@ -89,7 +89,7 @@ struct ToleranceLevel {
   bool above_floor = false;
   /// Fewer than two accepted steps per output interval: an exact-landing scheme's steps were set by
   /// the output grid, not by its tolerance (its error then stays at the grid step's as the tolerance
-  /// falls). Not used for the slopes.
+  /// falls). Not used for the slopes. Never for a scheme with dense output (SchemeInfo::dense_output).
   bool grid_bound = false;
   Counters counters;
   double rejected_fraction = kNaN;  // rejected / (accepted + rejected)
