@@ -1,6 +1,7 @@
 // Adaptive schemes (docs/adaptive.md): the odeint controlled steppers through the contract, their
 // counters, and the tolerance ladder's verdicts - which must fail for deliberately broken controllers.
 #include <catch2/catch.hpp>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include "rigidbench/benchmarks/bench_suite.hpp"
 #include "rigidbench/integrators/integrate.hpp"
+#include "rigidbench/integrators/lie_euler.hpp"
 #include "rigidbench/integrators/odeint_adaptive.hpp"
 #include "rigidbench/integrators/rkmk_dopri5.hpp"
 #include "rigidbench/problems/catalogue.hpp"
@@ -281,6 +283,34 @@ TEST_CASE("tolerance ladder: an adaptive scheme's invariant claims are judged, a
   judge_invariant_adaptive(bounded, p, {100, 200, 400, 800, 1600});
   CHECK(bounded.verdict == Verdict::undefined);
   CHECK(bounded.note.find("not judged on a tolerance ladder") != std::string::npos);
+}
+
+TEST_CASE("what an adaptive scheme declares must fit together, or registration refuses it", "[adaptive]") {
+  const auto refused = [](SchemeInfo info, const char* why) {
+    static std::deque<SchemeInfo> keep;  // registered infos are referenced for the program's life
+    const SchemeInfo& i = keep.emplace_back(std::move(info));
+    SchemeEntry e = scheme_entry<OdeintDopri5>();
+    e.info = &i;
+    INFO(i.name);
+    CHECK_THROWS_WITH(register_scheme(e), Catch::Contains(why));
+    CHECK_FALSE(is_registered(i.name));
+  };
+  SchemeInfo sym = Dopri5Tag::info();
+  sym.name = "adaptive_claiming_symmetry";
+  sym.claims.symmetric = true;  // would be accepted and never judged on a tolerance ladder
+  refused(sym, "claims symmetric, a property of a fixed step's one-step map");
+  SchemeInfo est = Dopri5Tag::info();
+  est.name = "adaptive_estimate_order_5";
+  est.error_estimate_order = 5;  // order 5: in [0, 4] only
+  refused(est, "in [0, order - 1]");
+  SchemeInfo dense = LieEuler::info();
+  dense.name = "fixed_step_dense";
+  dense.dense_output = true;
+  refused(dense, "dense_output describes an adaptive scheme's controller");
+  CHECK(expected_proportionality(Dopri5Tag::info()) == 1.0);
+  SchemeInfo radau = Dopri5Tag::info();
+  radau.error_estimate_order = 3;  // Radau IIA: order 5, a third-order estimate
+  CHECK(expected_proportionality(radau) == 1.25);
 }
 
 TEST_CASE("rkmk_dopri5: on SO(3) at every tolerance, first same as last, the loads and h_B in its right-hand side", "[adaptive]") {

@@ -374,6 +374,11 @@ class ModuleTest(unittest.TestCase):
                                  measure_cost=False)["results"][0]["tolerance_ladder"]["proportionality"]
         self.assertEqual(prop["expected"], 1.0)
         self.assertEqual(prop["verdict"], "fail", prop["note"])
+        # A structure claim by an adaptive scheme would be accepted and never judged: refused.
+        with self.assertRaisesRegex(Exception, "claims symplectic, a property of a fixed step"):
+            rigidbench.verify(type("Sympl", (LieHeunEuler,), {"name": "py_adaptive_symplectic",
+                                                               "claims": {"symplectic": "exact"}}),
+                              ["free_body"], tol0=1e-2, tol_levels=3, measure_cost=False)
         for bad in (2, -2):  # in [0, order - 1] only
             with self.assertRaisesRegex(Exception, "error_estimate_order"):
                 rigidbench.verify(type("Bad", (LieHeunCrude,), {"name": "py_bad_estimate", "error_estimate_order": bad}),

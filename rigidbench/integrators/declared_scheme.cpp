@@ -136,15 +136,6 @@ const SchemeInfo& declare_scheme(SchemeDeclaration d) {
   if (d.order < lowest || d.order > 12)
     throw InputError(cat("scheme '", d.name, "': order must be an integer in [", std::to_string(lowest), ", 12] (got ",
                          std::to_string(d.order), ")"));
-  if (d.error_estimate_order != -1 &&
-      (!d.adaptive || d.order < 1 || d.error_estimate_order < 0 || d.error_estimate_order >= d.order))
-    throw InputError(cat("scheme '", d.name, "': error_estimate_order ", std::to_string(d.error_estimate_order),
-                         " is the order of an adaptive scheme's error estimate, in [0, order - 1] for an adaptive scheme "
-                         "of a fixed order (order ", std::to_string(d.order), d.adaptive ? "" : ", not adaptive",
-                         "; docs/adaptive.md, \"What is judged\")"));
-  if (d.dense_output && !d.adaptive)
-    throw InputError(cat("scheme '", d.name, "': dense_output describes an adaptive scheme's output (it steps past the "
-                         "output times and interpolates); a fixed-step scheme steps onto them"));
   if (d.families.empty()) throw InputError(cat("scheme '", d.name, "': no model family given (e.g. rigid_body)"));
   if (d.families.size() > NameList::kCapacity || d.features.size() > NameList::kCapacity)
     throw InputError(cat("scheme '", d.name, "': at most 8 families and 8 features"));
@@ -186,6 +177,7 @@ const SchemeInfo& declare_scheme(SchemeDeclaration d) {
   i.error_estimate_order = x.error_estimate_order;
   i.dense_output = x.dense_output;
   if (x.adaptive) i.settings = {kAbsTolerance, kRelTolerance};
+  check_adaptive_declaration(i);
   store.push_back(std::move(s));
   return store.back()->info;
 }

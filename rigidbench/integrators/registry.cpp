@@ -46,6 +46,7 @@ const SchemeEntry& register_scheme(SchemeEntry e) {
   // needs an order to expect, a tolerance ladder does not.
   if (e.info->order < 1 && !(e.info->adaptive && e.info->order == 0))
     throw InputError(cat("cannot register scheme '", name, "': order must be >= 1 (0: variable, for an adaptive scheme)"));
+  check_adaptive_declaration(*e.info);
   std::lock_guard lock(registry_mutex());
   for (const SchemeEntry& x : entries())
     if (x.info->name == name)
@@ -56,6 +57,23 @@ const SchemeEntry& register_scheme(SchemeEntry e) {
   if (e.origin == SchemeOrigin::builtin) e.origin = SchemeOrigin::registered;
   entries().push_back(std::move(e));
   return entries().back();
+}
+
+void check_adaptive_declaration(const SchemeInfo& i) {
+  const std::string who = cat("scheme '", std::string(i.name), "'");
+  if (!i.adaptive && (i.error_estimate_order != -1 || i.dense_output))
+    throw InputError(cat(who, ": ", i.dense_output ? "dense_output" : "error_estimate_order",
+                         " describes an adaptive scheme's controller (docs/adaptive.md, \"What is judged\"); a fixed-step "
+                         "scheme steps onto its output times with the step it is given"));
+  if (i.error_estimate_order != -1 && (i.order < 1 || i.error_estimate_order < 0 || i.error_estimate_order >= i.order))
+    throw InputError(cat(who, ": error_estimate_order ", std::to_string(i.error_estimate_order),
+                         " is the order of its error estimate, in [0, order - 1] for a scheme of a fixed order (order ",
+                         std::to_string(i.order), "; docs/adaptive.md, \"What is judged\")"));
+  if (i.adaptive && (i.claims.symmetric || i.claims.symplectic))
+    throw InputError(cat(who, ": claims ", i.claims.symmetric ? "symmetric" : "symplectic",
+                         ", a property of a fixed step's one-step map (docs/metrics.md, \"Structure of the one-step map\"); an adaptive "
+                         "scheme's step is its controller's, and its tolerance ladder does not measure the property - "
+                         "the claim would be accepted and never judged"));
 }
 
 namespace {

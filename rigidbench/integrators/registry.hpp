@@ -99,6 +99,14 @@ const SchemeEntry& rk4_baseline_scheme();
 /// Python module does not): an outside scheme never takes an engine's name (declare_scheme).
 const std::vector<std::string_view>& engine_name_prefixes();
 
+/// InputError where what a scheme declares about its steps does not fit together: an error-estimate
+/// order (SchemeInfo::error_estimate_order) or dense output declared by a scheme that is not adaptive,
+/// an estimate order outside [0, order - 1], or a structure claim (symmetric, symplectic) by an adaptive
+/// scheme - a property of a fixed step's one-step map, which the tolerance ladder does not measure, so
+/// it would be accepted and never judged. Registration and every declaration (Python, score,
+/// programs) call it.
+void check_adaptive_declaration(const SchemeInfo& info);
+
 /// Exact name; throws InputError listing the registered names.
 const SchemeEntry& find_scheme(const std::string& name);
 /// Whether a scheme of that exact name is registered.
