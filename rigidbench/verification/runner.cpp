@@ -186,9 +186,7 @@ PairResult pair_header(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   }
   return R;
 }
-}  // namespace
 
-namespace {
 /// An invariant's result before its drifts: what it is, the scheme's claim, I_0 (or `anchor`, its
 /// value where it starts to hold, when that is known) and the scales it is judged against.
 InvariantResult invariant_header(const InvariantDef& d, const Problem& p, const SchemeEntry& s, double initial, double anchor) {
