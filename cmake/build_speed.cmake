@@ -64,8 +64,8 @@ endfunction()
 # Left alone: the error metrics, one file each by design with the same local helper names (at_end,
 # over_grid, floor, ...: docs/metrics.md), and the files whose local helpers share a name with a
 # neighbour's (Entry, pi, num).
-set(RIGIDBENCH_UNITY_ALL_ALONE rigidbench/problems/catalogue.cpp rigidbench/problems/families/body_system.cpp
-    rigidbench/verification/runner.cpp)
+set(RIGIDBENCH_UNITY_ALL_ALONE problems/catalogue.cpp problems/families/body_system.cpp
+    verification/runner.cpp)
 function(rigidbench_unity_all target)
   if(NOT RIGIDBENCH_UNITY OR NOT RIGIDBENCH_UNITY_ALL)
     return()
@@ -91,7 +91,7 @@ function(rigidbench_unity_all target)
       file(RELATIVE_PATH _dir ${PROJECT_SOURCE_DIR} ${_dir})
     endif()
     get_filename_component(_name ${_src} NAME)
-    if(_dir STREQUAL "rigidbench/verification/error_metrics" OR "${_dir}/${_name}" IN_LIST RIGIDBENCH_UNITY_ALL_ALONE)
+    if(_dir STREQUAL "verification/error_metrics" OR "${_dir}/${_name}" IN_LIST RIGIDBENCH_UNITY_ALL_ALONE)
       continue()
     endif()
     string(MAKE_C_IDENTIFIER "${_dir}" _key)

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "rigidbench/core/types.hpp"
+#include "../core/types.hpp"
 
 namespace rigidbench::fuzz {
 

@@ -3,8 +3,8 @@
 // compared (with itself: the reader runs for both the baseline and the current side) and written
 // out as the table and the JUnit XML.
 #include "fuzz.hpp"
-#include "rigidbench/core/json_input.hpp"
-#include "rigidbench/tracking/gate.hpp"
+#include "../core/json_input.hpp"
+#include "../tracking/gate.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rigidbench;

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "fuzz.hpp"
-#include "rigidbench/tracking/history.hpp"
+#include "../tracking/history.hpp"
 
 namespace fs = std::filesystem;
 

@@ -1,5 +1,5 @@
 """Writes the libFuzzer dictionaries fuzz/dict/<target>.dict (docs/fuzzing.md): every property name and
-enumerated value of the schemas a target's reader follows (rigidbench/reports/schema), the trajectory columns of
+enumerated value of the schemas a target's reader follows (reports/schema), the trajectory columns of
 the two problems the trajectory target uses, and the tokens that probe a JSON or CSV reader's edges.
 Rerun after a schema changes: python3 fuzz/make_dicts.py"""
 import json
@@ -49,7 +49,7 @@ def write(target, entries):
 for target, schemas in SCHEMAS.items():
     found = set()
     for s in schemas:
-        names(json.load(open(os.path.join(ROOT, "rigidbench", "reports", "schema", s + ".schema.json"))), found)
+        names(json.load(open(os.path.join(ROOT, "reports", "schema", s + ".schema.json"))), found)
     write(target, JSON_TOKENS + sorted(f'"{n}"' for n in found))
 
 columns = ["t"] + [f"R{i}{j}" for i in range(1, 4) for j in range(1, 4)] + ["W1", "W2", "W3"]

@@ -16,9 +16,9 @@
 #include <string>
 
 #include "fuzz.hpp"
-#include "rigidbench/problems/problem_file.hpp"
-#include "rigidbench/verification/runner.hpp"
-#include "rigidbench/verification/scoring.hpp"
+#include "../problems/problem_file.hpp"
+#include "../verification/runner.hpp"
+#include "../verification/scoring.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "fuzz.hpp"
-#include "rigidbench/core/plugin_file.hpp"
+#include "../core/plugin_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rigidbench;

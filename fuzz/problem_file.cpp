@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "fuzz.hpp"
-#include "rigidbench/core/json_input.hpp"
-#include "rigidbench/problems/problem_file.hpp"
+#include "../core/json_input.hpp"
+#include "../problems/problem_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rigidbench;

@@ -3,9 +3,9 @@
 // tracking/gate.hpp) on arbitrary bytes. Each reader gets the same document; each may reject it
 // (InputError) independently; what the report readers accept must be written and read back alike.
 #include "fuzz.hpp"
-#include "rigidbench/core/json_input.hpp"
-#include "rigidbench/tracking/compare.hpp"
-#include "rigidbench/tracking/gate.hpp"
+#include "../core/json_input.hpp"
+#include "../tracking/compare.hpp"
+#include "../tracking/gate.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rigidbench;

@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "fuzz.hpp"
-#include "rigidbench/core/json_input.hpp"
-#include "rigidbench/problems/problem_file.hpp"
-#include "rigidbench/verification/scoring.hpp"
+#include "../core/json_input.hpp"
+#include "../problems/problem_file.hpp"
+#include "../verification/scoring.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rigidbench;

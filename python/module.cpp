@@ -14,13 +14,13 @@
 #include <filesystem>
 
 #include "python_scheme.hpp"
-#include "rigidbench/core/build_info.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/problems/problem_file.hpp"
-#include "rigidbench/reference/reference.hpp"
-#include "rigidbench/reports/report.hpp"
-#include "rigidbench/verification/scoring.hpp"
-#include "rigidbench/verification/suite.hpp"
+#include "../core/build_info.hpp"
+#include "../problems/catalogue.hpp"
+#include "../problems/problem_file.hpp"
+#include "../reference/reference.hpp"
+#include "../reports/report.hpp"
+#include "../verification/scoring.hpp"
+#include "../verification/suite.hpp"
 
 namespace py = pybind11;
 using namespace rigidbench;

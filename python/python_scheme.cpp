@@ -12,7 +12,7 @@
 #include <mutex>
 #include <thread>
 
-#include "rigidbench/verification/scoring.hpp"
+#include "../verification/scoring.hpp"
 
 namespace rigidbench::python {
 namespace {

@@ -11,8 +11,8 @@
 #include <memory>
 #include <string>
 
-#include "rigidbench/integrators/declared_scheme.hpp"
-#include "rigidbench/integrators/registry.hpp"
+#include "../integrators/declared_scheme.hpp"
+#include "../integrators/registry.hpp"
 
 namespace rigidbench::python {
 

@@ -162,7 +162,7 @@ def main():
                 rep = json.load(f)
             if "results" not in rep:
                 raise ValueError(f"{path}: not a verify report (no 'results')")
-            # An engine's variant says so in its notes (rigidbench/engines/*.cpp: "Physics engine, ..."); a
+            # An engine's variant says so in its notes (engines/*.cpp: "Physics engine, ..."); a
             # skipped pair carries no scheme block, so its variant is known by name from the others.
             engines = {r["integrator"] for r in rep["results"]
                        if (r.get("scheme") or {}).get("notes", "").startswith("Physics engine")}

@@ -17,7 +17,14 @@ import os
 import re
 import sys
 
-ROOTS = ["rigidbench", "python"]
+
+
+def roots(source):
+    """The layers (the top CMakeLists.txt's list, docs/architecture.md) and the Python module."""
+    m = re.search(r"foreach\(_layer ([a-z_ ]+)\)", open(os.path.join(source, "CMakeLists.txt")).read())
+    if not m:
+        sys.exit("function-lengths: the list of layers (foreach(_layer ...)) is not in CMakeLists.txt")
+    return m.group(1).split() + ["python"]
 CONTROL = re.compile(r"\b(if|for|while|switch|catch|do|else|try|namespace|class|struct|union|enum)\b[^;{}]*$")
 
 
@@ -84,7 +91,7 @@ def main():
     ap.add_argument("--max", type=int, default=None)
     a = ap.parse_args()
     rows = []
-    for root in ROOTS:
+    for root in roots(a.source):
         for folder, _, files in os.walk(os.path.join(a.source, root)):
             for f in files:
                 if f.endswith((".cpp", ".hpp", ".h")):

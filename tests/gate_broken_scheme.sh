@@ -10,7 +10,7 @@ set -euo pipefail
 B=$1 SRC=$2 TMP=$3
 mkdir -p "$TMP"
 base=$SRC/baselines/quick-gate.json
-xsd=$SRC/rigidbench/reports/schema/junit-ant.xsd
+xsd=$SRC/reports/schema/junit-ant.xsd
 sel=(--integrator rig_imp --problem free_body)
 
 "$B" verify "${sel[@]}" --quiet --out "$TMP/intact.json" > /dev/null

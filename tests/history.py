@@ -60,7 +60,7 @@ def trend_document(out):
     doc = json.load(open(os.path.join(out, "history.json")))
     try:
         import jsonschema
-        schema = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rigidbench", "reports", "schema",
+        schema = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reports", "schema",
                                              "history-1.0.schema.json")))
         jsonschema.Draft7Validator(schema).validate(doc)
     except ImportError:

@@ -1,4 +1,4 @@
-"""The option groups the commands share are declared once (rigidbench/cli/options.hpp; docs/architecture.md,
+"""The option groups the commands share are declared once (cli/options.hpp; docs/architecture.md,
 "Shared options"), and mean the same thing in every command that takes them:
 - no command file declares a shared option itself (the source: one declaration, in options.cpp);
 - every command's --help shows a shared option with the same type and range;
@@ -28,7 +28,7 @@ ALLOWED = {("bench.cpp", "--integrator"), ("bench.cpp", "--problem")}
 
 # 1. One declaration: a shared option's name as a declared option only in options.cpp.
 declared = re.compile(r'add_(?:option|flag|optional|option_function)\w*\s*\(\s*(?:sc\s*,\s*)?"([^"]+)"')
-for path in sorted(glob.glob(os.path.join(SRC, "rigidbench", "cli", "*.cpp"))):
+for path in sorted(glob.glob(os.path.join(SRC, "cli", "*.cpp"))):
     name = os.path.basename(path)
     if name == "options.cpp":
         continue

@@ -7,9 +7,9 @@
 #include <sstream>
 #include <string>
 
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/core/types.hpp"
-#include "rigidbench/integrators/builtin.hpp"  // the built-in scheme types the tests name
+#include "../core/so3.hpp"
+#include "../core/types.hpp"
+#include "../integrators/builtin.hpp"  // the built-in scheme types the tests name
 
 namespace rigidbench::test {
 

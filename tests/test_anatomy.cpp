@@ -4,11 +4,11 @@
 // of their phase about the spin axis.
 #include <cmath>
 
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/registry.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/verification/anatomy.hpp"
-#include "rigidbench/verification/runner.hpp"
+#include "../core/so3.hpp"
+#include "../integrators/registry.hpp"
+#include "../problems/catalogue.hpp"
+#include "../verification/anatomy.hpp"
+#include "../verification/runner.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -7,12 +7,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "rigidbench/benchmarks/bench_suite.hpp"
-#include "rigidbench/reports/bench_report.hpp"
-#include "rigidbench/engines/engines.hpp"
-#include "rigidbench/integrators/builtin.hpp"
-#include "rigidbench/integrators/registry.hpp"
-#include "rigidbench/problems/catalogue.hpp"
+#include "../benchmarks/bench_suite.hpp"
+#include "../reports/bench_report.hpp"
+#include "../engines/engines.hpp"
+#include "../integrators/builtin.hpp"
+#include "../integrators/registry.hpp"
+#include "../problems/catalogue.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

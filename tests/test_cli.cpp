@@ -6,11 +6,11 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "rigidbench/cli/commands.hpp"
-#include "rigidbench/core/atomic_file.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/problems/problem_file.hpp"
-#include "rigidbench/core/suggest.hpp"
+#include "../cli/commands.hpp"
+#include "../core/atomic_file.hpp"
+#include "../problems/catalogue.hpp"
+#include "../problems/problem_file.hpp"
+#include "../core/suggest.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

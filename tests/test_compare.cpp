@@ -6,7 +6,7 @@
 #include <numbers>
 #include <nlohmann/json.hpp>
 
-#include "rigidbench/tracking/compare.hpp"
+#include "../tracking/compare.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -5,12 +5,12 @@
 #include <fstream>
 #include <iterator>
 
-#include "rigidbench/core/quaternion.hpp"
-#include "rigidbench/engines/engine_body.hpp"
-#include "rigidbench/engines/engines.hpp"
-#include "rigidbench/integrators/integrate.hpp"
-#include "rigidbench/integrators/registry.hpp"
-#include "rigidbench/problems/catalogue.hpp"
+#include "../core/quaternion.hpp"
+#include "../engines/engine_body.hpp"
+#include "../engines/engines.hpp"
+#include "../integrators/integrate.hpp"
+#include "../integrators/registry.hpp"
+#include "../problems/catalogue.hpp"
 #include "support.hpp"
 
 namespace rigidbench {

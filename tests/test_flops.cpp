@@ -6,12 +6,12 @@
 #include <cmath>
 #include <utility>
 
-#include "rigidbench/core/small_lu.hpp"
+#include "../core/small_lu.hpp"
 
-#include "rigidbench/integrators/builtin.hpp"
-#include "rigidbench/integrators/registry.hpp"
-#include "rigidbench/integrators/flops.hpp"
-#include "rigidbench/problems/catalogue.hpp"
+#include "../integrators/builtin.hpp"
+#include "../integrators/registry.hpp"
+#include "../integrators/flops.hpp"
+#include "../problems/catalogue.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -8,11 +8,11 @@
 #include <regex>
 #include <sstream>
 
-#include "rigidbench/core/json_input.hpp"
-#include "rigidbench/core/types.hpp"
-#include "rigidbench/tracking/gate.hpp"
-#include "rigidbench/reports/report.hpp"
-#include "rigidbench/verification/expectations.hpp"
+#include "../core/json_input.hpp"
+#include "../core/types.hpp"
+#include "../tracking/gate.hpp"
+#include "../reports/report.hpp"
+#include "../verification/expectations.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

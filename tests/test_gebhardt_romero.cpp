@@ -5,13 +5,13 @@
 // variant problem. The shared suites (test_integrators.cpp) cover order and claims.
 #include <cmath>
 
-#include "rigidbench/integrators/integrate.hpp"
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/gebhardt_romero.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/problems/problem_file.hpp"
-#include "rigidbench/reference/reference.hpp"
-#include "rigidbench/verification/runner.hpp"
+#include "../integrators/integrate.hpp"
+#include "../core/so3.hpp"
+#include "../integrators/gebhardt_romero.hpp"
+#include "../problems/catalogue.hpp"
+#include "../problems/problem_file.hpp"
+#include "../reference/reference.hpp"
+#include "../verification/runner.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

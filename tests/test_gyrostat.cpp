@@ -4,11 +4,11 @@
 #include <cmath>
 #include <numbers>
 
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/problems/families/rigid_body.hpp"
-#include "rigidbench/problems/problem_file.hpp"
-#include "rigidbench/reference/reference.hpp"
-#include "rigidbench/verification/runner.hpp"
+#include "../problems/catalogue.hpp"
+#include "../problems/families/rigid_body.hpp"
+#include "../problems/problem_file.hpp"
+#include "../reference/reference.hpp"
+#include "../verification/runner.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "rigidbench/core/types.hpp"
-#include "rigidbench/tracking/history.hpp"
+#include "../core/types.hpp"
+#include "../tracking/history.hpp"
 
 using namespace rigidbench;
 

@@ -3,13 +3,13 @@
 // shared suite (test_integrators.cpp) and their Newton systems in test_newton_systems.cpp because they
 // are registered; here: LGVI's series branches, each scheme's defining equation checked from outside
 // at large steps, the claims that only show under a potential, and the breakdowns.
-#include "rigidbench/integrators/integrate.hpp"
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/akw_midpoint.hpp"
-#include "rigidbench/integrators/lgvi.hpp"
-#include "rigidbench/integrators/registry.hpp"
-#include "rigidbench/integrators/simo_wong.hpp"
-#include "rigidbench/problems/catalogue.hpp"
+#include "../integrators/integrate.hpp"
+#include "../core/so3.hpp"
+#include "../integrators/akw_midpoint.hpp"
+#include "../integrators/lgvi.hpp"
+#include "../integrators/registry.hpp"
+#include "../integrators/simo_wong.hpp"
+#include "../problems/catalogue.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -9,10 +9,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/integrate.hpp"
-#include "rigidbench/integrators/registry.hpp"
-#include "rigidbench/problems/catalogue.hpp"
+#include "../core/so3.hpp"
+#include "../integrators/integrate.hpp"
+#include "../integrators/registry.hpp"
+#include "../problems/catalogue.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -3,12 +3,12 @@
 // A scheme's own test adds only what is specific to it (bottom of this file for Terze).
 #include <tuple>
 
-#include "rigidbench/integrators/integrate.hpp"
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/builtin.hpp"
-#include "rigidbench/integrators/registry.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/verification/runner.hpp"
+#include "../integrators/integrate.hpp"
+#include "../core/so3.hpp"
+#include "../integrators/builtin.hpp"
+#include "../integrators/registry.hpp"
+#include "../problems/catalogue.hpp"
+#include "../verification/runner.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -7,11 +7,11 @@
 #include <functional>
 #include <numbers>
 
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/registry.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/problems/families/body_system.hpp"
-#include "rigidbench/problems/interactions.hpp"
+#include "../core/so3.hpp"
+#include "../integrators/registry.hpp"
+#include "../problems/catalogue.hpp"
+#include "../problems/families/body_system.hpp"
+#include "../problems/interactions.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

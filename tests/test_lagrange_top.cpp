@@ -4,9 +4,9 @@
 // which the closed form never uses as such; and where it does not apply it says why.
 #include <cmath>
 
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/reference/lagrange_top.hpp"
+#include "../core/so3.hpp"
+#include "../problems/catalogue.hpp"
+#include "../reference/lagrange_top.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -2,9 +2,9 @@
 // real runs a drifting explicit scheme, a bounded symplectic one and an exactly conserving one.
 #include <cmath>
 
-#include "rigidbench/integrators/registry.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/verification/long_time.hpp"
+#include "../integrators/registry.hpp"
+#include "../problems/catalogue.hpp"
+#include "../verification/long_time.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -5,10 +5,10 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/verification/memory.hpp"
-#include "rigidbench/verification/runner.hpp"
-#include "rigidbench/verification/suite.hpp"
+#include "../problems/catalogue.hpp"
+#include "../verification/memory.hpp"
+#include "../verification/runner.hpp"
+#include "../verification/suite.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -2,16 +2,16 @@
 // its metrics, the report carries it, compare and the gate select from it.
 #include <set>
 
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/core/state.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/tracking/compare.hpp"
-#include "rigidbench/tracking/gate.hpp"
-#include "rigidbench/reports/report.hpp"
-#include "rigidbench/verification/error_metrics/error_metric.hpp"
-#include "rigidbench/verification/metric_table.hpp"
-#include "rigidbench/verification/metrics.hpp"
-#include "rigidbench/verification/suite.hpp"
+#include "../core/so3.hpp"
+#include "../core/state.hpp"
+#include "../problems/catalogue.hpp"
+#include "../tracking/compare.hpp"
+#include "../tracking/gate.hpp"
+#include "../reports/report.hpp"
+#include "../verification/error_metrics/error_metric.hpp"
+#include "../verification/metric_table.hpp"
+#include "../verification/metrics.hpp"
+#include "../verification/suite.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

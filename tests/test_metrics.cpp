@@ -2,10 +2,10 @@
 #include <cmath>
 #include <functional>
 
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/verification/metric_table.hpp"
-#include "rigidbench/verification/metrics.hpp"
-#include "rigidbench/verification/verdicts.hpp"
+#include "../problems/catalogue.hpp"
+#include "../verification/metric_table.hpp"
+#include "../verification/metrics.hpp"
+#include "../verification/verdicts.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -3,8 +3,8 @@
 // initial guess and around it, on every applicable catalogue problem (and a follower load); and a
 // solve cut to one iteration is a breakdown naming the iterations, never an accepted step.
 // A scheme registered later (built-in or outside) is covered without a line here.
-#include "rigidbench/integrators/registry.hpp"
-#include "rigidbench/problems/catalogue.hpp"
+#include "../integrators/registry.hpp"
+#include "../problems/catalogue.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -16,14 +16,14 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "rigidbench/core/atomic_file.hpp"
-#include "rigidbench/core/json_input.hpp"
-#include "rigidbench/core/text_escape.hpp"
-#include "rigidbench/core/types.hpp"
-#include "rigidbench/reports/pair_report.hpp"
-#include "rigidbench/reports/report.hpp"
-#include "rigidbench/reports/verify_report.hpp"
-#include "rigidbench/tracking/compare.hpp"
+#include "../core/atomic_file.hpp"
+#include "../core/json_input.hpp"
+#include "../core/text_escape.hpp"
+#include "../core/types.hpp"
+#include "../reports/pair_report.hpp"
+#include "../reports/report.hpp"
+#include "../reports/verify_report.hpp"
+#include "../tracking/compare.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

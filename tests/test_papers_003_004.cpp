@@ -3,7 +3,7 @@
 // and its energy error grows linearly in t at a rate of order h^3.
 #include <cmath>
 
-#include "rigidbench/verification/papers/papers.hpp"
+#include "../verification/papers/papers.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

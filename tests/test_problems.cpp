@@ -3,11 +3,11 @@
 #include <fstream>
 #include <numbers>
 
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/problems/families/body_system.hpp"
-#include "rigidbench/problems/families/rigid_body.hpp"
-#include "rigidbench/problems/problem_file.hpp"
+#include "../core/so3.hpp"
+#include "../problems/catalogue.hpp"
+#include "../problems/families/body_system.hpp"
+#include "../problems/families/rigid_body.hpp"
+#include "../problems/problem_file.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

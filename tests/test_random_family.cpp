@@ -4,9 +4,9 @@
 #include <Eigen/Eigenvalues>
 #include <cmath>
 
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/problems/problem_file.hpp"
-#include "rigidbench/problems/random_family.hpp"
+#include "../core/so3.hpp"
+#include "../problems/problem_file.hpp"
+#include "../problems/random_family.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

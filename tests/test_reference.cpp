@@ -4,14 +4,14 @@
 #include <iomanip>
 #include <filesystem>
 
-#include "rigidbench/core/parallel.hpp"
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/core/task_graph.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/problems/families/body_system.hpp"
-#include "rigidbench/reference/binomial.hpp"
-#include "rigidbench/reference/contact_events.hpp"
-#include "rigidbench/reference/reference.hpp"
+#include "../core/parallel.hpp"
+#include "../core/so3.hpp"
+#include "../core/task_graph.hpp"
+#include "../problems/catalogue.hpp"
+#include "../problems/families/body_system.hpp"
+#include "../reference/binomial.hpp"
+#include "../reference/contact_events.hpp"
+#include "../reference/reference.hpp"
 #include "support.hpp"
 
 #include <boost/math/special_functions/binomial.hpp>

@@ -6,13 +6,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/reference/analytic.hpp"
-#include "rigidbench/problems/formulations/euler_angles.hpp"
-#include "rigidbench/problems/formulations/kirchhoff.hpp"
-#include "rigidbench/problems/formulations/rigid_body_t.hpp"
-#include "rigidbench/reference/reference.hpp"
+#include "../core/so3.hpp"
+#include "../problems/catalogue.hpp"
+#include "../reference/analytic.hpp"
+#include "../problems/formulations/euler_angles.hpp"
+#include "../problems/formulations/kirchhoff.hpp"
+#include "../problems/formulations/rigid_body_t.hpp"
+#include "../reference/reference.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <set>
 
-#include "rigidbench/benchmarks/step_benchmarks.hpp"
-#include "rigidbench/core/names.hpp"
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/reference/reference.hpp"
-#include "rigidbench/reports/report.hpp"
-#include "rigidbench/reports/styles.hpp"
-#include "rigidbench/verification/suite.hpp"
+#include "../benchmarks/step_benchmarks.hpp"
+#include "../core/names.hpp"
+#include "../core/so3.hpp"
+#include "../problems/catalogue.hpp"
+#include "../reference/reference.hpp"
+#include "../reports/report.hpp"
+#include "../reports/styles.hpp"
+#include "../verification/suite.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -1,8 +1,8 @@
 // Rescaled Rodrigues parameters of paper 001 (eqs. 3-5), as properties.
 #include <numbers>
 
-#include "rigidbench/core/rrp.hpp"
-#include "rigidbench/core/so3.hpp"
+#include "../core/rrp.hpp"
+#include "../core/so3.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

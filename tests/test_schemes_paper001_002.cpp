@@ -1,11 +1,11 @@
 // What is specific to the schemes of papers 001 and 002 (the shared suites in test_integrators.cpp
 // cover order, determinism and claims for every registered scheme).
-#include "rigidbench/integrators/integrate.hpp"
-#include "rigidbench/core/so3.hpp"
-#include "rigidbench/integrators/registry.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/verification/paper_suite.hpp"
-#include "rigidbench/verification/runner.hpp"
+#include "../integrators/integrate.hpp"
+#include "../core/so3.hpp"
+#include "../integrators/registry.hpp"
+#include "../problems/catalogue.hpp"
+#include "../verification/paper_suite.hpp"
+#include "../verification/runner.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

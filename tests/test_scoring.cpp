@@ -7,15 +7,15 @@
 #include <fstream>
 #include <sstream>
 
-#include "rigidbench/core/quaternion.hpp"
-#include "rigidbench/integrators/integrate.hpp"
-#include "rigidbench/integrators/declared_scheme.hpp"
-#include "rigidbench/reports/pair_report.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/reports/report.hpp"
-#include "rigidbench/reports/trajectory_writer.hpp"
-#include "rigidbench/tracking/compare.hpp"
-#include "rigidbench/verification/scoring.hpp"
+#include "../core/quaternion.hpp"
+#include "../integrators/integrate.hpp"
+#include "../integrators/declared_scheme.hpp"
+#include "../reports/pair_report.hpp"
+#include "../problems/catalogue.hpp"
+#include "../reports/report.hpp"
+#include "../reports/trajectory_writer.hpp"
+#include "../tracking/compare.hpp"
+#include "../verification/scoring.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

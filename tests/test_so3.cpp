@@ -2,8 +2,8 @@
 // theta ~ 0, theta = pi, quaternion scalar part ~ 1e-12, long chains of compositions.
 #include <numbers>
 
-#include "rigidbench/core/quaternion.hpp"
-#include "rigidbench/core/so3.hpp"
+#include "../core/quaternion.hpp"
+#include "../core/so3.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

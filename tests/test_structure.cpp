@@ -3,10 +3,10 @@
 // their order implies, and a map spoiled by a small momentum scaling is caught by both checks.
 #include <cmath>
 
-#include "rigidbench/integrators/declared_scheme.hpp"
-#include "rigidbench/integrators/registry.hpp"
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/verification/structure.hpp"
+#include "../integrators/declared_scheme.hpp"
+#include "../integrators/registry.hpp"
+#include "../problems/catalogue.hpp"
+#include "../verification/structure.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

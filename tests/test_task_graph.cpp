@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "rigidbench/core/task_graph.hpp"
+#include "../core/task_graph.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

@@ -3,9 +3,9 @@
 
 #include <cstdio>
 
-#include "rigidbench/problems/catalogue.hpp"
-#include "rigidbench/reports/report.hpp"
-#include "rigidbench/verification/suite.hpp"
+#include "../problems/catalogue.hpp"
+#include "../reports/report.hpp"
+#include "../verification/suite.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;

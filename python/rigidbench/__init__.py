@@ -10,7 +10,7 @@ reference -- and the same report JSON, which `rigidbench compare`, `gate` and `r
     run = rigidbench.simulate("terze", p, 0.01)      # a built-in scheme
     report = rigidbench.verify(MyScheme, ["free_body", "heavy_top"], out="my-report.json")
 
-A Python scheme is a class with the contract of a C++ one (rigidbench/integrators/integrator.hpp):
+A Python scheme is a class with the contract of a C++ one (integrators/integrator.hpp):
     class MyScheme:
         name = "my_scheme"; order = 2; kind = "explicit"
         families = ["rigid_body"]; claims = {"constraint": "exact"}

@@ -1,0 +1,69 @@
+#include "text_escape.hpp"
+
+#include <cstdio>
+
+namespace rigidbench {
+
+std::string terminal_text(std::string_view s) {
+  std::string o;
+  o.reserve(s.size());
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7f) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\x%02x", u);
+      o += b;
+    } else {
+      o += c;
+    }
+  }
+  return o;
+}
+
+std::string markdown_text(std::string_view s) {
+  std::string o;
+  o.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '|': o += "\\|"; break;
+      case '`': o += "\\`"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '&': o += "&amp;"; break;
+      case '\n':
+      case '\r':
+      case '\t': o += ' '; break;
+      default:
+        if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) o += c;
+    }
+  }
+  return o;
+}
+
+std::string shell_text(std::string_view s) {
+  constexpr std::string_view plain =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%";
+  if (!s.empty() && s.find_first_not_of(plain) == std::string_view::npos) return std::string(s);
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string xml_text(std::string_view s) {
+  std::string o;
+  o.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '&': o += "&amp;"; break;
+      case '"': o += "&quot;"; break;
+      case '\n': o += "&#10;"; break;
+      default:
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') o += c;
+    }
+  }
+  return o;
+}
+
+}  // namespace rigidbench

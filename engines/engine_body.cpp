@@ -1,0 +1,78 @@
+#include "engine_body.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+
+#include "../problems/families/rigid_body.hpp"
+
+namespace rigidbench::engines {
+
+namespace {
+
+std::string vec(const Vec3& v) {
+  return cat("(", format_number(v.x(), 6), ", ", format_number(v.y(), 6), ", ", format_number(v.z(), 6), ")");
+}
+
+/// The body of p, assuming refusal(p) is empty.
+EngineBody body_of_unchecked(const Problem& p) {
+  EngineBody b;
+  b.mass = p.bodies[0].mass;
+  const Mat3& J = p.inertia();
+  if (p.fields().empty()) {
+    b.central_inertia = J;  // a torque-free body: J is about its centre of mass
+    return b;
+  }
+  double m = 0;
+  Vec3 mc = Vec3::Zero();
+  for (const UniformField& f : p.fields()) {
+    m += f.mass;
+    mc += f.mass * f.point;
+  }
+  b.centre = mc / m;
+  b.gravity = p.fields().front().acceleration;
+  b.pivot = true;
+  const Vec3& c = b.centre;
+  b.central_inertia = J - b.mass * (c.squaredNorm() * Mat3::Identity() - c * c.transpose());
+  return b;
+}
+
+}  // namespace
+
+Vec3 principal_moments(const Mat3& J) {
+  return Eigen::SelfAdjointEigenSolver<Mat3>(0.5 * (J + J.transpose()), Eigen::EigenvaluesOnly).eigenvalues();
+}
+
+std::string refusal(const Problem& p) {
+  if (!p.of_family("rigid_body")) return "an engine's scheme builds one body of the rigid_body family";
+  if (p.bodies.size() != 1) return "an engine's scheme builds one body";
+  if (!p.followers().empty())
+    return "follower moments (a moment fixed in the body, scaled in time) are not a physical load an engine's "
+           "body model has; not modelled (docs/engines.md)";
+  if (internal_momentum_if_any(p)) return "internal angular momentum (a rotor) is not modelled in the engines";
+  const double M = p.bodies[0].mass;
+  if (p.fields().empty()) return {};
+  double m = 0;
+  for (const UniformField& f : p.fields()) {
+    if (f.acceleration != p.fields().front().acceleration)
+      return "fields of different accelerations are not one gravity (an engine has one)";
+    m += f.mass;
+  }
+  if (std::abs(m - M) > 1e-12 * M)
+    return cat("the fields' mass ", message_number(m), " is not the body's mass ", message_number(M),
+               ": they are not gravity acting on this body, which is all an engine's gravity is");
+  const EngineBody b = body_of_unchecked(p);
+  const Vec3 l = principal_moments(b.central_inertia);
+  if (!(l[0] > 0) || l[2] > l[0] + l[1] * (1 + 1e-12))
+    return cat("no physical body has this inertia: about the centre of mass c = ", vec(b.centre), " of mass M = ",
+               message_number(M), ", J_c = J - M(|c|^2 I - c c^T) has principal moments ", vec(l),
+               ", and a body's are positive with each at most the sum of the other two (docs/engines.md, "
+               "\"Realisable bodies\"; the catalogue's heavy_top_realisable is the heavy top with a body that exists)");
+  return {};
+}
+
+EngineBody body_of(const Problem& p) {
+  if (std::string why = refusal(p); !why.empty()) throw InputError(cat("problem '", p.name, "': ", why));
+  return body_of_unchecked(p);
+}
+
+}  // namespace rigidbench::engines

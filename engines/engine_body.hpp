@@ -1,0 +1,41 @@
+#pragma once
+// What every engine is given: the physical rigid body a rigid_body problem describes, with the
+// conventions of the problem model turned once into the conventions engines share (docs/engines.md,
+// "Conventions"). Engines are built from this, never from Problem's fields directly.
+//
+// The problem model (docs/problems.md) gives J about the body origin - the pivot of a top, the
+// centre of mass of a free body - and uniform fields m a acting at body points p. An engine builds
+// a body of mass M with its centre of mass c and its central inertia J_c, under one gravity g, and
+// either free (a torque-free body, rotating about its centre of mass) or on a ball joint at the
+// body origin (a top). The two describe the same rotational motion when
+//   M = sum m_f (the fields are gravity on this body: their masses add up to the body's),
+//   c = sum m_f p_f / M,   g = the fields' common acceleration,
+//   J_c = J - M (|c|^2 I - c c^T)   (parallel-axis theorem),
+// and a body with that J_c exists only if J_c's principal moments are positive and each is at most
+// the sum of the other two (they are sums of m (y^2 + z^2) over the body's mass).
+#include <string>
+
+#include "../core/types.hpp"
+#include "../problems/problem.hpp"
+
+namespace rigidbench::engines {
+
+struct EngineBody {
+  double mass = 1.0;
+  Vec3 centre = Vec3::Zero();           // c: centre of mass, body components, from the body origin
+  Mat3 central_inertia = Mat3::Identity();  // J_c about c, body components
+  Vec3 gravity = Vec3::Zero();          // g, spatial components
+  bool pivot = false;                   // true: a ball joint at the body origin (a top); false: a free body
+};
+
+/// Why no engine can build `p` as one physical rigid body, or empty: not one body of the rigid_body
+/// family; follower moments or internal angular momentum; fields that are not one gravity acting
+/// on the body's own mass; a central inertia no body has (with its arithmetic).
+std::string refusal(const Problem& p);
+/// The body of `p`; precondition: refusal(p) is empty (throws InputError with that reason otherwise).
+EngineBody body_of(const Problem& p);
+
+/// Principal moments of a symmetric inertia, ascending.
+Vec3 principal_moments(const Mat3& J);
+
+}  // namespace rigidbench::engines

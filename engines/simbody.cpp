@@ -1,0 +1,172 @@
+// Simbody (M. Sherman, A. Seth, S. Delp, "Simbody: multibody dynamics for biomedical research",
+// Procedia IUTAM 2 (2011); [SSD11]), as Debian ships it (libsimbody-dev), judged as eight schemes:
+// its integrators (SimTK::Integrator subclasses) at a fixed step, with the quaternion projected at
+// every step (docs/engines.md, "Simbody").
+//
+// The model is what a Simbody user writes: a Body::Rigid with its mass properties about the body
+// origin, on a MobilizedBody::Free (a torque-free body) or a MobilizedBody::Ball at the pivot (a top),
+// and Force::UniformGravity as the problem's field.
+//
+// Simbody lives in a plugin (engine_plugin.hpp says why), loaded the first time a Simbody scheme is
+// made; listing the schemes, or running any other, never loads it.
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "engine_body.hpp"
+#include "engine_plugin.hpp"
+#include "engines.hpp"
+#include "simbody_plugin.h"
+#include "../integrators/registry.hpp"
+
+namespace rigidbench::engines {
+
+namespace {
+
+/// The plugin's functions (engine_plugin.hpp); InputError naming every place tried if it cannot be loaded.
+const rigidbench_simbody_api& plugin() {
+  return engine_plugin<decltype(&rigidbench_simbody_plugin)>(
+      {.engine = "Simbody", .name = "simbody", .note = RIGIDBENCH_SIMBODY_PLUGIN_NOTE, .abi = RIGIDBENCH_SIMBODY_PLUGIN_ABI,
+       .from_bindir = RIGIDBENCH_SIMBODY_PLUGIN_FROM_BINDIR, .built = RIGIDBENCH_SIMBODY_PLUGIN_BUILT});
+}
+
+struct Variant {
+  const char* name;
+  rigidbench_simbody_method method;
+  int order;  // as Simbody's own documentation states it (the class's header comment)
+  SchemeKind kind;
+  const char* what;
+};
+
+constexpr Variant kVariants[] = {
+    {"simbody_explicit_euler", RIGIDBENCH_SIMBODY_EXPLICIT_EULER, 1, SchemeKind::explicit_, "ExplicitEulerIntegrator, 'first order explicit'"},
+    {"simbody_semi_explicit_euler", RIGIDBENCH_SIMBODY_SEMI_EXPLICIT_EULER, 1, SchemeKind::semi_implicit,
+     "SemiExplicitEulerIntegrator, 'a first order method' (velocities, then positions with the new velocities)"},
+    {"simbody_semi_explicit_euler2", RIGIDBENCH_SIMBODY_SEMI_EXPLICIT_EULER2, 1, SchemeKind::semi_implicit,
+     "SemiExplicitEuler2Integrator, 'first-order semi-explicit Euler', the result of two half-steps (the full "
+     "step serves the error estimate only)"},
+    {"simbody_rk2", RIGIDBENCH_SIMBODY_RK2, 2, SchemeKind::explicit_, "RungeKutta2Integrator, 'second order, two stage explicit'"},
+    {"simbody_rk3", RIGIDBENCH_SIMBODY_RK3, 3, SchemeKind::explicit_,
+     "RungeKutta3Integrator, 'third order, three stage explicit' (Butcher 1987)"},
+    {"simbody_rk_merson", RIGIDBENCH_SIMBODY_MERSON, 4, SchemeKind::explicit_,
+     "RungeKuttaMersonIntegrator, 'fourth order explicit'"},
+    {"simbody_rk_feldberg", RIGIDBENCH_SIMBODY_FELDBERG, 5, SchemeKind::explicit_,
+     "RungeKuttaFeldbergIntegrator, 'fifth order explicit'"},
+    {"simbody_verlet", RIGIDBENCH_SIMBODY_VERLET, 3, SchemeKind::semi_implicit,
+     "VerletIntegrator, velocity Verlet, 'a third order, semi-explicit integrator'"},
+};
+
+class Simbody final : public AnyIntegrator {
+ public:
+  Simbody(const Problem& p, const Variant& v, const SchemeInfo& info)
+      : api_(&plugin()), info_(&info), torque_free_(p.fields().empty()) {
+    const rigidbench_simbody_body d = data(p, body_of(p));
+    char err[512] = "";
+    model_ = api_->create(&d, v.method, err, sizeof err);
+    if (!model_) throw std::runtime_error(cat("Simbody refused the model: ", err));
+  }
+  ~Simbody() override { api_->destroy(model_); }
+  Simbody(const Simbody&) = delete;
+  Simbody& operator=(const Simbody&) = delete;
+
+  const SchemeInfo& info() const override { return *info_; }
+
+  // The rotation and the angular velocity in world components, omega = R W (the model sets them
+  // through Simbody's own setters: no convention of the mobilizers' q and u is assumed).
+  void reset(const State& x0, double t0) override {
+    const Mat3& R = x0.body().R;
+    const Vec3 w = R * x0.body().W;
+    double r[9], o[3] = {w.x(), w.y(), w.z()};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) r[3 * i + j] = R(i, j);
+    char err[512] = "";
+    if (api_->reset(model_, r, o, t0, err, sizeof err) != 0) throw std::runtime_error(cat("Simbody: ", err));
+  }
+
+  StepStatus step(double t, double h) override {
+    char err[512] = "";
+    return api_->step(model_, t, h, err, sizeof err) == 0 ? StepStatus::success()
+                                                          : StepStatus::breakdown(cat("Simbody: ", err));
+  }
+
+  // An exception of Simbody's here (a state it cannot realize) is thrown on as the scheme's: the
+  // driver makes it the pair's breakdown (integrators/integrate.hpp).
+  void read(State& x) const override {
+    double r[9], o[3];
+    char err[512] = "";
+    if (api_->read(model_, r, o, err, sizeof err) != 0) throw std::runtime_error(cat("Simbody: ", err));
+    Mat3 R;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) R(i, j) = r[3 * i + j];
+    x.body().R = R;
+    x.body().W = R.transpose() * Vec3(o[0], o[1], o[2]);
+  }
+
+  // Simbody's realizations through the acceleration stage: its force evaluations.
+  Counters counters() const override {
+    return {.load_evaluations = torque_free_ ? 0 : std::uint64_t(api_->realizations(model_))};
+  }
+  std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
+
+ private:
+  // Simbody takes the inertia about the body origin (the pivot of a top): the problem's own J, with
+  // the body's mass, centre and gravity (engine_body.hpp; body_of has checked that it is a body).
+  static rigidbench_simbody_body data(const Problem& p, const EngineBody& b) {
+    rigidbench_simbody_body d{};
+    const Mat3& J = p.inertia();
+    d.mass = b.mass;
+    for (int i = 0; i < 3; ++i) {
+      d.centre[i] = b.centre[i];
+      d.gravity[i] = b.gravity[i];
+      for (int j = 0; j < 3; ++j) d.inertia[i][j] = J(i, j);
+    }
+    d.pivot = b.pivot ? 1 : 0;
+    return d;
+  }
+
+  const rigidbench_simbody_api* api_;
+  const SchemeInfo* info_;
+  bool torque_free_;
+  rigidbench_simbody_model* model_ = nullptr;  // read() realizes Simbody's cache
+};
+
+/// The integrator's class name, the first word of its description.
+std::string class_name(const Variant& v) {
+  const std::string w = v.what;
+  return w.substr(0, w.find(','));
+}
+
+}  // namespace
+
+// The version the plugin was configured against (find_package(Simbody)); the plugin itself reports
+// the version of the library it runs, the same package.
+std::string simbody_version() { return RIGIDBENCH_SIMBODY_VERSION; }
+
+void register_simbody() {
+  for (const Variant& v : kVariants) {
+    SchemeInfo info{
+        .name = v.name,
+        .title = keep(cat("Simbody ", simbody_version(), ", ", class_name(v))),
+        .source = keep(cat("Simbody ", simbody_version(), " (Debian libsimbody-dev; [SSD11]): ", v.what, " (simmath/",
+                           class_name(v), ".h); fixed step, quaternion projected every step")),
+        .representation = "Simbody's State: a Free or Ball mobilizer's quaternion q and generalized speeds u",
+        .order = v.order,
+        .kind = v.kind,
+        .applies = {.families = {"rigid_body"}, .refuses = refusal},
+        // setProjectEveryStep(true): the quaternion is normalised after every step.
+        .claims = {.constraint = Claim::exact},
+        .notes = "Physics engine, stepped by Integrator::stepTo to the grid's next time at a fixed step "
+                 "(setFixedStepSize), projection every step, no interpolation; the order is the one in Simbody's "
+                 "own header comment (docs/engines.md, \"Simbody\"); on request only (20-90 us a step)",
+        .version = keep(cat("Simbody ", simbody_version()))};
+    // 20-90 us a step: on request (by name or glob), not in "all" - a quick-suite ladder of an
+    // order-1 variant on dzhanibekov would take minutes (docs/engines.md, "Simbody").
+    register_variant(
+        std::move(info), [&v](const Problem& p, const SchemeSettings&, const SchemeInfo& i) -> std::unique_ptr<AnyIntegrator> {
+          return std::make_unique<Simbody>(p, v, i);
+        },
+        false);
+  }
+}
+
+}  // namespace rigidbench::engines

@@ -1,0 +1,111 @@
+#pragma once
+// A pair's result as the report writes it (reports/schema/report-1.0.schema.json, `results[]`;
+// docs/reports.md): the type of what a verify report holds for one scheme x problem. `PairResult`
+// (verification/runner.hpp) is what the run computes; `PairReport::of` projects it onto what is
+// written (the reference's states and the per-level halves of the invariants stay behind), `to_json`
+// writes it and `read` reads it back - one serialiser and one reader, so that writing what was read
+// gives the same document (tested on the quick suite's report). The gate and the history read pairs
+// through it.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../verification/anatomy.hpp"
+#include "../verification/long_time.hpp"
+#include "../verification/runner.hpp"
+#include "../verification/structure.hpp"
+
+namespace rigidbench {
+
+/// What the report says of the scheme (SchemeInfo's words, and where the scheme came from).
+struct SchemeRecord {
+  std::string title, source;
+  int order = 0;
+  std::string kind, representation, notes;
+  bool builtin = true;
+  std::string origin;
+  std::optional<std::string> version;  ///< an engine's library version
+};
+
+/// The step ladder and what the run was given.
+struct SettingsRecord {
+  double h0 = 0;
+  int levels = 0;
+  std::vector<double> h;
+  double t0 = 0, t_end = 0, observation_interval = 0;
+  std::int64_t observation_points = 0;
+  std::string q_ii_norm;
+  std::optional<nlohmann::ordered_json> problem;  ///< the problem as a problem file (docs/problem-files.md)
+  std::optional<nlohmann::ordered_json> scheme;   ///< every declared setting of the scheme, given or default
+};
+
+struct LevelRecord {
+  double h = 0;
+  std::optional<std::int64_t> steps;  ///< the schema does not require it
+  std::string status;
+  std::optional<double> seconds;  ///< not required either
+  std::optional<std::pair<double, std::string>> breakdown;  ///< where (t) and why the level broke down
+};
+
+/// An invariant as judged (InvariantResult, less the per-level halves and growth fits but the judged one).
+struct InvariantRecord {
+  std::optional<std::string> kind;  ///< the schema does not require it (an enum where given)
+  std::string description, claim;
+  double initial = kNaN, scale = kNaN, roundoff_scale = kNaN, drift = kNaN;
+  std::vector<double> drift_by_level;
+  double first_half = kNaN, second_half = kNaN;
+  std::optional<int> judged_level;
+  std::optional<LineFit> growth;  ///< the bounded rule's growth exponent at the judged level
+  double threshold = kNaN;
+  std::string verdict = "undefined";
+  bool failed_at_roundoff = false;
+  std::string note;
+};
+
+/// The reference a pair was judged against (ReferenceSolution without its states).
+struct ReferenceRecord {
+  std::string kind, formulation, stepper;
+  double tolerance = 0, error_estimate = kNaN, error_estimate_attitude = kNaN, error_estimate_omega = kNaN;
+  std::int64_t steps = 0;
+  std::string precision, notes;
+  double seconds = 0;
+  bool from_cache = false;
+};
+
+struct PairReport {
+  std::string integrator, problem, status, reason;
+  // Below: absent (empty) for a skipped pair.
+  std::optional<SchemeRecord> scheme;  ///< always written; the schema does not require it
+  SettingsRecord settings;
+  std::vector<LevelRecord> levels;
+  std::vector<std::pair<std::string, Convergence>> convergence, paper_measures;  ///< in the metric table's order
+  QiiResult q_ii, q_ii_full;
+  std::vector<std::pair<std::string, InvariantRecord>> invariants;  ///< in the problem's order
+  std::optional<ErrorAnatomy> anatomy;
+  std::optional<StructureResult> structure;
+  std::optional<ReferenceRecord> reference;
+  CostResult cost;
+  std::string cost_baseline, cost_rk4_baseline;  ///< the schemes cost ratios are to
+  std::optional<History> history;
+  std::optional<LongTimeEnergy> long_time;
+  std::optional<ToleranceStudy> tolerance;  ///< an adaptive scheme's tolerance ladder (docs/adaptive.md)
+  std::optional<double> seconds;  ///< the pair's own work; always written, not required
+
+  bool skipped() const { return status == "skipped"; }
+  const Convergence* ladder(const std::string& metric) const;
+
+  /// What the report writes of a run's result (`p`: the problem, written into settings; may be null).
+  static PairReport of(const PairResult& r, const Problem* p);
+  /// The one reader, for one element of a report's `results` that follows the report schema (validate
+  /// the report first: the reader takes the schema's guarantees for granted).
+  static PairReport read(const nlohmann::ordered_json& j);
+  static PairReport read(const nlohmann::json& j);  ///< the same, from a report read with sorted keys
+  /// The one serialiser.
+  nlohmann::ordered_json to_json() const;
+};
+
+}  // namespace rigidbench

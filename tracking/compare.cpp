@@ -1,0 +1,597 @@
+#include "compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <numbers>
+#include <set>
+#include <sstream>
+
+#include "../core/json_input.hpp"
+#include "../core/json_numbers.hpp"
+#include "../core/json_schema.hpp"
+#include "../core/text_escape.hpp"
+#include "../core/types.hpp"
+#include "../reports/pair_report.hpp"
+#include "../reports/report.hpp"
+#include "../reports/verify_report.hpp"
+
+namespace rigidbench {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+using json_numbers::as_num;
+using json_numbers::num;
+std::string fmt(double x, int digits = 3) { return format_or_dash(x, digits); }
+
+/// Indices of the levels usable for reading values off: in the asymptotic range, finite, positive.
+std::vector<std::size_t> usable_levels(const std::vector<double>& h, const std::vector<double>& e,
+                                       const std::vector<bool>& usable) {
+  std::vector<std::size_t> idx;
+  for (std::size_t i = 0; i < h.size() && i < e.size(); ++i)
+    if ((i >= usable.size() || usable[i]) && std::isfinite(e[i]) && e[i] > 0 && h[i] > 0) idx.push_back(i);
+  std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return h[a] > h[b]; });
+  return idx;
+}
+
+/// An unclaimed invariant counts as kept when it passes the test an exact claim would face: at every
+/// level max_n |I_n - I_0| / S_I <= max(tau, N_k eps) (docs/metrics.md; not just at the finest h, where a
+/// second-order energy error can fall below tau).
+bool exact_at_every_level(const InvariantRecord& inv, const PairReport& result, double tau) {
+  const std::vector<double>& d = inv.drift_by_level;
+  if (d.empty()) return false;
+  for (std::size_t k = 0; k < d.size(); ++k) {
+    if (!std::isfinite(d[k]) || k >= result.levels.size()) return false;
+    // A level without its step count (the schema does not require one; found by fuzz/report.cpp,
+    // input fuzz/corpus/report/regress-compare-level-without-steps.json): no test can be made, so not kept.
+    if (!result.levels[k].steps) return false;
+    const double steps = double(*result.levels[k].steps);
+    if (d[k] > std::max(tau, steps * std::numeric_limits<double>::epsilon())) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+LadderValue step_for_error(const std::vector<double>& h, const std::vector<double>& error,
+                           const std::vector<bool>& usable, double slope, double target) {
+  const auto idx = usable_levels(h, error, usable);
+  if (idx.empty() || !(slope > 0) || !(target > 0)) return {kNan, true};
+  const double lt = std::log(target);
+  // A bracket between consecutive usable levels (coarse to fine): interpolate log h in log e.
+  for (std::size_t k = 0; k + 1 < idx.size(); ++k) {
+    const std::size_t a = idx[k], b = idx[k + 1];
+    const double la = std::log(error[a]), lb = std::log(error[b]);
+    if (lt <= std::max(la, lb) && lt >= std::min(la, lb)) {
+      if (la == lb) return {h[a], false};
+      const double s = (lt - la) / (lb - la);
+      return {std::exp(std::log(h[a]) + s * (std::log(h[b]) - std::log(h[a]))), false};
+    }
+  }
+  // Outside: from the level nearest in log error, along e ~ h^slope.
+  std::size_t n = idx.front();
+  for (std::size_t i : idx)
+    if (std::abs(std::log(error[i]) - lt) < std::abs(std::log(error[n]) - lt)) n = i;
+  const bool exact = error[n] == target;
+  return {h[n] * std::pow(target / error[n], 1.0 / slope), !exact};
+}
+
+LadderValue error_at_step(const std::vector<double>& h, const std::vector<double>& error,
+                          const std::vector<bool>& usable, double slope, double h_star) {
+  const auto idx = usable_levels(h, error, usable);
+  if (idx.empty() || !(h_star > 0)) return {kNan, true};
+  const double ls = std::log(h_star);
+  for (std::size_t k = 0; k + 1 < idx.size(); ++k) {
+    const std::size_t a = idx[k], b = idx[k + 1];
+    if (h_star <= h[a] && h_star >= h[b]) {
+      const double s = (ls - std::log(h[a])) / (std::log(h[b]) - std::log(h[a]));
+      return {std::exp(std::log(error[a]) + s * (std::log(error[b]) - std::log(error[a]))), false};
+    }
+  }
+  const std::size_t n = h_star > h[idx.front()] ? idx.front() : idx.back();
+  if (h[n] == h_star) return {error[n], false};
+  if (!(slope > 0)) return {kNan, true};
+  return {error[n] * std::pow(h_star / h[n], slope), true};
+}
+
+VerifyReport merge_verify_reports(const std::vector<json>& reports, const std::vector<std::string>& names) {
+  if (reports.empty()) throw std::logic_error("merge_verify_reports: no report");
+  std::optional<VerifyReport> out;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const json& r = reports[i];
+    if (!r.is_object() || !r.contains("results") || !r["results"].is_array())
+      throw InputError(cat("compare: '", names[i], "' is not a rigidbench verify report (no \"results\" array)"));
+    // Each input is held to the schema first (a result whose "integrator" was a number was exit 3:
+    // nlohmann type_error, found by fuzz/report.cpp).
+    VerifyReport v = VerifyReport::read(r, cat("compare: '", names[i], "'"));
+    for (const PairReport& x : v.results)
+      if (!seen.emplace(x.integrator, x.problem).second)
+        throw InputError(cat("compare: the pair (", x.integrator, ", ", x.problem, ") is in two reports (", names[i],
+                             " and an earlier one); give each pair once"));
+    if (!out) out = std::move(v);
+    else out->results.insert(out->results.end(), v.results.begin(), v.results.end());
+  }
+  if (reports.size() > 1) out->merged_from = names;
+  return *out;
+}
+
+namespace {
+
+/// The inputs compare can read: a verify report with pair results, a bench report, a target and h.
+void check_compare_inputs(const VerifyReport& verify, const CompareOptions& opt) {
+  if (verify.results.empty())
+    throw InputError("compare: the report has no pair results (the paper suite's report has none; use a quick "
+                     "or problem-specific `verify` report)");
+  if (!(opt.target > 0) || !std::isfinite(opt.target))
+    throw InputError(cat("compare: --target must be a positive error (got ", format_number(opt.target, 4), ")"));
+  if (opt.h && !(*opt.h > 0 && std::isfinite(*opt.h)))
+    throw InputError(cat("compare: --h must be positive and finite (got ", format_number(*opt.h, 4), ")"));
+}
+
+/// Exact claims held or failed; unclaimed invariants observed at round-off (threshold tau).
+ordered_json invariant_summary(const PairReport& r, double tau) {
+  ordered_json held = ordered_json::array(), failed = ordered_json::array(), observed = ordered_json::array();
+  for (const auto& [name, inv] : r.invariants) {
+    if (inv.claim == "exact" && inv.verdict == "pass") held.push_back(name);
+    else if (inv.claim != "none" && inv.verdict == "fail") failed.push_back(name);
+    else if (inv.claim == "none" && exact_at_every_level(inv, r, tau)) observed.push_back(name);
+  }
+  return {{"claimed_and_held", held}, {"claimed_and_failed", failed}, {"unclaimed_exact_at_every_level", observed}};
+}
+
+/// The final attitude error split into phase about the symmetry axis and shape (docs/metrics.md,
+/// "Error anatomy"), at the level nearest h_fixed that ran: why a scheme ranks where it does. Null
+/// where the report has no anatomy.
+ordered_json anatomy_near(const PairReport& r, double h_fixed) {
+  if (!r.anatomy) return nullptr;
+  const ErrorAnatomy& an = *r.anatomy;
+  const std::vector<double> &ah = an.h, &tot = an.total, &ph = an.phase, &sh = an.shape;
+  std::size_t best = ah.size();
+  for (std::size_t k = 0; k < ah.size() && k < tot.size() && k < ph.size() && k < sh.size(); ++k)
+    if (std::isfinite(tot[k]) && (best == ah.size() || std::abs(std::log(ah[k] / h_fixed)) <
+                                                          std::abs(std::log(ah[best] / h_fixed))))
+      best = k;
+  if (best == ah.size()) return nullptr;
+  return {{"axis", an.axis.description}, {"h", ah[best]}, {"total", num(tot[best])}, {"phase", num(ph[best])},
+          {"shape", num(sh[best])}};
+}
+
+/// The cost per step of a pair: from the bench report when it has the pair (CPU time, instructions),
+/// else the verify report's informational wall clock.
+struct StepCost {
+  double ns = kNan, instr = kNan;
+  ordered_json json;
+};
+StepCost step_cost(const PairReport& r, const BenchEntry* b) {
+  double ns = kNan, instr = kNan, ratio = kNan, iratio = kNan, ratio4 = kNan, iratio4 = kNan, fl = kNan, ipf = kNan;
+  std::string source;
+  bool declared = false;
+  if (b != nullptr) {
+    ns = b->ns_per_step;
+    ratio = b->ratio_to_baseline;
+    instr = b->instructions_per_step;
+    iratio = b->instruction_ratio_to_baseline;
+    ratio4 = b->ratio_to_rk4;
+    iratio4 = b->instruction_ratio_to_rk4;
+    fl = b->flops_per_step;
+    ipf = b->instructions_per_flop;
+    source = "bench: Google Benchmark CPU time (min of interleaved repetitions); callgrind instructions";
+  } else {
+    ns = r.cost.ns_per_step;
+    ratio = r.cost.ratio_to_baseline;
+    ratio4 = r.cost.ratio_to_rk4;
+    source = "verify report: wall clock of a fixed-work run (informational)";
+    // A program's own figure (score with a declared cost): ranked like a measured one, and flagged.
+    if (r.cost.declared) {
+      source = cat("declared by the program (", r.cost.method.empty() ? "?" : r.cost.method, " on ",
+                   r.cost.machine.empty() ? "?" : r.cost.machine, "), not measured by rigidbench");
+      declared = true;
+    }
+  }
+  StepCost out{ns, instr, {}};
+  out.json = {{"ns", num(ns)}, {"ratio_to_baseline", num(ratio)}, {"instructions", num(instr)},
+              {"instruction_ratio_to_baseline", num(iratio)}, {"ratio_to_rk4", num(ratio4)},
+              {"instruction_ratio_to_rk4", num(iratio4)}, {"flops", num(fl)},
+              {"instructions_per_flop", num(ipf)}, {"source", source}, {"declared", declared}};
+  return out;
+}
+
+/// Rows ranked by cost to the target accuracy in `unit`; schemes without a finite cost come last, unranked.
+ordered_json ranked_rows(const ordered_json& rows, const char* unit) {
+  std::vector<std::size_t> idx(rows.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  auto key = [&](std::size_t i) { return as_num(rows[i].at("cost_to_target").at(unit)); };
+  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+    const double ka = key(a), kb = key(b);
+    if (std::isfinite(ka) != std::isfinite(kb)) return std::isfinite(ka);
+    return std::isfinite(ka) && ka < kb;
+  });
+  ordered_json ranked = ordered_json::array();
+  int rank = 0;
+  for (std::size_t i : idx) {
+    ordered_json row = rows[i];
+    ordered_json with_rank;
+    with_rank["rank"] = std::isfinite(key(i)) ? ordered_json(++rank) : ordered_json(nullptr);
+    for (auto it = row.begin(); it != row.end(); ++it) with_rank[it.key()] = it.value();
+    ranked.push_back(with_rank);
+  }
+  return ranked;
+}
+
+/// One row of a problem's table: order, Q_II, invariants, error at the fixed h, anatomy, cost per step
+/// and cost to the target, read from the pair's result r (and its bench entry when given).
+ordered_json compare_row(const PairReport& r, const MetricDef& metric, const CompareOptions& opt, const ordered_json* pv,
+                         double h_fixed, double span, const BenchEntry* bench_row, bool& all_instr) {
+  const auto& section = metric.section == MetricSection::convergence ? r.convergence : r.paper_measures;
+  const Convergence* cp = nullptr;
+  for (const auto& [name, c] : section)
+    if (name == opt.metric) cp = &c;
+  if (cp == nullptr)
+    throw InputError(cat("compare: metric '", opt.metric, "' is not in the report's ", to_string(metric.section),
+                         " of ", r.integrator, " on ", r.problem, " (a report of another rigidbench version?)"));
+  const Convergence& c = *cp;
+  const std::vector<double>&h = c.h, &e = c.error;
+  const std::vector<bool>& asym = c.asymptotic;
+  const double fitted = c.fit.slope, expected = c.expected;
+  const double slope = fitted > 0 ? fitted : expected;
+  ordered_json row;
+  row["integrator"] = r.integrator;
+  row["status"] = r.status;
+  if (!r.reason.empty()) row["reason"] = r.reason;
+  if (r.scheme) row["kind"] = r.scheme->kind;
+  row["order"] = {{"expected", num(expected)}, {"observed", num(fitted)}, {"stderr", num(c.fit.stderr_slope)},
+                  {"verdict", to_string(c.verdict)}};
+  const QiiResult& q = r.q_ii;
+  const QiiLevel* primary = q.primary >= 0 ? &q.levels[std::size_t(q.primary)] : nullptr;
+  row["q_ii"] = {{"h", num(primary ? primary->h : kNan)}, {"median", num(primary ? primary->median : kNan)},
+                 {"expected", num(q.expected)}, {"verdict", primary ? to_string(primary->verdict) : "undefined"}};
+  // Invariants: exact claims held or failed; unclaimed invariants observed at round-off.
+  const double tau = pv && pv->contains("exact_threshold") ? as_num(pv->at("exact_threshold")) : 1e-11;
+  row["invariants"] = invariant_summary(r, tau);
+  LadderValue eh = error_at_step(h, e, asym, slope, h_fixed);
+  // An attitude error is an angle, at most pi: a slope extrapolated past that says nothing more.
+  const bool clipped = metric.units == "rad" && std::isfinite(eh.value) && eh.value > std::numbers::pi;
+  if (clipped) eh.value = std::numbers::pi;
+  row["error_at_h"] = {{"h", h_fixed}, {"error", num(eh.value)}, {"extrapolated", eh.extrapolated}, {"clipped", clipped}};
+  // The final attitude error split into phase about the symmetry axis and shape (docs/metrics.md,
+  // "Error anatomy"), at the level nearest the fixed h that ran: why a scheme ranks where it does.
+  if (ordered_json an = anatomy_near(r, h_fixed); !an.is_null()) row["attitude_anatomy"] = an;
+  // Cost per step.
+  const StepCost sc = step_cost(r, bench_row);
+  const double ns = sc.ns, instr = sc.instr;
+  row["cost_per_step"] = sc.json;
+  const LadderValue hs = step_for_error(h, e, asym, slope, opt.target);
+  const double steps = span / hs.value;
+  row["cost_to_target"] = {{"h", num(hs.value)},
+                           {"steps", num(steps)},
+                           {"cpu_seconds", num(steps * ns * 1e-9)},
+                           {"instructions", num(steps * instr)},
+                           {"extrapolated", hs.extrapolated}};
+  if (std::isfinite(steps * ns) && !std::isfinite(steps * instr)) all_instr = false;
+  return row;
+}
+
+/// An adaptive pair's row (docs/adaptive.md): its cost to the target read off its tolerance ladder,
+/// each cost c in {accepted steps, right-hand sides, load evaluations, seconds} by log-log interpolation
+/// of the error in c between the bracketing levels (above the reference floor, not grid-bound), and
+/// outside them along error ~ c^-p with p its effective order (extrapolated); the tolerance that reaches
+/// the target likewise, along error ~ tol^slope. No instruction count (bench does not count adaptive
+/// pairs), so a table holding one ranks in CPU seconds. The columns of the step ladder that do not
+/// apply (Q_II, error at h, cost per step) are null.
+ordered_json adaptive_compare_row(const PairReport& r, const CompareOptions& opt, double h_fixed, const WorkSeries* bench,
+                                  bool& all_instr) {
+  const ToleranceStudy& T = *r.tolerance;
+  std::vector<double> e, tol, steps, rhs, loads, secs, instr;
+  std::vector<bool> usable;
+  // The bench report's point at a level's tolerance: its whole run's instructions and thread CPU
+  // time (min of its repetitions) - in place of verify's wall clock when given.
+  const auto bench_point = [&](double t) -> const WorkPoint* {
+    if (bench)
+      for (const WorkPoint& q : bench->points)
+        if (std::abs(q.tol - t) <= 1e-12 * t) return &q;
+    return nullptr;
+  };
+  for (const ToleranceLevel& lv : T.levels) {
+    e.push_back(lv.ok ? tolerance_level_error(lv, opt.metric) : kNan);
+    tol.push_back(lv.tol);
+    // Inverse costs, so that the error falls with them as with a step size (step_for_error's h).
+    const auto inv = [](double c) { return c > 0 ? 1.0 / c : kNan; };
+    steps.push_back(inv(double(lv.counters.accepted_steps)));
+    rhs.push_back(inv(double(lv.counters.rhs_evaluations)));
+    loads.push_back(inv(double(lv.counters.load_evaluations)));
+    const WorkPoint* q = bench_point(lv.tol);
+    secs.push_back(inv(q ? q->cpu_seconds : lv.seconds));
+    instr.push_back(inv(q ? q->instructions : kNan));
+    usable.push_back(lv.ok && lv.above_floor && !lv.grid_bound);
+  }
+  const double p = T.effective_order;
+  bool extrapolated = false;
+  const auto cost_at_target = [&](const std::vector<double>& inv_cost) {
+    const LadderValue v = step_for_error(inv_cost, e, usable, p, opt.target);
+    extrapolated = extrapolated || v.extrapolated;
+    return v.value > 0 ? 1.0 / v.value : kNan;
+  };
+  const double steps_t = cost_at_target(steps), rhs_t = cost_at_target(rhs), secs_t = cost_at_target(secs);
+  const double loads_t = cost_at_target(loads), instr_t = cost_at_target(instr);
+  const LadderValue tol_t = step_for_error(tol, e, usable, T.proportionality.slope, opt.target);
+  ordered_json row;
+  row["integrator"] = r.integrator;
+  row["status"] = r.status;
+  if (!r.reason.empty()) row["reason"] = r.reason;
+  if (r.scheme) row["kind"] = cat(r.scheme->kind, ", adaptive");
+  row["order"] = {{"expected", r.scheme && r.scheme->order > 0 ? num(double(r.scheme->order)) : ordered_json(nullptr)},
+                  {"observed", num(p)}, {"stderr", nullptr}, {"verdict", "undefined"}};
+  row["q_ii"] = {{"h", nullptr}, {"median", nullptr}, {"expected", nullptr}, {"verdict", "undefined"}};
+  row["invariants"] = invariant_summary(r, 1e-11);
+  row["error_at_h"] = {{"h", h_fixed}, {"error", nullptr}, {"extrapolated", false}, {"clipped", false}};
+  row["cost_per_step"] = {{"ns", nullptr}, {"ratio_to_baseline", nullptr}, {"instructions", nullptr},
+                          {"instruction_ratio_to_baseline", nullptr}, {"ratio_to_rk4", nullptr},
+                          {"instruction_ratio_to_rk4", nullptr}, {"flops", nullptr}, {"instructions_per_flop", nullptr},
+                          {"source", bench ? "adaptive: no fixed step; its cost to the target is read off its tolerance ladder, with the bench "
+                                           "report's whole runs (thread CPU time, min of repetitions; callgrind instructions)"
+                                         : r.cost.declared
+                                             ? cat("adaptive: no fixed step; its cost to the target is read off its tolerance ladder, "
+                                                   "with the times declared by the program (", r.cost.method, " on ", r.cost.machine, ")")
+                                             : "adaptive: no fixed step; its cost to the target is read off its tolerance ladder "
+                                               "(verify's wall clock)"},
+                          {"declared", !bench && r.cost.declared}};
+  row["cost_to_target"] = {{"h", nullptr},
+                           {"steps", num(steps_t)},
+                           {"cpu_seconds", num(secs_t)},
+                           {"instructions", num(instr_t)},
+                           {"extrapolated", extrapolated || tol_t.extrapolated},
+                           {"tolerance", num(tol_t.value)},
+                           {"rhs_evaluations", num(rhs_t)},
+                           {"load_evaluations", num(loads_t)}};
+  row["adaptive"] = {{"tolerance_proportionality", to_string(T.proportionality_verdict)},
+                     {"slope", num(T.proportionality.slope)},
+                     {"rejected_fraction", num(T.rejected_fraction)},
+                     {"timing_repetitions", T.repetitions}};
+  if (std::isfinite(secs_t) && !std::isfinite(instr_t)) all_instr = false;
+  return row;
+}
+
+/// The metric compare reads: an error metric of the table (its ladder is what the comparison reads).
+const MetricDef& error_metric(const std::string& name) {
+  const MetricDef* mp = find_metric(name);
+  if (mp == nullptr || !is_error_metric(*mp)) {
+    std::string have;
+    for (const MetricDef& m : metric_table())
+      if (is_error_metric(m)) have += cat(have.empty() ? "" : ", ", m.name);
+    throw InputError(cat("compare: '", name, "' is not an error metric (choose one of: ", have, ")"));
+  }
+  return *mp;
+}
+
+/// The problems in the report's order; each one asked for must be there.
+std::vector<std::string> problem_order(const std::vector<PairReport>& pairs, const CompareOptions& opt) {
+  std::vector<std::string> order;
+  for (const PairReport& r : pairs)
+    if (std::find(order.begin(), order.end(), r.problem) == order.end()) order.push_back(r.problem);
+  for (const auto& want : opt.problems)
+    if (std::find(order.begin(), order.end(), want) == order.end())
+      throw InputError(cat("compare: problem '", want, "' is not in the report"));
+
+  return order;
+}
+
+}  // namespace
+
+ordered_json compare_reports(const json& verify, const BenchReport* bench, const CompareOptions& opt) {
+  if (!verify.is_object() || !verify.contains("results") || !verify["results"].is_array())
+    throw InputError("compare: the input is not a rigidbench verify report (no \"results\" array)");
+  // The fields read are the schema's (a bench report passed as --report has "results" but no
+  // "settings" per result: exit 3 before, found by fuzz/report.cpp).
+  return compare_reports(VerifyReport::read(verify, "compare: the verify report"), bench, opt);
+}
+
+namespace {
+
+constexpr const char* kCompareMethod =
+    "error at h and the step reaching the target are read off the metric's ladder by log-log interpolation "
+    "between levels in the asymptotic range; outside it along e ~ h^slope (fitted slope, else the scheme's "
+    "order), flagged 'extrapolated'; an angle (units rad) extrapolated past pi is pi, flagged 'clipped'. Cost to target = (span / h*) x cost per step. "
+    "An adaptive scheme's cost to target is read off its tolerance ladder the same way, with its costs per run (accepted steps, "
+    "right-hand sides, seconds; with a bench report its whole runs' thread CPU time and instructions) in place of h and its "
+    "effective order as the slope. Rank: cost to target, in "
+    "instructions when every ranked scheme has them, else CPU seconds. A cost per step marked 'declared' is the "
+    "figure a scored program gave for itself (its machine and method in the source), ranked beside measured ones "
+    "but not measured by rigidbench.";
+
+using BenchIndex = std::map<std::pair<std::string, std::string>, const BenchEntry*>;
+
+/// One problem's table: a row per pair that ran (fixed-step: compare_row; adaptive: adaptive_compare_row),
+/// ranked by cost to the target; the pairs that do not apply, with their reasons.
+/// The bench report's work-precision series of an adaptive pair (points with a tolerance), or null.
+const WorkSeries* work_series_of(const BenchReport* bench, const PairReport& r) {
+  if (bench)
+    for (const WorkSeries& w : bench->work)
+      if (w.integrator == r.integrator && w.problem == r.problem && !w.points.empty() && std::isfinite(w.points.front().tol))
+        return &w;
+  return nullptr;
+}
+
+ordered_json problem_table(const std::string& pname, const std::vector<PairReport>& pairs, const MetricDef& metric,
+                           const CompareOptions& opt, const BenchIndex& bench_of, const BenchReport* bench) {
+  ordered_json P;
+  P["problem"] = pname;
+  ordered_json rows = ordered_json::array(), skipped = ordered_json::array();
+  double h_fixed = opt.h.value_or(kNan);
+  bool all_instr = true;
+  for (const PairReport& r : pairs) {
+    if (r.problem != pname) continue;
+    if (r.skipped()) {
+      skipped.push_back({{"integrator", r.integrator}, {"reason", r.reason}});
+      continue;
+    }
+    if (r.tolerance) {  // ranked from its tolerance ladder (docs/adaptive.md, "Head-to-head")
+      if (!tolerance_measures(opt.metric)) {
+        skipped.push_back({{"integrator", r.integrator},
+                           {"reason", cat("adaptive: its tolerance ladder measures attitude_error_final|max and "
+                                          "omega_error_final|max, not ", opt.metric)}});
+        continue;
+      }
+      if (!std::isfinite(h_fixed)) h_fixed = r.settings.h0 / 4;
+      rows.push_back(adaptive_compare_row(r, opt, h_fixed, work_series_of(bench, r), all_instr));
+      continue;
+    }
+    const SettingsRecord& st = r.settings;
+    // settings.problem is the problem as the run saw it; the schema leaves its inside open, so each
+    // level is checked before it is read (a missing "h0" was an assertion in nlohmann's const
+    // operator[]: found by fuzz/report.cpp).
+    const ordered_json* problem = st.problem && st.problem->is_object() ? &*st.problem : nullptr;
+    const ordered_json* pv =
+        problem && problem->contains("verification") && problem->at("verification").is_object() ? &problem->at("verification")
+                                                                                                   : nullptr;
+    if (P.find("title") == P.end() && problem && problem->contains("title") && problem->at("title").is_string())
+      P["title"] = problem->at("title");
+    if (!std::isfinite(h_fixed)) h_fixed = (pv && pv->contains("h0") ? as_num(pv->at("h0")) : st.h0) / 4;
+    const double span = st.t_end - st.t0;
+    const auto b = bench_of.find({r.integrator, pname});
+    rows.push_back(compare_row(r, metric, opt, pv, h_fixed, span, b != bench_of.end() ? b->second : nullptr, all_instr));
+  }
+  const char* unit = all_instr ? "instructions" : "cpu_seconds";
+  P["h_fixed"] = num(h_fixed);
+  P["rank_by"] = cat("cost to reach ", opt.metric, " <= ", format_number(opt.target, 3), " in ", unit);
+  // The one unit of the ranked column: a row without a cost in it is unranked and shows none, never
+  // a cost in the other unit (a column mixing Minstr and ms cannot be read down).
+  P["rank_unit"] = unit;
+  P["rows"] = ranked_rows(rows, unit);
+  P["skipped"] = skipped;
+  return P;
+}
+
+}  // namespace
+
+ordered_json compare_reports(const VerifyReport& verify, const BenchReport* bench, const CompareOptions& opt) {
+  check_compare_inputs(verify, opt);
+  // Per-step cost from the bench report when given (CPU time, instructions), keyed (scheme, problem).
+  BenchIndex bench_of;
+  if (bench)
+    for (const BenchEntry& b : bench->entries) bench_of[{b.integrator, b.problem}] = &b;
+  const MetricDef& metric = error_metric(opt.metric);
+  const std::vector<PairReport>& pairs = verify.results;
+  ordered_json out = report_envelope(0, {}, iso8601_now());
+  out["kind"] = "compare";
+  out["source"] = {{"verify_git_revision", verify.tool.git_revision},
+                   {"verify_suite", verify.suite},
+                   {"bench", bench != nullptr}};
+  out["metric"] = opt.metric;
+  out["metric_definition"] = {{"what", metric.what}, {"units", metric.units}, {"rule", to_string(metric.rule)}};
+  out["target_error"] = opt.target;
+  out["method"] = kCompareMethod;
+  out["problems"] = ordered_json::array();
+  for (const std::string& pname : problem_order(pairs, opt))
+    if (opt.problems.empty() || std::find(opt.problems.begin(), opt.problems.end(), pname) != opt.problems.end())
+      out["problems"].push_back(problem_table(pname, pairs, metric, opt, bench_of, bench));
+  return out;
+}
+
+namespace {
+
+/// The ranked column's unit of a problem's table; a comparison written before rank_unit existed
+/// ranked in instructions exactly when its rank_by says so.
+std::string rank_unit(const ordered_json& P) {
+  if (P.contains("rank_unit") && P["rank_unit"].is_string()) return P["rank_unit"].get<std::string>();
+  return P.value("rank_by", "").find("instructions") != std::string::npos ? "instructions" : "cpu_seconds";
+}
+double cost_scale(const std::string& unit) { return unit == "instructions" ? 1e-6 : 1e3; }
+const char* cost_unit_label(const std::string& unit) { return unit == "instructions" ? "Minstr" : "ms"; }
+
+/// "Not applicable: a, b (reason); c (other reason)." - the schemes grouped by their own reasons, in
+/// the report's order of first appearance.
+std::string skipped_markdown(const ordered_json& skipped) {
+  if (skipped.empty()) return "";
+  std::vector<std::pair<std::string, std::string>> groups;  // reason, schemes
+  for (const auto& k : skipped) {
+    const std::string reason = k.value("reason", ""), name = markdown_text(k.value("integrator", ""));
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == reason; });
+    if (g == groups.end()) groups.emplace_back(reason, name);
+    else g->second += cat(", ", name);
+  }
+  std::string s;
+  for (const auto& [reason, names] : groups) s += cat(s.empty() ? "" : "; ", names, " (", markdown_text(reason), ")");
+  return cat("\nNot applicable: ", s, ".\n");
+}
+
+}  // namespace
+
+std::string compare_markdown(const ordered_json& c) {
+  // Every string that came from a report (titles, reasons, names, keys) goes through markdown_text:
+  // a '|' or a line break would cut the table, HTML would be rendered by GitHub.
+  std::ostringstream o;
+  o << "# Head-to-head comparison\n\n";
+  o << "Metric `" << c.value("metric", "") << "`";
+  if (c.contains("metric_definition"))
+    o << " (" << c["metric_definition"].value("what", "") << ", " << c["metric_definition"].value("units", "") << ")";
+  o << ", target error " << fmt(as_num(c["target_error"])) << ". " << markdown_text(c.value("method", "")) << " `~` marks a value read outside the measured asymptotic range.\n";
+  for (const auto& P : c["problems"]) {
+    o << "\n## " << markdown_text(P.value("problem", ""));
+    if (P.contains("title")) o << " — " << markdown_text(P["title"].get<std::string>());
+    o << "\n\nRanked by " << markdown_text(P.value("rank_by", "")) << "; error at fixed h = " << fmt(as_num(P["h_fixed"])) << ".";
+    for (const auto& r : P["rows"])
+      if (r.contains("attitude_anatomy")) {
+        o << " Attitude phase: the final attitude error's rotation about " << markdown_text(r["attitude_anatomy"].value("axis", ""))
+          << " (signed, rad); shape: the rest.";
+        break;
+      }
+    o << "\n\n";
+    if (P["rows"].empty()) {
+      o << "No scheme of the report integrates this problem: nothing to rank.\n";
+      o << skipped_markdown(P["skipped"]);
+      continue;
+    }
+    const std::string unit = rank_unit(P);
+    o << "| rank | scheme | kind | order obs/exp | Q_II (2^p) | exact claims held | unclaimed, exact at every h | "
+         "error at h | attitude: phase / shape (h) | ns/step (x odeint, x rk4) | instr/step (x odeint, x rk4) | flops/step (instr/flop) | steps to target | cost to target ("
+      << cost_unit_label(unit) << ") |\n";
+    o << "|---:|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+    for (const auto& r : P["rows"]) {
+      auto list = [](const ordered_json& a) {
+        std::string s;
+        for (const auto& x : a) s += cat(s.empty() ? "" : ", ", markdown_text(x.template get<std::string>()));
+        return s.empty() ? std::string("-") : s;
+      };
+      const auto& inv = r["invariants"];
+      std::string claims = list(inv["claimed_and_held"]);
+      if (!inv["claimed_and_failed"].empty()) claims += cat(" **FAILED: ", list(inv["claimed_and_failed"]), "**");
+      const std::string tilde_e = r["error_at_h"]["extrapolated"].get<bool>() ? "~" : "";
+      const auto& ct = r["cost_to_target"];
+      const std::string tilde_c = ct["extrapolated"].get<bool>() ? "~" : "";
+      const auto& cp = r["cost_per_step"];
+      std::string anatomy = "-";
+      if (r.contains("attitude_anatomy")) {
+        const auto& a = r["attitude_anatomy"];
+        anatomy = cat(fmt(as_num(a["phase"])), " / ", fmt(as_num(a["shape"])), " (", fmt(as_num(a["h"])), ")");
+      }
+      const double c_unit = as_num(ct[unit]);
+      const std::string cost = std::isfinite(c_unit) && c_unit > 0 ? tilde_c + fmt(c_unit * cost_scale(unit)) : "-";
+      o << "| " << (r["rank"].is_number() ? std::to_string(r["rank"].get<int>()) : std::string("-")) << " | "
+        << markdown_text(r.value("integrator", "")) << (r.value("status", "") != "ok" ? cat(" (", markdown_text(r.value("status", "")), ")") : "")
+        << (r.contains("adaptive") ? cat(" (tol ", tilde_c, fmt(as_num(ct.value("tolerance", ordered_json()))), ")") : std::string())
+        << " | " << markdown_text(r.value("kind", "")) << " | " << fmt(as_num(r["order"]["observed"])) << "/"
+        << fmt(as_num(r["order"]["expected"])) << " " << r["order"].value("verdict", "") << " | "
+        << fmt(as_num(r["q_ii"]["median"]), 4) << " (" << fmt(as_num(r["q_ii"]["expected"])) << ") "
+        << r["q_ii"].value("verdict", "") << " | " << claims << " | " << list(inv["unclaimed_exact_at_every_level"]) << " | "
+        << tilde_e
+        << (r["error_at_h"].value("clipped", false) ? std::string("pi (clipped)") : fmt(as_num(r["error_at_h"]["error"])))
+        << " | " << anatomy << " | " << fmt(as_num(cp["ns"]), 4) << (cp.value("declared", false) ? " declared" : "") << " ("
+        << fmt(as_num(cp["ratio_to_baseline"])) << ", " << fmt(as_num(cp.value("ratio_to_rk4", ordered_json()))) << ") | "
+        << fmt(as_num(cp["instructions"]), 4) << " (" << fmt(as_num(cp["instruction_ratio_to_baseline"])) << ", "
+        << fmt(as_num(cp.value("instruction_ratio_to_rk4", ordered_json()))) << ") | "
+        << fmt(as_num(cp.value("flops", ordered_json())), 4) << " ("
+        << fmt(as_num(cp.value("instructions_per_flop", ordered_json()))) << ") | " << tilde_c << fmt(as_num(ct["steps"])) << " | "
+        << cost << " |\n";
+    }
+    o << skipped_markdown(P["skipped"]);
+  }
+  return o.str();
+}
+
+}  // namespace rigidbench

@@ -1,0 +1,274 @@
+#include "tolerance_ladder.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "../core/so3.hpp"
+#include "../integrators/integrate.hpp"
+
+namespace rigidbench {
+
+double tolerance_level_error(const ToleranceLevel& lv, std::string_view metric) {
+  if (metric == "attitude_error_max") return lv.attitude_error;
+  if (metric == "attitude_error_final") return lv.attitude_error_final;
+  if (metric == "omega_error_max") return lv.omega_error;
+  if (metric == "omega_error_final") return lv.omega_error_final;
+  return kNaN;
+}
+
+bool tolerance_measures(std::string_view metric) {
+  return metric == "attitude_error_max" || metric == "attitude_error_final" || metric == "omega_error_max" ||
+         metric == "omega_error_final";
+}
+
+double judged_error(const ToleranceLevel& lv) {
+  return std::isnan(lv.position_error) || !lv.ok ? lv.attitude_error : std::max(lv.attitude_error, lv.position_error);
+}
+
+double expected_proportionality(const SchemeInfo& info) {
+  if (info.error_estimate_order < 0 || info.order < 1) return 1.0;
+  return double(info.order) / double(info.error_estimate_order + 1);
+}
+
+double ToleranceLadder::tol(int k) const { return tol0 * std::pow(10.0, -0.5 * double(k)); }
+
+std::size_t ToleranceLadder::stride(std::size_t m, int max_intervals) {
+  for (std::size_t d = 1; d <= m; ++d)
+    if (m % d == 0 && m / d <= std::size_t(std::max(1, max_intervals))) return d;
+  return m;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// The reference's floor on the output times: 100x its own attitude estimate there (and, translating,
+/// its position estimate: kept as the maximum over the grid only), or 100 ulps.
+double reference_floor(const ReferenceSolution& ref, std::size_t stride, bool translating) {
+  double est = translating ? ref.error_estimate.position : 0.0;
+  for (std::size_t j = 0; j < ref.estimate_attitude.size(); j += stride) est = std::max(est, ref.estimate_attitude[j]);
+  return std::max(kRefFloorFactor * est, kRoundoffUlps * kEps);
+}
+
+/// The other timed runs of a level: the same scheme from the same state on the same output times (a
+/// deterministic run gives the same result), timed only - no errors or invariants evaluated.
+void time_repetitions(ToleranceLevel& lv, const Problem& p, const SchemeEntry& s, const SchemeSettings& set,
+                      const FixedSteps& grid, int repetitions) {
+  for (int r = 1; r < repetitions; ++r) {
+    const std::unique_ptr<AnyIntegrator> again = s.make(p, set);
+    State y = p.initial;
+    again->reset(y, grid.t0);
+    const auto t_start = Clock::now();
+    integrate(*again, grid, {.every = 1}, y, [](const Observation&, const State&) {});
+    const double secs = std::chrono::duration<double>(Clock::now() - t_start).count();
+    lv.seconds_max = std::max(std::isnan(lv.seconds_max) ? lv.seconds : lv.seconds_max, secs);
+    lv.seconds = std::min(lv.seconds, secs);
+  }
+}
+
+/// One level: the scheme at abs = rel = tol on the reference's grid (one driver step per interval).
+ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const ReferenceSolution& ref, std::size_t stride,
+                                   double tol, int repetitions, double floor) {
+  ToleranceLevel lv;
+  lv.tol = tol;
+  SchemeSettings set = s.settings;
+  set.values[std::string(kAbsTolerance.name)] = tol;
+  set.values[std::string(kRelTolerance.name)] = tol;
+  const std::unique_ptr<AnyIntegrator> integ = s.make(p, set);
+  const std::size_t M = (ref.times.size() - 1) / stride, ni = p.invariants().size();
+  const double t0 = ref.times.front(), dt = (ref.times.back() - t0) / double(M);
+  std::vector<double> I0(ni), I(ni);
+  p.evaluate_invariants(p.initial, I0.data());
+  lv.invariant_drift.assign(ni, 0.0);
+  // Anchored as run_level anchors them: an invariant that holds only from a later time (loads that
+  // vanish) from its value at the first output time at or after it.
+  const auto& defs = p.invariants();
+  lv.invariant_anchor.assign(ni, kNaN);
+  lv.invariant_max_dev.assign(ni, 0.0);
+  for (std::size_t i = 0; i < ni; ++i)
+    if (reached(t0, defs[i].from_time)) lv.invariant_anchor[i] = I0[i];
+  lv.attitude_error = lv.omega_error = 0;
+  const bool translating = p.translating();
+  if (translating) lv.position_error = 0;
+  State x = p.initial;
+  integ->reset(x, t0);
+  const auto start = Clock::now();
+  const IntegrationOutcome run =
+      integrate(*integ, FixedSteps{t0, dt, std::int64_t(M)}, {.every = 1}, x, [&](const Observation& o, const State& xo) {
+        const State& r = ref.states[std::size_t(o.index) * stride];
+        // The last observation's errors are the final ones (the worst body's, as the max).
+        lv.attitude_error_final = lv.omega_error_final = 0;
+        for (std::size_t b = 0; b < xo.bodies.size(); ++b) {
+          const double ea = so3::log(r.bodies[b].R.transpose() * xo.bodies[b].R).norm(), ew = (xo.bodies[b].W - r.bodies[b].W).norm();
+          lv.attitude_error_final = std::max(lv.attitude_error_final, ea);
+          lv.omega_error_final = std::max(lv.omega_error_final, ew);
+          lv.attitude_error = std::max(lv.attitude_error, ea);
+          lv.omega_error = std::max(lv.omega_error, ew);
+        }
+        if (translating) {
+          lv.position_error_final = 0;
+          for (std::size_t b = 0; b < xo.bodies.size(); ++b)
+            lv.position_error_final = std::max(lv.position_error_final, (xo.bodies[b].x - r.bodies[b].x).norm());
+          lv.position_error = std::max(lv.position_error, lv.position_error_final);
+        }
+        p.evaluate_invariants(xo, I.data());
+        for (std::size_t i = 0; i < ni; ++i) {
+          lv.invariant_drift[i] = std::max(lv.invariant_drift[i], std::abs(I[i] - I0[i]) / defs[i].natural_scale);
+          if (std::isnan(lv.invariant_anchor[i])) {
+            if (!reached(o.t, defs[i].from_time)) continue;
+            lv.invariant_anchor[i] = I[i];
+          }
+          lv.invariant_max_dev[i] = std::max(lv.invariant_max_dev[i], std::abs(I[i] - lv.invariant_anchor[i]));
+        }
+      });
+  lv.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (run.ok) time_repetitions(lv, p, s, set, FixedSteps{t0, dt, std::int64_t(M)}, repetitions);
+  lv.ok = run.ok;
+  lv.reason = run.reason;
+  lv.counters = integ->counters();
+  // Counts that cannot be a run's are not judged as one (a level of zero steps was grid-bound,
+  // so excluded, and a failed slope turned undefined): the level breaks down, which fails closed.
+  if (const std::string why = impossible_counts(lv.counters); run.ok && !why.empty()) {
+    lv.ok = false;
+    lv.reason = cat("the scheme's counters are not a run's: ", why);
+  }
+  const double attempted = double(lv.counters.accepted_steps + lv.counters.rejected_steps);
+  lv.rejected_fraction = attempted > 0 ? double(lv.counters.rejected_steps) / attempted : kNaN;
+  if (!lv.ok) std::fill(lv.invariant_max_dev.begin(), lv.invariant_max_dev.end(), kNaN);
+  if (!lv.ok)
+    lv.attitude_error = lv.omega_error = lv.attitude_error_final = lv.omega_error_final = lv.position_error =
+        lv.position_error_final = kNaN;
+  lv.floor = floor;
+  lv.above_floor = lv.ok && judged_error(lv) > lv.floor;
+  // A scheme with dense output steps past the output times: its steps are its tolerance's whatever the
+  // grid (a loose tolerance's steps may span several output intervals), so it is never grid-bound.
+  lv.grid_bound = !s.info->dense_output && lv.counters.accepted_steps < 2 * M;
+  return lv;
+}
+
+}  // namespace
+
+std::string impossible_counts(const Counters& c) {
+  if (c.accepted_steps == 0) return "0 accepted steps over the span (a run that moved took at least one)";
+  if (c.rhs_evaluations < c.accepted_steps + c.rejected_steps)
+    return cat(std::to_string(c.rhs_evaluations), " right-hand sides for ", std::to_string(c.accepted_steps + c.rejected_steps),
+               " attempted steps (every step, accepted or not, evaluates the right-hand side at least once)");
+  if (c.shortened_steps > c.accepted_steps)
+    return cat(std::to_string(c.shortened_steps), " shortened steps of ", std::to_string(c.accepted_steps), " accepted");
+  return {};
+}
+
+void check_tolerance_ladder(const ToleranceLadder& L) {
+  if (!(L.tol0 >= kMinTol0 && L.tol0 <= kMaxTol0) || L.levels < kMinToleranceLevels || L.levels > kMaxToleranceLevels)
+    throw InputError(cat("the tolerance ladder's tol0 must be in [", message_number(kMinTol0), ", ", message_number(kMaxTol0),
+                         "] and its levels in [", std::to_string(kMinToleranceLevels), ", ",
+                         std::to_string(kMaxToleranceLevels), "] (got ", message_number(L.tol0), " and ",
+                         std::to_string(L.levels), "; --tol0, --tol-levels; docs/adaptive.md)"));
+}
+
+ToleranceLadder user_tolerance_ladder(std::optional<double> tol0, std::optional<int> levels) {
+  ToleranceLadder L;
+  if (tol0) L.tol0 = *tol0;
+  if (levels) L.levels = *levels;
+  check_tolerance_ladder(L);
+  return L;
+}
+
+std::optional<ToleranceLadder> adaptive_tolerance_ladder(bool adaptive, std::optional<double> tol0, std::optional<int> levels) {
+  if (adaptive) return user_tolerance_ladder(tol0, levels);
+  if (tol0 || levels)
+    throw InputError("a tolerance ladder (--tol0, --tol-levels; Python: tol0, tol_levels) describes an adaptive scheme's runs: "
+                     "give --adaptive (Python: adaptive=True)");
+  return std::nullopt;
+}
+
+void require_ladder_tolerances(const SchemeEntry& s) {
+  if (!s.info->adaptive) return;
+  for (const SettingInfo* k : {&kAbsTolerance, &kRelTolerance})
+    if (s.settings.values.count(k->name))
+      throw InputError(cat("--set ", std::string(s.info->name), ".", std::string(k->name),
+                           ": the tolerance ladder sets an adaptive scheme's tolerances at every level (--tol0, "
+                           "--tol-levels choose the ladder); a value given here would not be used (`simulate` runs one "
+                           "tolerance)"));
+}
+
+ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const ReferenceSolution& ref,
+                               const ToleranceLadder& L) {
+  if (!s.info->adaptive)
+    throw InputError(cat("'", std::string(s.info->name), "' chooses no steps of its own: it is judged on the step ladder"));
+  require_ladder_tolerances(s);
+  check_tolerance_ladder(L);
+  if (ref.times.size() < 2) throw std::logic_error("tolerance_study: a reference on a grid of at least two times");
+  ToleranceStudy st;
+  st.integrator = std::string(s.info->name);
+  st.problem = p.name;
+  st.translating = p.translating();
+  st.span = ref.times.back() - ref.times.front();
+  st.tol0 = L.tol0;
+  st.expected_slope = expected_proportionality(*s.info);
+  st.repetitions = std::max(1, L.repetitions);
+  for (const InvariantDef& d : p.invariants()) st.invariant_names.push_back(d.name);
+  const std::size_t stride = ToleranceLadder::stride(ref.times.size() - 1, L.max_intervals);
+  st.output_intervals = (ref.times.size() - 1) / stride;
+  std::vector<double> lt, le, lw, ls;  // log10 tol, judged error, omega error, accepted steps
+  const double floor = reference_floor(ref, stride, st.translating);
+  for (int k = 0; k < L.levels; ++k) {
+    ToleranceLevel lv = run_tolerance_level(p, s, ref, stride, L.tol(k), std::max(1, L.repetitions), floor);
+    if (lv.ok) st.rejected_fraction = std::isnan(st.rejected_fraction) ? lv.rejected_fraction
+                                                                       : std::max(st.rejected_fraction, lv.rejected_fraction);
+    if (lv.above_floor && !lv.grid_bound) {
+      lt.push_back(std::log10(lv.tol));
+      le.push_back(std::log10(judged_error(lv)));
+      lw.push_back(std::log10(std::max(lv.omega_error, 1e-300)));
+      ls.push_back(std::log10(double(std::max<std::uint64_t>(lv.counters.accepted_steps, 1))));
+      const double ratio = judged_error(lv) / lv.tol;
+      st.ratio_min = std::isnan(st.ratio_min) ? ratio : std::min(st.ratio_min, ratio);
+      st.ratio_max = std::isnan(st.ratio_max) ? ratio : std::max(st.ratio_max, ratio);
+    }
+    st.levels.push_back(std::move(lv));
+  }
+  const std::size_t used = lt.size();
+  if (used >= std::size_t(kMinToleranceLevels)) {
+    st.proportionality = fit_line(lt, le);
+    st.omega_proportionality = fit_line(lt, lw);
+    st.work = fit_line(ls, le);
+    st.effective_order = -st.work.slope;
+    const double dev = std::abs(st.proportionality.slope - st.expected_slope), se = st.proportionality.stderr_slope;
+    st.proportionality_verdict = dev <= kProportionalityTolerance                                      ? Verdict::pass
+                                 : std::isfinite(se) && dev > kProportionalityTolerance + 2 * se ? Verdict::fail
+                                                                                                  : Verdict::undefined;
+    st.proportionality_note = cat(st.translating ? "log error (the larger of attitude and position) against log tol: slope "
+                                                 : "log error against log tol: slope ", format_number(st.proportionality.slope, 3), " +- ",
+                                  format_number(st.proportionality.stderr_slope, 2), " over ", std::to_string(used),
+                                  " levels above the reference floor and not grid-bound (pass within ",
+                                  format_number(st.expected_slope, 3), " +- ", format_number(kProportionalityTolerance, 2),
+                                  ", fail beyond that by two standard errors)",
+                                  s.info->error_estimate_order < 0
+                                      ? ""
+                                      : cat("; expected ", std::to_string(s.info->order), "/(",
+                                            std::to_string(s.info->error_estimate_order), " + 1): an order-",
+                                            std::to_string(s.info->order), " method whose error estimate is of order ",
+                                            std::to_string(s.info->error_estimate_order)));
+  } else {
+    st.proportionality_note = cat(std::to_string(used), " level(s) above the reference floor and not grid-bound (",
+                                  std::to_string(kMinToleranceLevels), " needed): the slope is not defined");
+  }
+  bool all_ran = true;
+  for (const ToleranceLevel& lv : st.levels) all_ran = all_ran && lv.ok;
+  if (!std::isnan(st.rejected_fraction)) {
+    st.rejection_verdict = st.rejected_fraction <= kMaxRejectedFraction ? Verdict::pass : Verdict::fail;
+    st.rejection_note = cat("largest rejected fraction over the levels ", format_number(st.rejected_fraction, 3),
+                            " (allowed ", format_number(kMaxRejectedFraction, 3), ")");
+  }
+  if (!all_ran) {
+    for (const ToleranceLevel& lv : st.levels)
+      if (!lv.ok) {
+        st.proportionality_note += cat("; tol ", format_number(lv.tol, 3), " broke down: ", lv.reason);
+        break;
+      }
+  }
+  return st;
+}
+
+}  // namespace rigidbench

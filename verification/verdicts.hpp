@@ -1,0 +1,43 @@
+#pragma once
+// The verdict functions of docs/metrics.md, one per rule of the metric table
+// (verification/metric_table.hpp): the observed order of an error metric, the second quotient of
+// precision, and an invariant's exact or bounded claim. verify_pair (runner.cpp) computes the
+// measures and calls these; nothing else decides a verdict.
+#include <vector>
+
+#include "metric_table.hpp"
+#include "runner.hpp"
+
+namespace rigidbench {
+
+/// Per-level errors of one error metric and the floor below which a level is not used for its rate.
+struct ErrorSeries {
+  std::vector<double> error;
+  double floor = 0;
+  /// Per level: kRoundoffUlpsPerStep ulps per step of the quantity's scale, N_k eps S - the rounding a
+  /// run may accumulate, by which two builds of the same code may differ (the gate's allowance,
+  /// docs/gate.md "Tolerances"); a level whose error is not above it is left out of the order fit.
+  std::vector<double> rounding;
+};
+
+/// Rules order / order_at_least (docs/metrics.md, "Observed order"), with the metric's gating and note.
+Convergence judge_order(const MetricDef& m, const std::vector<double>& h, const ErrorSeries& s, int order);
+
+/// Rule second_quotient on the observables `comps` of the level runs (docs/metrics.md, "Second
+/// quotient of precision"): every admissible h, the primary level and its verdict.
+QiiResult assess_qii(const Problem& p, const std::vector<LevelRun>& runs, const Ladder& L, int order,
+                     const std::vector<int>& comps, const std::vector<std::string>& names);
+
+/// Rule claim (docs/metrics.md, "Invariants"): the scheme's claim for the invariant's kind picks
+/// judge_exact, judge_bounded or no verdict. `ir` carries the drifts; sets verdict, threshold, note.
+void judge_invariant(InvariantResult& ir, const Problem& p, const Ladder& L);
+void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L);
+/// judge_exact with level k's step count steps[k] (N_k of the round-off allowance).
+void judge_exact(InvariantResult& ir, const Problem& p, const std::vector<double>& steps);
+void judge_bounded(InvariantResult& ir, const Ladder& L);
+/// The same rules on a tolerance ladder, whose level k took steps[k] accepted steps: exact claims by
+/// judge_exact's rule with N_k = steps[k]; a bounded claim is not judged there (its rule fits the
+/// growth of the deviation over one fixed step's run) and says so.
+void judge_invariant_adaptive(InvariantResult& ir, const Problem& p, const std::vector<double>& steps);
+
+}  // namespace rigidbench
