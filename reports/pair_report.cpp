@@ -238,13 +238,18 @@ ordered_json tolerance_json(const ToleranceStudy& T) {
     for (std::size_t i = 0; i < l.invariant_drift.size() && i < T.invariant_names.size(); ++i)
       drift[T.invariant_names[i]] = num(l.invariant_drift[i]);
     const Counters& c = l.counters;
+    ordered_json errors = ordered_json::object();
+    for (const auto& [name, e] : l.errors) errors[name] = num(e);
+    // attitude_error ... omega_error_final: the four error metrics the first adaptive reports wrote,
+    // kept under their keys for readers of those (errors holds every error metric).
     levels.push_back({{"tol", num(l.tol)},
                       {"status", l.ok ? "ok" : "breakdown"},
                       {"reason", l.reason},
-                      {"attitude_error", num(l.attitude_error)},
-                      {"omega_error", num(l.omega_error)},
-                      {"attitude_error_final", num(l.attitude_error_final)},
-                      {"omega_error_final", num(l.omega_error_final)},
+                      {"attitude_error", num(l.error("attitude_error_max"))},
+                      {"omega_error", num(l.error("omega_error_max"))},
+                      {"attitude_error_final", num(l.error("attitude_error_final"))},
+                      {"omega_error_final", num(l.error("omega_error_final"))},
+                      {"errors", errors},
                       {"floor", num(l.floor)},
                       {"above_floor", l.above_floor},
                       {"grid_bound", l.grid_bound},
@@ -549,10 +554,14 @@ ToleranceStudy tolerance_from(const J& j) {
     lv.tol = n_at(l, "tol");
     lv.ok = s_at(l, "status", "ok") == "ok";
     lv.reason = s_at(l, "reason");
-    lv.attitude_error = n_at(l, "attitude_error");
-    lv.omega_error = n_at(l, "omega_error");
-    lv.attitude_error_final = n_at(l, "attitude_error_final");
-    lv.omega_error_final = n_at(l, "omega_error_final");
+    if (const auto& errors = at_or_null(l, "errors"); errors.is_object()) {
+      for (auto it = errors.begin(); it != errors.end(); ++it) lv.errors[it.key()] = n_at(errors, it.key().c_str());
+    } else {  // a report from before every error metric was measured: the four it wrote
+      for (const auto& [key, metric] : {std::pair{"attitude_error", "attitude_error_max"}, {"omega_error", "omega_error_max"},
+                                        {"attitude_error_final", "attitude_error_final"},
+                                        {"omega_error_final", "omega_error_final"}})
+        if (l.contains(key)) lv.errors[metric] = n_at(l, key);
+    }
     if (l.contains("position_error")) {
       T.translating = true;
       lv.position_error = n_at(l, "position_error");

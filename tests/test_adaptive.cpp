@@ -24,6 +24,7 @@
 #include "../tracking/gate.hpp"
 #include "../tracking/snapshot.hpp"
 #include "../verification/suite.hpp"
+#include "../verification/metric_table.hpp"
 #include "../verification/tolerance_ladder.hpp"
 #include "../verification/verdicts.hpp"
 #include "support.hpp"
@@ -93,6 +94,33 @@ using ClaimingDopri5 = OdeintAdaptive<odeint_adaptive::Dopri5, ClaimsEnergyTag>;
 
 }  // namespace adaptive_test
 using namespace adaptive_test;
+
+TEST_CASE("a tolerance level is measured by every error metric of the table, as a step ladder's level", "[adaptive]") {
+  // The level runner is the step ladders' (run_level with a LevelPlan) and the errors are the metric
+  // table's own measures: a metric added to the table is measured here without a line of the
+  // tolerance ladder (before 0.5 it computed four errors of its own).
+  const Problem p = catalogue_problem("free_body");
+  const ReferenceSolution ref = reference_on(p, 10);
+  const ToleranceStudy st = tolerance_study(p, scheme_entry<RkmkDopri5>(), ref, {.tol0 = 1e-5, .levels = 5});
+  REQUIRE(st.levels.size() == 5);
+  for (const ToleranceLevel& lv : st.levels) {
+    REQUIRE(lv.ok);
+    INFO("tol " << lv.tol);
+    for (const MetricDef& m : metric_table())
+      if (is_error_metric(m)) {
+        INFO(m.name);
+        REQUIRE(lv.errors.count(m.name) == 1);
+        CHECK(std::isfinite(lv.error(m.name)));
+      }
+    CHECK(lv.error("attitude_error_max") >= lv.error("attitude_error_final"));
+    CHECK(judged_error(lv) == lv.error("attitude_error_max"));
+  }
+  // Every one follows the tolerance: two decades of tolerance, more than one decade of each error.
+  for (const char* m : {"attitude_error_max", "omega_error_max", "h1_distance"}) {
+    INFO(m);
+    CHECK(st.levels.front().error(m) / st.levels.back().error(m) > 10);
+  }
+}
 
 TEMPLATE_TEST_CASE("adaptive odeint schemes land on the output times and count their steps", "[adaptive]", OdeintDopri5,
                    OdeintCashKarp54, OdeintFehlberg78, OdeintBulirschStoer) {
@@ -182,7 +210,7 @@ TEST_CASE("tolerance ladder on a body system judges the positions: RKF78 is blin
   const ToleranceStudy rkf = tolerance_study(p, scheme_entry<OdeintFehlberg78>(), ref, L);
   REQUIRE(dp.translating);
   for (const ToleranceLevel& lv : dp.levels) {
-    CHECK(lv.position_error > 1e3 * lv.attitude_error);  // the positions are what is judged here
+    CHECK(lv.position_error > 1e3 * lv.error("attitude_error_max"));  // the positions are what is judged here
     CHECK(judged_error(lv) == lv.position_error);
   }
   INFO(dp.proportionality_note << " / " << rkf.proportionality_note);
@@ -466,13 +494,23 @@ TEST_CASE("compare ranks adaptive and fixed-step pairs by their cost to the targ
     }
     CHECK_THAT(compare_markdown(c), Catch::Contains("rkmk_dopri5 (tol "));
   }
-  // A metric the tolerance ladder does not measure: the adaptive pairs are listed with the reason.
+  // Every error metric is measured at every tolerance (ToleranceLevel::errors): ranked by the H1
+  // distance too, each adaptive row from its own levels' values.
   CompareOptions o;
   o.metric = "h1_distance";
   o.target = 1e-8;
   const nlohmann::ordered_json h1 = compare_reports(v, nullptr, o);
-  CHECK(h1["problems"][0]["skipped"].size() == 2);
-  CHECK(h1["problems"][0]["rows"].size() == 1);
+  CHECK(h1["problems"][0]["skipped"].size() == 0);
+  CHECK(h1["problems"][0]["rows"].size() == 3);
+  // A report from before 0.5 holds four error metrics per level: the others are skipped, saying why.
+  VerifyReport before = v;
+  for (PairReport& r : before.results)
+    if (r.tolerance)
+      for (ToleranceLevel& l : r.tolerance->levels) l.errors.erase("h1_distance");
+  const nlohmann::ordered_json old = compare_reports(before, nullptr, o);
+  REQUIRE(old["problems"][0]["skipped"].size() == 2);
+  CHECK_THAT(old["problems"][0]["skipped"][0]["reason"].get<std::string>(), Catch::Contains("before 0.5"));
+  CHECK(old["problems"][0]["rows"].size() == 1);
 }
 
 TEST_CASE("bench: an adaptive pair's work-precision points are whole runs at its tolerances", "[adaptive][bench]") {
@@ -504,7 +542,7 @@ TEST_CASE("bench: an adaptive pair's work-precision points are whole runs at its
     INFO("level " << k);
     CHECK(q.tol == T.tol(k));
     CHECK(std::isnan(q.h));
-    CHECK(q.error == v.results[0].tolerance->levels[std::size_t(k)].attitude_error_final);
+    CHECK(q.error == v.results[0].tolerance->levels[std::size_t(k)].error("attitude_error_final"));
     CHECK(q.cpu_seconds > 0);
     CHECK(std::isnan(q.cpu_seconds_max));  // one repetition: no spread
   }
@@ -657,7 +695,7 @@ TEST_CASE("SUNDIALS' CVODE and ARKODE as adaptive schemes: counted, and their er
     }
     // Four decades of tolerance: at least two of error (CVODE Adams: 2.3; a controller that ignored
     // its tolerance: none).
-    CHECK(st.levels.front().attitude_error / st.levels.back().attitude_error > 100);
+    CHECK(st.levels.front().error("attitude_error_max") / st.levels.back().error("attitude_error_max") > 100);
     CHECK(st.rejection_verdict == Verdict::pass);
     if (std::string(name).starts_with("sundials_arkode")) {
       CHECK(st.proportionality_verdict == Verdict::pass);

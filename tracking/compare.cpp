@@ -431,10 +431,14 @@ ordered_json problem_table(const std::string& pname, const std::vector<PairRepor
       continue;
     }
     if (r.tolerance) {  // ranked from its tolerance ladder (docs/adaptive.md, "Head-to-head")
-      if (!tolerance_measures(opt.metric)) {
-        skipped.push_back({{"integrator", r.integrator},
-                           {"reason", cat("adaptive: its tolerance ladder measures attitude_error_final|max and "
-                                          "omega_error_final|max, not ", opt.metric)}});
+      const auto& lv = r.tolerance->levels;
+      if (!std::any_of(lv.begin(), lv.end(), [&](const ToleranceLevel& l) { return l.errors.count(opt.metric) > 0; })) {
+        skipped.push_back(
+            {{"integrator", r.integrator},
+             {"reason", tolerance_measures(opt.metric)
+                            ? cat("adaptive: its report's tolerance levels do not hold ", opt.metric,
+                                  " (a report written before 0.5, which measures every error metric at every tolerance)")
+                            : cat("adaptive: ", opt.metric, " is not an error metric, which is what a tolerance ladder measures")}});
         continue;
       }
       if (!std::isfinite(h_fixed)) h_fixed = r.settings.h0 / 4;

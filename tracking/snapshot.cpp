@@ -90,7 +90,7 @@ ToleranceSnapshot tolerance_snapshot(const ToleranceStudy& st) {
   const double per = st.span > 0 ? 1.0 / st.span : kNaN;
   for (const ToleranceLevel& lv : st.levels) {
     l.h.push_back(lv.tol);
-    l.error.push_back(lv.ok ? lv.attitude_error : kNaN);
+    l.error.push_back(lv.ok ? lv.error("attitude_error_max") : kNaN);
     l.floor.push_back(lv.floor);
     x.h.push_back(lv.tol);
     x.error.push_back(lv.ok ? lv.position_error : kNaN);

@@ -59,24 +59,27 @@ Ladder make_ladder(const Problem& p, int order, const LadderRequest& req) {
   return L;
 }
 
-LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int k, const LevelProgress* progress) {
+LevelPlan LevelPlan::of(const Ladder& L, int k) { return {FixedSteps{L.t0, L.h(k), L.steps(k)}, L.stride(k), L.m}; }
+
+LevelRun run_level(AnyIntegrator& integ, const Problem& p, const LevelPlan& plan, const LevelProgress* progress) {
   LevelRun r;
-  r.h = L.h(k);
-  r.steps = L.steps(k);
-  const std::int64_t stride = L.stride(k);
+  r.h = plan.steps.h;
+  r.steps = plan.steps.steps;
+  const double t0 = plan.steps.t0;
+  const std::int64_t stride = plan.stride, m = plan.intervals;
   const std::size_t ni = p.invariants().size();
-  r.xi.resize(L.m + 1, p.observables());
-  r.energy.assign(std::size_t(L.m) + 1, kNaN);
+  r.xi.resize(m + 1, p.observables());
+  r.energy.assign(std::size_t(m) + 1, kNaN);
   r.inv_initial.assign(ni, 0.0);
   r.inv_max_dev.assign(ni, 0.0);
   r.inv_first_half.assign(ni, 0.0);
   r.inv_second_half.assign(ni, 0.0);
-  r.inv_obs = Eigen::MatrixXd::Constant(L.m + 1, Eigen::Index(ni), kNaN);
+  r.inv_obs = Eigen::MatrixXd::Constant(m + 1, Eigen::Index(ni), kNaN);
   std::vector<double> inv(ni);
   const bool tr = p.translating();
 
   State x = p.initial;
-  integ.reset(x, L.t0);
+  integ.reset(x, t0);
   // I_0 is the invariant of the problem's initial state (not of the scheme's map-in/map-out of it).
   p.evaluate_invariants(p.initial, r.inv_initial.data());
   // Invariants that hold only once the loads vanish (InvariantDef::from_time) are anchored at the
@@ -86,7 +89,7 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
   std::vector<char> active(ni, 0);
   r.inv_anchor.assign(ni, kNaN);
   for (std::size_t i = 0; i < ni; ++i)
-    if (reached(L.t0, defs[i].from_time)) active[i] = 1, r.inv_anchor[i] = r.inv_initial[i];
+    if (reached(t0, defs[i].from_time)) active[i] = 1, r.inv_anchor[i] = r.inv_initial[i];
   // xi is column-major: flatten into a row buffer, then copy.
   Eigen::RowVectorXd row(p.observables());
 
@@ -103,7 +106,7 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int 
     throw std::logic_error(cat("run_level: '", integ.info().name, "' reads every ", std::to_string(every),
                                " steps, not a divisor of the observation stride ", std::to_string(stride)));
   const IntegrationOutcome run = integrate(
-      integ, FixedSteps{L.t0, r.h, r.steps}, {.every = every, .initial = true}, x,
+      integ, plan.steps, {.every = every, .initial = true}, x,
       [&](const Observation& o, const State& xo) {
         if (o.steps > 0) p.evaluate_invariants(xo, inv.data());
         else inv = r.inv_initial;

@@ -86,7 +86,25 @@ struct LevelRun {
 };
 /// Called at every observation time with the steps done and the level's total (progress of long levels).
 using LevelProgress = std::function<void(std::int64_t steps_done, std::int64_t steps_total)>;
-LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int k, const LevelProgress* progress = nullptr);
+/// One level of either ladder, as the study loop runs it (docs/architecture.md, "The study loop"):
+/// the driver's steps and which of them are observed. A level k of a step ladder takes N0 2^k steps of
+/// h_k and observes every 2^(s+k)-th, on the grid common to the levels (LevelPlan::of); a level of a
+/// tolerance ladder takes one driver step per output interval - the scheme chooses its own steps
+/// inside it (integrator.hpp, "Adaptive schemes") - and observes every one (tolerance_ladder.cpp).
+struct LevelPlan {
+  FixedSteps steps;
+  std::int64_t stride = 1;     // driver steps per observation interval
+  std::int64_t intervals = 0;  // observation intervals: the grid t_0 .. t_intervals
+  static LevelPlan of(const Ladder& L, int k);
+};
+/// The one level runner of both ladders: runs the plan through the integration driver from the
+/// problem's initial state and records what the assessment needs - the observables and energy on the
+/// grid, and the invariants evaluated by the problem at every state read, anchored where each starts
+/// to hold, with their maximum deviation over the run and over each half.
+LevelRun run_level(AnyIntegrator& integ, const Problem& p, const LevelPlan& plan, const LevelProgress* progress = nullptr);
+inline LevelRun run_level(AnyIntegrator& integ, const Problem& p, const Ladder& L, int k, const LevelProgress* progress = nullptr) {
+  return run_level(integ, p, LevelPlan::of(L, k), progress);
+}
 
 /// The growth exponent a (D ~ t^a) of the running maximum deviation of invariant i of a level's run
 /// over the second half of the run, with its standard error (runner.cpp; docs/metrics.md,

@@ -4,26 +4,28 @@
 #include <chrono>
 #include <cmath>
 
-#include "../core/so3.hpp"
 #include "../integrators/integrate.hpp"
+#include "error_metrics/error_metric.hpp"
+#include "metric_table.hpp"
+#include "runner.hpp"
 
 namespace rigidbench {
 
-double tolerance_level_error(const ToleranceLevel& lv, std::string_view metric) {
-  if (metric == "attitude_error_max") return lv.attitude_error;
-  if (metric == "attitude_error_final") return lv.attitude_error_final;
-  if (metric == "omega_error_max") return lv.omega_error;
-  if (metric == "omega_error_final") return lv.omega_error_final;
-  return kNaN;
+double ToleranceLevel::error(std::string_view metric) const {
+  const auto it = errors.find(metric);
+  return it == errors.end() ? kNaN : it->second;
 }
 
+double tolerance_level_error(const ToleranceLevel& lv, std::string_view metric) { return lv.error(metric); }
+
 bool tolerance_measures(std::string_view metric) {
-  return metric == "attitude_error_max" || metric == "attitude_error_final" || metric == "omega_error_max" ||
-         metric == "omega_error_final";
+  const MetricDef* m = find_metric(metric);
+  return m != nullptr && is_error_metric(*m);
 }
 
 double judged_error(const ToleranceLevel& lv) {
-  return std::isnan(lv.position_error) || !lv.ok ? lv.attitude_error : std::max(lv.attitude_error, lv.position_error);
+  const double a = lv.error("attitude_error_max");
+  return std::isnan(lv.position_error) || !lv.ok ? a : std::max(a, lv.position_error);
 }
 
 double expected_proportionality(const SchemeInfo& info) {
@@ -67,66 +69,81 @@ void time_repetitions(ToleranceLevel& lv, const Problem& p, const SchemeEntry& s
   }
 }
 
-/// One level: the scheme at abs = rel = tol on the reference's grid (one driver step per interval).
-ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const ReferenceSolution& ref, std::size_t stride,
-                                   double tol, int repetitions, double floor) {
+/// The output grid of a tolerance ladder, every stride-th time of the reference's grid, as a ladder of
+/// one level, and the reference on it: what the error metrics read (error_metric.hpp), so that a
+/// tolerance level is measured by them exactly as a level of a step ladder is.
+struct OutputGridReference {
+  Ladder grid;
+  ReferenceSolution ref;
+};
+OutputGridReference on_output_grid(const ReferenceSolution& ref, std::size_t stride) {
+  OutputGridReference o{{}, ref};
+  const std::size_t M = (ref.times.size() - 1) / stride;
+  o.grid.t0 = ref.times.front();
+  o.grid.h0 = (ref.times.back() - o.grid.t0) / double(M);
+  o.grid.levels = 1;
+  o.grid.n0 = o.grid.m = std::int64_t(M);
+  o.ref.times.clear(), o.ref.states.clear(), o.ref.estimate_attitude.clear(), o.ref.estimate_omega.clear();
+  for (std::size_t j = 0; j <= M; ++j) {
+    o.ref.times.push_back(ref.times[j * stride]);
+    o.ref.states.push_back(ref.states[j * stride]);
+    if (j * stride < ref.estimate_attitude.size()) o.ref.estimate_attitude.push_back(ref.estimate_attitude[j * stride]);
+    if (j * stride < ref.estimate_omega.size()) o.ref.estimate_omega.push_back(ref.estimate_omega[j * stride]);
+  }
+  return o;
+}
+
+/// What a level's run says about the invariants: the drift from I_0 over the output times (each
+/// relative to its natural scale), and the anchor and deviation the exact claims are judged on.
+void tolerance_invariants(ToleranceLevel& lv, const Problem& p, const LevelRun& run) {
+  const auto& defs = p.invariants();
+  lv.invariant_drift.assign(defs.size(), 0.0);
+  for (std::size_t i = 0; i < defs.size(); ++i)
+    for (Eigen::Index j = 1; j < run.inv_obs.rows(); ++j)  // rows not reached are NaN: std::max keeps the drift
+      lv.invariant_drift[i] = std::max(lv.invariant_drift[i], std::abs(run.inv_obs(j, Eigen::Index(i)) - run.inv_initial[i]) /
+                                                                  defs[i].natural_scale);
+  lv.invariant_anchor = run.inv_anchor;
+  lv.invariant_max_dev = run.inv_max_dev;
+  if (!lv.ok) std::fill(lv.invariant_max_dev.begin(), lv.invariant_max_dev.end(), kNaN);
+}
+
+/// Every error metric of the table on a level that ran to the end, and on a translating problem the
+/// position error over the grid and at its end (judged_error).
+void tolerance_errors(ToleranceLevel& lv, const Problem& p, const OutputGridReference& out, const LevelRun& run) {
+  if (!lv.ok) return;
+  const ErrorInputs in{p, out.grid, out.ref};
+  for (const MetricDef& m : metric_table())
+    if (is_error_metric(m)) lv.errors[std::string(m.name)] = m.error->level_error(in, run);
+  if (!p.translating()) return;
+  lv.position_error = 0;
+  for (std::size_t j = 0; j <= in.M(); ++j) {
+    lv.position_error_final = 0;
+    for (std::size_t b = 0; b < out.ref.states[j].bodies.size(); ++b)
+      lv.position_error_final =
+          std::max(lv.position_error_final,
+                   (error_metric::vector_at(run.xi, j, b, true, error_metric::kPosition) - out.ref.states[j].bodies[b].x).norm());
+    lv.position_error = std::max(lv.position_error, lv.position_error_final);
+  }
+}
+
+/// One level: the scheme at abs = rel = tol through the study loop's level runner (run_level), one
+/// driver step per output interval, observed at every one.
+ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const OutputGridReference& out, double tol,
+                                   int repetitions, double floor) {
   ToleranceLevel lv;
   lv.tol = tol;
   SchemeSettings set = s.settings;
   set.values[std::string(kAbsTolerance.name)] = tol;
   set.values[std::string(kRelTolerance.name)] = tol;
   const std::unique_ptr<AnyIntegrator> integ = s.make(p, set);
-  const std::size_t M = (ref.times.size() - 1) / stride, ni = p.invariants().size();
-  const double t0 = ref.times.front(), dt = (ref.times.back() - t0) / double(M);
-  std::vector<double> I0(ni), I(ni);
-  p.evaluate_invariants(p.initial, I0.data());
-  lv.invariant_drift.assign(ni, 0.0);
-  // Anchored as run_level anchors them: an invariant that holds only from a later time (loads that
-  // vanish) from its value at the first output time at or after it.
-  const auto& defs = p.invariants();
-  lv.invariant_anchor.assign(ni, kNaN);
-  lv.invariant_max_dev.assign(ni, 0.0);
-  for (std::size_t i = 0; i < ni; ++i)
-    if (reached(t0, defs[i].from_time)) lv.invariant_anchor[i] = I0[i];
-  lv.attitude_error = lv.omega_error = 0;
-  const bool translating = p.translating();
-  if (translating) lv.position_error = 0;
-  State x = p.initial;
-  integ->reset(x, t0);
-  const auto start = Clock::now();
-  const IntegrationOutcome run =
-      integrate(*integ, FixedSteps{t0, dt, std::int64_t(M)}, {.every = 1}, x, [&](const Observation& o, const State& xo) {
-        const State& r = ref.states[std::size_t(o.index) * stride];
-        // The last observation's errors are the final ones (the worst body's, as the max).
-        lv.attitude_error_final = lv.omega_error_final = 0;
-        for (std::size_t b = 0; b < xo.bodies.size(); ++b) {
-          const double ea = so3::log(r.bodies[b].R.transpose() * xo.bodies[b].R).norm(), ew = (xo.bodies[b].W - r.bodies[b].W).norm();
-          lv.attitude_error_final = std::max(lv.attitude_error_final, ea);
-          lv.omega_error_final = std::max(lv.omega_error_final, ew);
-          lv.attitude_error = std::max(lv.attitude_error, ea);
-          lv.omega_error = std::max(lv.omega_error, ew);
-        }
-        if (translating) {
-          lv.position_error_final = 0;
-          for (std::size_t b = 0; b < xo.bodies.size(); ++b)
-            lv.position_error_final = std::max(lv.position_error_final, (xo.bodies[b].x - r.bodies[b].x).norm());
-          lv.position_error = std::max(lv.position_error, lv.position_error_final);
-        }
-        p.evaluate_invariants(xo, I.data());
-        for (std::size_t i = 0; i < ni; ++i) {
-          lv.invariant_drift[i] = std::max(lv.invariant_drift[i], std::abs(I[i] - I0[i]) / defs[i].natural_scale);
-          if (std::isnan(lv.invariant_anchor[i])) {
-            if (!reached(o.t, defs[i].from_time)) continue;
-            lv.invariant_anchor[i] = I[i];
-          }
-          lv.invariant_max_dev[i] = std::max(lv.invariant_max_dev[i], std::abs(I[i] - lv.invariant_anchor[i]));
-        }
-      });
-  lv.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (run.ok) time_repetitions(lv, p, s, set, FixedSteps{t0, dt, std::int64_t(M)}, repetitions);
+  const std::int64_t M = out.grid.m;
+  const LevelPlan plan{FixedSteps{out.grid.t0, out.grid.h0, M}, 1, M};
+  const LevelRun run = run_level(*integ, p, plan);
+  lv.seconds = run.seconds;
+  if (run.ok) time_repetitions(lv, p, s, set, plan.steps, repetitions);
   lv.ok = run.ok;
   lv.reason = run.reason;
-  lv.counters = integ->counters();
+  lv.counters = run.counters;
   // Counts that cannot be a run's are not judged as one (a level of zero steps was grid-bound,
   // so excluded, and a failed slope turned undefined): the level breaks down, which fails closed.
   if (const std::string why = impossible_counts(lv.counters); run.ok && !why.empty()) {
@@ -135,15 +152,13 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
   }
   const double attempted = double(lv.counters.accepted_steps + lv.counters.rejected_steps);
   lv.rejected_fraction = attempted > 0 ? double(lv.counters.rejected_steps) / attempted : kNaN;
-  if (!lv.ok) std::fill(lv.invariant_max_dev.begin(), lv.invariant_max_dev.end(), kNaN);
-  if (!lv.ok)
-    lv.attitude_error = lv.omega_error = lv.attitude_error_final = lv.omega_error_final = lv.position_error =
-        lv.position_error_final = kNaN;
+  tolerance_invariants(lv, p, run);
+  tolerance_errors(lv, p, out, run);
   lv.floor = floor;
   lv.above_floor = lv.ok && judged_error(lv) > lv.floor;
   // A scheme with dense output steps past the output times: its steps are its tolerance's whatever the
   // grid (a loose tolerance's steps may span several output intervals), so it is never grid-bound.
-  lv.grid_bound = !s.info->dense_output && lv.counters.accepted_steps < 2 * M;
+  lv.grid_bound = !s.info->dense_output && lv.counters.accepted_steps < 2 * std::uint64_t(M);
   return lv;
 }
 
@@ -213,14 +228,15 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
   st.output_intervals = (ref.times.size() - 1) / stride;
   std::vector<double> lt, le, lw, ls;  // log10 tol, judged error, omega error, accepted steps
   const double floor = reference_floor(ref, stride, st.translating);
+  const OutputGridReference out = on_output_grid(ref, stride);
   for (int k = 0; k < L.levels; ++k) {
-    ToleranceLevel lv = run_tolerance_level(p, s, ref, stride, L.tol(k), std::max(1, L.repetitions), floor);
+    ToleranceLevel lv = run_tolerance_level(p, s, out, L.tol(k), std::max(1, L.repetitions), floor);
     if (lv.ok) st.rejected_fraction = std::isnan(st.rejected_fraction) ? lv.rejected_fraction
                                                                        : std::max(st.rejected_fraction, lv.rejected_fraction);
     if (lv.above_floor && !lv.grid_bound) {
       lt.push_back(std::log10(lv.tol));
       le.push_back(std::log10(judged_error(lv)));
-      lw.push_back(std::log10(std::max(lv.omega_error, 1e-300)));
+      lw.push_back(std::log10(std::max(lv.error("omega_error_max"), 1e-300)));
       ls.push_back(std::log10(double(std::max<std::uint64_t>(lv.counters.accepted_steps, 1))));
       const double ratio = judged_error(lv) / lv.tol;
       st.ratio_min = std::isnan(st.ratio_min) ? ratio : std::min(st.ratio_min, ratio);

@@ -12,6 +12,7 @@
 //   the scheme's exact claims judged on it as on the step ladders (runner.cpp);
 // - the cost per unit of simulated time: accepted steps, right-hand sides, load evaluations, time.
 // Q_II and the step ladder's order verdicts do not apply: the output interval is not a step.
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -74,11 +75,13 @@ struct ToleranceLevel {
   double tol = kNaN;
   bool ok = true;
   std::string reason;
-  /// Max over the observation grid, worst body: the geodesic attitude error |log(R_ref^T R)| and
-  /// |W - W_ref|.
-  double attitude_error = kNaN, omega_error = kNaN;
-  /// The same at the last output time, the end of the span (as attitude_error_final of a step ladder).
-  double attitude_error_final = kNaN, omega_error_final = kNaN;
+  /// Every error metric of the metric table at this tolerance, by name (attitude_error_max, ...,
+  /// h1_distance, q_error, E_error): each computed by the metric's own measure on the output grid, as
+  /// on a level of a step ladder (runner.cpp), so a new error metric is measured here too. Empty
+  /// where the level broke down; read back from an older report, the four it wrote.
+  std::map<std::string, double, std::less<>> errors;
+  /// errors[metric], NaN where it is not there.
+  double error(std::string_view metric) const;
   /// A translating problem (a body system): max over the grid, worst body, of |x - x_ref|, and at the
   /// last output time; NaN otherwise.
   double position_error = kNaN, position_error_final = kNaN;
@@ -135,8 +138,8 @@ struct ToleranceStudy {
   std::string proportionality_note, rejection_note;
 };
 
-/// The error of a level in an error metric of the step ladders that the tolerance ladder measures too
-/// (attitude_error_max|final, omega_error_max|final); NaN for any other metric.
+/// The error of a level in an error metric of the metric table (ToleranceLevel::errors); NaN where it
+/// was not measured. tolerance_measures: the metric is an error metric, which every level measures.
 double tolerance_level_error(const ToleranceLevel& lv, std::string_view metric);
 bool tolerance_measures(std::string_view metric);
 
