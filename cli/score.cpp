@@ -190,6 +190,12 @@ Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
                "An adaptive scheme's runs, one per tolerance, with their counts in manifest.json (`ladder --adaptive`; "
                "docs/adaptive.md): judged on the tolerance ladder");
   o->tolerance.add_to(sc, "with --adaptive, as given to `ladder`");
+  sc->add_option("--error-estimate-order", o->req.scheme.error_estimate_order,
+                 "With --adaptive: the order q of the program's error estimate where it is not p - 1 (local "
+                 "extrapolation); the tolerance proportionality is then judged against p/(q+1) (docs/adaptive.md)");
+  sc->add_flag("--dense-output", o->req.scheme.dense_output,
+               "With --adaptive: the program interpolates its output states (dense output), so no level is "
+               "grid-bound (docs/adaptive.md)");
   sc->add_option("--title", o->req.scheme.title, "A title for the report");
   sc->add_option("--source", o->req.scheme.source, "Where the scheme comes from (paper, equations)");
   o->ladder.add_to(sc, "as given to `ladder`");

@@ -323,10 +323,13 @@ void bind_score(py::module_& m) {
          std::optional<int> levels, const std::string& out, std::optional<bool> progress, const std::string& attitude,
          const std::string& angular_velocity, const std::string& grid, const std::string& title, const std::string& source,
          const std::string& formulation, const std::string& precision, std::optional<double> tol, const std::string& cache_dir,
-         bool cache, bool adaptive, std::optional<double> tol0, std::optional<int> tol_levels) {
+         bool cache, bool adaptive, std::optional<double> tol0, std::optional<int> tol_levels, int error_estimate_order,
+         bool dense_output) {
         const std::string started = iso8601_now();
         ScoreRequest req;
         req.tolerance = adaptive_tolerance_ladder(adaptive, tol0, tol_levels);
+        req.scheme.error_estimate_order = error_estimate_order;
+        req.scheme.dense_output = dense_output;
         req.scheme.title = title;
         req.scheme.source = source;
         if (!attitude.empty()) req.attitude = attitude_form_from_string(attitude);
@@ -355,9 +358,10 @@ void bind_score(py::module_& m) {
       py::arg("angular_velocity") = "", py::arg("grid") = "", py::arg("title") = "", py::arg("source") = "",
       py::arg("reference") = "", py::arg("reference_precision") = "double", py::arg("reference_tol") = py::none(),
       py::arg("cache_dir") = "", py::arg("cache") = true, py::arg("adaptive") = false, py::arg("tol0") = py::none(),
-      py::arg("tol_levels") = py::none(),
+      py::arg("tol_levels") = py::none(), py::arg("error_estimate_order") = -1, py::arg("dense_output") = false,
       "Score trajectories written by any program (as `rigidbench score`, the same files and manifest; adaptive=True, "
-      "tol0, tol_levels as its --adaptive, --tol0, --tol-levels: a file per tolerance; attitude, "
+      "tol0, tol_levels, error_estimate_order, dense_output as its --adaptive, --tol0, --tol-levels, "
+      "--error-estimate-order, --dense-output: a file per tolerance; attitude, "
       "angular_velocity, grid and the reference options as its --attitude, --angular-velocity, --grid, --reference, "
       "--reference-precision, --reference-tol, --cache-dir and --no-cache); returns the report dict");
 }

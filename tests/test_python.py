@@ -615,6 +615,31 @@ class ModuleTest(unittest.TestCase):
             self.assertIn("declared", py["results"][0]["cost"])
             with self.assertRaises(rigidbench.InputError):
                 rigidbench.score(p, d, "rkmk_file", 5, tol0=1e-5, progress=False)  # tol0 without adaptive=True
+            # What the program declares of its controller, both ways alike: an order-3 estimate of a
+            # fifth-order method (Radau IIA's kind: slope 5/4 expected) and dense output (no level
+            # grid-bound, though 40 accepted steps for 20 outputs would not make the first grid-bound
+            # anyway: the count is set below to make it so).
+            levels[0]["accepted_steps"] = 30
+            with open(os.path.join(d, "manifest.json"), "w") as f:
+                json.dump({"levels": levels, "cost": {"machine": "this test", "method": "made up"}}, f)
+            plain = rigidbench.score(p, d, "rkmk_file", 5, adaptive=True, tol0=1e-5, tol_levels=4, progress=False)
+            self.assertTrue(plain["results"][0]["tolerance_ladder"]["levels"][0]["grid_bound"])
+            py = rigidbench.score(p, d, "rkmk_file", 5, adaptive=True, tol0=1e-5, tol_levels=4, progress=False,
+                                  error_estimate_order=3, dense_output=True)
+            decl = cmd + ["--error-estimate-order", "3", "--dense-output"]
+            self.assertIn(subprocess.run(decl, capture_output=True, text=True, env=env).returncode, (0, 1))
+            with open(out) as f:
+                cli = json.load(f)
+            for r in (py, cli):
+                t = r["results"][0]["tolerance_ladder"]
+                self.assertEqual(t["proportionality"]["expected"], 1.25)
+                self.assertFalse(any(lv["grid_bound"] for lv in t["levels"]))
+            # Declared by a fixed-step scheme: refused, naming it (check_adaptive_declaration).
+            fixed = subprocess.run([c for c in decl if c not in ("--adaptive", "--tol0", "1e-5", "--tol-levels", "4")],
+                                   capture_output=True, text=True, env=env)
+            self.assertEqual(fixed.returncode, 2, fixed.stdout + fixed.stderr)
+            self.assertIn("adaptive", fixed.stderr)
+            levels[0]["accepted_steps"] = 40
             # A manifest declaring zero steps made every level grid-bound, so excluded, and a failed
             # slope undefined (exit 0): now such counts are the level's breakdown, and the run fails.
             for lv in levels:
