@@ -262,6 +262,11 @@ ordered_json tolerance_json(const ToleranceStudy& T) {
                       {"seconds", num(l.seconds)},
                       {"invariant_drift", drift}});
     if (std::isfinite(l.seconds_max)) levels.back()["seconds_max"] = l.seconds_max;
+    if (!l.dense_errors.empty()) {
+      ordered_json d = ordered_json::object();
+      for (const auto& [name, e] : l.dense_errors) d[name] = num(e);
+      levels.back()["dense"] = {{"errors", d}, {"accepted_steps", l.dense_accepted_steps}};
+    }
     if (T.translating) {  // a body system: its positions are judged too (judged_error)
       levels.back()["position_error"] = num(l.position_error);
       levels.back()["position_error_final"] = num(l.position_error_final);
@@ -270,6 +275,7 @@ ordered_json tolerance_json(const ToleranceStudy& T) {
   return {{"tol0", num(T.tol0)},
           {"span", num(T.span)},
           {"output_intervals", T.output_intervals},
+          {"dense_intervals", T.dense_intervals},
           {"timing_repetitions", T.repetitions},
           {"levels", levels},
           {"proportionality",
@@ -547,6 +553,7 @@ ToleranceStudy tolerance_from(const J& j) {
   T.tol0 = n_at(j, "tol0");
   T.span = n_at(j, "span");
   T.output_intervals = std::size_t(i_at(j, "output_intervals"));
+  if (at_or_null(j, "dense_intervals").is_number()) T.dense_intervals = std::size_t(i_at(j, "dense_intervals"));
   T.repetitions = at_or_null(j, "timing_repetitions").is_number() ? int(i_at(j, "timing_repetitions")) : 1;
   const auto u64 = [](const J& o, const char* k) { return std::uint64_t(std::max<std::int64_t>(0, i_at(o, k))); };
   for (const auto& l : at_or_null(j, "levels")) {
@@ -578,6 +585,12 @@ ToleranceStudy tolerance_from(const J& j) {
     lv.rejected_fraction = n_at(l, "rejected_fraction");
     lv.seconds = n_at(l, "seconds");
     if (at_or_null(l, "seconds_max").is_number()) lv.seconds_max = n_at(l, "seconds_max");
+    if (const auto& dense = at_or_null(l, "dense"); dense.is_object()) {
+      const auto& errors = at_or_null(dense, "errors");
+      if (errors.is_object())
+        for (auto it = errors.begin(); it != errors.end(); ++it) lv.dense_errors[it.key()] = n_at(errors, it.key().c_str());
+      lv.dense_accepted_steps = u64(dense, "accepted_steps");
+    }
     const auto& drift = at_or_null(l, "invariant_drift");
     if (drift.is_object()) {
       std::vector<std::string> names;

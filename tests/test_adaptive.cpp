@@ -122,6 +122,30 @@ TEST_CASE("a tolerance level is measured by every error metric of the table, as 
   }
 }
 
+TEST_CASE("a scheme with dense output is measured between its steps too: its interpolant's errors", "[adaptive]") {
+  // DiffEqDevTools' dense errors: every error metric again over a run observed on the dense grid (at
+  // most kDenseIntervals intervals of the reference's grid), where the states are the interpolant's.
+  const Problem p = catalogue_problem("free_body");
+  const ReferenceSolution ref = reference_on(p, 200);
+  const ToleranceStudy dp = tolerance_study(p, scheme_entry<OdeintDopri5>(), ref, {.tol0 = 1e-5, .levels = 5});
+  const ToleranceStudy rk = tolerance_study(p, scheme_entry<RkmkDopri5>(), ref, {.tol0 = 1e-5, .levels = 5});
+  CHECK(dp.dense_intervals == 200);
+  CHECK(dp.output_intervals == 20);
+  CHECK(rk.dense_intervals == 0);  // exact landing: no interpolant to measure
+  for (const ToleranceLevel& lv : rk.levels) CHECK(lv.dense_errors.empty());
+  for (const ToleranceLevel& lv : dp.levels) {
+    INFO("tol " << lv.tol);
+    for (const MetricDef& m : metric_table())
+      if (is_error_metric(m)) CHECK(lv.dense_errors.count(m.name) == 1);
+    // The same steps but for the first, chosen from the first output interval: within a few.
+    CHECK(double(lv.dense_accepted_steps) == Approx(double(lv.counters.accepted_steps)).epsilon(0.1));
+    // Ten times the points: the worst of them is at least as far off as the worst of the 21, which
+    // are among them, to within what the other first step moves.
+    CHECK(lv.dense_errors.at("attitude_error_max") >= 0.5 * lv.error("attitude_error_max"));
+  }
+  CHECK(dp.levels.front().dense_errors.at("attitude_error_max") / dp.levels.back().dense_errors.at("attitude_error_max") > 10);
+}
+
 TEMPLATE_TEST_CASE("adaptive odeint schemes land on the output times and count their steps", "[adaptive]", OdeintDopri5,
                    OdeintCashKarp54, OdeintFehlberg78, OdeintBulirschStoer) {
   const Problem p = catalogue_problem("dzhanibekov");

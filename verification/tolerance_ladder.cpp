@@ -126,6 +126,23 @@ void tolerance_errors(ToleranceLevel& lv, const Problem& p, const OutputGridRefe
   }
 }
 
+/// A scheme with dense output: the level's tolerance again, observed on the dense grid, measured by
+/// every error metric there (ToleranceLevel::dense_errors). Errors only: the level's invariants,
+/// counts and time are those of its run on the output grid.
+void dense_errors(ToleranceLevel& lv, const Problem& p, const SchemeEntry& s, const OutputGridReference& dense) {
+  SchemeSettings set = s.settings;
+  set.values[std::string(kAbsTolerance.name)] = lv.tol;
+  set.values[std::string(kRelTolerance.name)] = lv.tol;
+  const std::unique_ptr<AnyIntegrator> integ = s.make(p, set);
+  const std::int64_t M = dense.grid.m;
+  const LevelRun run = run_level(*integ, p, LevelPlan{FixedSteps{dense.grid.t0, dense.grid.h0, M}, 1, M});
+  if (!run.ok) return;
+  const ErrorInputs in{p, dense.grid, dense.ref};
+  for (const MetricDef& m : metric_table())
+    if (is_error_metric(m)) lv.dense_errors[std::string(m.name)] = m.error->level_error(in, run);
+  lv.dense_accepted_steps = run.counters.accepted_steps;
+}
+
 /// One level: the scheme at abs = rel = tol through the study loop's level runner (run_level), one
 /// driver step per output interval, observed at every one.
 ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const OutputGridReference& out, double tol,
@@ -160,6 +177,38 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
   // grid (a loose tolerance's steps may span several output intervals), so it is never grid-bound.
   lv.grid_bound = !s.info->dense_output && lv.counters.accepted_steps < 2 * std::uint64_t(M);
   return lv;
+}
+
+/// The proportionality verdict and the fits of a tolerance study, over the levels above the floor and
+/// not grid-bound (log10 tol, judged error, omega error, accepted steps of each).
+void judge_proportionality(ToleranceStudy& st, const SchemeInfo& info, const std::vector<double>& lt,
+                           const std::vector<double>& le, const std::vector<double>& lw, const std::vector<double>& ls) {
+  const std::size_t used = lt.size();
+  if (used >= std::size_t(kMinToleranceLevels)) {
+    st.proportionality = fit_line(lt, le);
+    st.omega_proportionality = fit_line(lt, lw);
+    st.work = fit_line(ls, le);
+    st.effective_order = -st.work.slope;
+    const double dev = std::abs(st.proportionality.slope - st.expected_slope), se = st.proportionality.stderr_slope;
+    st.proportionality_verdict = dev <= kProportionalityTolerance                                      ? Verdict::pass
+                                 : std::isfinite(se) && dev > kProportionalityTolerance + 2 * se ? Verdict::fail
+                                                                                                  : Verdict::undefined;
+    st.proportionality_note = cat(st.translating ? "log error (the larger of attitude and position) against log tol: slope "
+                                                 : "log error against log tol: slope ", format_number(st.proportionality.slope, 3), " +- ",
+                                  format_number(st.proportionality.stderr_slope, 2), " over ", std::to_string(used),
+                                  " levels above the reference floor and not grid-bound (pass within ",
+                                  format_number(st.expected_slope, 3), " +- ", format_number(kProportionalityTolerance, 2),
+                                  ", fail beyond that by two standard errors)",
+                                  info.error_estimate_order < 0
+                                      ? ""
+                                      : cat("; expected ", std::to_string(info.order), "/(",
+                                            std::to_string(info.error_estimate_order), " + 1): an order-",
+                                            std::to_string(info.order), " method whose error estimate is of order ",
+                                            std::to_string(info.error_estimate_order)));
+  } else {
+    st.proportionality_note = cat(std::to_string(used), " level(s) above the reference floor and not grid-bound (",
+                                  std::to_string(kMinToleranceLevels), " needed): the slope is not defined");
+  }
 }
 
 }  // namespace
@@ -229,8 +278,14 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
   std::vector<double> lt, le, lw, ls;  // log10 tol, judged error, omega error, accepted steps
   const double floor = reference_floor(ref, stride, st.translating);
   const OutputGridReference out = on_output_grid(ref, stride);
+  std::optional<OutputGridReference> dense;
+  if (s.info->dense_output) {
+    dense = on_output_grid(ref, ToleranceLadder::stride(ref.times.size() - 1, kDenseIntervals));
+    st.dense_intervals = std::size_t(dense->grid.m);
+  }
   for (int k = 0; k < L.levels; ++k) {
     ToleranceLevel lv = run_tolerance_level(p, s, out, L.tol(k), std::max(1, L.repetitions), floor);
+    if (dense && lv.ok) dense_errors(lv, p, s, *dense);
     if (lv.ok) st.rejected_fraction = std::isnan(st.rejected_fraction) ? lv.rejected_fraction
                                                                        : std::max(st.rejected_fraction, lv.rejected_fraction);
     if (lv.above_floor && !lv.grid_bound) {
@@ -244,32 +299,7 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
     }
     st.levels.push_back(std::move(lv));
   }
-  const std::size_t used = lt.size();
-  if (used >= std::size_t(kMinToleranceLevels)) {
-    st.proportionality = fit_line(lt, le);
-    st.omega_proportionality = fit_line(lt, lw);
-    st.work = fit_line(ls, le);
-    st.effective_order = -st.work.slope;
-    const double dev = std::abs(st.proportionality.slope - st.expected_slope), se = st.proportionality.stderr_slope;
-    st.proportionality_verdict = dev <= kProportionalityTolerance                                      ? Verdict::pass
-                                 : std::isfinite(se) && dev > kProportionalityTolerance + 2 * se ? Verdict::fail
-                                                                                                  : Verdict::undefined;
-    st.proportionality_note = cat(st.translating ? "log error (the larger of attitude and position) against log tol: slope "
-                                                 : "log error against log tol: slope ", format_number(st.proportionality.slope, 3), " +- ",
-                                  format_number(st.proportionality.stderr_slope, 2), " over ", std::to_string(used),
-                                  " levels above the reference floor and not grid-bound (pass within ",
-                                  format_number(st.expected_slope, 3), " +- ", format_number(kProportionalityTolerance, 2),
-                                  ", fail beyond that by two standard errors)",
-                                  s.info->error_estimate_order < 0
-                                      ? ""
-                                      : cat("; expected ", std::to_string(s.info->order), "/(",
-                                            std::to_string(s.info->error_estimate_order), " + 1): an order-",
-                                            std::to_string(s.info->order), " method whose error estimate is of order ",
-                                            std::to_string(s.info->error_estimate_order)));
-  } else {
-    st.proportionality_note = cat(std::to_string(used), " level(s) above the reference floor and not grid-bound (",
-                                  std::to_string(kMinToleranceLevels), " needed): the slope is not defined");
-  }
+  judge_proportionality(st, *s.info, lt, le, lw, ls);
   bool all_ran = true;
   for (const ToleranceLevel& lv : st.levels) all_ran = all_ran && lv.ok;
   if (!std::isnan(st.rejected_fraction)) {

@@ -13,6 +13,7 @@
 // - the cost per unit of simulated time: accepted steps, right-hand sides, load evaluations, time.
 // Q_II and the step ladder's order verdicts do not apply: the output interval is not a step.
 #include <map>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,6 +55,9 @@ constexpr double kProportionalityTolerance = 0.25;
 /// (safety 0.9, growth at most 5x) rejects a few percent on smooth problems; one rejected step in
 /// three means its step proposals do not fit its own error test.
 constexpr double kMaxRejectedFraction = 1.0 / 3.0;
+/// The dense grid of a scheme with dense output: at most this many intervals of the reference's grid
+/// (every d-th point, ToleranceLadder::stride), on which its interpolant is measured.
+constexpr int kDenseIntervals = 1024;
 /// Timed runs per level when verify measures cost (ToleranceLadder::repetitions).
 constexpr int kTimingRepetitions = 3;
 /// Levels above the reference floor (and not grid-bound) a slope needs.
@@ -82,6 +86,13 @@ struct ToleranceLevel {
   std::map<std::string, double, std::less<>> errors;
   /// errors[metric], NaN where it is not there.
   double error(std::string_view metric) const;
+  /// A scheme with dense output (SchemeInfo::dense_output): the same error metrics over a second run
+  /// of this tolerance observed on the dense grid (ToleranceStudy::dense_intervals), i.e. the error of
+  /// its interpolant between its steps - DiffEqDevTools' dense errors - with that run's accepted
+  /// steps (its first step is chosen from the first output interval, so they may differ from the
+  /// level's by a few). Empty otherwise, or where that run broke down.
+  std::map<std::string, double, std::less<>> dense_errors;
+  std::uint64_t dense_accepted_steps = 0;
   /// A translating problem (a body system): max over the grid, worst body, of |x - x_ref|, and at the
   /// last output time; NaN otherwise.
   double position_error = kNaN, position_error_final = kNaN;
@@ -124,6 +135,7 @@ struct ToleranceStudy {
   double tol0 = kNaN;
   double span = 0;  // of the convergence study: the costs below are per unit of it
   std::size_t output_intervals = 0;  // where the errors and drifts were taken (ToleranceLadder::stride)
+  std::size_t dense_intervals = 0;   // a scheme with dense output: its dense grid (0: not measured)
   int repetitions = 1;               // timed runs per level (ToleranceLadder::repetitions)
   std::vector<std::string> invariant_names;  // of ToleranceLevel::invariant_drift
   std::vector<ToleranceLevel> levels;
