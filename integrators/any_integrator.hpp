@@ -29,6 +29,11 @@ class AnyIntegrator {
     (void)h;
     return stride;
   }
+  /// The error estimate of one uncontrolled step, for adaptive schemes that expose it (HasErrorEstimate).
+  virtual std::optional<double> error_estimate(double t, double h) {
+    (void)t, (void)h;
+    return std::nullopt;
+  }
 };
 
 template <Integrator S>
@@ -42,6 +47,10 @@ class Erased final : public AnyIntegrator {
   Counters counters() const override { return s_.counters(); }
   std::optional<NewtonSystem> newton_system([[maybe_unused]] double t, [[maybe_unused]] double h) override {
     if constexpr (HasNewtonSystem<S>) return s_.newton_system(t, h);
+    else return std::nullopt;
+  }
+  std::optional<double> error_estimate([[maybe_unused]] double t, [[maybe_unused]] double h) override {
+    if constexpr (HasErrorEstimate<S>) return s_.error_estimate(t, h);
     else return std::nullopt;
   }
 

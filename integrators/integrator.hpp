@@ -221,6 +221,16 @@ concept HasNewtonSystem = requires(S s, double t, double h) {
   { s.newton_system(t, h) } -> std::same_as<NewtonSystem>;
 };
 
+/// An adaptive scheme may expose its error estimator (docs/adaptive.md, "The estimator's own order"):
+/// the max norm, in the units of its state, of the error estimate of one step of exactly h from its
+/// current state (at time t), without error control; the scheme's state is left as it was. Under step
+/// halving the estimate of a step falls as h^(q+1), q the estimate's order (SchemeInfo::
+/// error_estimate_order, p - 1 by default): what Drake's ErrEstOrder test checks of its integrators.
+template <class S>
+concept HasErrorEstimate = requires(S s, double t, double h) {
+  { s.error_estimate(t, h) } -> std::convertible_to<double>;
+};
+
 /// The "first same as last" moment of explicit schemes: the moment evaluated at the end of a step
 /// (t_{n+1}, R_{n+1}) is the next step's T_n. It is reused when the next step starts at that time,
 /// to round-off in t (the caller computes t_n = t0 + n h, which may differ from t + h by an ulp or

@@ -71,6 +71,22 @@ RkmkDopri5::RkmkDopri5(const Problem& p, const SchemeSettings& set)
   return {u, W, dW[6], err};
 }
 
+double RkmkDopri5::error_estimate(double t, double h) {
+  (void)t;  // the current state's time, t_
+  if (!fsal_) {
+    ++c_.rhs_evaluations;
+    dW_ = acceleration(t_, R_, W_);
+    fsal_ = true;
+  }
+  // attempt() scales each component by abs + rel |W|: with abs = 1, rel = 0 its norm is the estimate's
+  // own (the controller's tolerances are restored after it; the state is not advanced).
+  const double abs = abs_, rel = rel_;
+  abs_ = 1, rel_ = 0;
+  const double e = attempt(h).err;
+  abs_ = abs, rel_ = rel;
+  return e;
+}
+
 StepStatus RkmkDopri5::step(double t, double h) {
   const double target = t + h;
   if (dt_ == 0) dt_ = std::min(h, 1e-2 * std::max(1.0, std::abs(h)));

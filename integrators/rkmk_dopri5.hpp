@@ -42,6 +42,9 @@ class RkmkDopri5 final : public So3VelocityScheme {
   }
   /// Advances to the output time t + h (integrator.hpp, "Adaptive schemes").
   StepStatus step(double t, double h);
+  /// The embedded 4th-order solution's difference from the 5th over one step of h from the current
+  /// state (HasErrorEstimate): max over u and W, unscaled.
+  double error_estimate(double t, double h);
 
  private:
   /// One attempt of size dt from (R_, W_, t_): the new increment u_{n+1}, W_{n+1}, its W' (the next

@@ -272,7 +272,7 @@ ordered_json tolerance_json(const ToleranceStudy& T) {
       levels.back()["position_error_final"] = num(l.position_error_final);
     }
   }
-  return {{"tol0", num(T.tol0)},
+  ordered_json out = {{"tol0", num(T.tol0)},
           {"span", num(T.span)},
           {"output_intervals", T.output_intervals},
           {"dense_intervals", T.dense_intervals},
@@ -294,6 +294,19 @@ ordered_json tolerance_json(const ToleranceStudy& T) {
             {"allowed", kMaxRejectedFraction},
             {"verdict", to_string(T.rejection_verdict)},
             {"note", T.rejection_note}}}};
+  if (T.estimator) {
+    const EstimatorOrder& E = *T.estimator;
+    out["estimator"] = {{"h", nums(E.h)},
+                        {"estimate", nums(E.estimate)},
+                        {"slope", num(E.fit.slope)},
+                        {"stderr", num(E.fit.stderr_slope)},
+                        {"points", E.points},
+                        {"expected", num(E.expected)},
+                        {"tolerance", kEstimatorTolerance},
+                        {"verdict", to_string(E.verdict)},
+                        {"note", E.note}};
+  }
+  return out;
 }
 
 constexpr const char* kTrueVsPrinted =
@@ -618,6 +631,18 @@ ToleranceStudy tolerance_from(const J& j) {
   T.rejected_fraction = n_at(rj, "max");
   T.rejection_verdict = verdict_named(s_at(rj, "verdict"));
   T.rejection_note = s_at(rj, "note");
+  if (const auto& es = at_or_null(j, "estimator"); es.is_object()) {
+    EstimatorOrder E;
+    E.h = ns_at(es, "h");
+    E.estimate = ns_at(es, "estimate");
+    E.fit.slope = n_at(es, "slope");
+    E.fit.stderr_slope = n_at(es, "stderr");
+    E.points = int(i_at(es, "points"));
+    E.expected = n_at(es, "expected");
+    E.verdict = verdict_named(s_at(es, "verdict"));
+    E.note = s_at(es, "note");
+    T.estimator = std::move(E);
+  }
   return T;
 }
 

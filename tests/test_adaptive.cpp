@@ -146,6 +146,34 @@ TEST_CASE("a scheme with dense output is measured between its steps too: its int
   CHECK(dp.levels.front().dense_errors.at("attitude_error_max") / dp.levels.back().dense_errors.at("attitude_error_max") > 10);
 }
 
+TEST_CASE("the estimator's own order: the estimate of one step falls as h^(q+1)", "[adaptive]") {
+  // Drake's ErrEstOrder test as the model: an embedded pair whose estimate is of order q = p - 1
+  // (local extrapolation) shows slope p under step halving from the initial state.
+  const Problem p = catalogue_problem("heavy_top");
+  const double h0 = 0.5;  // an output interval of heavy_top's span
+  for (const SchemeEntry& e : {scheme_entry<OdeintDopri5>(), scheme_entry<OdeintCashKarp54>(), scheme_entry<OdeintFehlberg78>(),
+                              scheme_entry<RkmkDopri5>()}) {
+    const std::optional<EstimatorOrder> E = estimator_order(p, e, h0);
+    REQUIRE(E);
+    INFO(e.info->name << ": " << E->note);
+    CHECK(E->expected == e.info->order);
+    CHECK(E->points >= 4);
+    CHECK(E->verdict == Verdict::pass);
+  }
+  // Bulirsch-Stoer's estimate has no fixed order: not exposed, so not measured.
+  CHECK_FALSE(estimator_order(p, scheme_entry<OdeintBulirschStoer>(), h0));
+  // A declaration that does not fit the estimator fails: Dormand-Prince declared with a
+  // second-order estimate (expected slope 3; it shows 5).
+  SchemeInfo wrong = *scheme_entry<OdeintDopri5>().info;
+  wrong.error_estimate_order = 2;
+  SchemeEntry lied = scheme_entry<OdeintDopri5>();
+  lied.info = &wrong;
+  const std::optional<EstimatorOrder> E = estimator_order(p, lied, h0);
+  REQUIRE(E);
+  CHECK(E->expected == 3);
+  CHECK(E->verdict == Verdict::fail);
+}
+
 TEMPLATE_TEST_CASE("adaptive odeint schemes land on the output times and count their steps", "[adaptive]", OdeintDopri5,
                    OdeintCashKarp54, OdeintFehlberg78, OdeintBulirschStoer) {
   const Problem p = catalogue_problem("dzhanibekov");

@@ -213,6 +213,52 @@ void judge_proportionality(ToleranceStudy& st, const SchemeInfo& info, const std
 
 }  // namespace
 
+std::optional<EstimatorOrder> estimator_order(const Problem& p, const SchemeEntry& s, double h0) {
+  const std::unique_ptr<AnyIntegrator> integ = s.make(p, s.settings);
+  State x = p.initial;
+  integ->reset(x, p.t0);
+  if (!integ->error_estimate(p.t0, h0)) return std::nullopt;
+  EstimatorOrder E;
+  const int q = s.info->error_estimate_order >= 0 ? s.info->error_estimate_order : s.info->order - 1;
+  E.expected = double(q + 1);
+  // Round-off: a few thousand ulps of the state's largest component (the estimate is a difference of
+  // two solutions of the same step, each rounded at every stage).
+  double scale = 1;
+  for (const BodyState& b : p.initial.bodies) scale = std::max({scale, b.W.norm(), b.x.norm()});
+  const double floor = 1e4 * kEps * scale;
+  for (int k = 0; k < kEstimatorLevels; ++k) {
+    const double h = h0 * std::pow(2.0, -0.5 * double(k));
+    E.h.push_back(h);
+    E.estimate.push_back(*integ->error_estimate(p.t0, h));
+  }
+  std::vector<double> lh, le;  // the finest contiguous levels above the floor
+  for (int k = kEstimatorLevels - 1; k >= 0 && int(lh.size()) < kEstimatorFit; --k) {
+    const double e = E.estimate[std::size_t(k)];
+    if (std::isfinite(e) && e > floor) {
+      lh.insert(lh.begin(), std::log10(E.h[std::size_t(k)]));
+      le.insert(le.begin(), std::log10(e));
+    } else if (!lh.empty()) {
+      break;
+    }
+  }
+  E.points = int(lh.size());
+  if (E.points < 3) {
+    E.note = cat(std::to_string(E.points), " step(s) with an estimate above round-off (", message_number(floor),
+                 "; 3 needed): the order is not defined");
+    return E;
+  }
+  E.fit = fit_line(lh, le);
+  const double dev = std::abs(E.fit.slope - E.expected), se = E.fit.stderr_slope;
+  E.verdict = dev <= kEstimatorTolerance ? Verdict::pass
+              : std::isfinite(se) && dev > kEstimatorTolerance + 2 * se ? Verdict::fail
+                                                                       : Verdict::undefined;
+  E.note = cat("log estimate against log h over the ", std::to_string(E.points), " finest steps above round-off: slope ",
+               format_number(E.fit.slope, 3), " +- ", format_number(se, 2), ", expected ", format_number(E.expected, 3),
+               " (q + 1 for an estimate of order q = ", std::to_string(q), ") within ",
+               format_number(kEstimatorTolerance, 2));
+  return E;
+}
+
 std::string impossible_counts(const Counters& c) {
   if (c.accepted_steps == 0) return "0 accepted steps over the span (a run that moved took at least one)";
   if (c.rhs_evaluations < c.accepted_steps + c.rejected_steps)
@@ -300,6 +346,7 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
     st.levels.push_back(std::move(lv));
   }
   judge_proportionality(st, *s.info, lt, le, lw, ls);
+  st.estimator = estimator_order(p, s, out.grid.h0);
   bool all_ran = true;
   for (const ToleranceLevel& lv : st.levels) all_ran = all_ran && lv.ok;
   if (!std::isnan(st.rejected_fraction)) {

@@ -129,6 +129,23 @@ double judged_error(const ToleranceLevel& lv);
 /// order-p method.
 double expected_proportionality(const SchemeInfo& info);
 
+/// The estimator's own order (docs/adaptive.md, "The estimator's own order"; Drake's ErrEstOrder test
+/// as the model), for a scheme that exposes its estimate (HasErrorEstimate): the estimate of one
+/// uncontrolled step from the initial state at h_k = h0 2^(-k/2), k = 0 .. kEstimatorLevels - 1, h0
+/// the output interval, and the slope of log estimate against log h over the finest contiguous levels
+/// above round-off (at most kEstimatorFit), against q + 1. Reported beside the verdicts, not gating.
+struct EstimatorOrder {
+  std::vector<double> h, estimate;
+  LineFit fit;
+  int points = 0;          // levels fitted
+  double expected = kNaN;  // q + 1
+  Verdict verdict = Verdict::undefined;
+  std::string note;
+};
+constexpr int kEstimatorLevels = 28, kEstimatorFit = 5;
+/// |slope - (q + 1)| within this passes; beyond it by two standard errors fails.
+constexpr double kEstimatorTolerance = 0.5;
+
 struct ToleranceStudy {
   std::string integrator, problem;
   bool translating = false;  // the levels' judged error includes the position error
@@ -148,7 +165,12 @@ struct ToleranceStudy {
   double rejected_fraction = kNaN;  // the largest over the levels that ran
   Verdict proportionality_verdict = Verdict::undefined, rejection_verdict = Verdict::undefined;
   std::string proportionality_note, rejection_note;
+  std::optional<EstimatorOrder> estimator;  // a scheme that exposes its error estimate
 };
+
+/// The estimator's order of s on p from its initial state, h0 the largest step; nullopt when the
+/// scheme does not expose its estimate.
+std::optional<EstimatorOrder> estimator_order(const Problem& p, const SchemeEntry& s, double h0);
 
 /// The error of a level in an error metric of the metric table (ToleranceLevel::errors); NaN where it
 /// was not measured. tolerance_measures: the metric is an error metric, which every level measures.
