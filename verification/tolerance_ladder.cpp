@@ -93,6 +93,22 @@ OutputGridReference on_output_grid(const ReferenceSolution& ref, std::size_t str
   return o;
 }
 
+/// Every error metric of the metric table on one run, by name, each by its own measure.
+std::map<std::string, double, std::less<>> every_error(const ErrorInputs& in, const LevelRun& run) {
+  std::map<std::string, double, std::less<>> e;
+  for (const MetricDef& m : metric_table())
+    if (is_error_metric(m)) e[std::string(m.name)] = m.error->level_error(in, run);
+  return e;
+}
+
+/// The scheme's settings with abs = rel = tol (the ladder sets both at every level).
+SchemeSettings settings_at(const SchemeEntry& s, double tol) {
+  SchemeSettings set = s.settings;
+  set.values[std::string(kAbsTolerance.name)] = tol;
+  set.values[std::string(kRelTolerance.name)] = tol;
+  return set;
+}
+
 /// What a level's run says about the invariants: the drift from I_0 over the output times (each
 /// relative to its natural scale), and the anchor and deviation the exact claims are judged on.
 void tolerance_invariants(ToleranceLevel& lv, const Problem& p, const LevelRun& run) {
@@ -112,8 +128,7 @@ void tolerance_invariants(ToleranceLevel& lv, const Problem& p, const LevelRun& 
 void tolerance_errors(ToleranceLevel& lv, const Problem& p, const OutputGridReference& out, const LevelRun& run) {
   if (!lv.ok) return;
   const ErrorInputs in{p, out.grid, out.ref};
-  for (const MetricDef& m : metric_table())
-    if (is_error_metric(m)) lv.errors[std::string(m.name)] = m.error->level_error(in, run);
+  lv.errors = every_error(in, run);
   if (!p.translating()) return;
   lv.position_error = 0;
   for (std::size_t j = 0; j <= in.M(); ++j) {
@@ -130,16 +145,11 @@ void tolerance_errors(ToleranceLevel& lv, const Problem& p, const OutputGridRefe
 /// every error metric there (ToleranceLevel::dense_errors). Errors only: the level's invariants,
 /// counts and time are those of its run on the output grid.
 void dense_errors(ToleranceLevel& lv, const Problem& p, const SchemeEntry& s, const OutputGridReference& dense) {
-  SchemeSettings set = s.settings;
-  set.values[std::string(kAbsTolerance.name)] = lv.tol;
-  set.values[std::string(kRelTolerance.name)] = lv.tol;
-  const std::unique_ptr<AnyIntegrator> integ = s.make(p, set);
+  const std::unique_ptr<AnyIntegrator> integ = s.make(p, settings_at(s, lv.tol));
   const std::int64_t M = dense.grid.m;
   const LevelRun run = run_level(*integ, p, LevelPlan{FixedSteps{dense.grid.t0, dense.grid.h0, M}, 1, M});
   if (!run.ok) return;
-  const ErrorInputs in{p, dense.grid, dense.ref};
-  for (const MetricDef& m : metric_table())
-    if (is_error_metric(m)) lv.dense_errors[std::string(m.name)] = m.error->level_error(in, run);
+  lv.dense_errors = every_error(ErrorInputs{p, dense.grid, dense.ref}, run);
   lv.dense_accepted_steps = run.counters.accepted_steps;
 }
 
@@ -149,9 +159,7 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
                                    int repetitions, double floor) {
   ToleranceLevel lv;
   lv.tol = tol;
-  SchemeSettings set = s.settings;
-  set.values[std::string(kAbsTolerance.name)] = tol;
-  set.values[std::string(kRelTolerance.name)] = tol;
+  const SchemeSettings set = settings_at(s, tol);
   const std::unique_ptr<AnyIntegrator> integ = s.make(p, set);
   const std::int64_t M = out.grid.m;
   const LevelPlan plan{FixedSteps{out.grid.t0, out.grid.h0, M}, 1, M};
