@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../benchmarks/bench_suite.hpp"
+#include "../core/fields.hpp"
 #include "../core/shard.hpp"
 #include "provenance.hpp"
 
@@ -49,5 +50,64 @@ struct BenchReport {
 /// The `rigidbench bench` report of a run: BenchReport::of(b, command, started).to_json().
 nlohmann::ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& command,
                                     const std::string& started);
+
+// ---- what a bench report writes of each result (core/fields.hpp) ----
+
+template <>
+struct Fields<BenchEntry> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(integrator), RIGIDBENCH_FIELD(problem), RIGIDBENCH_FIELD(h),
+                      RIGIDBENCH_FIELD(ns_per_step), RIGIDBENCH_FIELD(ns_per_step_median), RIGIDBENCH_FIELD(repetitions),
+                      RIGIDBENCH_FIELD(ratio_to_baseline), RIGIDBENCH_FIELD(instructions_per_step),
+                      RIGIDBENCH_FIELD(instruction_ratio_to_baseline), RIGIDBENCH_FIELD(ratio_to_rk4),
+                      RIGIDBENCH_FIELD(instruction_ratio_to_rk4),
+                      field("load_evaluations_per_step", RIGIDBENCH_AT(loads_per_step)),
+                      field("newton_iterations_per_step", RIGIDBENCH_AT(newton_per_step)),
+                      field("jacobian_evaluations_per_step", RIGIDBENCH_AT(jacobians_per_step)),
+                      RIGIDBENCH_FIELD(flops_per_step), field("transcendental_calls_per_step", RIGIDBENCH_AT(calls_per_step)),
+                      RIGIDBENCH_FIELD(instructions_per_flop)};
+  }
+};
+
+template <>
+struct Fields<WorkPoint> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(h), RIGIDBENCH_FIELD(error), RIGIDBENCH_FIELD(cpu_seconds),
+                      RIGIDBENCH_FIELD(instructions), RIGIDBENCH_FIELD(pareto_cpu), RIGIDBENCH_FIELD(pareto_instructions),
+                      // An adaptive pair's point (h null), and the slowest repetition where there were several.
+                      RIGIDBENCH_FIELD(tol, Written::if_set), RIGIDBENCH_FIELD(cpu_seconds_max, Written::if_set)};
+  }
+};
+
+template <>
+struct Fields<WorkSeries> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(integrator), RIGIDBENCH_FIELD(problem), RIGIDBENCH_FIELD(points)};
+  }
+};
+
+template <>
+struct Fields<ScalingPoint> {
+  static constexpr auto list() {
+    return std::tuple{field("bodies", RIGIDBENCH_AT(n)), RIGIDBENCH_FIELD(ns_per_step), RIGIDBENCH_FIELD(instructions_per_step)};
+  }
+};
+
+template <>
+struct Fields<ScalingSeries> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(integrator), RIGIDBENCH_FIELD(problem), RIGIDBENCH_FIELD(points),
+                      group("ns_growth", field("exponent", RIGIDBENCH_AT(ns_fit.slope)),
+                            field("stderr", RIGIDBENCH_AT(ns_fit.stderr_slope)), field("r2", RIGIDBENCH_AT(ns_fit.r2))),
+                      group("instruction_growth", field("exponent", RIGIDBENCH_AT(instruction_fit.slope)),
+                            field("stderr", RIGIDBENCH_AT(instruction_fit.stderr_slope)),
+                            field("r2", RIGIDBENCH_AT(instruction_fit.r2)))};
+  }
+};
+
+template <>
+struct Fields<Shard> {
+  static constexpr auto list() { return std::tuple{RIGIDBENCH_FIELD(index), RIGIDBENCH_FIELD(count)}; }
+};
 
 }  // namespace rigidbench

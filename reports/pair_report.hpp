@@ -14,9 +14,11 @@
 #include <utility>
 #include <vector>
 
+#include "../core/fields.hpp"
 #include "../verification/anatomy.hpp"
 #include "../verification/long_time.hpp"
 #include "../verification/runner.hpp"
+#include "../verification/scoring.hpp"
 #include "../verification/structure.hpp"
 
 namespace rigidbench {
@@ -48,18 +50,23 @@ struct LevelRecord {
   std::optional<std::int64_t> steps;  ///< the schema does not require it
   std::string status;
   std::optional<double> seconds;  ///< not required either
-  std::optional<std::pair<double, std::string>> breakdown;  ///< where (t) and why the level broke down
+  std::optional<LevelBreakdown> breakdown;  ///< where (t) and why the level broke down
+};
+
+/// The bounded rule's growth exponent of the running maximum deviation at the judged level.
+struct BoundedGrowth {
+  double exponent = kNaN, stderr_exponent = kNaN;
 };
 
 /// An invariant as judged (InvariantResult, less the per-level halves and growth fits but the judged one).
 struct InvariantRecord {
   std::optional<std::string> kind;  ///< the schema does not require it (an enum where given)
-  std::string description, claim;
+  std::string description, claim = "none";
   double initial = kNaN, scale = kNaN, roundoff_scale = kNaN, drift = kNaN;
   std::vector<double> drift_by_level;
   double first_half = kNaN, second_half = kNaN;
   std::optional<int> judged_level;
-  std::optional<LineFit> growth;  ///< the bounded rule's growth exponent at the judged level
+  std::optional<BoundedGrowth> growth;  ///< null unless the claim is bounded
   double threshold = kNaN;
   std::string verdict = "undefined";
   bool failed_at_roundoff = false;
@@ -89,7 +96,6 @@ struct PairReport {
   std::optional<StructureResult> structure;
   std::optional<ReferenceRecord> reference;
   CostResult cost;
-  std::string cost_baseline, cost_rk4_baseline;  ///< the schemes cost ratios are to
   std::optional<History> history;
   std::optional<LongTimeEnergy> long_time;
   std::optional<ToleranceStudy> tolerance;  ///< an adaptive scheme's tolerance ladder (docs/adaptive.md)
@@ -106,6 +112,68 @@ struct PairReport {
   static PairReport read(const nlohmann::json& j);  ///< the same, from a report read with sorted keys
   /// The one serialiser.
   nlohmann::ordered_json to_json() const;
+};
+
+// ---- what the report writes of each record (core/fields.hpp; the results' own: result_fields.hpp) ----
+
+template <>
+struct Fields<SchemeRecord> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(title), RIGIDBENCH_FIELD(source), RIGIDBENCH_FIELD(order),
+                      RIGIDBENCH_FIELD(kind), RIGIDBENCH_FIELD(representation), RIGIDBENCH_FIELD(notes),
+                      RIGIDBENCH_FIELD(builtin), RIGIDBENCH_FIELD(origin), RIGIDBENCH_FIELD(version, Written::if_set)};
+  }
+};
+
+template <>
+struct Fields<SettingsRecord> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(h0), RIGIDBENCH_FIELD(levels), RIGIDBENCH_FIELD(h), RIGIDBENCH_FIELD(t0),
+                      RIGIDBENCH_FIELD(t_end), RIGIDBENCH_FIELD(observation_interval),
+                      RIGIDBENCH_FIELD(observation_points), RIGIDBENCH_FIELD(q_ii_norm),
+                      RIGIDBENCH_FIELD(problem, Written::if_set), RIGIDBENCH_FIELD(scheme, Written::if_set)};
+  }
+};
+
+template <>
+struct Fields<LevelRecord> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(h), RIGIDBENCH_FIELD(steps, Written::if_set),
+                      RIGIDBENCH_FIELD(status), RIGIDBENCH_FIELD(seconds, Written::if_set),
+                      // Where and why the level broke down (the pair's reason names the first such level only).
+                      RIGIDBENCH_FIELD(breakdown, Written::if_set)};
+  }
+};
+
+template <>
+struct Fields<BoundedGrowth> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(exponent), field("stderr", RIGIDBENCH_AT(stderr_exponent)),
+                      field("limit", [](const auto&) { return kBoundedGrowth; })};
+  }
+};
+
+template <>
+struct Fields<InvariantRecord> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(kind, Written::if_set), RIGIDBENCH_FIELD(description), RIGIDBENCH_FIELD(claim),
+                      RIGIDBENCH_FIELD(initial), RIGIDBENCH_FIELD(scale), RIGIDBENCH_FIELD(roundoff_scale),
+                      RIGIDBENCH_FIELD(drift), RIGIDBENCH_FIELD(drift_by_level), RIGIDBENCH_FIELD(first_half),
+                      RIGIDBENCH_FIELD(second_half), RIGIDBENCH_FIELD(judged_level), RIGIDBENCH_FIELD(growth),
+                      RIGIDBENCH_FIELD(threshold), RIGIDBENCH_FIELD(verdict), RIGIDBENCH_FIELD(failed_at_roundoff),
+                      RIGIDBENCH_FIELD(note)};
+  }
+};
+
+template <>
+struct Fields<ReferenceRecord> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(kind), RIGIDBENCH_FIELD(formulation), RIGIDBENCH_FIELD(stepper),
+                      RIGIDBENCH_FIELD(tolerance), RIGIDBENCH_FIELD(error_estimate),
+                      RIGIDBENCH_FIELD(error_estimate_attitude), RIGIDBENCH_FIELD(error_estimate_omega),
+                      RIGIDBENCH_FIELD(steps), RIGIDBENCH_FIELD(precision), RIGIDBENCH_FIELD(notes),
+                      RIGIDBENCH_FIELD(seconds), RIGIDBENCH_FIELD(from_cache)};
+  }
 };
 
 }  // namespace rigidbench

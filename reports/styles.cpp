@@ -91,26 +91,4 @@ nlohmann::ordered_json styles_json(const std::vector<std::string>& names) {
   return j;
 }
 
-void add_styles(nlohmann::ordered_json& report) {
-  std::vector<std::string> names;
-  const auto collect = [&](const nlohmann::ordered_json* rows) {
-    if (rows == nullptr || !rows->is_array()) return;
-    for (const auto& r : *rows)
-      if (r.is_object() && r.contains("integrator") && r["integrator"].is_string()) names.push_back(r["integrator"]);
-  };
-  const auto at = [&](std::initializer_list<const char*> path) -> const nlohmann::ordered_json* {
-    const nlohmann::ordered_json* j = &report;
-    for (const char* k : path) {
-      if (!j->is_object() || !j->contains(k)) return nullptr;
-      j = &(*j)[k];
-    }
-    return j;
-  };
-  collect(at({"results"}));
-  collect(at({"paper_reproductions"}));
-  collect(at({"work_precision", "series"}));
-  collect(at({"scaling"}));
-  report["styles"] = styles_json(names);
-}
-
 }  // namespace rigidbench

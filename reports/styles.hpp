@@ -23,9 +23,6 @@ struct SchemeStyle {
 SchemeStyle scheme_style(std::string_view name);
 /// {"name": {"color", "marker", "line"}} for the names given (each once, in the order given).
 nlohmann::ordered_json styles_json(const std::vector<std::string>& names);
-/// Sets report["styles"] to the styles of every scheme the report names (results, paper items,
-/// work-precision and scaling series): what the renderer draws them with.
-void add_styles(nlohmann::ordered_json& report);
 /// CRC-32 (the zlib/PNG polynomial, reflected 0xEDB88320), as Python's zlib.crc32.
 std::uint32_t crc32(std::string_view bytes);
 

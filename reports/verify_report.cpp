@@ -1,7 +1,7 @@
 #include "verify_report.hpp"
 
-#include "../core/json_fields.hpp"
 #include "../core/json_schema.hpp"
+#include "field_json.hpp"
 #include "report.hpp"
 #include "styles.hpp"
 
@@ -11,77 +11,87 @@ using nlohmann::ordered_json;
 
 namespace {
 
-ordered_json summary_json(const ReportSummary& s) {
-  ordered_json j = {{"pairs", s.pairs}, {"ok", s.ok}, {"skipped", s.skipped}, {"breakdown", s.breakdown},
-                    {"failed_verdicts", s.failed_verdicts}};
-  for (const auto& [k, v] : {std::pair<const char*, const std::optional<std::int64_t>*>{"expected_failures", &s.expected_failures},
-                             {"unexpected_failures", &s.unexpected_failures},
-                             {"unexpected_passes", &s.unexpected_passes},
-                             {"unknown_checks", &s.unknown_checks}})
-    if (*v) j[k] = **v;
-  return j;
+/// Every scheme the report names, in its order (the styles the renderer draws them with).
+std::vector<std::string> scheme_names(const VerifyReport& r) {
+  std::vector<std::string> names;
+  for (const PairReport& p : r.results) names.push_back(p.integrator);
+  if (r.paper_reproductions)
+    for (const auto& i : *r.paper_reproductions)
+      if (i.is_object() && i.contains("integrator") && i["integrator"].is_string()) names.push_back(i["integrator"]);
+  return names;
 }
 
-ordered_json expectations_json(const ExpectationsRecord& e) {
-  ordered_json out = ordered_json::array();
-  for (const auto& o : e.outcomes)
-    out.push_back({{"integrator", o.integrator}, {"problem", o.problem}, {"check", o.check}, {"outcome", o.outcome},
-                   {"reason", o.reason}});
-  return {{"file", e.file}, {"outcomes", out}};
-}
-
-using json_fields::integer_at;
-using json_fields::s_at;
-
-template <class J>
-VerifyReport read_report(const J& j) {
-  VerifyReport r;
-  r.tool = ToolInfo::read(nlohmann::json::parse(j.at("tool").dump()));
-  r.machine = MachineInfo::read(nlohmann::json::parse(j.at("machine").dump()));
-  r.started = s_at(j, "started");
-  r.duration_s = j.contains("duration_s") && j.at("duration_s").is_number() ? j.at("duration_s").template get<double>() : 0.0;
-  if (j.contains("command") && j.at("command").is_array())
-    for (const auto& w : j.at("command")) r.command.push_back(w.is_string() ? w.template get<std::string>() : w.dump());
-  if (j.contains("metrics")) r.metrics = ordered_json::parse(j.at("metrics").dump());
-  r.suite = s_at(j, "suite");
-  if (j.contains("settings") && j.at("settings").is_object()) r.jobs = int(integer_at(j.at("settings"), "jobs").value_or(1));
-  if (j.contains("shard") && j.at("shard").is_object()) {
-    const auto& s = j.at("shard");
-    ReportShard sh{Shard{int(integer_at(s, "index").value_or(1)), int(integer_at(s, "count").value_or(1))},
-                   integer_at(s, "pairs_total").value_or(0), {}};
-    if (s.contains("ordinals") && s.at("ordinals").is_array())
-      for (const auto& o : s.at("ordinals")) sh.ordinals.push_back(o.is_number_integer() ? o.template get<std::int64_t>() : -1);
-    r.shard = sh;
-  }
-  for (const auto& p : j.at("results")) r.results.push_back(PairReport::read(p));
-  if (j.contains("paper_reproductions")) r.paper_reproductions = ordered_json::parse(j.at("paper_reproductions").dump());
-  if (j.contains("summary")) {
-    const auto& s = j.at("summary");
-    r.summary = {integer_at(s, "pairs").value_or(0),           integer_at(s, "ok").value_or(0),
-                 integer_at(s, "skipped").value_or(0),         integer_at(s, "breakdown").value_or(0),
-                 integer_at(s, "failed_verdicts").value_or(0), integer_at(s, "expected_failures"),
-                 integer_at(s, "unexpected_failures"),         integer_at(s, "unexpected_passes"),
-                 integer_at(s, "unknown_checks")};
-  }
-  if (j.contains("random")) r.random = ordered_json::parse(j.at("random").dump());
-  if (j.contains("expectations") && j.at("expectations").is_object()) {
-    const auto& e = j.at("expectations");
-    ExpectationsRecord x{s_at(e, "file"), {}};
-    if (e.contains("outcomes") && e.at("outcomes").is_array())
-      for (const auto& o : e.at("outcomes"))
-        x.outcomes.push_back({s_at(o, "integrator"), s_at(o, "problem"), s_at(o, "check"), s_at(o, "outcome"),
-                              s_at(o, "reason")});
-    r.expectations = x;
-  }
-  if (j.contains("merged_from") && j.at("merged_from").is_array())
-    for (const auto& n : j.at("merged_from"))
-      if (n.is_string()) r.merged_from.push_back(n.template get<std::string>());
-  return r;
-}
+/// What the run was given (settings.jobs).
+struct RunSettings {
+  int jobs = 1;
+};
 
 }  // namespace
 
+template <>
+struct Fields<RunSettings> {
+  static constexpr auto list() { return std::tuple{RIGIDBENCH_FIELD(jobs)}; }
+};
+
+template <>
+struct Fields<ReportShard> {
+  static constexpr auto list() {
+    return std::tuple{field("index", RIGIDBENCH_AT(shard.index)), field("count", RIGIDBENCH_AT(shard.count)),
+                      RIGIDBENCH_FIELD(pairs_total), RIGIDBENCH_FIELD(ordinals)};
+  }
+};
+
+template <>
+struct Fields<ReportSummary> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(pairs), RIGIDBENCH_FIELD(ok), RIGIDBENCH_FIELD(skipped), RIGIDBENCH_FIELD(breakdown),
+                      RIGIDBENCH_FIELD(failed_verdicts), RIGIDBENCH_FIELD(expected_failures, Written::if_set),
+                      RIGIDBENCH_FIELD(unexpected_failures, Written::if_set),
+                      RIGIDBENCH_FIELD(unexpected_passes, Written::if_set), RIGIDBENCH_FIELD(unknown_checks, Written::if_set)};
+  }
+};
+
+template <>
+struct Fields<ExpectationOutcome> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(integrator), RIGIDBENCH_FIELD(problem), RIGIDBENCH_FIELD(check),
+                      RIGIDBENCH_FIELD(outcome), RIGIDBENCH_FIELD(reason)};
+  }
+};
+
+template <>
+struct Fields<ExpectationsRecord> {
+  static constexpr auto list() { return std::tuple{RIGIDBENCH_FIELD(file), RIGIDBENCH_FIELD(outcomes)}; }
+};
+
+/// The report's fields, in its order.
+template <>
+struct Fields<VerifyReport> {
+  static constexpr auto list() {
+    return std::tuple{
+        field("schema_version", [](const auto&) { return kSchemaVersion; }),
+        RIGIDBENCH_FIELD(tool), RIGIDBENCH_FIELD(machine), RIGIDBENCH_FIELD(started), RIGIDBENCH_FIELD(duration_s),
+        RIGIDBENCH_FIELD(command), RIGIDBENCH_FIELD(metrics), RIGIDBENCH_FIELD(suite),
+        computed("settings", [](const VerifyReport& r) { return r.jobs ? std::optional(RunSettings{*r.jobs}) : std::nullopt; },
+                 [](VerifyReport& r, std::optional<RunSettings> s) {
+                   if (s) r.jobs = s->jobs;
+                 },
+                 Written::if_set),
+        RIGIDBENCH_FIELD(shard, Written::if_set), RIGIDBENCH_FIELD(results),
+        RIGIDBENCH_FIELD(paper_reproductions, Written::if_set), RIGIDBENCH_FIELD(summary),
+        field("styles", [](const VerifyReport& r) { return styles_json(scheme_names(r)); }),
+        RIGIDBENCH_FIELD(random, Written::if_set), RIGIDBENCH_FIELD(expectations, Written::if_set),
+        RIGIDBENCH_FIELD(merged_from, Written::if_set)};
+  }
+};
+
 namespace {
+
+template <class J>
+VerifyReport read_report(const J& j) {
+  return field_json::read_as<VerifyReport>(j);
+}
+
 
 /// A report of this build and machine: its provenance and the metric table it is judged by.
 VerifyReport made_here(double seconds, const std::vector<std::string>& command, const std::string& started) {
@@ -153,29 +163,6 @@ void VerifyReport::add(const ExpectationReport& e, const std::string& origin) {
   summary.unknown_checks = e.unknown_checks;
 }
 
-ordered_json VerifyReport::to_json() const {
-  ordered_json j;
-  j["schema_version"] = kSchemaVersion;
-  j["tool"] = tool.to_json();
-  j["machine"] = machine.to_json();
-  j["started"] = started;
-  j["duration_s"] = duration_s;
-  j["command"] = command;
-  j["metrics"] = metrics;
-  j["suite"] = suite;
-  if (jobs) j["settings"] = {{"jobs", *jobs}};
-  if (shard)
-    j["shard"] = {{"index", shard->shard.index}, {"count", shard->shard.count}, {"pairs_total", shard->pairs_total},
-                  {"ordinals", shard->ordinals}};
-  j["results"] = ordered_json::array();
-  for (const PairReport& p : results) j["results"].push_back(p.to_json());
-  if (paper_reproductions) j["paper_reproductions"] = *paper_reproductions;
-  j["summary"] = summary_json(summary);
-  add_styles(j);
-  if (random) j["random"] = *random;
-  if (expectations) j["expectations"] = expectations_json(*expectations);
-  if (!merged_from.empty()) j["merged_from"] = merged_from;
-  return j;
-}
+ordered_json VerifyReport::to_json() const { return field_json::write(*this); }
 
 }  // namespace rigidbench

@@ -20,7 +20,9 @@
 #include "../core/json_input.hpp"
 #include "../core/text_escape.hpp"
 #include "../core/types.hpp"
+#include "../reports/field_json.hpp"
 #include "../reports/pair_report.hpp"
+#include "../reports/result_fields.hpp"
 #include "../reports/report.hpp"
 #include "../reports/verify_report.hpp"
 #include "../tracking/compare.hpp"
@@ -298,6 +300,53 @@ TEST_CASE("shell_text: a word a POSIX shell reads back as given", "[outputs]") {
   CHECK(shell_text("it's") == "'it'\\''s'");
   CHECK(shell_text("") == "''");
   CHECK(shell_text("$(rm -rf /)") == "'$(rm -rf /)'");
+}
+
+TEST_CASE("field_json: what a declared field list writes and reads back", "[outputs]") {
+  using nlohmann::ordered_json;
+  // Numbers that could not be computed are null and read back as NaN; an enumeration by its name;
+  // a field written only when set is absent otherwise; a group is one nested object.
+  ToleranceStudy T;
+  T.tol0 = 1e-4;
+  T.proportionality.slope = kNaN;
+  T.proportionality_verdict = Verdict::fail;
+  ToleranceLevel lv;
+  lv.tol = 1e-4;
+  lv.errors["attitude_error_max"] = 2e-5;
+  lv.counters.accepted_steps = 12;
+  lv.invariant_drift = {{"energy", 1e-9}, {"spatial_momentum", kNaN}};
+  T.levels.push_back(lv);
+  const ordered_json j = field_json::write(T);
+  CHECK(j["tol0"] == 1e-4);
+  CHECK(j["proportionality"]["slope"].is_null());
+  CHECK(j["proportionality"]["verdict"] == "fail");
+  CHECK(j["proportionality"]["tolerance"] == kProportionalityTolerance);  // the rule's constant, written
+  CHECK(!j.contains("estimator"));                                        // written only when set
+  const ordered_json& l = j["levels"][0];
+  CHECK(l["status"] == "ok");
+  CHECK(l["attitude_error"] == 2e-5);  // the legacy key, from errors
+  CHECK(l["omega_error"].is_null());
+  CHECK(!l.contains("seconds_max"));
+  CHECK(!l.contains("position_error"));  // not a translating problem
+  CHECK(l["invariant_drift"].dump() == R"({"energy":1e-09,"spatial_momentum":null})");
+  // Read back: the same document, and the values.
+  const ToleranceStudy back = field_json::read_as<ToleranceStudy>(j);
+  CHECK(field_json::write(back).dump() == j.dump());
+  CHECK(back.proportionality_verdict == Verdict::fail);
+  CHECK(std::isnan(back.proportionality.slope));
+  CHECK(back.levels.at(0).counters.accepted_steps == 12);
+  CHECK(std::isnan(back.levels.at(0).invariant_drift.at(1).second));
+  // What the schema admits and the type cannot hold takes the default: an unknown name, a negative count.
+  ordered_json odd = j;
+  odd["proportionality"]["verdict"] = "maybe";
+  odd["levels"][0]["accepted_steps"] = -3;
+  const ToleranceStudy o = field_json::read_as<ToleranceStudy>(odd);
+  CHECK(o.proportionality_verdict == Verdict::undefined);
+  CHECK(o.levels.at(0).counters.accepted_steps == 0);
+  // A report from before `errors` existed: its four keys are read into it.
+  ordered_json old = j;
+  old["levels"][0].erase("errors");
+  CHECK(field_json::read_as<ToleranceStudy>(old).levels.at(0).error("attitude_error_max") == 2e-5);
 }
 
 TEST_CASE("reports: a pair's result read back and written again is the same document", "[outputs]") {

@@ -695,7 +695,7 @@ TEST_CASE("an adaptive scheme's runs scored from files get the tolerance ladder 
   CHECK(a.tolerance->rejection_verdict == b.tolerance->rejection_verdict);
   // Not timed: a replay's wall clock (reading a file) is no cost of the program's.
   for (const ToleranceLevel& x : a.tolerance->levels) CHECK(std::isnan(x.seconds));
-  CHECK(!a.cost.declared);
+  CHECK(!a.cost.declared.has_value());
 
   // A declared cost: each run's time as the program measured it, flagged as declared.
   {
@@ -706,7 +706,7 @@ TEST_CASE("an adaptive scheme's runs scored from files get the tolerance ladder 
     const SuiteResult timed = score_trajectories(r);
     const PairResult& t = timed.results.at(0);
     REQUIRE(t.tolerance);
-    CHECK(t.cost.declared);
+    CHECK(t.cost.declared.has_value());
     CHECK(t.cost.source.find("declared by the program") != std::string::npos);
     CHECK(t.tolerance->levels[0].seconds == 1e-3);
     CHECK(std::isnan(t.tolerance->levels[1].seconds));  // null: that run was not timed

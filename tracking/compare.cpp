@@ -189,8 +189,9 @@ StepCost step_cost(const PairReport& r, const BenchEntry* b) {
     source = "verify report: wall clock of a fixed-work run (informational)";
     // A program's own figure (score with a declared cost): ranked like a measured one, and flagged.
     if (r.cost.declared) {
-      source = cat("declared by the program (", r.cost.method.empty() ? "?" : r.cost.method, " on ",
-                   r.cost.machine.empty() ? "?" : r.cost.machine, "), not measured by rigidbench");
+      const DeclaredCost& d = *r.cost.declared;
+      source = cat("declared by the program (", d.method.empty() ? "?" : d.method, " on ",
+                   d.machine.empty() ? "?" : d.machine, "), not measured by rigidbench");
       declared = true;
     }
   }
@@ -337,10 +338,11 @@ ordered_json adaptive_compare_row(const PairReport& r, const CompareOptions& opt
                                            "report's whole runs (thread CPU time, min of repetitions; callgrind instructions)"
                                          : r.cost.declared
                                              ? cat("adaptive: no fixed step; its cost to the target is read off its tolerance ladder, "
-                                                   "with the times declared by the program (", r.cost.method, " on ", r.cost.machine, ")")
+                                                   "with the times declared by the program (", r.cost.declared->method, " on ",
+                                                   r.cost.declared->machine, ")")
                                              : "adaptive: no fixed step; its cost to the target is read off its tolerance ladder "
                                                "(verify's wall clock)"},
-                          {"declared", !bench && r.cost.declared}};
+                          {"declared", !bench && r.cost.declared.has_value()}};
   row["cost_to_target"] = {{"h", nullptr},
                            {"steps", num(steps_t)},
                            {"cpu_seconds", num(secs_t)},

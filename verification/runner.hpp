@@ -147,10 +147,20 @@ struct QiiResult {
   std::string selection;                // how the primary level was chosen
 };
 
+/// What a program declares it measured about its own steps (docs/trajectory-files.md, "Declared
+/// cost"): ns per step at each level (NaN where not given; none on a tolerance ladder, whose runs'
+/// seconds are the levels'), with the machine and the method. The report carries it marked as
+/// declared; `compare` ranks by it, flagged.
+struct DeclaredCost {
+  std::vector<double> ns_per_step;
+  std::string machine, method;
+};
+
 struct CostResult {
   double ns_per_step = kNaN;
   double ratio_to_baseline = kNaN;
   double ratio_to_rk4 = kNaN;  // to the hand-written RK4 (rk4_baseline_scheme()), same problem and h
+  std::string baseline, rk4_baseline;  // the schemes the ratios are to (set where the report is made)
   double load_evaluations_per_step = kNaN;
   double newton_iterations_per_step = kNaN;
   double h = kNaN;
@@ -161,10 +171,8 @@ struct CostResult {
   double call_overhead_ns = kNaN;  // SchemeEntry::call_overhead_ns (a Python scheme's empty step)
   /// A cost the program declared about itself (trajectories scored from files with a manifest's
   /// "cost"): never measured here, so the report and `compare` flag it. ns_per_step is then the
-  /// finest level's declared figure (h that level's step); ns_by_level has every level's (NaN: none).
-  bool declared = false;
-  std::string machine, method;
-  std::vector<double> ns_by_level;
+  /// finest level's declared figure (h that level's step).
+  std::optional<DeclaredCost> declared;
 };
 
 /// Time histories for the report's plots, on the observation grid thinned to at most ~256 points:

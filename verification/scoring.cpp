@@ -942,11 +942,9 @@ SuiteResult score_adaptive(const ScoreRequest& req, const SchemeInfo& info) {
     r.tolerance->repetitions = 1;
     CostResult& c = r.cost;
     if (set.cost) {
-      c.declared = true;
-      c.machine = set.cost->machine;
-      c.method = set.cost->method;
+      c.declared = DeclaredCost{{}, set.cost->machine, set.cost->method};
       c.source = cat("declared by the program, not measured by rigidbench (each tolerance's seconds in tolerance_ladder): ",
-                     c.method, " on ", c.machine);
+                     c.declared->method, " on ", c.declared->machine);
     } else {
       c.source = "not measured: trajectories scored from files (the program that wrote them was not timed)";
     }
@@ -1021,13 +1019,11 @@ SuiteResult score_trajectories(const ScoreRequest& req) {
     for (PairResult& r : out.results) {
       if (r.status == "skipped") continue;
       CostResult& c = r.cost;
-      c.declared = true;
-      c.machine = set.cost->machine;
-      c.method = set.cost->method;
-      c.ns_by_level = set.cost->ns_per_step;
+      c.declared = *set.cost;
+      const std::vector<double>& ns = set.cost->ns_per_step;
       for (int k = 0; k < L.levels; ++k)
-        if (std::isfinite(c.ns_by_level[std::size_t(k)])) c.ns_per_step = c.ns_by_level[std::size_t(k)], c.h = L.h(k);
-      c.source = cat("declared by the program, not measured by rigidbench: ", c.method, " on ", c.machine);
+        if (std::isfinite(ns[std::size_t(k)])) c.ns_per_step = ns[std::size_t(k)], c.h = L.h(k);
+      c.source = cat("declared by the program, not measured by rigidbench: ", set.cost->method, " on ", set.cost->machine);
     }
   return out;
 }

@@ -90,13 +90,6 @@ std::string rotation_problem(const Mat3& R);
 /// Bounded nesting for JSON trajectories and manifests (untrusted; core/json_input.hpp): they need 3.
 inline constexpr int kTrajectoryJsonDepth = 16;
 
-/// What a program declares it measured about its own steps (docs/trajectory-files.md, "Declared
-/// cost"): ns per step at each level (NaN where not given), with the machine and the method. The
-/// report carries it marked as declared; `compare` ranks by it, flagged.
-struct DeclaredCost {
-  std::vector<double> ns_per_step;
-  std::string machine, method;
-};
 
 /// A file set as the folder and its manifest describe it.
 struct TrajectorySet {

@@ -113,11 +113,12 @@ SchemeSettings settings_at(const SchemeEntry& s, double tol) {
 /// relative to its natural scale), and the anchor and deviation the exact claims are judged on.
 void tolerance_invariants(ToleranceLevel& lv, const Problem& p, const LevelRun& run) {
   const auto& defs = p.invariants();
-  lv.invariant_drift.assign(defs.size(), 0.0);
-  for (std::size_t i = 0; i < defs.size(); ++i)
+  lv.invariant_drift.clear();
+  for (std::size_t i = 0; i < defs.size(); ++i) {
+    double& drift = lv.invariant_drift.emplace_back(defs[i].name, 0.0).second;
     for (Eigen::Index j = 1; j < run.inv_obs.rows(); ++j)  // rows not reached are NaN: std::max keeps the drift
-      lv.invariant_drift[i] = std::max(lv.invariant_drift[i], std::abs(run.inv_obs(j, Eigen::Index(i)) - run.inv_initial[i]) /
-                                                                  defs[i].natural_scale);
+      drift = std::max(drift, std::abs(run.inv_obs(j, Eigen::Index(i)) - run.inv_initial[i]) / defs[i].natural_scale);
+  }
   lv.invariant_anchor = run.inv_anchor;
   lv.invariant_max_dev = run.inv_max_dev;
   if (!lv.ok) std::fill(lv.invariant_max_dev.begin(), lv.invariant_max_dev.end(), kNaN);
@@ -126,6 +127,7 @@ void tolerance_invariants(ToleranceLevel& lv, const Problem& p, const LevelRun& 
 /// Every error metric of the table on a level that ran to the end, and on a translating problem the
 /// position error over the grid and at its end (judged_error).
 void tolerance_errors(ToleranceLevel& lv, const Problem& p, const OutputGridReference& out, const LevelRun& run) {
+  lv.translating = p.translating();
   if (!lv.ok) return;
   const ErrorInputs in{p, out.grid, out.ref};
   lv.errors = every_error(in, run);
@@ -326,7 +328,6 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
   st.tol0 = L.tol0;
   st.expected_slope = expected_proportionality(*s.info);
   st.repetitions = std::max(1, L.repetitions);
-  for (const InvariantDef& d : p.invariants()) st.invariant_names.push_back(d.name);
   const std::size_t stride = ToleranceLadder::stride(ref.times.size() - 1, L.max_intervals);
   st.output_intervals = (ref.times.size() - 1) / stride;
   std::vector<double> lt, le, lw, ls;  // log10 tol, judged error, omega error, accepted steps

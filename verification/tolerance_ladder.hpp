@@ -94,7 +94,8 @@ struct ToleranceLevel {
   std::map<std::string, double, std::less<>> dense_errors;
   std::uint64_t dense_accepted_steps = 0;
   /// A translating problem (a body system): max over the grid, worst body, of |x - x_ref|, and at the
-  /// last output time; NaN otherwise.
+  /// last output time; NaN otherwise, and where the level broke down.
+  bool translating = false;
   double position_error = kNaN, position_error_final = kNaN;
   /// 100x the reference's own estimate of its error (attitude: max over the output times; a
   /// translating problem: and position, max over the grid), or 100 ulps: below it the level is not
@@ -109,8 +110,8 @@ struct ToleranceLevel {
   double rejected_fraction = kNaN;  // rejected / (accepted + rejected)
   double seconds = 0;          ///< wall clock of one run: the fastest of the repetitions
   double seconds_max = kNaN;   ///< the slowest of them (NaN with one run)
-  /// max over the grid of |I - I_0| / S_I, per invariant of the problem (p.invariants() order).
-  std::vector<double> invariant_drift;
+  /// max over the grid of |I - I_0| / S_I, per invariant of the problem by name (p.invariants() order).
+  std::vector<std::pair<std::string, double>> invariant_drift;
   /// What the scheme's invariant claims are judged on (runner.cpp, as on the step ladders): per
   /// invariant, I at the first output time at or after its from_time (I_0 when it holds from t0; NaN
   /// if never reached) and max |I - that| over the output times from then on. Not written: the
@@ -154,7 +155,6 @@ struct ToleranceStudy {
   std::size_t output_intervals = 0;  // where the errors and drifts were taken (ToleranceLadder::stride)
   std::size_t dense_intervals = 0;   // a scheme with dense output: its dense grid (0: not measured)
   int repetitions = 1;               // timed runs per level (ToleranceLadder::repetitions)
-  std::vector<std::string> invariant_names;  // of ToleranceLevel::invariant_drift
   std::vector<ToleranceLevel> levels;
   LineFit proportionality;      // log10 judged error against log10 tol, levels above the floor
   double expected_slope = 1;    // expected_proportionality(scheme)
