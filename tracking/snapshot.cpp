@@ -3,17 +3,129 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../core/json_fields.hpp"
-#include "../core/json_numbers.hpp"
 #include "../core/json_schema.hpp"
 #include "../core/types.hpp"
+#include "../reports/field_json.hpp"
 #include "../reports/pair_report.hpp"
 #include "../verification/metric_table.hpp"
 
 namespace rigidbench {
 
+// ---- what a snapshot holds, declared once (core/fields.hpp): its writer and reader follow ----
+
+template <>
+struct Fields<LadderSnapshot> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(h), RIGIDBENCH_FIELD(error), RIGIDBENCH_FIELD(floor), RIGIDBENCH_FIELD(verdict),
+                      RIGIDBENCH_FIELD(rounding, Written::if_set)};
+  }
+};
+
+template <>
+struct Fields<WorkSnapshot> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(tol), RIGIDBENCH_FIELD(accepted_steps), RIGIDBENCH_FIELD(rhs_evaluations),
+                      RIGIDBENCH_FIELD(load_evaluations)};
+  }
+};
+
+template <>
+struct Fields<PairSnapshot> {
+  /// A skipped pair has no ladders or checks (their objects are absent, not empty).
+  static bool measured(const PairSnapshot& p) { return p.status != "skipped" || !p.convergence.empty() || !p.checks.empty(); }
+  static constexpr auto list() {
+    return std::tuple{
+        RIGIDBENCH_FIELD(status), RIGIDBENCH_FIELD(seconds, Written::if_set), RIGIDBENCH_FIELD(version, Written::if_set),
+        computed("convergence", [](const PairSnapshot& p) { return measured(p) ? std::optional(p.convergence) : std::nullopt; },
+                 [](PairSnapshot& p, std::optional<Named<LadderSnapshot>> c) { p.convergence = c.value_or(Named<LadderSnapshot>{}); },
+                 Written::if_set),
+        computed("checks", [](const PairSnapshot& p) { return measured(p) ? std::optional(p.checks) : std::nullopt; },
+                 [](PairSnapshot& p, std::optional<Named<std::string>> c) { p.checks = c.value_or(Named<std::string>{}); },
+                 Written::if_set),
+        RIGIDBENCH_FIELD(roundoff_failures, Written::if_set), RIGIDBENCH_FIELD(work, Written::if_set)};
+  }
+};
+
+/// An adaptive pair's instructions at each tolerance (SpeedSnapshot::tol, instructions_per_time).
+struct ToleranceSpeed {
+  std::vector<double> tol, instructions_per_time;
+};
+template <>
+struct Fields<ToleranceSpeed> {
+  static constexpr auto list() { return std::tuple{RIGIDBENCH_FIELD(tol), RIGIDBENCH_FIELD(instructions_per_time)}; }
+};
+
+template <>
+struct Fields<SpeedSnapshot> {
+  static constexpr auto list() {
+    return std::tuple{
+        RIGIDBENCH_FIELD(instructions_per_step), RIGIDBENCH_FIELD(ratio_to_baseline),
+        computed("tolerance",
+                 [](const SpeedSnapshot& q) {
+                   return q.adaptive() ? std::optional(ToleranceSpeed{q.tol, q.instructions_per_time}) : std::nullopt;
+                 },
+                 [](SpeedSnapshot& q, const std::optional<ToleranceSpeed>& t) {
+                   if (t) q.tol = t->tol, q.instructions_per_time = t->instructions_per_time;
+                 },
+                 Written::if_set)};
+  }
+};
+
+template <>
+struct Fields<SnapshotEnvironment> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(compiler), RIGIDBENCH_FIELD(flags), RIGIDBENCH_FIELD(build_type),
+                      RIGIDBENCH_FIELD(valgrind), RIGIDBENCH_FIELD(machine, Written::if_set)};
+  }
+};
+
+template <>
+struct Fields<SnapshotSelection> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(integrators, Written::if_set), RIGIDBENCH_FIELD(problems, Written::if_set),
+                      RIGIDBENCH_FIELD(shard, Written::if_set)};
+  }
+};
+
+namespace {
+
+/// Pairs keyed "integrator/problem" (the schema's key pattern has exactly one slash), in key order.
+template <class P>
+Named<P> by_key(const std::vector<P>& pairs) {
+  Named<P> out;
+  for (const P& p : pairs) out.emplace_back(p.key(), p);
+  return out;
+}
+template <class P>
+std::vector<P> from_keys(const Named<P>& named) {
+  std::vector<P> out;
+  for (const auto& [key, p] : named) {
+    const auto slash = key.find('/');
+    out.push_back(p);
+    out.back().integrator = key.substr(0, slash);
+    out.back().problem = slash == std::string::npos ? std::string() : key.substr(slash + 1);
+  }
+  return out;
+}
+
+}  // namespace
+
+template <>
+struct Fields<GateSnapshot> {
+  static constexpr auto list() {
+    return std::tuple{
+        field("kind", [](const auto&) { return "rigidbench-gate-snapshot"; }),
+        field("schema_version", [](const auto&) { return "1.0"; }), RIGIDBENCH_FIELD(environment),
+        RIGIDBENCH_FIELD(git_revision), RIGIDBENCH_FIELD(selection, Written::if_set),
+        computed("accuracy", [](const GateSnapshot& s) { return by_key(s.accuracy); },
+                 [](GateSnapshot& s, const Named<PairSnapshot>& a) { s.accuracy = from_keys(a); }),
+        computed("speed", [](const GateSnapshot& s) { return by_key(s.speed); },
+                 [](GateSnapshot& s, const Named<SpeedSnapshot>& a) { s.speed = from_keys(a); })};
+  }
+};
+
+
 using nlohmann::json;
-using json_numbers::as_num;
 
 namespace {
 
@@ -43,24 +155,6 @@ const P* find_pair(const std::vector<P>& v, const std::string& integrator, const
   return nullptr;
 }
 
-using json_fields::ns_of;
-std::vector<std::string> string_array(const json& a) {
-  std::vector<std::string> v;
-  for (const json& x : a) v.push_back(x.get<std::string>());
-  return v;
-}
-json json_nums(const std::vector<double>& v) {
-  json a = json::array();
-  for (double x : v) a.push_back(std::isfinite(x) ? json(x) : json(nullptr));
-  return a;
-}
-
-/// "integrator/problem" split at its slash (the schema's key pattern has exactly one).
-std::pair<std::string, std::string> key_parts(const std::string& key) {
-  const auto p = key.find('/');
-  return {key.substr(0, p), p == std::string::npos ? std::string() : key.substr(p + 1)};
-}
-
 /// A snapshot's environment and revision, from a report's tool and machine's CPU and the valgrind
 /// that counted its instructions ("" without counts).
 GateSnapshot head_of(const ToolInfo& tool, const std::string& cpu, const std::string& valgrind) {
@@ -68,13 +162,6 @@ GateSnapshot head_of(const ToolInfo& tool, const std::string& cpu, const std::st
   s.environment = {tool.compiler, tool.flags, tool.build_type, valgrind, cpu};
   s.git_revision = tool.git_revision;
   return s;
-}
-
-LadderSnapshot ladder_of(const json& c) {
-  LadderSnapshot l{ns_of(c.at("h")), ns_of(c.at("error")), ns_of(c.at("floor")), std::nullopt,
-                   c.at("verdict").get<std::string>()};
-  if (c.contains("rounding")) l.rounding = ns_of(c.at("rounding"));
-  return l;
 }
 
 /// The verdict a report gives Q_II: its primary level's, "undefined" without one.
@@ -250,100 +337,9 @@ GateSnapshot GateSnapshot::of_benches(const std::vector<BenchReport>& benches) {
 
 GateSnapshot GateSnapshot::read(const json& j, const std::string& origin) {
   validate_document(j, DocumentSchema::gate_snapshot, origin);
-  GateSnapshot s;
-  const json& env = j.at("environment");
-  s.environment = {env.at("compiler").get<std::string>(), env.at("flags").get<std::string>(),
-                   env.at("build_type").get<std::string>(), env.at("valgrind").get<std::string>(), std::nullopt};
-  if (env.contains("machine")) s.environment.machine = env.at("machine").get<std::string>();
-  s.git_revision = j.at("git_revision").get<std::string>();
-  if (j.contains("selection")) {
-    const json& sel = j.at("selection");
-    s.selection = SnapshotSelection{string_array(sel.value("integrators", json::array())),
-                                    string_array(sel.value("problems", json::array())), sel.value("shard", "")};
-  }
-  for (auto it = j.at("accuracy").begin(); it != j.at("accuracy").end(); ++it) {
-    PairSnapshot p;
-    std::tie(p.integrator, p.problem) = key_parts(it.key());
-    const json& e = it.value();
-    p.status = e.at("status").get<std::string>();
-    if (e.contains("seconds")) p.seconds = e.at("seconds").get<double>();
-    if (e.contains("version")) p.version = e.at("version").get<std::string>();
-    if (e.contains("convergence"))
-      for (auto m = e.at("convergence").begin(); m != e.at("convergence").end(); ++m)
-        p.convergence.emplace_back(m.key(), ladder_of(m.value()));
-    if (e.contains("checks"))
-      for (auto c = e.at("checks").begin(); c != e.at("checks").end(); ++c) p.checks.emplace_back(c.key(), c.value().get<std::string>());
-    if (e.contains("roundoff_failures")) p.roundoff_failures = string_array(e.at("roundoff_failures"));
-    if (e.contains("work")) {
-      const json& w = e.at("work");
-      p.work = WorkSnapshot{ns_of(w.at("tol")), ns_of(w.at("accepted_steps")), ns_of(w.at("rhs_evaluations")),
-                            ns_of(w.at("load_evaluations"))};
-    }
-    s.accuracy.push_back(std::move(p));
-  }
-  for (auto it = j.at("speed").begin(); it != j.at("speed").end(); ++it) {
-    const auto [integrator, problem] = key_parts(it.key());
-    SpeedSnapshot q{integrator, problem, as_num(it.value().at("instructions_per_step")),
-                    as_num(it.value().at("ratio_to_baseline")), {}, {}};
-    if (it.value().contains("tolerance")) {
-      q.tol = ns_of(it.value().at("tolerance").at("tol"));
-      q.instructions_per_time = ns_of(it.value().at("tolerance").at("instructions_per_time"));
-    }
-    s.speed.push_back(std::move(q));
-  }
-  return s;  // a json object's keys come sorted: accuracy and speed are in key order already
+  return field_json::read_as<GateSnapshot>(j);  // a json object's keys come sorted: accuracy and speed are in key order
 }
 
-json GateSnapshot::to_json() const {
-  json s;
-  s["kind"] = "rigidbench-gate-snapshot";
-  s["schema_version"] = "1.0";
-  s["environment"] = {{"compiler", environment.compiler},
-                      {"flags", environment.flags},
-                      {"build_type", environment.build_type},
-                      {"valgrind", environment.valgrind}};
-  if (environment.machine) s["environment"]["machine"] = *environment.machine;
-  s["git_revision"] = git_revision;
-  if (selection) {
-    if (!selection->integrators.empty()) s["selection"]["integrators"] = selection->integrators;
-    if (!selection->problems.empty()) s["selection"]["problems"] = selection->problems;
-    if (!selection->shard.empty()) s["selection"]["shard"] = selection->shard;
-    if (!s.contains("selection")) s["selection"] = json::object();
-  }
-  json acc = json::object();
-  for (const PairSnapshot& p : accuracy) {
-    json e = {{"status", p.status}};
-    if (p.seconds) e["seconds"] = *p.seconds;
-    if (p.version) e["version"] = *p.version;
-    if (p.status != "skipped" || !p.convergence.empty() || !p.checks.empty()) {
-      e["convergence"] = json::object();
-      for (const auto& [name, l] : p.convergence) {
-        json& m = e["convergence"][name];
-        m = {{"h", json_nums(l.h)}, {"error", json_nums(l.error)}, {"floor", json_nums(l.floor)}, {"verdict", l.verdict}};
-        if (l.rounding) m["rounding"] = json_nums(*l.rounding);
-      }
-      e["checks"] = json::object();
-      for (const auto& [name, v] : p.checks) e["checks"][name] = v;
-    }
-    if (!p.roundoff_failures.empty()) e["roundoff_failures"] = p.roundoff_failures;
-    if (p.work)
-      e["work"] = {{"tol", json_nums(p.work->tol)},
-                   {"accepted_steps", json_nums(p.work->accepted_steps)},
-                   {"rhs_evaluations", json_nums(p.work->rhs_evaluations)},
-                   {"load_evaluations", json_nums(p.work->load_evaluations)}};
-    acc[p.key()] = std::move(e);
-  }
-  s["accuracy"] = std::move(acc);
-  json speed_part = json::object();
-  for (const SpeedSnapshot& q : speed) {
-    auto num = [](double x) { return std::isfinite(x) ? json(x) : json(nullptr); };
-    speed_part[q.key()] = {{"instructions_per_step", num(q.instructions_per_step)},
-                           {"ratio_to_baseline", num(q.ratio_to_baseline)}};
-    if (q.adaptive())
-      speed_part[q.key()]["tolerance"] = {{"tol", json_nums(q.tol)}, {"instructions_per_time", json_nums(q.instructions_per_time)}};
-  }
-  s["speed"] = std::move(speed_part);
-  return s;
-}
+json GateSnapshot::to_json() const { return json::parse(field_json::write(*this).dump()); }
 
 }  // namespace rigidbench
