@@ -20,18 +20,20 @@
 namespace rigidbench {
 
 /// When a field is written: always (an empty optional as null), or only when it holds something
-/// (an optional that is set, a finite number, a list or object that is not empty).
+/// (an optional that is set, a finite number, a list or object that is not empty). A field may
+/// instead take a predicate on the whole object (`[](const T& o) { return !o.skipped(); }`): it is
+/// written where that holds.
 enum class Written { always, if_set };
 
-template <class Access>
+template <class Access, class When = Written>
 struct Field {
   const char* name;
   Access at;
-  Written when = Written::always;
+  When when{};
 };
 
-template <class Access>
-constexpr Field<Access> field(const char* name, Access at, Written when = Written::always) {
+template <class Access, class When = Written>
+constexpr Field<Access, When> field(const char* name, Access at, When when = Written::always) {
   return {name, at, when};
 }
 
@@ -42,8 +44,8 @@ struct Computed {
   Get get;
   Set set;
 };
-template <class Get, class Set>
-constexpr Field<Computed<Get, Set>> computed(const char* name, Get get, Set set, Written when = Written::always) {
+template <class Get, class Set, class When = Written>
+constexpr Field<Computed<Get, Set>, When> computed(const char* name, Get get, Set set, When when = Written::always) {
   return {name, Computed<Get, Set>{get, set}, when};
 }
 

@@ -65,8 +65,8 @@ bool is_set(const V& v) {
   else return true;
 }
 
-template <class T, class A>
-decltype(auto) field_value(const T& o, const Field<A>& f) {
+template <class T, class F>
+decltype(auto) field_value(const T& o, const F& f) {
   if constexpr (requires { f.at.get; }) return f.at.get(o);
   else return f.at(o);
 }
@@ -79,9 +79,13 @@ ordered_json write_list(const T& o, const std::tuple<Fs...>& fields) {
       if constexpr (requires { fd.at.fields; }) {
         j[fd.name] = write_list(o, fd.at.fields);
       } else {
-        const auto& v = field_value(o, fd);
-        if (fd.when == Written::if_set && !is_set(v)) return;
-        j[fd.name] = write(v);
+        if constexpr (std::is_same_v<std::decay_t<decltype(fd.when)>, Written>) {
+          const auto& v = field_value(o, fd);
+          if (fd.when == Written::if_set && !is_set(v)) return;
+          j[fd.name] = write(v);
+        } else if (fd.when(o)) {
+          j[fd.name] = write(field_value(o, fd));
+        }
       }
     };
     (one(f), ...);
@@ -117,9 +121,12 @@ ordered_json write_fields(const T& o) {
 }
 
 /// Reads T's declared fields from an object (fields that are written only are skipped).
+/// Fields<T>::after_read(o), where declared, restores what follows from the fields read (a value
+/// not written because it is implied by others).
 template <class J, Described T>
 void read_fields(const J& j, T& o) {
   read_list(j, o, Fields<T>::list());
+  if constexpr (requires { Fields<T>::after_read(o); }) Fields<T>::after_read(o);
 }
 
 template <Described T, class J>

@@ -92,49 +92,50 @@ QiiResult qii_from(const J& j) {
   return q;
 }
 
-template <class J>
-ToleranceStudy tolerance_from(const J& j) {
-  ToleranceStudy T = field_json::read_as<ToleranceStudy>(j);
-  for (const ToleranceLevel& l : T.levels) T.translating = T.translating || l.translating;
-  return T;
+/// A section's error ladders in the metric table's order (also from a report read with sorted keys):
+/// the table's error metrics of that section, as written.
+template <MetricSection S>
+void in_table_order(std::vector<std::pair<std::string, Convergence>>& ladders) {
+  std::vector<std::pair<std::string, Convergence>> out;
+  for (const MetricDef& m : metric_table())
+    if (is_error_metric(m) && m.section == S)
+      for (auto& [name, c] : ladders)
+        if (name == m.name) out.emplace_back(name, std::move(c));
+  ladders = std::move(out);
 }
 
-template <class J>
-PairReport read_pair(const J& j) {
-  using field_json::read;
-  PairReport r;
-  read(at_or_null(j, "integrator"), r.integrator);
-  read(at_or_null(j, "problem"), r.problem);
-  read(at_or_null(j, "status"), r.status);
-  read(at_or_null(j, "reason"), r.reason);
-  if (r.skipped()) return r;
-  read(at_or_null(j, "scheme"), r.scheme);
-  read(at_or_null(j, "settings"), r.settings);
-  read(at_or_null(j, "levels"), r.levels);
-  // In the metric table's order, as written.
-  for (const MetricDef& m : metric_table()) {
-    if (!is_error_metric(m)) continue;
-    const std::string name(m.name);
-    const auto& section = at_or_null(j, to_string(m.section));
-    if (section.is_object() && section.contains(name))
-      (m.section == MetricSection::convergence ? r.convergence : r.paper_measures)
-          .emplace_back(name, field_json::read_as<Convergence>(section.at(name)));
-  }
-  r.q_ii = qii_from(at_or_null(j, "q_ii"));
-  r.q_ii_full = qii_from(at_or_null(j, "q_ii_full"));
-  read(at_or_null(j, "invariants"), r.invariants);
-  read(at_or_null(j, "error_anatomy"), r.anatomy);
-  read(at_or_null(j, "structure"), r.structure);
-  read(at_or_null(j, "reference"), r.reference);
-  read(at_or_null(j, "cost"), r.cost);
-  read(at_or_null(j, "history"), r.history);
-  read(at_or_null(j, "long_time_energy"), r.long_time);
-  if (const auto& tl = at_or_null(j, "tolerance_ladder"); tl.is_object()) r.tolerance = tolerance_from(tl);
-  read(at_or_null(j, "seconds"), r.seconds);
-  return r;
-}
+/// Which sections a pair's report has (docs/reports.md): a skipped pair its first four fields only;
+/// the step ladder's sections, or an adaptive scheme's tolerance ladder instead.
+bool ran(const PairReport& r) { return !r.skipped(); }
+bool on_steps(const PairReport& r) { return !r.skipped() && !r.tolerance; }
 
 }  // namespace
+
+template <>
+struct Fields<PairReport> {
+  static void after_read(PairReport& r) {
+    in_table_order<MetricSection::convergence>(r.convergence);
+    in_table_order<MetricSection::paper_measures>(r.paper_measures);
+  }
+  static constexpr auto list() {
+    return std::tuple{
+        RIGIDBENCH_FIELD(integrator), RIGIDBENCH_FIELD(problem), RIGIDBENCH_FIELD(status), RIGIDBENCH_FIELD(reason),
+        RIGIDBENCH_FIELD(scheme, Written::if_set), RIGIDBENCH_FIELD(settings, ran), RIGIDBENCH_FIELD(levels, on_steps),
+        RIGIDBENCH_FIELD(convergence, on_steps), RIGIDBENCH_FIELD(paper_measures, on_steps),
+        computed("q_ii", [](const PairReport& r) { return qii_json(r.q_ii); },
+                 [](PairReport& r, const ordered_json& j) { r.q_ii = qii_from(j); }, on_steps),
+        computed("q_ii_full", [](const PairReport& r) { return qii_json(r.q_ii_full); },
+                 [](PairReport& r, const ordered_json& j) { r.q_ii_full = qii_from(j); }, on_steps),
+        // Both ladders: an adaptive scheme's invariant claims are judged on its tolerance ladder.
+        RIGIDBENCH_FIELD(invariants, [](const PairReport& r) { return ran(r) && (!r.tolerance || !r.invariants.empty()); }),
+        field("error_anatomy", RIGIDBENCH_AT(anatomy), [](const PairReport& r) { return on_steps(r) && r.anatomy; }),
+        RIGIDBENCH_FIELD(structure, [](const PairReport& r) { return on_steps(r) && r.structure; }),
+        field("true_vs_printed_note", [](const auto&) { return kTrueVsPrinted; }, on_steps),
+        RIGIDBENCH_FIELD(reference, Written::if_set), RIGIDBENCH_FIELD(cost, ran), RIGIDBENCH_FIELD(history, Written::if_set),
+        field("long_time_energy", RIGIDBENCH_AT(long_time), Written::if_set),
+        field("tolerance_ladder", RIGIDBENCH_AT(tolerance), Written::if_set), RIGIDBENCH_FIELD(seconds, Written::if_set)};
+  }
+};
 
 const Convergence* PairReport::ladder(const std::string& metric) const {
   for (const auto& [name, c] : convergence)
@@ -182,41 +183,9 @@ PairReport PairReport::of(const PairResult& r, const Problem* p) {
   return o;
 }
 
-PairReport PairReport::read(const ordered_json& j) { return read_pair(j); }
-PairReport PairReport::read(const nlohmann::json& j) { return read_pair(j); }
+PairReport PairReport::read(const ordered_json& j) { return field_json::read_as<PairReport>(j); }
+PairReport PairReport::read(const nlohmann::json& j) { return field_json::read_as<PairReport>(j); }
 
-ordered_json PairReport::to_json() const {
-  using field_json::write;
-  ordered_json j;
-  j["integrator"] = integrator;
-  j["problem"] = problem;
-  j["status"] = status;
-  j["reason"] = reason;
-  if (skipped()) return j;
-  if (scheme) j["scheme"] = write(*scheme);
-  j["settings"] = write(settings);
-  // The step ladder's sections; an adaptive scheme has its tolerance ladder instead (below).
-  if (!tolerance) {
-    j["levels"] = write(levels);
-    j["convergence"] = write(convergence);
-    j["paper_measures"] = write(paper_measures);
-    j["q_ii"] = qii_json(q_ii);
-    j["q_ii_full"] = qii_json(q_ii_full);
-  }
-  // Both ladders: an adaptive scheme's invariant claims are judged on its tolerance ladder.
-  if (!tolerance || !invariants.empty()) j["invariants"] = write(invariants);
-  if (!tolerance) {
-    if (anatomy) j["error_anatomy"] = write(*anatomy);
-    if (structure) j["structure"] = write(*structure);
-    j["true_vs_printed_note"] = kTrueVsPrinted;
-  }
-  if (reference) j["reference"] = write(*reference);
-  j["cost"] = write(cost);
-  if (history) j["history"] = write(*history);
-  if (long_time) j["long_time_energy"] = write(*long_time);
-  if (tolerance) j["tolerance_ladder"] = write(*tolerance);
-  if (seconds) j["seconds"] = write(*seconds);
-  return j;
-}
+ordered_json PairReport::to_json() const { return field_json::write(*this); }
 
 }  // namespace rigidbench

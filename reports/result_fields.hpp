@@ -318,6 +318,10 @@ struct Fields<ToleranceLevel> {
 
 template <>
 struct Fields<ToleranceStudy> {
+  /// A body system's levels carry their position errors (ToleranceLevel::translating).
+  static void after_read(ToleranceStudy& T) {
+    for (const ToleranceLevel& l : T.levels) T.translating = T.translating || l.translating;
+  }
   static constexpr auto list() {
     return std::tuple{
         RIGIDBENCH_FIELD(tol0),
