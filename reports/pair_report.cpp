@@ -54,18 +54,6 @@ SettingsRecord settings_of(const PairResult& r, const SchemeInfo& info, const Pr
   return s;
 }
 
-InvariantRecord invariant_of(const InvariantResult& i) {
-  InvariantRecord o{i.kind,       i.description, to_string(i.claim), i.initial,    i.scale,     i.roundoff_scale,
-                    i.drift,      i.drift_by_level, i.first_half,    i.second_half, std::nullopt, std::nullopt,
-                    i.threshold,  to_string(i.verdict), i.failed_at_roundoff, i.note};
-  if (i.judged_level >= 0) o.judged_level = i.judged_level;
-  // The judged level's growth exponent of the running maximum deviation (the bounded rule).
-  if (i.claim == Claim::bounded && i.judged_level >= 0 && std::size_t(i.judged_level) < i.growth_by_level.size())
-    o.growth = BoundedGrowth{i.growth_by_level[std::size_t(i.judged_level)].slope,
-                             i.growth_by_level[std::size_t(i.judged_level)].stderr_slope};
-  return o;
-}
-
 ReferenceRecord reference_of(const ReferenceSolution& ref) {
   return {ref.kind,  ref.formulation, ref.stepper, ref.tolerance, ref.error_estimate.max(), ref.error_estimate.attitude,
           ref.error_estimate.omega, std::int64_t(ref.steps), ref.precision, ref.notes, ref.seconds, ref.from_cache};
@@ -114,6 +102,7 @@ bool on_steps(const PairReport& r) { return !r.skipped() && !r.tolerance; }
 template <>
 struct Fields<PairReport> {
   static void after_read(PairReport& r) {
+    for (auto& [name, i] : r.invariants) i.name = name;
     in_table_order<MetricSection::convergence>(r.convergence);
     in_table_order<MetricSection::paper_measures>(r.paper_measures);
   }
@@ -169,7 +158,7 @@ PairReport PairReport::of(const PairResult& r, const Problem* p) {
   }
   o.q_ii = r.q_ii;
   o.q_ii_full = r.q_ii_full;
-  for (const InvariantResult& i : r.invariants) o.invariants.emplace_back(i.name, invariant_of(i));
+  for (const InvariantResult& i : r.invariants) o.invariants.emplace_back(i.name, i);
   o.anatomy = r.anatomy;
   o.structure = r.structure;
   if (r.reference) o.reference = reference_of(*r.reference);

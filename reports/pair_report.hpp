@@ -53,26 +53,6 @@ struct LevelRecord {
   std::optional<LevelBreakdown> breakdown;  ///< where (t) and why the level broke down
 };
 
-/// The bounded rule's growth exponent of the running maximum deviation at the judged level.
-struct BoundedGrowth {
-  double exponent = kNaN, stderr_exponent = kNaN;
-};
-
-/// An invariant as judged (InvariantResult, less the per-level halves and growth fits but the judged one).
-struct InvariantRecord {
-  std::optional<std::string> kind;  ///< the schema does not require it (an enum where given)
-  std::string description, claim = "none";
-  double initial = kNaN, scale = kNaN, roundoff_scale = kNaN, drift = kNaN;
-  std::vector<double> drift_by_level;
-  double first_half = kNaN, second_half = kNaN;
-  std::optional<int> judged_level;
-  std::optional<BoundedGrowth> growth;  ///< null unless the claim is bounded
-  double threshold = kNaN;
-  std::string verdict = "undefined";
-  bool failed_at_roundoff = false;
-  std::string note;
-};
-
 /// The reference a pair was judged against (ReferenceSolution without its states).
 struct ReferenceRecord {
   std::string kind, formulation, stepper;
@@ -91,7 +71,9 @@ struct PairReport {
   std::vector<LevelRecord> levels;
   std::vector<std::pair<std::string, Convergence>> convergence, paper_measures;  ///< in the metric table's order
   QiiResult q_ii, q_ii_full;
-  std::vector<std::pair<std::string, InvariantRecord>> invariants;  ///< in the problem's order
+  /// As judged, in the problem's order (InvariantResult; its per-level halves and growth fits are not
+  /// written, but the judged level's growth is).
+  std::vector<std::pair<std::string, InvariantResult>> invariants;
   std::optional<ErrorAnatomy> anatomy;
   std::optional<StructureResult> structure;
   std::optional<ReferenceRecord> reference;
@@ -142,26 +124,6 @@ struct Fields<LevelRecord> {
                       RIGIDBENCH_FIELD(status), RIGIDBENCH_FIELD(seconds, Written::if_set),
                       // Where and why the level broke down (the pair's reason names the first such level only).
                       RIGIDBENCH_FIELD(breakdown, Written::if_set)};
-  }
-};
-
-template <>
-struct Fields<BoundedGrowth> {
-  static constexpr auto list() {
-    return std::tuple{RIGIDBENCH_FIELD(exponent), field("stderr", RIGIDBENCH_AT(stderr_exponent)),
-                      field("limit", [](const auto&) { return kBoundedGrowth; })};
-  }
-};
-
-template <>
-struct Fields<InvariantRecord> {
-  static constexpr auto list() {
-    return std::tuple{RIGIDBENCH_FIELD(kind, Written::if_set), RIGIDBENCH_FIELD(description), RIGIDBENCH_FIELD(claim),
-                      RIGIDBENCH_FIELD(initial), RIGIDBENCH_FIELD(scale), RIGIDBENCH_FIELD(roundoff_scale),
-                      RIGIDBENCH_FIELD(drift), RIGIDBENCH_FIELD(drift_by_level), RIGIDBENCH_FIELD(first_half),
-                      RIGIDBENCH_FIELD(second_half), RIGIDBENCH_FIELD(judged_level), RIGIDBENCH_FIELD(growth),
-                      RIGIDBENCH_FIELD(threshold), RIGIDBENCH_FIELD(verdict), RIGIDBENCH_FIELD(failed_at_roundoff),
-                      RIGIDBENCH_FIELD(note)};
   }
 };
 

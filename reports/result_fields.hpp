@@ -24,12 +24,54 @@
 namespace rigidbench {
 
 constexpr std::array<Verdict, 3> enum_values(Verdict) { return {Verdict::pass, Verdict::fail, Verdict::undefined}; }
+constexpr std::array<Claim, 3> enum_values(Claim) { return {Claim::none, Claim::bounded, Claim::exact}; }
 constexpr std::array<Observed, 4> enum_values(Observed) {
   return {Observed::preserved, Observed::broken, Observed::undecided, Observed::not_checked};
 }
 
 /// A fixed text written beside the numbers (a rule's constant, a note), not read back.
 #define RIGIDBENCH_WRITES(value) [](const auto&) { return value; }
+
+/// The bounded rule's growth exponent of the running maximum deviation at the judged level.
+struct BoundedGrowth {
+  double exponent = kNaN, stderr_exponent = kNaN;
+};
+
+template <>
+struct Fields<BoundedGrowth> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(exponent), field("stderr", RIGIDBENCH_AT(stderr_exponent)),
+                      field("limit", RIGIDBENCH_WRITES(kBoundedGrowth))};
+  }
+};
+
+template <>
+struct Fields<InvariantResult> {
+  static constexpr auto list() {
+    return std::tuple{
+        RIGIDBENCH_FIELD(kind), RIGIDBENCH_FIELD(description), RIGIDBENCH_FIELD(claim), RIGIDBENCH_FIELD(initial),
+        RIGIDBENCH_FIELD(scale), RIGIDBENCH_FIELD(roundoff_scale), RIGIDBENCH_FIELD(drift), RIGIDBENCH_FIELD(drift_by_level),
+        RIGIDBENCH_FIELD(first_half), RIGIDBENCH_FIELD(second_half),
+        computed("judged_level",
+                 [](const InvariantResult& i) { return i.judged_level >= 0 ? std::optional(i.judged_level) : std::nullopt; },
+                 [](InvariantResult& i, std::optional<int> k) { i.judged_level = k.value_or(-1); }),
+        // The bounded rule's measure at the judged level (null for any other claim).
+        computed("growth",
+                 [](const InvariantResult& i) {
+                   const auto k = std::size_t(i.judged_level);
+                   return i.claim == Claim::bounded && i.judged_level >= 0 && k < i.growth_by_level.size()
+                              ? std::optional(BoundedGrowth{i.growth_by_level[k].slope, i.growth_by_level[k].stderr_slope})
+                              : std::nullopt;
+                 },
+                 [](InvariantResult& i, const std::optional<BoundedGrowth>& g) {
+                   if (!g || i.judged_level < 0) return;
+                   i.growth_by_level.resize(std::size_t(i.judged_level) + 1);
+                   i.growth_by_level.back().slope = g->exponent;
+                   i.growth_by_level.back().stderr_slope = g->stderr_exponent;
+                 }),
+        RIGIDBENCH_FIELD(threshold), RIGIDBENCH_FIELD(verdict), RIGIDBENCH_FIELD(failed_at_roundoff), RIGIDBENCH_FIELD(note)};
+  }
+};
 
 template <>
 struct Fields<Convergence> {

@@ -42,7 +42,7 @@ std::vector<std::size_t> usable_levels(const std::vector<double>& h, const std::
 /// An unclaimed invariant counts as kept when it passes the test an exact claim would face: at every
 /// level max_n |I_n - I_0| / S_I <= max(tau, N_k eps) (docs/metrics.md; not just at the finest h, where a
 /// second-order energy error can fall below tau).
-bool exact_at_every_level(const InvariantRecord& inv, const PairReport& result, double tau) {
+bool exact_at_every_level(const InvariantResult& inv, const PairReport& result, double tau) {
   const std::vector<double>& d = inv.drift_by_level;
   if (d.empty()) return false;
   for (std::size_t k = 0; k < d.size(); ++k) {
@@ -138,9 +138,9 @@ void check_compare_inputs(const VerifyReport& verify, const CompareOptions& opt)
 ordered_json invariant_summary(const PairReport& r, double tau) {
   ordered_json held = ordered_json::array(), failed = ordered_json::array(), observed = ordered_json::array();
   for (const auto& [name, inv] : r.invariants) {
-    if (inv.claim == "exact" && inv.verdict == "pass") held.push_back(name);
-    else if (inv.claim != "none" && inv.verdict == "fail") failed.push_back(name);
-    else if (inv.claim == "none" && exact_at_every_level(inv, r, tau)) observed.push_back(name);
+    if (inv.claim == Claim::exact && inv.verdict == Verdict::pass) held.push_back(name);
+    else if (inv.claim != Claim::none && inv.verdict == Verdict::fail) failed.push_back(name);
+    else if (inv.claim == Claim::none && exact_at_every_level(inv, r, tau)) observed.push_back(name);
   }
   return {{"claimed_and_held", held}, {"claimed_and_failed", failed}, {"unclaimed_exact_at_every_level", observed}};
 }

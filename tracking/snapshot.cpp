@@ -222,8 +222,8 @@ PairSnapshot pair_of_result(const PairReport& r) {
     p.work = std::move(t.work);
   }
   for (const auto& [name, inv] : r.invariants) {
-    if (inv.claim == "none") continue;
-    p.checks.emplace_back("invariant:" + name, inv.verdict);
+    if (inv.claim == Claim::none) continue;
+    p.checks.emplace_back("invariant:" + name, to_string(inv.verdict));
     if (inv.failed_at_roundoff) p.roundoff_failures.push_back("invariant:" + name);
   }
   if (r.structure)
