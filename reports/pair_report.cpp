@@ -143,12 +143,7 @@ PairReport PairReport::of(const PairResult& r, const Problem* p) {
   const SchemeInfo& info = *r.info;
   o.scheme = scheme_of(r, info);
   o.settings = settings_of(r, info, p);
-  for (std::size_t k = 0; k < r.h.size(); ++k) {
-    LevelRecord level{r.h[k], r.ladder.steps(int(k)), r.level_status[k], r.level_seconds[k], std::nullopt};
-    if (k < r.level_failed_at.size() && r.level_status[k] == "breakdown")
-      level.breakdown = LevelBreakdown{r.level_failed_at[k], r.level_cause[k]};
-    o.levels.push_back(std::move(level));
-  }
+  o.levels = r.levels;
   // Sections in the metric table's order (verification/metric_table.hpp).
   for (const MetricDef& m : metric_table()) {
     if (!is_error_metric(m)) continue;

@@ -45,14 +45,6 @@ struct SettingsRecord {
   std::optional<nlohmann::ordered_json> scheme;   ///< every declared setting of the scheme, given or default
 };
 
-struct LevelRecord {
-  double h = 0;
-  std::optional<std::int64_t> steps;  ///< the schema does not require it
-  std::string status;
-  std::optional<double> seconds;  ///< not required either
-  std::optional<LevelBreakdown> breakdown;  ///< where (t) and why the level broke down
-};
-
 /// The reference a pair was judged against (ReferenceSolution without its states).
 struct ReferenceRecord {
   std::string kind, formulation, stepper;
@@ -68,7 +60,7 @@ struct PairReport {
   // Below: absent (empty) for a skipped pair.
   std::optional<SchemeRecord> scheme;  ///< always written; the schema does not require it
   SettingsRecord settings;
-  std::vector<LevelRecord> levels;
+  std::vector<LevelOutcome> levels;
   std::vector<std::pair<std::string, Convergence>> convergence, paper_measures;  ///< in the metric table's order
   QiiResult q_ii, q_ii_full;
   /// As judged, in the problem's order (InvariantResult; its per-level halves and growth fits are not
@@ -114,16 +106,6 @@ struct Fields<SettingsRecord> {
                       RIGIDBENCH_FIELD(t_end), RIGIDBENCH_FIELD(observation_interval),
                       RIGIDBENCH_FIELD(observation_points), RIGIDBENCH_FIELD(q_ii_norm),
                       RIGIDBENCH_FIELD(problem, Written::if_set), RIGIDBENCH_FIELD(scheme, Written::if_set)};
-  }
-};
-
-template <>
-struct Fields<LevelRecord> {
-  static constexpr auto list() {
-    return std::tuple{RIGIDBENCH_FIELD(h), RIGIDBENCH_FIELD(steps, Written::if_set),
-                      RIGIDBENCH_FIELD(status), RIGIDBENCH_FIELD(seconds, Written::if_set),
-                      // Where and why the level broke down (the pair's reason names the first such level only).
-                      RIGIDBENCH_FIELD(breakdown, Written::if_set)};
   }
 };
 

@@ -134,6 +134,15 @@ struct Fields<LevelBreakdown> {
 };
 
 template <>
+struct Fields<LevelOutcome> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(h), RIGIDBENCH_FIELD(steps, Written::if_set),
+                      RIGIDBENCH_FIELD(status), RIGIDBENCH_FIELD(seconds, Written::if_set),
+                                      RIGIDBENCH_FIELD(breakdown, Written::if_set)};
+  }
+};
+
+template <>
 struct Fields<ErrorAnatomy> {
   static constexpr auto list() {
     return std::tuple{

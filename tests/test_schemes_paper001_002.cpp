@@ -139,7 +139,7 @@ TEST_CASE("a breakdown inside a sweep is a recorded status and a failed verdict"
   const PairResult r = verify_pair(p, find_scheme("bg_spatial"), L, ref);
   CHECK(r.status == "breakdown");
   CHECK_THAT(r.reason, Catch::Contains("outside the domain"));
-  CHECK(r.level_status.front() == "breakdown");
+  CHECK(r.levels.front().status == "breakdown");
   CHECK(r.failed());
 }
 

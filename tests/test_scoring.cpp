@@ -500,12 +500,13 @@ TEST_CASE("a level that ends early is a breakdown with its time and reason, the 
   REQUIRE(out.results.size() == 1);
   const PairResult& pr = out.results[0];
   CHECK(pr.status == "breakdown");
-  REQUIRE(pr.level_status.size() == 3);
-  CHECK(pr.level_status[0] == "breakdown");
-  CHECK(pr.level_status[1] == "ok");
-  CHECK(pr.level_status[2] == "ok");
-  CHECK(pr.level_failed_at[0] == Approx(7.3).margin(1e-12));
-  CHECK_THAT(pr.level_cause[0], Contains("not finite at t = 7.3") && Contains("level0.csv line 75, column W2: 'nan'"));
+  REQUIRE(pr.levels.size() == 3);
+  CHECK(pr.levels[0].status == "breakdown");
+  CHECK(pr.levels[1].status == "ok");
+  CHECK(pr.levels[2].status == "ok");
+  REQUIRE(pr.levels[0].breakdown);
+  CHECK(pr.levels[0].breakdown->t == Approx(7.3).margin(1e-12));
+  CHECK_THAT(pr.levels[0].breakdown->reason, Contains("not finite at t = 7.3") && Contains("level0.csv line 75, column W2: 'nan'"));
   CHECK(out.any_failed());  // exit 1 from the command line
   const auto j = pair_to_json(pr, &p);
   CHECK(j["levels"][0]["breakdown"]["t"].get<double>() == Approx(7.3).margin(1e-12));
@@ -529,9 +530,10 @@ TEST_CASE("a level that ends early is a breakdown with its time and reason, the 
     text.replace(v, text.find_first_of(",]", v) - v, "null");
     spit((dir / "level1.json").string(), text);
     const PairResult q = score_trajectories(r).results[0];
-    CHECK(q.level_status[1] == "breakdown");
-    CHECK(q.level_failed_at[1] == Approx(1.0).margin(1e-12));
-    CHECK_THAT(q.level_cause[1], Contains("level1.json sample 20, column W3: null"));
+    CHECK(q.levels[1].status == "breakdown");
+    REQUIRE(q.levels[1].breakdown);
+    CHECK(q.levels[1].breakdown->t == Approx(1.0).margin(1e-12));
+    CHECK_THAT(q.levels[1].breakdown->reason, Contains("level1.json sample 20, column W3: null"));
   }
   SECTION("a breakdown the program declares") {
     // Level 2 written up to t = 5 only, the program saying why it stopped.
@@ -543,9 +545,10 @@ TEST_CASE("a level that ends early is a breakdown with its time and reason, the 
     spit((dir / "manifest.json").string(), R"({"levels": [{"h": 0.025, "file": "level2.csv",
         "breakdown": {"t": 5, "reason": "Newton did not converge"}}]})");
     const PairResult q = score_trajectories(r).results[0];
-    CHECK(q.level_status[2] == "breakdown");
-    CHECK(q.level_failed_at[2] == Approx(5.0).margin(1e-12));
-    CHECK_THAT(q.level_cause[2], Contains("the program reports a breakdown at t = 5: Newton did not converge"));
+    CHECK(q.levels[2].status == "breakdown");
+    REQUIRE(q.levels[2].breakdown);
+    CHECK(q.levels[2].breakdown->t == Approx(5.0).margin(1e-12));
+    CHECK_THAT(q.levels[2].breakdown->reason, Contains("the program reports a breakdown at t = 5: Newton did not converge"));
     // Rows beyond the declared time, or missing before it, are a malformed set.
     spit((dir / "manifest.json").string(), R"({"levels": [{"h": 0.025, "file": "level2.csv",
         "breakdown": {"t": 6, "reason": "x"}}]})");

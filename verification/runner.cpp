@@ -405,10 +405,8 @@ PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   double level_seconds = 0;
   for (const LevelRun& run : runs) {
     R.h.push_back(run.h);
-    R.level_status.push_back(run.ok ? "ok" : "breakdown");
-    R.level_seconds.push_back(run.seconds);
-    R.level_failed_at.push_back(run.ok ? kNaN : run.failed_at);
-    R.level_cause.push_back(run.ok ? std::string() : run.cause);
+    R.levels.push_back({run.h, L.steps(int(R.levels.size())), run.ok ? "ok" : "breakdown", run.seconds,
+                        run.ok ? std::nullopt : std::optional(LevelBreakdown{run.failed_at, run.cause})});
     level_seconds += run.seconds;
     if (!run.ok && R.status == "ok") {
       R.status = "breakdown";

@@ -188,6 +188,24 @@ struct History {
   std::vector<double> q_ii_t, q_ii;
 };
 
+/// A level that ended early: the time of the first state not obtained (where a scheme broke down, or
+/// the first a program scored from its files could not produce), and why.
+struct LevelBreakdown {
+  double t = 0;
+  std::string reason;
+};
+
+/// What became of one level of a step ladder (a report's `levels[]`).
+struct LevelOutcome {
+  double h = 0;
+  std::optional<std::int64_t> steps;  ///< the schema does not require it
+  std::string status;                 ///< ok | breakdown
+  std::optional<double> seconds;      ///< not required either
+  /// Where (t, the first state not obtained) and why the level broke down; the pair's reason names
+  /// the first such level only.
+  std::optional<LevelBreakdown> breakdown;
+};
+
 struct PairResult {
   std::string integrator, problem;
   /// The scheme's declaration (static storage, like every SchemeInfo): reports read it from here,
@@ -199,11 +217,7 @@ struct PairResult {
   std::string reason;
   Ladder ladder;
   std::vector<double> h;
-  std::vector<std::string> level_status;
-  std::vector<double> level_seconds;
-  /// Per level, on a breakdown: the time of the first state not obtained and why (NaN and "" otherwise).
-  std::vector<double> level_failed_at;
-  std::vector<std::string> level_cause;
+  std::vector<LevelOutcome> levels;
   std::map<std::string, Convergence> convergence;
   std::map<std::string, Convergence> paper_measures;
   QiiResult q_ii, q_ii_full;

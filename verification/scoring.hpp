@@ -42,12 +42,6 @@ AttitudeForm attitude_form_from_string(std::string_view s);
 OmegaFrame omega_frame_from_string(std::string_view s);
 RowGrid row_grid_from_string(std::string_view s);
 
-/// A level that ended early: the time of the first state the program could not produce, and why.
-struct LevelBreakdown {
-  double t = 0;
-  std::string reason;
-};
-
 /// One trajectory as read from a file: the rows of one level, converted to the canonical state (R,
 /// body W) from the file's conventions.
 struct RecordedTrajectory {
