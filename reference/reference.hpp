@@ -99,22 +99,27 @@ struct ReferenceErrorEstimate {
   double max() const { return std::max({attitude, omega, position, velocity}); }
 };
 
-struct ReferenceSolution {
+/// What a reference solution is, less its states: what a report says of the reference a pair was
+/// judged against (reports/result_fields.hpp).
+struct ReferenceSummary {
   std::string kind = "odeint";  // odeint | analytic
   std::string formulation;      // e.g. "kirchhoff_quaternion"
   std::string stepper;          // e.g. "bulirsch_stoer_dense_out ..."
   std::string precision = "binary64";
   std::string notes;            // e.g. chart switches, the analytic variant
   double tolerance = 0.0;
-  std::vector<double> times;
-  std::vector<State> states;  // states[i] at times[i]
   ReferenceErrorEstimate error_estimate;  // maxima over the grid
-  // Per grid time: the estimate is time dependent (e.g. large during the flips of P1b, small
-  // between them), so each metric uses the estimate where it is taken.
-  std::vector<double> estimate_attitude, estimate_omega;
   std::size_t steps = 0;  // accepted steps of the main run
   double seconds = 0.0;   // wall clock of computing it (both runs), 0 when read from the cache
   bool from_cache = false;
+};
+
+struct ReferenceSolution : ReferenceSummary {
+  std::vector<double> times;
+  std::vector<State> states;  // states[i] at times[i]
+  // Per grid time: the estimate is time dependent (e.g. large during the flips of P1b, small
+  // between them), so each metric uses the estimate where it is taken.
+  std::vector<double> estimate_attitude, estimate_omega;
   std::string cache_key;  // hex digest, when cached
 };
 

@@ -54,11 +54,6 @@ SettingsRecord settings_of(const PairResult& r, const SchemeInfo& info, const Pr
   return s;
 }
 
-ReferenceRecord reference_of(const ReferenceSolution& ref) {
-  return {ref.kind,  ref.formulation, ref.stepper, ref.tolerance, ref.error_estimate.max(), ref.error_estimate.attitude,
-          ref.error_estimate.omega, std::int64_t(ref.steps), ref.precision, ref.notes, ref.seconds, ref.from_cache};
-}
-
 // ---- reading ----
 // The schema requires few fields (reports of earlier versions, hand-made ones): everything else is
 // read where present and of its type, and takes its default otherwise - never an exception that is
@@ -156,7 +151,7 @@ PairReport PairReport::of(const PairResult& r, const Problem* p) {
   for (const InvariantResult& i : r.invariants) o.invariants.emplace_back(i.name, i);
   o.anatomy = r.anatomy;
   o.structure = r.structure;
-  if (r.reference) o.reference = reference_of(*r.reference);
+  if (r.reference) o.reference = static_cast<const ReferenceSummary&>(*r.reference);
   o.cost = r.cost;
   o.cost.baseline = std::string(baseline_scheme().info->name);
   o.cost.rk4_baseline = std::string(rk4_baseline_scheme().info->name);

@@ -45,16 +45,6 @@ struct SettingsRecord {
   std::optional<nlohmann::ordered_json> scheme;   ///< every declared setting of the scheme, given or default
 };
 
-/// The reference a pair was judged against (ReferenceSolution without its states).
-struct ReferenceRecord {
-  std::string kind, formulation, stepper;
-  double tolerance = 0, error_estimate = kNaN, error_estimate_attitude = kNaN, error_estimate_omega = kNaN;
-  std::int64_t steps = 0;
-  std::string precision, notes;
-  double seconds = 0;
-  bool from_cache = false;
-};
-
 struct PairReport {
   std::string integrator, problem, status, reason;
   // Below: absent (empty) for a skipped pair.
@@ -68,7 +58,7 @@ struct PairReport {
   std::vector<std::pair<std::string, InvariantResult>> invariants;
   std::optional<ErrorAnatomy> anatomy;
   std::optional<StructureResult> structure;
-  std::optional<ReferenceRecord> reference;
+  std::optional<ReferenceSummary> reference;
   CostResult cost;
   std::optional<History> history;
   std::optional<LongTimeEnergy> long_time;
@@ -106,17 +96,6 @@ struct Fields<SettingsRecord> {
                       RIGIDBENCH_FIELD(t_end), RIGIDBENCH_FIELD(observation_interval),
                       RIGIDBENCH_FIELD(observation_points), RIGIDBENCH_FIELD(q_ii_norm),
                       RIGIDBENCH_FIELD(problem, Written::if_set), RIGIDBENCH_FIELD(scheme, Written::if_set)};
-  }
-};
-
-template <>
-struct Fields<ReferenceRecord> {
-  static constexpr auto list() {
-    return std::tuple{RIGIDBENCH_FIELD(kind), RIGIDBENCH_FIELD(formulation), RIGIDBENCH_FIELD(stepper),
-                      RIGIDBENCH_FIELD(tolerance), RIGIDBENCH_FIELD(error_estimate),
-                      RIGIDBENCH_FIELD(error_estimate_attitude), RIGIDBENCH_FIELD(error_estimate_omega),
-                      RIGIDBENCH_FIELD(steps), RIGIDBENCH_FIELD(precision), RIGIDBENCH_FIELD(notes),
-                      RIGIDBENCH_FIELD(seconds), RIGIDBENCH_FIELD(from_cache)};
   }
 };
 

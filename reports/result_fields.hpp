@@ -143,6 +143,23 @@ struct Fields<LevelOutcome> {
 };
 
 template <>
+struct Fields<ReferenceSummary> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(kind), RIGIDBENCH_FIELD(formulation), RIGIDBENCH_FIELD(stepper),
+                      RIGIDBENCH_FIELD(tolerance),
+                      // The largest of the estimate's components, then two of them; what is not written
+                      // apart (a body system's position and velocity) is read back as the position's, so
+                      // that the largest written again is the one read.
+                      computed("error_estimate", [](const ReferenceSummary& r) { return r.error_estimate.max(); },
+                               [](ReferenceSummary& r, double largest) { r.error_estimate.position = largest; }),
+                      field("error_estimate_attitude", RIGIDBENCH_AT(error_estimate.attitude)),
+                      field("error_estimate_omega", RIGIDBENCH_AT(error_estimate.omega)), RIGIDBENCH_FIELD(steps),
+                      RIGIDBENCH_FIELD(precision), RIGIDBENCH_FIELD(notes), RIGIDBENCH_FIELD(seconds),
+                      RIGIDBENCH_FIELD(from_cache)};
+  }
+};
+
+template <>
 struct Fields<ErrorAnatomy> {
   static constexpr auto list() {
     return std::tuple{

@@ -347,6 +347,13 @@ TEST_CASE("field_json: what a declared field list writes and reads back", "[outp
   ordered_json old = j;
   old["levels"][0].erase("errors");
   CHECK(field_json::read_as<ToleranceStudy>(old).levels.at(0).error("attitude_error_max") == 2e-5);
+  // A body system's reference: its largest estimate is a position's, which is not written apart;
+  // read back and written again, the largest is the same.
+  ReferenceSummary ref;
+  ref.error_estimate = {1e-12, 2e-12, 5e-10, 3e-11};
+  const ordered_json rj = field_json::write(ref);
+  CHECK(rj["error_estimate"] == 5e-10);
+  CHECK(field_json::write(field_json::read_as<ReferenceSummary>(rj)).dump() == rj.dump());
 }
 
 TEST_CASE("reports: a pair's result read back and written again is the same document", "[outputs]") {
