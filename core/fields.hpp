@@ -65,6 +65,9 @@ constexpr Field<Group<Fs...>> group(const char* name, Fs... fields) {
 /// A field named as its member: `RIGIDBENCH_FIELD(note)` is `field("note", RIGIDBENCH_AT(note))`.
 #define RIGIDBENCH_FIELD(member, ...) ::rigidbench::field(#member, RIGIDBENCH_AT(member) __VA_OPT__(, ) __VA_ARGS__)
 
+/// A fixed value written beside the numbers (a rule's constant, a note, a document's kind), not read back.
+#define RIGIDBENCH_WRITES(value) [](const auto&) { return value; }
+
 /// Fields<T>::list(): T's fields in the order they are written. Specialised beside each result type.
 template <class T>
 struct Fields;

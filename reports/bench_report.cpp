@@ -31,11 +31,11 @@ template <>
 struct Fields<BenchReport> {
   static constexpr auto list() {
     return std::tuple{
-        field("schema_version", [](const auto&) { return kSchemaVersion; }),
-        field("kind", [](const auto&) { return "bench"; }),
+        field("schema_version", RIGIDBENCH_WRITES(kSchemaVersion)),
+        field("kind", RIGIDBENCH_WRITES("bench")),
         RIGIDBENCH_FIELD(tool), RIGIDBENCH_FIELD(machine), RIGIDBENCH_FIELD(started), RIGIDBENCH_FIELD(duration_s),
         RIGIDBENCH_FIELD(command), RIGIDBENCH_FIELD(baseline), RIGIDBENCH_FIELD(baselines),
-        group("timing", field("source", [](const auto&) { return "Google Benchmark CPU time per step, min over interleaved repetitions"; }),
+        group("timing", field("source", RIGIDBENCH_WRITES("Google Benchmark CPU time per step, min over interleaved repetitions")),
               RIGIDBENCH_FIELD(google_benchmark_json)),
         group("instruction_counts", field("tool", RIGIDBENCH_AT(icount_tool)), field("note", RIGIDBENCH_AT(icount_note))),
         RIGIDBENCH_FIELD(shard, Written::if_set),

@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "../core/json_fields.hpp"
 #include "../integrators/registry.hpp"
 #include "../problems/problem_file.hpp"
 #include "../verification/metric_table.hpp"
@@ -59,8 +58,6 @@ SettingsRecord settings_of(const PairResult& r, const SchemeInfo& info, const Pr
 // read where present and of its type, and takes its default otherwise - never an exception that is
 // not the input's fault to report.
 
-using json_fields::at_or_null;
-
 template <class J>
 QiiResult qii_from(const J& j) {
   QiiResult q = field_json::read_as<QiiResult>(j);
@@ -114,7 +111,7 @@ struct Fields<PairReport> {
         RIGIDBENCH_FIELD(invariants, [](const PairReport& r) { return ran(r) && (!r.tolerance || !r.invariants.empty()); }),
         field("error_anatomy", RIGIDBENCH_AT(anatomy), [](const PairReport& r) { return on_steps(r) && r.anatomy; }),
         RIGIDBENCH_FIELD(structure, [](const PairReport& r) { return on_steps(r) && r.structure; }),
-        field("true_vs_printed_note", [](const auto&) { return kTrueVsPrinted; }, on_steps),
+        field("true_vs_printed_note", RIGIDBENCH_WRITES(kTrueVsPrinted), on_steps),
         RIGIDBENCH_FIELD(reference, Written::if_set), RIGIDBENCH_FIELD(cost, ran), RIGIDBENCH_FIELD(history, Written::if_set),
         field("long_time_energy", RIGIDBENCH_AT(long_time), Written::if_set),
         field("tolerance_ladder", RIGIDBENCH_AT(tolerance), Written::if_set), RIGIDBENCH_FIELD(seconds, Written::if_set)};

@@ -18,7 +18,6 @@
 #include "../verification/anatomy.hpp"
 #include "../verification/long_time.hpp"
 #include "../verification/runner.hpp"
-#include "../verification/scoring.hpp"
 #include "../verification/structure.hpp"
 
 namespace rigidbench {

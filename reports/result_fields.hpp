@@ -17,7 +17,6 @@
 #include "../verification/anatomy.hpp"
 #include "../verification/long_time.hpp"
 #include "../verification/runner.hpp"
-#include "../verification/scoring.hpp"
 #include "../verification/structure.hpp"
 #include "../verification/tolerance_ladder.hpp"
 
@@ -28,9 +27,6 @@ constexpr std::array<Claim, 3> enum_values(Claim) { return {Claim::none, Claim::
 constexpr std::array<Observed, 4> enum_values(Observed) {
   return {Observed::preserved, Observed::broken, Observed::undecided, Observed::not_checked};
 }
-
-/// A fixed text written beside the numbers (a rule's constant, a note), not read back.
-#define RIGIDBENCH_WRITES(value) [](const auto&) { return value; }
 
 /// The bounded rule's growth exponent of the running maximum deviation at the judged level.
 struct BoundedGrowth {

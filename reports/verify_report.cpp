@@ -69,7 +69,7 @@ template <>
 struct Fields<VerifyReport> {
   static constexpr auto list() {
     return std::tuple{
-        field("schema_version", [](const auto&) { return kSchemaVersion; }),
+        field("schema_version", RIGIDBENCH_WRITES(kSchemaVersion)),
         RIGIDBENCH_FIELD(tool), RIGIDBENCH_FIELD(machine), RIGIDBENCH_FIELD(started), RIGIDBENCH_FIELD(duration_s),
         RIGIDBENCH_FIELD(command), RIGIDBENCH_FIELD(metrics), RIGIDBENCH_FIELD(suite),
         computed("settings", [](const VerifyReport& r) { return r.jobs ? std::optional(RunSettings{*r.jobs}) : std::nullopt; },

@@ -114,8 +114,8 @@ template <>
 struct Fields<GateSnapshot> {
   static constexpr auto list() {
     return std::tuple{
-        field("kind", [](const auto&) { return "rigidbench-gate-snapshot"; }),
-        field("schema_version", [](const auto&) { return "1.0"; }), RIGIDBENCH_FIELD(environment),
+        field("kind", RIGIDBENCH_WRITES("rigidbench-gate-snapshot")),
+        field("schema_version", RIGIDBENCH_WRITES("1.0")), RIGIDBENCH_FIELD(environment),
         RIGIDBENCH_FIELD(git_revision), RIGIDBENCH_FIELD(selection, Written::if_set),
         computed("accuracy", [](const GateSnapshot& s) { return by_key(s.accuracy); },
                  [](GateSnapshot& s, const Named<PairSnapshot>& a) { s.accuracy = from_keys(a); }),
