@@ -67,6 +67,20 @@ ordered_json tool_info() {
           {"build_type", build_info().build_type}};
 }
 
+namespace {
+/// The slope a metric's rule expects, in the words of docs/metrics.md (p the scheme's order, q its
+/// error estimate's); null for a rule that fits no slope.
+ordered_json expected_slope(const MetricDef& m) {
+  switch (m.rule) {
+    case VerdictRule::order:
+    case VerdictRule::order_at_least: return format_number(m.order_factor, 3) + " p";
+    case VerdictRule::tolerance_slope: return "p/(q+1)";
+    case VerdictRule::estimator_slope: return "q+1";
+    default: return nullptr;
+  }
+}
+}  // namespace
+
 ordered_json metrics_json() {
   ordered_json a = ordered_json::array();
   for (const MetricDef& m : metric_table())
@@ -76,9 +90,7 @@ ordered_json metrics_json() {
                  {"what", m.what},
                  {"units", m.units},
                  {"rule", to_string(m.rule)},
-                 {"expected_slope", m.rule == VerdictRule::order || m.rule == VerdictRule::order_at_least
-                                        ? ordered_json(format_number(m.order_factor, 3) + " p")
-                                        : ordered_json(nullptr)},
+                 {"expected_slope", expected_slope(m)},
                  {"gating", m.gating}});
   return a;
 }

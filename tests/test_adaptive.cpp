@@ -726,6 +726,8 @@ TEST_CASE("verify: adaptive and fixed-step schemes in one report, each on its ow
       REQUIRE(p.check("tolerance_proportionality"));
       CHECK(*p.check("rejected_steps") == "pass");
       CHECK_FALSE(p.check("q_ii"));
+      for (const MetricDef& m : metric_table())  // the gate and the pair's checks read the same rows of the table
+        if (m.section == MetricSection::tolerance_ladder) CHECK((p.check(std::string(m.name)) != nullptr) == m.gating);
     }
 }
 

@@ -12,6 +12,8 @@
 #include "../verification/metric_table.hpp"
 #include "../verification/metrics.hpp"
 #include "../verification/suite.hpp"
+#include "../verification/tolerance_ladder.hpp"
+#include "../verification/verdicts.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;
@@ -149,6 +151,54 @@ TEST_CASE("metric table: every error metric carries its computation, and only th
     INFO(m.name);
     CHECK((m.error != nullptr) == is_error_metric(m));
   }
+}
+
+TEST_CASE("metric table: a tolerance ladder's rows carry their verdict and their band, and only they", "[metrics]") {
+  int rows = 0;
+  for (const MetricDef& m : metric_table()) {
+    INFO(m.name);
+    const bool tol = m.section == MetricSection::tolerance_ladder;
+    rows += tol;
+    CHECK((m.tolerance_verdict != nullptr) == tol);
+    if (m.rule == VerdictRule::tolerance_slope || m.rule == VerdictRule::estimator_slope ||
+        m.rule == VerdictRule::fraction_at_most)
+      CHECK(m.band > 0);
+  }
+  CHECK(rows == 3);  // proportionality, rejected steps, the estimator's order
+  // Each row reads its own verdict of a study.
+  ToleranceStudy t;
+  t.proportionality_verdict = Verdict::fail;
+  t.rejection_verdict = Verdict::pass;
+  CHECK(find_metric("tolerance_proportionality")->tolerance_verdict(t) == Verdict::fail);
+  CHECK(find_metric("rejected_steps")->tolerance_verdict(t) == Verdict::pass);
+  CHECK(find_metric("estimator_order")->tolerance_verdict(t) == Verdict::undefined);  // not measured
+  t.estimator = EstimatorOrder{};
+  t.estimator->verdict = Verdict::fail;
+  CHECK(find_metric("estimator_order")->tolerance_verdict(t) == Verdict::fail);
+}
+
+TEST_CASE("verdict rules tolerance_slope and fraction_at_most", "[metrics]") {
+  const MetricDef& prop = *find_metric("tolerance_proportionality");
+  REQUIRE(prop.band == 0.25);
+  const auto fit = [](double slope, double se) {
+    LineFit f;
+    f.slope = slope;
+    f.stderr_slope = se;
+    return f;
+  };
+  CHECK(judge_slope(prop, fit(1.2, 0.5), 1.0) == Verdict::pass);        // within the band
+  CHECK(judge_slope(prop, fit(1.25, 0.0), 1.0) == Verdict::pass);       // at its edge
+  CHECK(judge_slope(prop, fit(1.40, 0.05), 1.0) == Verdict::fail);      // beyond it by more than 2 se
+  CHECK(judge_slope(prop, fit(1.40, 0.1), 1.0) == Verdict::undefined);  // beyond it, within 2 se
+  CHECK(judge_slope(prop, fit(0.60, 0.01), 1.0) == Verdict::fail);      // on either side
+  CHECK(judge_slope(prop, fit(1.25, 0.01), 1.25) == Verdict::pass);     // Radau IIA's 5/4
+  CHECK(judge_slope(prop, fit(kNaN, kNaN), 1.0) == Verdict::undefined);
+  CHECK(judge_slope(prop, fit(2.0, kNaN), 1.0) == Verdict::undefined);  // no standard error: not decided
+  const MetricDef& rej = *find_metric("rejected_steps");
+  CHECK(judge_fraction(rej, 0.0) == Verdict::pass);
+  CHECK(judge_fraction(rej, rej.band) == Verdict::pass);
+  CHECK(judge_fraction(rej, 0.5) == Verdict::fail);
+  CHECK(judge_fraction(rej, kNaN) == Verdict::undefined);
 }
 
 TEST_CASE("error metrics: computed from the observed run against the reference", "[metrics]") {

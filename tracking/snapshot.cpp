@@ -212,11 +212,11 @@ PairSnapshot pair_of_result(const PairReport& r) {
       if (const Convergence* c = r.ladder(name)) p.convergence.emplace_back(name, LadderSnapshot::of(*c));  // else: not applicable
     } else if (m.section == MetricSection::q_ii && (name == "q_ii" || name == "q_ii_full") && !r.tolerance) {
       p.checks.emplace_back(name, verdict_of(name == "q_ii" ? r.q_ii : r.q_ii_full));
+    } else if (m.section == MetricSection::tolerance_ladder && r.tolerance) {
+      p.checks.emplace_back(name, to_string(m.tolerance_verdict(*r.tolerance)));
     }
   }
-  if (r.tolerance) {  // an adaptive scheme's verdicts, its error and its work at each tolerance (docs/adaptive.md)
-    p.checks.emplace_back("tolerance_proportionality", to_string(r.tolerance->proportionality_verdict));
-    p.checks.emplace_back("rejected_steps", to_string(r.tolerance->rejection_verdict));
+  if (r.tolerance) {  // an adaptive scheme's error and its work at each tolerance (docs/adaptive.md)
     ToleranceSnapshot t = tolerance_snapshot(*r.tolerance);
     for (auto& named : t.ladders) p.convergence.push_back(std::move(named));
     p.work = std::move(t.work);

@@ -11,7 +11,7 @@ using S = MetricSection;
 constexpr MetricDef metric(std::string_view name, S section, std::string_view label, std::string_view what,
                            std::string_view units, R rule, double order_factor = 1, bool gating = true,
                            std::string_view note = {}) {
-  return MetricDef{name, section, label, what, units, rule, order_factor, gating, note, nullptr};
+  return MetricDef{name, section, label, what, units, rule, order_factor, gating, note, nullptr, 0, nullptr};
 }
 
 // The metrics that are not errors against the reference (docs/metrics.md, "Second quotient of
@@ -39,6 +39,9 @@ constexpr MetricDef kInstructions = metric("instructions_per_step", S::cost, "in
 namespace metric_defs {
 extern const MetricDef attitude_error_final, attitude_error_max, omega_error_final, omega_error_max, h1_distance,
     q_error, E_error;
+// An adaptive scheme's tolerance ladder (docs/adaptive.md, "Verdicts"), defined beside the study that
+// measures them (verification/tolerance_ladder.cpp) with their thresholds.
+extern const MetricDef tolerance_proportionality, rejected_steps, estimator_order;
 }  // namespace metric_defs
 
 namespace {
@@ -49,7 +52,8 @@ std::span<const MetricDef> table() {
   static const auto t = std::to_array<MetricDef>({
       metric_defs::attitude_error_final, metric_defs::attitude_error_max, metric_defs::omega_error_final,
       metric_defs::omega_error_max, metric_defs::h1_distance, metric_defs::q_error, metric_defs::E_error,
-      kQii, kQiiFull, kInvariants, kNsPerStep, kRatio, kInstructions});
+      kQii, kQiiFull, kInvariants, metric_defs::tolerance_proportionality, metric_defs::rejected_steps,
+      metric_defs::estimator_order, kNsPerStep, kRatio, kInstructions});
   return t;
 }
 
@@ -61,6 +65,9 @@ const char* to_string(VerdictRule r) {
     case R::order_at_least: return "order_at_least";
     case R::second_quotient: return "second_quotient";
     case R::claim: return "claim";
+    case R::tolerance_slope: return "tolerance_slope";
+    case R::estimator_slope: return "estimator_slope";
+    case R::fraction_at_most: return "fraction_at_most";
     case R::speed: return "speed";
     case R::none: return "none";
   }
@@ -73,6 +80,7 @@ const char* to_string(MetricSection s) {
     case S::paper_measures: return "paper_measures";
     case S::q_ii: return "q_ii";
     case S::invariants: return "invariants";
+    case S::tolerance_ladder: return "tolerance_ladder";
     case S::cost: return "cost";
   }
   return "?";

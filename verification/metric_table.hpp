@@ -16,17 +16,23 @@ enum class VerdictRule {
   order_at_least,   // slope >= factor * p - kSlopeTolerance (an error that may superconverge)
   second_quotient,  // |Q_II / 2^p - 1| <= kQiiTolerance at every sample time of the primary level
   claim,            // invariant drift: the scheme's claim for its kind picks exact, bounded or none
+  tolerance_slope,  // tolerance ladder: slope of log error vs log tol within `band` of p/(q+1); beyond it by two
+                    // standard errors of the slope fails, in between undefined
+  estimator_slope,  // slope of log error estimate vs log h of one uncontrolled step within `band` of q+1, the same rule
+  fraction_at_most, // a fraction (rejected steps / attempted, the largest over the tolerance levels) <= band
   speed,            // instructions per step against the gate baseline (bench; the gate's speed rule)
   none,             // reported only
 };
 const char* to_string(VerdictRule r);
 
 /// Where a metric sits in a result of the report (the JSON key of its section).
-enum class MetricSection { convergence, paper_measures, q_ii, invariants, cost };
+enum class MetricSection { convergence, paper_measures, q_ii, invariants, tolerance_ladder, cost };
 const char* to_string(MetricSection s);
 
-struct ErrorInputs;  // verification/error_metrics/error_metric.hpp
-struct LevelRun;     // verification/runner.hpp
+struct ErrorInputs;     // verification/error_metrics/error_metric.hpp
+struct LevelRun;        // verification/runner.hpp
+struct ToleranceStudy;  // verification/tolerance_ladder.hpp
+enum class Verdict;     // verification/metrics.hpp
 
 /// How an error metric (sections convergence and paper_measures) is computed from one level's observed
 /// run and the reference on the ladder's observation grid (docs/metrics.md, "Errors against the
@@ -50,6 +56,12 @@ struct MetricDef {
   bool gating = true;        // a failed verdict fails `verify` and the gate
   std::string_view note;     // said with every verdict of this metric
   const ErrorMeasure* error = nullptr;  // error metrics: how the runner computes it; null otherwise
+  /// Rules tolerance_slope, estimator_slope: the allowance around the expected slope; fraction_at_most:
+  /// the largest fraction that passes.
+  double band = 0;
+  /// Section tolerance_ladder: the verdict of a tolerance study in this metric (the study computes it by
+  /// the metric's rule, verdicts.hpp), which the checks of a pair and the gate read by the metric's name.
+  Verdict (*tolerance_verdict)(const ToleranceStudy&) = nullptr;
 };
 
 /// The table, in report order.

@@ -158,10 +158,9 @@ std::vector<PairResult::Check> PairResult::checks() const {
   if (structure)
     for (const StructureCheck* c : {&structure->symmetric, &structure->symplectic})
       if (c->claimed && c->observed != Observed::not_checked) add("structure:" + c->property, c->verdict);
-  if (tolerance) {
-    add("tolerance_proportionality", tolerance->proportionality_verdict);
-    add("rejected_steps", tolerance->rejection_verdict);
-  }
+  if (tolerance)  // an adaptive scheme: the tolerance ladder's gating rows of the metric table
+    for (const MetricDef& m : metric_table())
+      if (m.section == MetricSection::tolerance_ladder && m.gating) add(std::string(m.name), m.tolerance_verdict(*tolerance));
   return out;
 }
 

@@ -8,6 +8,32 @@
 #include "error_metrics/error_metric.hpp"
 #include "metric_table.hpp"
 #include "runner.hpp"
+#include "verdicts.hpp"
+
+// The tolerance ladder's rows of the metric table (verification/metric_table.hpp): what the study below
+// measures and judges, by the rules of verdicts.hpp, with their thresholds.
+namespace rigidbench::metric_defs {
+
+extern const MetricDef tolerance_proportionality{
+    "tolerance_proportionality", MetricSection::tolerance_ladder, "tolerance proportionality",
+    "slope of log error (attitude, or the larger of attitude and position) against log tol over the levels above "
+    "the reference floor and not grid-bound",
+    "1", VerdictRule::tolerance_slope, 1, true, {}, nullptr, kProportionalityTolerance,
+    [](const ToleranceStudy& t) { return t.proportionality_verdict; }};
+extern const MetricDef rejected_steps{
+    "rejected_steps", MetricSection::tolerance_ladder, "rejected steps",
+    "the controller's rejected steps over its attempted steps, the largest over the levels", "1",
+    VerdictRule::fraction_at_most, 1, true, {}, nullptr, kMaxRejectedFraction,
+    [](const ToleranceStudy& t) { return t.rejection_verdict; }};
+extern const MetricDef estimator_order{
+    "estimator_order", MetricSection::tolerance_ladder, "error estimator's order",
+    "slope of log error estimate against log h of one uncontrolled step from the initial state", "1",
+    VerdictRule::estimator_slope, 1, false,
+    "informational: the band is a first choice, not yet a measured spread (docs/adaptive.md)", nullptr,
+    kEstimatorTolerance,
+    [](const ToleranceStudy& t) { return t.estimator ? t.estimator->verdict : Verdict::undefined; }};
+
+}  // namespace rigidbench::metric_defs
 
 namespace rigidbench {
 
@@ -199,10 +225,7 @@ void judge_proportionality(ToleranceStudy& st, const SchemeInfo& info, const std
     st.omega_proportionality = fit_line(lt, lw);
     st.work = fit_line(ls, le);
     st.effective_order = -st.work.slope;
-    const double dev = std::abs(st.proportionality.slope - st.expected_slope), se = st.proportionality.stderr_slope;
-    st.proportionality_verdict = dev <= kProportionalityTolerance                                      ? Verdict::pass
-                                 : std::isfinite(se) && dev > kProportionalityTolerance + 2 * se ? Verdict::fail
-                                                                                                  : Verdict::undefined;
+    st.proportionality_verdict = judge_slope(metric_defs::tolerance_proportionality, st.proportionality, st.expected_slope);
     st.proportionality_note = cat(st.translating ? "log error (the larger of attitude and position) against log tol: slope "
                                                  : "log error against log tol: slope ", format_number(st.proportionality.slope, 3), " +- ",
                                   format_number(st.proportionality.stderr_slope, 2), " over ", std::to_string(used),
@@ -258,12 +281,9 @@ std::optional<EstimatorOrder> estimator_order(const Problem& p, const SchemeEntr
     return E;
   }
   E.fit = fit_line(lh, le);
-  const double dev = std::abs(E.fit.slope - E.expected), se = E.fit.stderr_slope;
-  E.verdict = dev <= kEstimatorTolerance ? Verdict::pass
-              : std::isfinite(se) && dev > kEstimatorTolerance + 2 * se ? Verdict::fail
-                                                                       : Verdict::undefined;
+  E.verdict = judge_slope(metric_defs::estimator_order, E.fit, E.expected);
   E.note = cat("log estimate against log h over the ", std::to_string(E.points), " finest steps above round-off: slope ",
-               format_number(E.fit.slope, 3), " +- ", format_number(se, 2), ", expected ", format_number(E.expected, 3),
+               format_number(E.fit.slope, 3), " +- ", format_number(E.fit.stderr_slope, 2), ", expected ", format_number(E.expected, 3),
                " (q + 1 for an estimate of order q = ", std::to_string(q), ") within ",
                format_number(kEstimatorTolerance, 2));
   return E;
@@ -359,7 +379,7 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
   bool all_ran = true;
   for (const ToleranceLevel& lv : st.levels) all_ran = all_ran && lv.ok;
   if (!std::isnan(st.rejected_fraction)) {
-    st.rejection_verdict = st.rejected_fraction <= kMaxRejectedFraction ? Verdict::pass : Verdict::fail;
+    st.rejection_verdict = judge_fraction(metric_defs::rejected_steps, st.rejected_fraction);
     st.rejection_note = cat("largest rejected fraction over the levels ", format_number(st.rejected_fraction, 3),
                             " (allowed ", format_number(kMaxRejectedFraction, 3), ")");
   }

@@ -84,6 +84,17 @@ Convergence judge_order(const MetricDef& m, const std::vector<double>& h, const 
   return c;
 }
 
+Verdict judge_slope(const MetricDef& m, const LineFit& fit, double expected) {
+  const double dev = std::abs(fit.slope - expected), se = fit.stderr_slope;
+  if (dev <= m.band) return Verdict::pass;
+  return std::isfinite(se) && dev > m.band + 2 * se ? Verdict::fail : Verdict::undefined;
+}
+
+Verdict judge_fraction(const MetricDef& m, double fraction) {
+  if (std::isnan(fraction)) return Verdict::undefined;
+  return fraction <= m.band ? Verdict::pass : Verdict::fail;
+}
+
 /// The round-off allowances below are ulps of roundoff_scale, expressed relative to S_I: a component
 /// of a vector rounds relative to the vector (InvariantResult::roundoff_scale).
 namespace {

@@ -1,8 +1,9 @@
 #pragma once
 // The verdict functions of docs/metrics.md, one per rule of the metric table
 // (verification/metric_table.hpp): the observed order of an error metric, the second quotient of
-// precision, and an invariant's exact or bounded claim. verify_pair (runner.cpp) computes the
-// measures and calls these; nothing else decides a verdict.
+// precision, an invariant's exact or bounded claim, and a tolerance ladder's slopes and rejected
+// fraction. The runner (runner.cpp) and the tolerance study (tolerance_ladder.cpp) compute the
+// measures and call these; nothing else decides a verdict.
 #include <vector>
 
 #include "metric_table.hpp"
@@ -22,6 +23,14 @@ struct ErrorSeries {
 
 /// Rules order / order_at_least (docs/metrics.md, "Observed order"), with the metric's gating and note.
 Convergence judge_order(const MetricDef& m, const std::vector<double>& h, const ErrorSeries& s, int order);
+
+/// Rules tolerance_slope and estimator_slope (docs/metrics.md, "Tolerance proportionality", "The
+/// estimator's order"): the fitted slope within m.band of `expected` passes; beyond it by more than two
+/// standard errors of the slope fails; in between, or without a fit, undefined (the shape of the
+/// bounded rule of the invariants).
+Verdict judge_slope(const MetricDef& m, const LineFit& fit, double expected);
+/// Rule fraction_at_most: fraction <= m.band passes, above it fails; NaN (nothing ran) undefined.
+Verdict judge_fraction(const MetricDef& m, double fraction);
 
 /// Rule second_quotient on the observables `comps` of the level runs (docs/metrics.md, "Second
 /// quotient of precision"): every admissible h, the primary level and its verdict.
