@@ -109,6 +109,7 @@ struct Fields<PairReport> {
                  [](PairReport& r, const ordered_json& j) { r.q_ii_full = qii_from(j); }, on_steps),
         // Both ladders: an adaptive scheme's invariant claims are judged on its tolerance ladder.
         RIGIDBENCH_FIELD(invariants, [](const PairReport& r) { return ran(r) && (!r.tolerance || !r.invariants.empty()); }),
+        RIGIDBENCH_FIELD(measures, [](const PairReport& r) { return ran(r) && !r.measures.empty(); }),
         field("error_anatomy", RIGIDBENCH_AT(anatomy), [](const PairReport& r) { return on_steps(r) && r.anatomy; }),
         RIGIDBENCH_FIELD(structure, [](const PairReport& r) { return on_steps(r) && r.structure; }),
         field("true_vs_printed_note", RIGIDBENCH_WRITES(kTrueVsPrinted), on_steps),
@@ -146,6 +147,7 @@ PairReport PairReport::of(const PairResult& r, const Problem* p) {
   o.q_ii = r.q_ii;
   o.q_ii_full = r.q_ii_full;
   for (const InvariantResult& i : r.invariants) o.invariants.emplace_back(i.name, i);
+  o.measures = r.measures;
   o.anatomy = r.anatomy;
   o.structure = r.structure;
   if (r.reference) o.reference = static_cast<const ReferenceSummary&>(*r.reference);

@@ -55,6 +55,7 @@ struct PairReport {
   /// As judged, in the problem's order (InvariantResult; its per-level halves and growth fits are not
   /// written, but the judged level's growth is).
   std::vector<std::pair<std::string, InvariantResult>> invariants;
+  std::vector<std::pair<std::string, MeasureResult>> measures;  // the metric table's measures of a pair
   std::optional<ErrorAnatomy> anatomy;
   std::optional<StructureResult> structure;
   std::optional<ReferenceSummary> reference;

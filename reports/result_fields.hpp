@@ -296,6 +296,11 @@ struct Fields<LongTimeEnergy> {
 };
 
 template <>
+struct Fields<MeasureResult> {
+  static constexpr auto list() { return std::tuple{RIGIDBENCH_FIELD(value), RIGIDBENCH_FIELD(verdict), RIGIDBENCH_FIELD(note)}; }
+};
+
+template <>
 struct Fields<EstimatorOrder> {
   static constexpr auto list() {
     return std::tuple{RIGIDBENCH_FIELD(h), RIGIDBENCH_FIELD(estimate), field("slope", RIGIDBENCH_AT(fit.slope)),

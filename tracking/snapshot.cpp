@@ -212,6 +212,9 @@ PairSnapshot pair_of_result(const PairReport& r) {
       if (const Convergence* c = r.ladder(name)) p.convergence.emplace_back(name, LadderSnapshot::of(*c));  // else: not applicable
     } else if (m.section == MetricSection::q_ii && (name == "q_ii" || name == "q_ii_full") && !r.tolerance) {
       p.checks.emplace_back(name, verdict_of(name == "q_ii" ? r.q_ii : r.q_ii_full));
+    } else if (m.section == MetricSection::measures) {
+      for (const auto& [mn, mr] : r.measures)
+        if (mn == name) p.checks.emplace_back(name, to_string(mr.verdict));
     } else if (m.section == MetricSection::tolerance_ladder && r.tolerance) {
       p.checks.emplace_back(name, to_string(m.tolerance_verdict(*r.tolerance)));
     }

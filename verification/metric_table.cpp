@@ -11,7 +11,7 @@ using S = MetricSection;
 constexpr MetricDef metric(std::string_view name, S section, std::string_view label, std::string_view what,
                            std::string_view units, R rule, double order_factor = 1, bool gating = true,
                            std::string_view note = {}) {
-  return MetricDef{name, section, label, what, units, rule, order_factor, gating, note, nullptr, 0, nullptr};
+  return MetricDef{name, section, label, what, units, rule, order_factor, gating, note, nullptr, 0, nullptr, nullptr};
 }
 
 // The metrics that are not errors against the reference (docs/metrics.md, "Second quotient of
@@ -42,6 +42,8 @@ extern const MetricDef attitude_error_final, attitude_error_max, omega_error_fin
 // An adaptive scheme's tolerance ladder (docs/adaptive.md, "Verdicts"), defined beside the study that
 // measures them (verification/tolerance_ladder.cpp) with their thresholds.
 extern const MetricDef tolerance_proportionality, rejected_steps, estimator_order;
+// The measures of a pair (docs/metrics.md, "Measures of a pair"), one file each in verification/measures/.
+extern const MetricDef rerun_difference;
 }  // namespace metric_defs
 
 namespace {
@@ -52,7 +54,7 @@ std::span<const MetricDef> table() {
   static const auto t = std::to_array<MetricDef>({
       metric_defs::attitude_error_final, metric_defs::attitude_error_max, metric_defs::omega_error_final,
       metric_defs::omega_error_max, metric_defs::h1_distance, metric_defs::q_error, metric_defs::E_error,
-      kQii, kQiiFull, kInvariants, metric_defs::tolerance_proportionality, metric_defs::rejected_steps,
+      kQii, kQiiFull, kInvariants, metric_defs::rerun_difference, metric_defs::tolerance_proportionality, metric_defs::rejected_steps,
       metric_defs::estimator_order, kNsPerStep, kRatio, kInstructions});
   return t;
 }
@@ -67,7 +69,7 @@ const char* to_string(VerdictRule r) {
     case R::claim: return "claim";
     case R::tolerance_slope: return "tolerance_slope";
     case R::estimator_slope: return "estimator_slope";
-    case R::fraction_at_most: return "fraction_at_most";
+    case R::at_most: return "at_most";
     case R::speed: return "speed";
     case R::none: return "none";
   }
@@ -80,6 +82,7 @@ const char* to_string(MetricSection s) {
     case S::paper_measures: return "paper_measures";
     case S::q_ii: return "q_ii";
     case S::invariants: return "invariants";
+    case S::measures: return "measures";
     case S::tolerance_ladder: return "tolerance_ladder";
     case S::cost: return "cost";
   }
@@ -93,6 +96,8 @@ const MetricDef* find_metric(std::string_view name) {
     if (m.name == name) return &m;
   return nullptr;
 }
+
+bool is_measure(const MetricDef& m) { return m.section == S::measures; }
 
 bool is_error_metric(const MetricDef& m) {
   return m.section == S::convergence || m.section == S::paper_measures;

@@ -19,19 +19,21 @@ enum class VerdictRule {
   tolerance_slope,  // tolerance ladder: slope of log error vs log tol within `band` of p/(q+1); beyond it by two
                     // standard errors of the slope fails, in between undefined
   estimator_slope,  // slope of log error estimate vs log h of one uncontrolled step within `band` of q+1, the same rule
-  fraction_at_most, // a fraction (rejected steps / attempted, the largest over the tolerance levels) <= band
+  at_most,          // a value <= band (rejected steps / attempted steps of a tolerance ladder; a measure)
   speed,            // instructions per step against the gate baseline (bench; the gate's speed rule)
   none,             // reported only
 };
 const char* to_string(VerdictRule r);
 
 /// Where a metric sits in a result of the report (the JSON key of its section).
-enum class MetricSection { convergence, paper_measures, q_ii, invariants, tolerance_ladder, cost };
+enum class MetricSection { convergence, paper_measures, q_ii, invariants, measures, tolerance_ladder, cost };
 const char* to_string(MetricSection s);
 
 struct ErrorInputs;     // verification/error_metrics/error_metric.hpp
 struct LevelRun;        // verification/runner.hpp
 struct ToleranceStudy;  // verification/tolerance_ladder.hpp
+struct MeasureInputs;   // verification/measures/measure.hpp
+struct MeasureValue;    // verification/measures/measure.hpp
 enum class Verdict;     // verification/metrics.hpp
 
 /// How an error metric (sections convergence and paper_measures) is computed from one level's observed
@@ -56,18 +58,23 @@ struct MetricDef {
   bool gating = true;        // a failed verdict fails `verify` and the gate
   std::string_view note;     // said with every verdict of this metric
   const ErrorMeasure* error = nullptr;  // error metrics: how the runner computes it; null otherwise
-  /// Rules tolerance_slope, estimator_slope: the allowance around the expected slope; fraction_at_most:
+  /// Rules tolerance_slope, estimator_slope: the allowance around the expected slope; at_most:
   /// the largest fraction that passes.
   double band = 0;
   /// Section tolerance_ladder: the verdict of a tolerance study in this metric (the study computes it by
   /// the metric's rule, verdicts.hpp), which the checks of a pair and the gate read by the metric's name.
   Verdict (*tolerance_verdict)(const ToleranceStudy&) = nullptr;
+  /// Section measures: how the runner computes the measure of a pair (one number and a note), in the
+  /// measure's own file under verification/measures/; judged by the rule (none or at_most).
+  MeasureValue (*measure)(const MeasureInputs&) = nullptr;
 };
 
 /// The table, in report order.
 std::span<const MetricDef> metric_table();
 /// nullptr when no metric has that name.
 const MetricDef* find_metric(std::string_view name);
+/// True for the measures of a pair (section measures: one number each, computed by MetricDef::measure).
+bool is_measure(const MetricDef& m);
 /// True for the error metrics whose per-level errors the runner computes against the reference
 /// (sections convergence and paper_measures).
 bool is_error_metric(const MetricDef& m);

@@ -57,6 +57,14 @@ struct Convergence {
   bool gating = true;                // false: informational (paper measures), does not fail `verify`
   std::vector<double> rounding;      // per level: accumulated-rounding allowance (ErrorSeries::rounding)
 };
+/// A measure of a pair (section measures of the metric table): its number, its verdict by the
+/// measure's rule (undefined for rule none, or where it was not measured) and what to say with it.
+struct MeasureResult {
+  double value = kNaN;
+  Verdict verdict = Verdict::undefined;
+  std::string note;
+};
+
 /// `at_least`: the expected order is a lower bound (pass when slope >= expected - tolerance), as for
 /// the energy error of a non-conserving scheme, which may superconverge.
 Convergence assess_order(const std::vector<double>& h, const std::vector<double>& error,

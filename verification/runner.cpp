@@ -7,6 +7,7 @@
 
 #include "../core/so3.hpp"
 #include "error_metrics/error_metric.hpp"
+#include "measures/measure.hpp"
 #include "memory.hpp"
 #include "metric_table.hpp"
 #include "verdicts.hpp"
@@ -155,6 +156,8 @@ std::vector<PairResult::Check> PairResult::checks() const {
   }
   for (const auto& i : invariants)
     if (i.claim != Claim::none) add("invariant:" + i.name, i.verdict);
+  for (const auto& [name, m] : measures)
+    if (const MetricDef* d = find_metric(name); d != nullptr && d->gating) add(name, m.verdict);
   if (structure)
     for (const StructureCheck* c : {&structure->symmetric, &structure->symplectic})
       if (c->claimed && c->observed != Observed::not_checked) add("structure:" + c->property, c->verdict);
@@ -243,6 +246,11 @@ PairResult assess_adaptive_pair(const Problem& p, const SchemeEntry& s, const La
       break;
     }
   assess_adaptive_invariants(R, p, s);
+  for (const MetricDef& m : metric_table())
+    if (is_measure(m))
+      R.measures.emplace_back(std::string(m.name),
+                              MeasureResult{kNaN, Verdict::undefined, "not measured: a measure of a pair is computed from a step "
+                                                                      "ladder's level runs (docs/metrics.md, \"Measures of a pair\")"});
   R.cost.source = "adaptive: the cost per unit of simulated time at each tolerance is in tolerance_ladder";
   R.seconds = since(start);
   return R;
@@ -442,6 +450,14 @@ PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   }
 
   assess_invariants(R, p, s, L, runs, finest);
+  // Every measure of the table, computed by its own file (verification/measures/).
+  const MeasureInputs mi{p, s, L, runs, ref};
+  for (const MetricDef& m : metric_table()) {
+    if (!is_measure(m)) continue;
+    if (!m.measure) throw std::logic_error(cat("verify_pair: the measure '", m.name, "' declares no computation"));
+    MeasureValue v = m.measure(mi);
+    R.measures.emplace_back(std::string(m.name), MeasureResult{v.value, judge_measure(m, v.value), std::move(v.note)});
+  }
   fill_history(R, in, runs, finest);
   R.seconds = level_seconds + since(start);  // the pair's work, whether its levels ran together or not
   return R;

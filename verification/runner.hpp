@@ -222,6 +222,9 @@ struct PairResult {
   std::map<std::string, Convergence> paper_measures;
   QiiResult q_ii, q_ii_full;
   std::vector<InvariantResult> invariants;
+  /// Every measure of the metric table (section measures) by name, in the table's order; an adaptive
+  /// pair's say why they are not measured.
+  std::vector<std::pair<std::string, MeasureResult>> measures;
   const ReferenceSolution* reference = nullptr;
   CostResult cost;
   History history;
@@ -237,8 +240,9 @@ struct PairResult {
   std::optional<ToleranceStudy> tolerance;
   double seconds = 0;
   /// Every gating verdict of the pair by its check name - "status" (the pair ran to the end), each
-  /// gating convergence metric, an adaptive scheme's "tolerance_proportionality" and "rejected_steps", "q_ii"/"q_ii_full", "invariant:<name>", "structure:<property>" (a
-  /// claimed property that was measured) - the names expectation files and the gate use
+  /// gating convergence metric, "q_ii"/"q_ii_full", "invariant:<name>", each gating measure,
+  /// "structure:<property>" (a claimed property that was measured), an adaptive scheme's gating rows of
+  /// the tolerance ladder ("tolerance_proportionality", "rejected_steps") - the names expectation files and the gate use
   /// (docs/gate.md). Empty for a skipped pair.
   struct Check {
     std::string name;

@@ -23,7 +23,7 @@ extern const MetricDef tolerance_proportionality{
 extern const MetricDef rejected_steps{
     "rejected_steps", MetricSection::tolerance_ladder, "rejected steps",
     "the controller's rejected steps over its attempted steps, the largest over the levels", "1",
-    VerdictRule::fraction_at_most, 1, true, {}, nullptr, kMaxRejectedFraction,
+    VerdictRule::at_most, 1, true, {}, nullptr, kMaxRejectedFraction,
     [](const ToleranceStudy& t) { return t.rejection_verdict; }};
 extern const MetricDef estimator_order{
     "estimator_order", MetricSection::tolerance_ladder, "error estimator's order",
@@ -379,7 +379,7 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
   bool all_ran = true;
   for (const ToleranceLevel& lv : st.levels) all_ran = all_ran && lv.ok;
   if (!std::isnan(st.rejected_fraction)) {
-    st.rejection_verdict = judge_fraction(metric_defs::rejected_steps, st.rejected_fraction);
+    st.rejection_verdict = judge_at_most(metric_defs::rejected_steps, st.rejected_fraction);
     st.rejection_note = cat("largest rejected fraction over the levels ", format_number(st.rejected_fraction, 3),
                             " (allowed ", format_number(kMaxRejectedFraction, 3), ")");
   }

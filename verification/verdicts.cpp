@@ -90,9 +90,17 @@ Verdict judge_slope(const MetricDef& m, const LineFit& fit, double expected) {
   return std::isfinite(se) && dev > m.band + 2 * se ? Verdict::fail : Verdict::undefined;
 }
 
-Verdict judge_fraction(const MetricDef& m, double fraction) {
+Verdict judge_at_most(const MetricDef& m, double fraction) {
   if (std::isnan(fraction)) return Verdict::undefined;
   return fraction <= m.band ? Verdict::pass : Verdict::fail;
+}
+
+Verdict judge_measure(const MetricDef& m, double value) {
+  switch (m.rule) {
+    case VerdictRule::at_most: return judge_at_most(m, value);
+    case VerdictRule::none: return Verdict::undefined;
+    default: throw std::logic_error(cat("the measure '", m.name, "' has rule ", to_string(m.rule), " (none or at_most)"));
+  }
 }
 
 /// The round-off allowances below are ulps of roundoff_scale, expressed relative to S_I: a component

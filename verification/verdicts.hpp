@@ -29,8 +29,11 @@ Convergence judge_order(const MetricDef& m, const std::vector<double>& h, const 
 /// standard errors of the slope fails; in between, or without a fit, undefined (the shape of the
 /// bounded rule of the invariants).
 Verdict judge_slope(const MetricDef& m, const LineFit& fit, double expected);
-/// Rule fraction_at_most: fraction <= m.band passes, above it fails; NaN (nothing ran) undefined.
-Verdict judge_fraction(const MetricDef& m, double fraction);
+/// Rule at_most: fraction <= m.band passes, above it fails; NaN (nothing ran) undefined.
+Verdict judge_at_most(const MetricDef& m, double fraction);
+
+/// A measure's verdict: rule at_most by judge_at_most, rule none undefined (reported only).
+Verdict judge_measure(const MetricDef& m, double value);
 
 /// Rule second_quotient on the observables `comps` of the level runs (docs/metrics.md, "Second
 /// quotient of precision"): every admissible h, the primary level and its verdict.
