@@ -113,7 +113,7 @@ TEST_CASE("metric table: compare accepts error metrics only - the gate snapshots
   for (const MetricDef& m : metric_table()) {
     INFO(m.name);
     if (m.section == MetricSection::convergence) CHECK(e["convergence"].contains(std::string(m.name)) == m.gating);
-    if (m.section == MetricSection::q_ii) CHECK(e["checks"].contains(std::string(m.name)) == m.gating);
+    if (m.section == MetricSection::q_ii || is_measure(m)) CHECK(e["checks"].contains(std::string(m.name)) == m.gating);
   }
 }
 
