@@ -283,6 +283,29 @@ class PythonScheme final : public AnyIntegrator {
     return c;
   }
   std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
+  /// error_estimate(t, h), optional (docs/python.md, "An adaptive scheme"): the class's estimate of
+  /// one uncontrolled step of h from its current state, its state unchanged - what the estimator's
+  /// order is measured on (docs/adaptive.md). A real number >= 0 (NaN: not available at that h); a
+  /// raise, a bool, a negative or anything else is an InputError naming it, never a number made up.
+  std::optional<double> error_estimate(double t, double h) override {
+    if (!obj_ || !pending_.empty() || g_cancelled) return std::nullopt;
+    py::gil_scoped_acquire gil;
+    if (!py::hasattr(obj_->obj, "error_estimate")) return std::nullopt;
+    const WatchedCall call;
+    const std::string who = cat("python: ", std::string(info_->name), ".error_estimate(t, h)");
+    py::object r;
+    try {
+      r = obj_->obj.attr("error_estimate")(t, h);
+    } catch (const py::error_already_set& e) {
+      const std::string why = call.stopped();
+      throw InputError(!why.empty() ? why : cat(who, " raised ", python_message(e)));
+    }
+    const std::string shown = std::string(py::str(py::repr(r))).substr(0, 60);
+    const double v = PyBool_Check(r.ptr()) || !PyNumber_Check(r.ptr()) ? -1.0 : PyFloat_AsDouble(r.ptr());
+    if (PyErr_Occurred() != nullptr) PyErr_Clear();
+    if (!(v >= 0) && !std::isnan(v)) throw InputError(cat(who, " returned ", shown, ", not a real number >= 0"));
+    return v;
+  }
 
  private:
   const SchemeInfo* info_;

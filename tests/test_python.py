@@ -399,6 +399,35 @@ class ModuleTest(unittest.TestCase):
             with self.assertRaisesRegex(Exception, "tol0 must be in"):
                 rigidbench.verify(LieHeunEuler, ["free_body"], measure_cost=False, **kw)
 
+    def test_an_adaptive_class_s_own_error_estimate_is_measured(self):
+        # error_estimate(t, h): the embedded estimate of one uncontrolled step from the current state,
+        # the state unchanged. Lie-Heun's (the difference to Lie-Euler) is of order q = 1: ~ h^2.
+        class Estimating(LieHeunEuler):
+            name = "py_lie_heun_estimating"
+
+            def error_estimate(self, t, h):
+                a1 = self.accel(self.W)
+                W2 = self.W + h * a1
+                return self.estimate(h, W2, a1, self.accel(W2))
+        est = rigidbench.verify(Estimating, ["free_body"], tol0=1e-3, tol_levels=3,
+                                measure_cost=False)["results"][0]["tolerance_ladder"]["estimator"]
+        self.assertEqual(est["expected"], 2.0)
+        self.assertAlmostEqual(est["slope"], 2.0, delta=0.1)
+        self.assertEqual(est["verdict"], "pass", est["note"])
+        # Told it is of order 0 (slope 1 expected), the same estimate fails: the check can fail.
+        told = type("Told", (Estimating,), {"name": "py_lie_heun_estimating_q0", "error_estimate_order": 0})
+        est = rigidbench.verify(told, ["free_body"], tol0=1e-3, tol_levels=3,
+                                measure_cost=False)["results"][0]["tolerance_ladder"]["estimator"]
+        self.assertEqual(est["verdict"], "fail", est["note"])
+        # Without the method: not measured. With one that gives no number: an error naming it.
+        self.assertNotIn("estimator", rigidbench.verify(LieHeunEuler, ["free_body"], tol0=1e-3, tol_levels=3,
+                                                        measure_cost=False)["results"][0]["tolerance_ladder"])
+        for bad in ("small", True, -1.0, 1j):
+            with self.assertRaisesRegex(Exception, "error_estimate"):
+                rigidbench.verify(type("BadEstimate", (LieHeunEuler,),
+                                       {"name": "py_bad_estimate_value", "error_estimate": lambda self, t, h, v=bad: v}),
+                                  ["free_body"], tol0=1e-3, tol_levels=3, measure_cost=False)
+
     def test_counters_that_are_not_counts_are_refused(self):
         # counters() returning floats, negatives or raising was read as zeros, and a missing
         # rejected_steps passed: a controller rejecting 70 % of its steps passed rejected_steps so.
