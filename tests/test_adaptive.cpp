@@ -146,13 +146,30 @@ TEST_CASE("a scheme with dense output is measured between its steps too: its int
   CHECK(dp.levels.front().dense_errors.at("attitude_error_max") / dp.levels.back().dense_errors.at("attitude_error_max") > 10);
 }
 
+namespace {
+/// Dormand-Prince stepping onto the output times instead of interpolating: a first-same-as-last pair
+/// without dense output, which no built-in is (its estimate must not reuse the derivative of its last step).
+struct Dopri5LandingTag {
+  static const SchemeInfo& info() {
+    static const SchemeInfo i = [] {
+      SchemeInfo s = OdeintDopri5::info();
+      s.name = "test_dopri5_landing";
+      s.dense_output = false;
+      return s;
+    }();
+    return i;
+  }
+};
+using Dopri5Landing = OdeintAdaptive<odeint_adaptive::RungeKutta<ode::runge_kutta_dopri5, false>, Dopri5LandingTag>;
+}  // namespace
+
 TEST_CASE("the estimator's own order: the estimate of one step falls as h^(q+1)", "[adaptive]") {
   // Drake's ErrEstOrder test as the model: an embedded pair whose estimate is of order q = p - 1
   // (local extrapolation) shows slope p under step halving from the initial state.
   const Problem p = catalogue_problem("heavy_top");
   const double h0 = 0.5;  // an output interval of heavy_top's span
   for (const SchemeEntry& e : {scheme_entry<OdeintDopri5>(), scheme_entry<OdeintCashKarp54>(), scheme_entry<OdeintFehlberg78>(),
-                              scheme_entry<RkmkDopri5>()}) {
+                              scheme_entry<RkmkDopri5>(), scheme_entry<Dopri5Landing>()}) {
     const std::optional<EstimatorOrder> E = estimator_order(p, e, h0);
     REQUIRE(E);
     INFO(e.info->name << ": " << E->note);
