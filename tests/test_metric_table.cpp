@@ -262,6 +262,12 @@ TEST_CASE("measures of a pair: every one of the table on every pair, a rerun tha
   bool checked = false;
   for (const PairResult::Check& c : drifting.checks()) checked = checked || c.name == "rerun_difference";
   CHECK(checked == gating);
+  // An adaptive pair's measures: its tolerance ladder's first level run again at its tolerance.
+  const PairResult adaptive = assess_adaptive_pair(p, find_scheme("odeint_dopri5"), L, ref, {.tol0 = 1e-4, .levels = 3});
+  REQUIRE(adaptive.tolerance);
+  CHECK(adaptive.measures.size() == rows);
+  CHECK(measure(adaptive, "rerun_difference").value == 0.0);
+  CHECK_THAT(measure(adaptive, "rerun_difference").note, Catch::Contains("bit-identical"));
 }
 
 TEST_CASE("error metrics: computed from the observed run against the reference", "[metrics]") {

@@ -238,7 +238,7 @@ PairResult assess_adaptive_pair(const Problem& p, const SchemeEntry& s, const La
   const auto start = Clock::now();
   PairResult R = pair_header(p, s, L, ref);
   if (R.status == "skipped") return R;
-  R.tolerance = tolerance_study(p, s, ref, T);
+  R.tolerance = tolerance_study(p, s, ref, T, &R.measures);
   for (const ToleranceLevel& lv : R.tolerance->levels)
     if (!lv.ok) {
       R.status = "breakdown";
@@ -246,14 +246,20 @@ PairResult assess_adaptive_pair(const Problem& p, const SchemeEntry& s, const La
       break;
     }
   assess_adaptive_invariants(R, p, s);
-  for (const MetricDef& m : metric_table())
-    if (is_measure(m))
-      R.measures.emplace_back(std::string(m.name),
-                              MeasureResult{kNaN, Verdict::undefined, "not measured: a measure of a pair is computed from a step "
-                                                                      "ladder's level runs (docs/metrics.md, \"Measures of a pair\")"});
   R.cost.source = "adaptive: the cost per unit of simulated time at each tolerance is in tolerance_ladder";
   R.seconds = since(start);
   return R;
+}
+
+std::vector<std::pair<std::string, MeasureResult>> measure_pair(const MeasureInputs& in) {
+  std::vector<std::pair<std::string, MeasureResult>> out;
+  for (const MetricDef& m : metric_table()) {  // each computed by its own file (verification/measures/)
+    if (!is_measure(m)) continue;
+    if (!m.measure) throw std::logic_error(cat("measure_pair: the measure '", m.name, "' declares no computation"));
+    MeasureValue v = m.measure(in);
+    out.emplace_back(std::string(m.name), MeasureResult{v.value, judge_measure(m, v.value), std::move(v.note)});
+  }
+  return out;
 }
 
 PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, const ReferenceSolution& ref) {
@@ -450,14 +456,10 @@ PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   }
 
   assess_invariants(R, p, s, L, runs, finest);
-  // Every measure of the table, computed by its own file (verification/measures/).
-  const MeasureInputs mi{p, s, L, runs, ref};
-  for (const MetricDef& m : metric_table()) {
-    if (!is_measure(m)) continue;
-    if (!m.measure) throw std::logic_error(cat("verify_pair: the measure '", m.name, "' declares no computation"));
-    MeasureValue v = m.measure(mi);
-    R.measures.emplace_back(std::string(m.name), MeasureResult{v.value, judge_measure(m, v.value), std::move(v.note)});
-  }
+  R.measures = measure_pair({p, s, runs, ref, [&](std::size_t k) {
+                               const auto integ = s.make(p);
+                               return run_level(*integ, p, L, int(k));
+                             }});
   fill_history(R, in, runs, finest);
   R.seconds = level_seconds + since(start);  // the pair's work, whether its levels ran together or not
   return R;

@@ -222,8 +222,8 @@ struct PairResult {
   std::map<std::string, Convergence> paper_measures;
   QiiResult q_ii, q_ii_full;
   std::vector<InvariantResult> invariants;
-  /// Every measure of the metric table (section measures) by name, in the table's order; an adaptive
-  /// pair's say why they are not measured.
+  /// Every measure of the metric table (section measures) by name, in the table's order (measure_pair),
+  /// on either ladder.
   std::vector<std::pair<std::string, MeasureResult>> measures;
   const ReferenceSolution* reference = nullptr;
   CostResult cost;

@@ -6,6 +6,7 @@
 
 #include "../integrators/integrate.hpp"
 #include "error_metrics/error_metric.hpp"
+#include "measures/measure.hpp"
 #include "metric_table.hpp"
 #include "runner.hpp"
 #include "verdicts.hpp"
@@ -181,17 +182,23 @@ void dense_errors(ToleranceLevel& lv, const Problem& p, const SchemeEntry& s, co
   lv.dense_accepted_steps = run.counters.accepted_steps;
 }
 
-/// One level: the scheme at abs = rel = tol through the study loop's level runner (run_level), one
-/// driver step per output interval, observed at every one.
+/// A tolerance level's plan: one driver step per output interval, observed at every one.
+LevelPlan output_plan(const OutputGridReference& out) {
+  const std::int64_t M = out.grid.m;
+  return LevelPlan{FixedSteps{out.grid.t0, out.grid.h0, M}, 1, M};
+}
+
+/// One level: the scheme at abs = rel = tol through the study loop's level runner (run_level) on the
+/// output plan; its run kept in `keep` when given (the measures of the pair).
 ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const OutputGridReference& out, double tol,
-                                   int repetitions, double floor) {
+                                   int repetitions, double floor, LevelRun* keep) {
   ToleranceLevel lv;
   lv.tol = tol;
   const SchemeSettings set = settings_at(s, tol);
   const std::unique_ptr<AnyIntegrator> integ = s.make(p, set);
   const std::int64_t M = out.grid.m;
-  const LevelPlan plan{FixedSteps{out.grid.t0, out.grid.h0, M}, 1, M};
-  const LevelRun run = run_level(*integ, p, plan);
+  const LevelPlan plan = output_plan(out);
+  LevelRun run = run_level(*integ, p, plan);
   lv.seconds = run.seconds;
   if (run.ok) time_repetitions(lv, p, s, set, plan.steps, repetitions);
   lv.ok = run.ok;
@@ -212,6 +219,7 @@ ToleranceLevel run_tolerance_level(const Problem& p, const SchemeEntry& s, const
   // A scheme with dense output steps past the output times: its steps are its tolerance's whatever the
   // grid (a loose tolerance's steps may span several output intervals), so it is never grid-bound.
   lv.grid_bound = !s.info->dense_output && lv.counters.accepted_steps < 2 * std::uint64_t(M);
+  if (keep != nullptr) *keep = std::move(run);
   return lv;
 }
 
@@ -334,7 +342,7 @@ void require_ladder_tolerances(const SchemeEntry& s) {
 }
 
 ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const ReferenceSolution& ref,
-                               const ToleranceLadder& L) {
+                               const ToleranceLadder& L, std::vector<std::pair<std::string, MeasureResult>>* measures) {
   if (!s.info->adaptive)
     throw InputError(cat("'", std::string(s.info->name), "' chooses no steps of its own: it is judged on the step ladder"));
   require_ladder_tolerances(s);
@@ -351,6 +359,7 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
   const std::size_t stride = ToleranceLadder::stride(ref.times.size() - 1, L.max_intervals);
   st.output_intervals = (ref.times.size() - 1) / stride;
   std::vector<double> lt, le, lw, ls;  // log10 tol, judged error, omega error, accepted steps
+  std::vector<LevelRun> runs;         // kept for the measures of the pair
   const double floor = reference_floor(ref, stride, st.translating);
   const OutputGridReference out = on_output_grid(ref, stride);
   std::optional<OutputGridReference> dense;
@@ -359,7 +368,8 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
     st.dense_intervals = std::size_t(dense->grid.m);
   }
   for (int k = 0; k < L.levels; ++k) {
-    ToleranceLevel lv = run_tolerance_level(p, s, out, L.tol(k), std::max(1, L.repetitions), floor);
+    LevelRun* keep = measures != nullptr ? &runs.emplace_back() : nullptr;
+    ToleranceLevel lv = run_tolerance_level(p, s, out, L.tol(k), std::max(1, L.repetitions), floor, keep);
     if (dense && lv.ok) dense_errors(lv, p, s, *dense);
     if (lv.ok) st.rejected_fraction = std::isnan(st.rejected_fraction) ? lv.rejected_fraction
                                                                        : std::max(st.rejected_fraction, lv.rejected_fraction);
@@ -376,6 +386,11 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
   }
   judge_proportionality(st, *s.info, lt, le, lw, ls);
   st.estimator = estimator_order(p, s, out.grid.h0);
+  if (measures != nullptr)
+    *measures = measure_pair({p, s, runs, ref, [&](std::size_t k) {
+                                const auto integ = s.make(p, settings_at(s, L.tol(int(k))));
+                                return run_level(*integ, p, output_plan(out));
+                              }});
   bool all_ran = true;
   for (const ToleranceLevel& lv : st.levels) all_ran = all_ran && lv.ok;
   if (!std::isnan(st.rejected_fraction)) {

@@ -188,7 +188,10 @@ std::string impossible_counts(const Counters& c);
 /// tolerance ladder sets them at every level, and a value that is not used is not recorded as used.
 void require_ladder_tolerances(const SchemeEntry& s);
 
+/// `measures`, when given, receives the metric table's measures of a pair computed on the ladder's
+/// level runs (measure_pair; a level run again at its tolerance on the same output grid).
 ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const ReferenceSolution& ref,
-                               const ToleranceLadder& L = {});
+                               const ToleranceLadder& L = {},
+                               std::vector<std::pair<std::string, MeasureResult>>* measures = nullptr);
 
 }  // namespace rigidbench
