@@ -17,6 +17,10 @@ struct BodyState {
   Vec3 v = Vec3::Zero();      // v_W: its spatial velocity
 };
 
+struct State;
+/// Bit for bit the same bodies (the estimator's check that an estimate leaves a scheme's state alone).
+bool same_state(const State& a, const State& b);
+
 struct State {
   std::vector<BodyState> bodies;
   State() = default;
@@ -44,6 +48,15 @@ inline void flatten(const State& s, bool translating, double* out) {
 inline bool all_finite(const State& s) {
   for (const BodyState& b : s.bodies)
     if (!b.R.allFinite() || !b.W.allFinite() || !b.x.allFinite() || !b.v.allFinite()) return false;
+  return true;
+}
+
+inline bool same_state(const State& a, const State& b) {
+  if (a.bodies.size() != b.bodies.size()) return false;
+  for (std::size_t i = 0; i < a.bodies.size(); ++i) {
+    const BodyState &u = a.bodies[i], &v = b.bodies[i];
+    if (u.R != v.R || u.W != v.W || u.x != v.x || u.v != v.v) return false;
+  }
   return true;
 }
 
