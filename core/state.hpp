@@ -17,10 +17,6 @@ struct BodyState {
   Vec3 v = Vec3::Zero();      // v_W: its spatial velocity
 };
 
-struct State;
-/// Bit for bit the same bodies (the estimator's check that an estimate leaves a scheme's state alone).
-bool same_state(const State& a, const State& b);
-
 struct State {
   std::vector<BodyState> bodies;
   State() = default;
@@ -51,6 +47,7 @@ inline bool all_finite(const State& s) {
   return true;
 }
 
+/// Bit for bit the same bodies (the estimator's check that an estimate leaves a scheme's state alone).
 inline bool same_state(const State& a, const State& b) {
   if (a.bodies.size() != b.bodies.size()) return false;
   for (std::size_t i = 0; i < a.bodies.size(); ++i) {
