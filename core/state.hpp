@@ -47,4 +47,14 @@ inline bool all_finite(const State& s) {
   return true;
 }
 
+/// Bit for bit the same bodies (the estimator's check that an estimate leaves a scheme's state alone).
+inline bool same_state(const State& a, const State& b) {
+  if (a.bodies.size() != b.bodies.size()) return false;
+  for (std::size_t i = 0; i < a.bodies.size(); ++i) {
+    const BodyState &u = a.bodies[i], &v = b.bodies[i];
+    if (u.R != v.R || u.W != v.W || u.x != v.x || u.v != v.v) return false;
+  }
+  return true;
+}
+
 }  // namespace rigidbench

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <chrono>
 #include <condition_variable>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -285,8 +286,9 @@ class PythonScheme final : public AnyIntegrator {
   std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
   /// error_estimate(t, h), optional (docs/python.md, "An adaptive scheme"): the class's estimate of
   /// one uncontrolled step of h from its current state, its state unchanged - what the estimator's
-  /// order is measured on (docs/adaptive.md). A real number >= 0 (NaN: not available at that h); a
-  /// raise, a bool, a negative or anything else is an InputError naming it, never a number made up.
+  /// order is measured on (docs/adaptive.md). A finite real number >= 0 (NaN: none at that h); a
+  /// raise, a bool, a negative, an infinity or anything else is an InputError naming it, never a
+  /// number made up (the estimator's check then fails with it: tolerance_ladder.cpp).
   std::optional<double> error_estimate(double t, double h) override {
     if (!obj_ || !pending_.empty() || g_cancelled) return std::nullopt;
     py::gil_scoped_acquire gil;
@@ -294,16 +296,22 @@ class PythonScheme final : public AnyIntegrator {
     const WatchedCall call;
     const std::string who = cat("python: ", std::string(info_->name), ".error_estimate(t, h)");
     py::object r;
+    State before = x_, after = x_;  // the object's own state around the call: an estimate takes no step
     try {
+      state_from_python(obj_->obj.attr("read")(), *p_, before);
       r = obj_->obj.attr("error_estimate")(t, h);
+      state_from_python(obj_->obj.attr("read")(), *p_, after);
     } catch (const py::error_already_set& e) {
       const std::string why = call.stopped();
-      throw InputError(!why.empty() ? why : cat(who, " raised ", python_message(e)));
+      throw InputError(!why.empty() ? cat(who, ": ", why) : cat(who, " raised ", python_message(e)));
     }
+    if (!same_state(before, after))
+      throw InputError(cat(who, " changed the scheme's state: an estimate is of one step not taken (docs/python.md)"));
     const std::string shown = std::string(py::str(py::repr(r))).substr(0, 60);
     const double v = PyBool_Check(r.ptr()) || !PyNumber_Check(r.ptr()) ? -1.0 : PyFloat_AsDouble(r.ptr());
     if (PyErr_Occurred() != nullptr) PyErr_Clear();
-    if (!(v >= 0) && !std::isnan(v)) throw InputError(cat(who, " returned ", shown, ", not a real number >= 0"));
+    if (!(v >= 0 && v < std::numeric_limits<double>::infinity()) && !std::isnan(v))
+      throw InputError(cat(who, " returned ", shown, ", not a finite real number >= 0 (or NaN: none at this h)"));
     return v;
   }
 

@@ -161,6 +161,34 @@ struct Dopri5LandingTag {
   }
 };
 using Dopri5Landing = OdeintAdaptive<odeint_adaptive::RungeKutta<ode::runge_kutta_dopri5, false>, Dopri5LandingTag>;
+
+/// Dormand-Prince whose estimate takes the step it estimates: against the contract (an estimate of a
+/// step not taken).
+class MovingEstimate final {
+ public:
+  static const SchemeInfo& info() {
+    static const SchemeInfo i = [] {
+      SchemeInfo s = OdeintDopri5::info();
+      s.name = "test_moving_estimate";
+      return s;
+    }();
+    return i;
+  }
+  MovingEstimate(const Problem& p, const SchemeSettings& set) : s_(p, set) {}
+  explicit MovingEstimate(const Problem& p) : s_(p) {}
+  void reset(const State& x0, double t0) { s_.reset(x0, t0); }
+  StepStatus step(double t, double h) { return s_.step(t, h); }
+  void read(State& x) const { s_.read(x); }
+  Counters counters() const { return s_.counters(); }
+  double error_estimate(double t, double h) {
+    const double e = s_.error_estimate(t, h);
+    s_.step(t, h);
+    return e;
+  }
+
+ private:
+  OdeintDopri5 s_;
+};
 }  // namespace
 
 TEST_CASE("the estimator's own order: the estimate of one step falls as h^(q+1)", "[adaptive]") {
@@ -189,6 +217,11 @@ TEST_CASE("the estimator's own order: the estimate of one step falls as h^(q+1)"
   REQUIRE(E);
   CHECK(E->expected == 3);
   CHECK(E->verdict == Verdict::fail);
+  // An estimate that moves the scheme fails, with the reason.
+  const std::optional<EstimatorOrder> M = estimator_order(p, scheme_entry<MovingEstimate>(), h0);
+  REQUIRE(M);
+  CHECK(M->verdict == Verdict::fail);
+  CHECK_THAT(M->note, Catch::Contains("changed the scheme's state"));
 }
 
 TEMPLATE_TEST_CASE("adaptive odeint schemes land on the output times and count their steps", "[adaptive]", OdeintDopri5,

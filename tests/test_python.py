@@ -422,11 +422,24 @@ class ModuleTest(unittest.TestCase):
         # Without the method: not measured. With one that gives no number: an error naming it.
         self.assertNotIn("estimator", rigidbench.verify(LieHeunEuler, ["free_body"], tol0=1e-3, tol_levels=3,
                                                         measure_cost=False)["results"][0]["tolerance_ladder"])
-        for bad in ("small", True, -1.0, 1j):
-            with self.assertRaisesRegex(Exception, "error_estimate"):
-                rigidbench.verify(type("BadEstimate", (LieHeunEuler,),
-                                       {"name": "py_bad_estimate_value", "error_estimate": lambda self, t, h, v=bad: v}),
-                                  ["free_body"], tol0=1e-3, tol_levels=3, measure_cost=False)
+        # A return that is no estimate, a raise, or an estimate that takes the step: the estimator's
+        # check fails with the reason, and the run and its report go on.
+        def boom(self, t, h):
+            raise RuntimeError("boom")
+
+        def moves(self, t, h):
+            self.W = self.W + h
+            return 1e-3
+        for bad, why in ((lambda self, t, h: "small", "not a finite real number"), (lambda self, t, h: True, "not a finite"),
+                         (lambda self, t, h: -1.0, "not a finite"), (lambda self, t, h: 1j, "not a finite"),
+                         (lambda self, t, h: math.inf, "not a finite"), (boom, "raised RuntimeError: boom"),
+                         (moves, "changed the scheme's state")):
+            r = rigidbench.verify(type("BadEstimate", (LieHeunEuler,), {"name": "py_bad_estimate_value", "error_estimate": bad}),
+                                  ["free_body"], tol0=1e-3, tol_levels=3, measure_cost=False)["results"][0]
+            self.assertEqual(r["status"], "ok", r.get("reason"))
+            est = r["tolerance_ladder"]["estimator"]
+            self.assertEqual(est["verdict"], "fail", est["note"])
+            self.assertIn(why, est["note"])
 
     def test_counters_that_are_not_counts_are_refused(self):
         # counters() returning floats, negatives or raising was read as zeros, and a missing

@@ -256,12 +256,22 @@ void judge_proportionality(ToleranceStudy& st, const SchemeInfo& info, const std
 
 std::optional<EstimatorOrder> estimator_order(const Problem& p, const SchemeEntry& s, double h0) {
   const std::unique_ptr<AnyIntegrator> integ = s.make(p, s.settings);
-  State x = p.initial;
+  State x = p.initial, before = p.initial, after = p.initial;  // read() fills a state of the problem's bodies
   integ->reset(x, p.t0);
-  if (!integ->error_estimate(p.t0, h0)) return std::nullopt;
+  integ->read(before);
   EstimatorOrder E;
   const int q = s.info->error_estimate_order >= 0 ? s.info->error_estimate_order : s.info->order - 1;
   E.expected = double(q + 1);
+  // The contract (integrator.hpp, HasErrorEstimate; docs/python.md): an estimate of one step not
+  // taken. A scheme whose estimate fails, or which moves while estimating, fails the check with the
+  // reason - the run and its report go on (the check is the estimator's, not the pair's).
+  try {
+    if (!integ->error_estimate(p.t0, h0)) return std::nullopt;
+  } catch (const InputError& e) {
+    E.verdict = Verdict::fail;
+    E.note = cat("error_estimate failed: ", e.what());
+    return E;
+  }
   // Round-off: a few thousand ulps of the state's largest component (the estimate is a difference of
   // two solutions of the same step, each rounded at every stage).
   double scale = 1;
@@ -270,7 +280,20 @@ std::optional<EstimatorOrder> estimator_order(const Problem& p, const SchemeEntr
   for (int k = 0; k < kEstimatorLevels; ++k) {
     const double h = h0 * std::pow(2.0, -0.5 * double(k));
     E.h.push_back(h);
-    E.estimate.push_back(*integ->error_estimate(p.t0, h));
+    try {
+      E.estimate.push_back(*integ->error_estimate(p.t0, h));
+    } catch (const InputError& e) {
+      E.verdict = Verdict::fail;
+      E.note = cat("error_estimate failed at h = ", format_number(h, 3), ": ", e.what());
+      return E;
+    }
+    integ->read(after);
+    if (!same_state(before, after)) {
+      E.verdict = Verdict::fail;
+      E.note = cat("error_estimate(t, h = ", format_number(h, 3),
+                   ") changed the scheme's state: an estimate is of one step not taken (docs/adaptive.md)");
+      return E;
+    }
   }
   std::vector<double> lh, le;  // the finest contiguous levels above the floor
   for (int k = kEstimatorLevels - 1; k >= 0 && int(lh.size()) < kEstimatorFit; --k) {

@@ -1,7 +1,7 @@
 #pragma once
 // A measure of a pair (docs/metrics.md, "Measures of a pair"): one number the runner computes from
-// a pair's step ladder - its level runs, the problem, the scheme, the reference - that is not an
-// error against the reference (those are verification/error_metrics/). Each is one file in this
+// a pair's ladder, step or tolerance - its level runs, the problem, the scheme, the reference - that
+// is not an error against the reference (those are verification/error_metrics/). Each is one file in this
 // folder that defines its row of the metric table (section measures, rule none or at_most) with the
 // function that computes it; the runner computes and judges every row of the table alike, the
 // report writes it under the pair's `measures`, and a gating one becomes a check of the pair and of

@@ -1,8 +1,8 @@
 // Determinism in one process (docs/metrics.md, "Measures of a pair"): the ladder's first level (a step
 // ladder's coarsest step, a tolerance ladder's loosest tolerance) run again, with a new integrator from
-// the same entry, and compared with its first run at every observation time. A scheme whose step depends only on its state and h repeats itself bit for bit;
-// one that does not (a state kept between runs, an uninitialised value, a reduction whose order
-// varies between threads) shows it here at the cost of the ladder's cheapest level. It is the first of
+// the same entry, and compared with its first run at every observation time. A scheme whose step
+// depends only on its state and h repeats itself bit for bit; one that does not (a state kept between
+// runs, an uninitialised value, a reduction whose order varies between threads) shows it here at the cost of the ladder's cheapest level. It is the first of
 // the determinism questions users ask of engines (across processes and thread counts are the
 // conformance card's).
 #include <cmath>
