@@ -38,6 +38,29 @@ std::string exact_invariants(const PairResult& r) {
     if (i.claim == Claim::exact) ex++, ex_pass += i.verdict == Verdict::pass;
   return ex == 0 ? std::string() : cat(std::to_string(ex_pass), "/", std::to_string(ex), " pass");
 }
+
+/// The pair's measures (the metric table's section measures) that failed their rule, "  name value fail",
+/// so that a measure's verdict is seen on the console as in the report; empty when none failed.
+std::string failed_measures(const PairResult& r) {
+  std::string out;
+  for (const auto& [name, m] : r.measures)
+    if (m.verdict == Verdict::fail) out += cat(", ", name, " ", fmt(m.value, "%.3g"), " fail");
+  return out;
+}
+
+/// An adaptive pair's line: error against tolerance with its expected slope p/(q+1) (docs/adaptive.md,
+/// "Verdicts"), rejected fraction, effective order, the estimator's own order when measured.
+std::string tolerance_line(const PairResult& r) {
+  const ToleranceStudy& t = *r.tolerance;
+  std::string line = cat("tol-slope ", fmt(t.proportionality.slope, "%.2f"), "/", fmt(t.expected_slope, "%.3g"), " ",
+                         to_string(t.proportionality_verdict), ", rejected ", fmt(t.rejected_fraction, "%.2f"), " ",
+                         to_string(t.rejection_verdict), ", effective order ", fmt(t.effective_order, "%.1f"));
+  if (t.estimator)
+    line += cat(", estimate slope ", fmt(t.estimator->fit.slope, "%.2f"), "/", fmt(t.estimator->expected, "%.0f"), " ",
+                to_string(t.estimator->verdict));
+  if (const std::string exact = exact_invariants(r); !exact.empty()) line += cat(", exact invariants ", exact);
+  return line;
+}
 }  // namespace
 
 void print_summary(const SuiteResult& s) {
@@ -51,13 +74,8 @@ void print_summary(const SuiteResult& s) {
       continue;
     }
     if (r.tolerance) {  // an adaptive scheme: its tolerance ladder instead (docs/adaptive.md)
-      const ToleranceStudy& t = *r.tolerance;
-      const std::string exact = exact_invariants(r);
-      std::printf("%-18s %-14s %-9s tol-slope %s/1 %s, rejected %s %s, effective order %s%s%s\n", r.integrator.c_str(),
-                  r.problem.c_str(), r.status.c_str(), fmt(t.proportionality.slope, "%.2f").c_str(),
-                  to_string(t.proportionality_verdict), fmt(t.rejected_fraction, "%.2f").c_str(),
-                  to_string(t.rejection_verdict), fmt(t.effective_order, "%.1f").c_str(),
-                  exact.empty() ? "" : cat(", exact invariants ", exact).c_str(), r.failed() ? "  <- FAILED" : "");
+      std::printf("%-18s %-14s %-9s %s%s%s\n", r.integrator.c_str(), r.problem.c_str(), r.status.c_str(),
+                  tolerance_line(r).c_str(), failed_measures(r).c_str(), r.failed() ? "  <- FAILED" : "");
       continue;
     }
     const auto it = r.convergence.find("attitude_error_final");
@@ -70,10 +88,10 @@ void print_summary(const SuiteResult& s) {
       q = cat(fmt(l.median, "%.3f"), "/", fmt(r.q_ii.expected, "%.0f"), " (", fmt(l.h, "%.2g"), ") ", to_string(l.verdict));
     }
     const std::string exact = exact_invariants(r);
-    std::printf("%-18s %-14s %-9s %-14s %-24s %-22s %-9s %s%s\n", r.integrator.c_str(), r.problem.c_str(), r.status.c_str(),
-                slope.c_str(), q.c_str(), (exact.empty() ? std::string("0/0 pass") : exact).c_str(),
+    std::printf("%-18s %-14s %-9s %-14s %-24s %-22s %-9s %s%s%s\n", r.integrator.c_str(), r.problem.c_str(),
+                r.status.c_str(), slope.c_str(), q.c_str(), (exact.empty() ? std::string("0/0 pass") : exact).c_str(),
                 fmt(r.cost.ns_per_step, "%.0f").c_str(), fmt(r.cost.ratio_to_baseline, "%.2f").c_str(),
-                r.failed() ? "  <- FAILED" : "");
+                failed_measures(r).c_str(), r.failed() ? "  <- FAILED" : "");
   }
   bool long_time = false;
   for (const auto& r : s.results) long_time |= r.long_time && r.long_time->status != "not_applicable";

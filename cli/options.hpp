@@ -62,6 +62,7 @@ struct ToleranceOptions {
   void add_to(CLI::App* sc, const std::string& note = "");
   /// The ladder asked for (defaults where not given).
   ToleranceLadder ladder() const { return user_tolerance_ladder(tol0, levels); }
+  bool given() const { return tol0 || levels; }
   /// Of a command whose --adaptive chooses the ladder: the ladder when adaptive, nothing otherwise
   /// (and InputError when a tolerance was given without it).
   std::optional<ToleranceLadder> ladder_if(bool adaptive) const { return adaptive_tolerance_ladder(adaptive, tol0, levels); }

@@ -203,6 +203,7 @@ Command add_verify(CLI::App& app, const std::vector<std::string>& argv) {
             req.t_end = o->problems.t_end;
             req.ladder = o->ladder.ladder;
             req.tolerance_ladder = o->tolerance.ladder();
+            req.tolerance_ladder_given = o->tolerance.given();
             req.progress = !o->quiet;
             if (req.suite == "paper" && (o->history.record || !o->history.path.empty()))
               throw InputError("--history records the quick suite or a selection of pairs, not the paper suite's items");

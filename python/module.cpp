@@ -298,6 +298,7 @@ void bind_runs(py::module_& m) {
         req.measure_cost = measure_cost;
         req.progress = progress;
         req.tolerance_ladder = user_tolerance_ladder(tol0, tol_levels);
+        req.tolerance_ladder_given = tol0 || tol_levels;
         if (!out.empty()) report_file_for(out);  // a bad --out fails before any work
         SuiteResult s;
         python::run_watched([&] { s = run_suite(req); }, timeout_of(step_timeout));

@@ -71,6 +71,9 @@ r = run("ladder", "--problem", "free_body", "--order", "2", "--tol0", "1e-3")
 check(r.returncode == 2 and "give --adaptive" in r.stderr, f"ladder --tol0 without --adaptive: exit {r.returncode}: {r.stderr}")
 r = run("score", "--problem", "free_body", "--trajectories", SRC, "--name", "x", "--order", "2", "--tol-levels", "5")
 check(r.returncode == 2 and "give --adaptive" in r.stderr, f"score --tol-levels without --adaptive: exit {r.returncode}: {r.stderr}")
+r = run("verify", "--integrator", "lie_euler", "--problem", "free_body", "--tol-levels", "5", "--no-cache", "--quiet")
+check(r.returncode == 2 and "none of the selected schemes is adaptive" in r.stderr,
+      f"verify --tol-levels with no adaptive scheme: exit {r.returncode}: {r.stderr}")
 # One problem, one scheme where a command runs one.
 r = run("simulate", "--integrator", "rk4_quat", "--integrator", "lie_euler", "--problem", "free_body", "--h", "0.1",
         "--out", os.path.join(SRC, "never-written.csv"))

@@ -398,6 +398,9 @@ class ModuleTest(unittest.TestCase):
         for kw in ({"tol0": 0.0}, {"tol0": 1e-20}, {"tol0": 0.5}, {"tol_levels": 2}, {"tol_levels": 25}):
             with self.assertRaisesRegex(Exception, "tol0 must be in"):
                 rigidbench.verify(LieHeunEuler, ["free_body"], measure_cost=False, **kw)
+        # A tolerance ladder with no adaptive scheme to run it is refused, not ignored.
+        with self.assertRaisesRegex(Exception, "none of the selected schemes is adaptive"):
+            rigidbench.verify("lie_euler", ["free_body"], tol_levels=5, measure_cost=False)
 
     def test_an_adaptive_class_s_own_error_estimate_is_measured(self):
         # error_estimate(t, h): the embedded estimate of one uncontrolled step from the current state,

@@ -506,6 +506,11 @@ SuiteResult run_suite(const SuiteRequest& req) {
   for (const SchemeEntry& e : configured) schemes.push_back(&e);
   require_distinct_names(out.problems, schemes);
   for (const SchemeEntry* e : schemes) require_ladder_tolerances(*e);  // before any reference is computed
+  // A tolerance ladder asked for with no adaptive scheme to run it would be ignored without a word.
+  if (req.tolerance_ladder_given &&
+      std::none_of(schemes.begin(), schemes.end(), [](const SchemeEntry* e) { return e->info->adaptive; }))
+    throw InputError("a tolerance ladder (--tol0, --tol-levels; Python's tol0, tol_levels) is run by adaptive schemes, "
+                     "and none of the selected schemes is adaptive (docs/adaptive.md)");
 
   std::vector<Pair> pairs;
   std::vector<std::pair<std::size_t, Ladder>> grids;

@@ -37,6 +37,7 @@ struct SuiteRequest {
   std::vector<Problem> problem_models;          // problems given as models (the Python module, scoring)
   LadderRequest ladder;
   ToleranceLadder tolerance_ladder;             // of the adaptive schemes (docs/adaptive.md)
+  bool tolerance_ladder_given = false;          // asked for (--tol0, --tol-levels): some scheme must be adaptive
   std::optional<double> t_end;
   int jobs = 0;                                 // 0: all hardware threads
   ReferenceSettings reference;
