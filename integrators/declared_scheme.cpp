@@ -176,6 +176,7 @@ const SchemeInfo& declare_scheme(SchemeDeclaration d) {
   i.adaptive = x.adaptive;
   i.error_estimate_order = x.error_estimate_order;
   i.dense_output = x.dense_output;
+  i.identity = x.identity;
   if (x.adaptive) i.settings = {kAbsTolerance, kRelTolerance};
   check_adaptive_declaration(i);
   store.push_back(std::move(s));

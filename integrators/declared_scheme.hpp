@@ -27,6 +27,7 @@ struct SchemeDeclaration {
   /// fixed order only.
   int error_estimate_order = -1;
   bool dense_output = false;  ///< SchemeInfo::dense_output; an adaptive scheme only
+  std::string identity;       ///< SchemeInfo::identity (a Python class: its `version`, else its source's hash)
 };
 
 /// Validates `d` (name, order in [1, 12] or, adaptive, [0, 12], at most NameList::kCapacity families and features, names

@@ -172,6 +172,11 @@ struct SchemeInfo {
   /// empty for schemes written for rigidbench (versioned by the tool). The report carries it and the
   /// gate pins it: a baseline blessed with another version is stale (docs/gate.md).
   std::string_view version = {};
+  /// What the history keys an outside scheme's results by (docs/history.md, "Outside schemes"): the
+  /// code it ran, e.g. a hash of a Python class's source. Empty: the version where there is one, else
+  /// for a scheme compiled into an outside program the program's (program_identity()), else
+  /// rigidbench's revision. Unlike `version`, the gate does not pin it: a rebuilt scheme is gated.
+  std::string_view identity = {};
 };
 
 struct StepStatus {

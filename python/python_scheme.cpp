@@ -421,6 +421,26 @@ void state_from_python(const py::handle& o, const Problem& p, State& out) {
   for (std::size_t b = 0; b < nb; ++b) body_from_python(s[b], tr, out.bodies[b]);
 }
 
+/// What the history keys the class's results by (SchemeInfo::identity, docs/history.md): its
+/// `version` when it gives one (a str), else "source " and the SHA-256 (12 hex digits) of its source
+/// as inspect finds it, so that an edited class is a new identity; none where the source cannot be
+/// had (a class made at run time).
+std::string identity_of(const py::handle& cls) {
+  if (py::hasattr(cls, "version")) {
+    const py::object v = cls.attr("version");
+    if (!py::isinstance<py::str>(v) || v.cast<std::string>().empty())
+      throw InputError("a Python scheme's `version` is a non-empty str (the identity the history keys its results by)");
+    return v.cast<std::string>();
+  }
+  try {
+    const py::object src = py::module_::import("inspect").attr("getsource")(cls);
+    const py::object digest = py::module_::import("hashlib").attr("sha256")(src.attr("encode")("utf-8")).attr("hexdigest")();
+    return cat("source ", digest.cast<std::string>().substr(0, 12));
+  } catch (const py::error_already_set&) {
+    return {};
+  }
+}
+
 SchemeDeclaration declaration_of(const py::handle& cls) {
   SchemeDeclaration d;
   if (!py::hasattr(cls, "name") || !py::hasattr(cls, "order"))
@@ -441,6 +461,7 @@ SchemeDeclaration declaration_of(const py::handle& cls) {
   d.dense_output = attr_or<bool>(cls, "dense_output", false);
   for (const auto& [k, v] : attr_or<std::map<std::string, std::string>>(cls, "claims", {}))
     set_claim(d.claims, k, claim_from_string(v));
+  d.identity = identity_of(cls);
   return d;
 }
 

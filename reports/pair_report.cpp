@@ -6,6 +6,7 @@
 #include "../problems/problem_file.hpp"
 #include "../verification/metric_table.hpp"
 #include "field_json.hpp"
+#include "provenance.hpp"
 #include "result_fields.hpp"
 
 namespace rigidbench {
@@ -35,8 +36,15 @@ constexpr const char* kTrueVsPrinted =
 SchemeRecord scheme_of(const PairResult& r, const SchemeInfo& info) {
   SchemeRecord s{std::string(info.title), std::string(info.source), info.order, to_string(info.kind),
                  std::string(info.representation), std::string(info.notes), r.origin == SchemeOrigin::builtin,
-                 to_string(r.origin), std::nullopt};
+                 to_string(r.origin), std::nullopt, std::nullopt};
   if (!info.version.empty()) s.version = std::string(info.version);
+  // The code the results came from, where it is not rigidbench's revision (docs/history.md).
+  // rigidbench's own schemes and engines are that revision's (their libraries pinned by its build).
+  if (r.origin != SchemeOrigin::builtin) {
+    if (!info.identity.empty()) s.identity = std::string(info.identity);
+    else if (!info.version.empty()) s.identity = s.version;
+    else if (r.origin == SchemeOrigin::registered) s.identity = program_identity();
+  }
   return s;
 }
 

@@ -30,6 +30,7 @@ struct SchemeRecord {
   bool builtin = true;
   std::string origin;
   std::optional<std::string> version;  ///< an engine's library version
+  std::optional<std::string> identity;  ///< what the history keys an outside scheme by (SchemeInfo::identity)
 };
 
 /// The step ladder and what the run was given.
@@ -85,7 +86,8 @@ struct Fields<SchemeRecord> {
   static constexpr auto list() {
     return std::tuple{RIGIDBENCH_FIELD(title), RIGIDBENCH_FIELD(source), RIGIDBENCH_FIELD(order),
                       RIGIDBENCH_FIELD(kind), RIGIDBENCH_FIELD(representation), RIGIDBENCH_FIELD(notes),
-                      RIGIDBENCH_FIELD(builtin), RIGIDBENCH_FIELD(origin), RIGIDBENCH_FIELD(version, Written::if_set)};
+                      RIGIDBENCH_FIELD(builtin), RIGIDBENCH_FIELD(origin), RIGIDBENCH_FIELD(version, Written::if_set),
+                      RIGIDBENCH_FIELD(identity, Written::if_set)};
   }
 };
 

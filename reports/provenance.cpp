@@ -1,5 +1,12 @@
 #include "provenance.hpp"
 
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <vector>
+
 #include "report.hpp"
 
 namespace rigidbench {
@@ -47,6 +54,26 @@ nlohmann::ordered_json MachineInfo::to_json() const {
   m["hardware_threads"] = hardware_threads;
   m["memory"] = memory;
   return m;
+}
+
+std::string program_identity() {
+  static const std::string identity = [] {
+    if (const char* given = std::getenv("RIGIDBENCH_SCHEME_REVISION"); given != nullptr && *given != '\0')
+      return std::string(given);
+    // FNV-1a (64 bit): an identity, not a signature - it tells two builds apart, nothing more.
+    std::ifstream exe("/proc/self/exe", std::ios::binary);
+    if (!exe) return std::string("build unknown (/proc/self/exe unreadable)");
+    std::uint64_t h = 1469598103934665603ull;
+    std::vector<char> buf(1 << 16);
+    while (exe.read(buf.data(), std::streamsize(buf.size())) || exe.gcount() > 0) {
+      for (std::streamsize k = 0; k < exe.gcount(); ++k) h = (h ^ std::uint8_t(buf[std::size_t(k)])) * 1099511628211ull;
+      if (!exe) break;
+    }
+    std::ostringstream os;
+    os << "build " << std::hex << std::setw(16) << std::setfill('0') << h;
+    return os.str();
+  }();
+  return identity;
 }
 
 }  // namespace rigidbench

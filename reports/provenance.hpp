@@ -34,4 +34,9 @@ struct MachineInfo {
   bool operator==(const MachineInfo&) const = default;
 };
 
+/// The identity of the code a scheme compiled into an outside program runs (docs/history.md,
+/// "Outside schemes"): $RIGIDBENCH_SCHEME_REVISION when set (the user's own revision), else "build "
+/// and a 64-bit FNV-1a hash of this program's executable, so that a rebuilt scheme is a new identity.
+std::string program_identity();
+
 }  // namespace rigidbench

@@ -7,7 +7,9 @@
   bad      files that are not a history, a newer layout, the paper suite: exit 2, nothing recorded.
   adaptive an adaptive pair's work per unit time (steps, right-hand sides, instructions) is recorded
            at each tolerance and flagged where injected; a layout-1 file gains the table work.
-usage: history.py RIGIDBENCH TMP_DIR [record|trends|writers|bad|adaptive ...] (default: all)"""
+  identity an outside scheme run good then broken under one revision of rigidbench is two points of
+           its history, keyed by its identity: --fail-on-worse fails and names both.
+usage: history.py RIGIDBENCH TMP_DIR [record|trends|writers|bad|adaptive|identity ...] (default: all)"""
 import copy
 import json
 import os
@@ -18,7 +20,7 @@ import subprocess
 import sys
 
 B, TMP = sys.argv[1], sys.argv[2]
-PARTS = sys.argv[3:] or ["record", "trends", "writers", "bad", "adaptive"]
+PARTS = sys.argv[3:] or ["record", "trends", "writers", "bad", "adaptive", "identity"]
 os.makedirs(TMP, exist_ok=True)
 SEL = ["--integrator", "lie_euler", "terze", "--problem", "free_body", "--levels", "4", "--quiet", "--jobs", "1"]
 
@@ -326,7 +328,7 @@ def adaptive():
         json.dump(d, open(files[-1], "w"))
     run("history", "--history", db, "--import", *files)
     con = sqlite3.connect(db)
-    check(con.execute("PRAGMA user_version").fetchone()[0] == 2, "a new history has layout 2")
+    check(con.execute("PRAGMA user_version").fetchone()[0] == 3, "a new history has layout 3")
     levels = sum(len(a["work"]["tol"]) for a in src["accuracy"].values() if "work" in a)
     rows = con.execute("SELECT count(*) FROM work WHERE run_id = 1").fetchone()[0]
     check(rows == levels, f"{rows} work rows, the snapshot has {levels} tolerance levels")
@@ -359,6 +361,7 @@ def adaptive():
     run("history", "--history", old, "--import", files[0])
     con = sqlite3.connect(old)
     con.execute("DROP TABLE work")
+    con.execute("DROP TABLE identities")
     con.execute("PRAGMA user_version = 1")
     con.commit()
     con.close()
@@ -367,11 +370,49 @@ def adaptive():
     check(all(pr["work"] is None for pr in one["pairs"]), "a layout-1 history has no work to trend")
     run("history", "--history", old, "--import", files[1])
     con = sqlite3.connect(old)
-    check(con.execute("PRAGMA user_version").fetchone()[0] == 2, "recorded into, a layout-1 history becomes layout 2")
+    check(con.execute("PRAGMA user_version").fetchone()[0] == 3, "recorded into, a layout-1 history becomes layout 3")
     check(con.execute("SELECT count(*) FROM work").fetchone()[0] == levels, "and holds the new run's work")
     print(f"adaptive: {levels} tolerance levels per run, {len(found)} work changes found, exactly those injected")
 
 
+def identity():
+    """lie_euler's results recorded as an outside scheme's (origin registered, its identity the
+    program's build): good, then broken (its errors x8, an order verdict failed) by a rebuilt program,
+    both under the one revision of rigidbench an outside project never changes."""
+    v, _ = reports()
+    db = fresh("identity.sqlite")
+    files = []
+    for k, build in enumerate(("build 00000000000000aa", "build 00000000000000bb")):
+        w = copy.deepcopy(v)
+        w["tool"]["git_revision"], w["started"] = "r00", f"2026-02-0{k + 1}T00:00:00Z"
+        for r in w["results"]:
+            if r["integrator"] != "lie_euler":
+                continue
+            r["scheme"].update({"builtin": False, "origin": "registered", "identity": build})
+            if k == 1:
+                for m in r["convergence"].values():
+                    m["error"] = [e * 8 if e is not None else None for e in m["error"]]
+                r["convergence"]["attitude_error_final"]["verdict"] = "fail"
+        files.append(os.path.join(TMP, f"identity{k}.json"))
+        json.dump(w, open(files[-1], "w"))
+    run("history", "--history", db, "--import", *files)
+    con = sqlite3.connect(db)
+    held = con.execute("SELECT integrator, identity FROM identities ORDER BY run_id").fetchall()
+    check(held == [("lie_euler", "build 00000000000000aa"), ("lie_euler", "build 00000000000000bb")],
+          f"each run's outside scheme and its identity recorded: {held}")
+    out = os.path.join(TMP, "identity-trends")
+    p = run("history", "--history", db, "--out", out, "--no-render", "--fail-on-worse", expect=1)
+    doc = trend_document(out)
+    names = [r["revision"] for r in doc["revisions"]]
+    check(names == ["r00 with lie_euler build 00000000000000aa", "r00 with lie_euler build 00000000000000bb"],
+          f"one revision of rigidbench, two identities of the scheme: {names}")
+    check("build 00000000000000bb" in p.stdout and "lie_euler" in p.stdout, f"the worse identity named:\n{p.stdout}")
+    le = next(pr for pr in doc["pairs"] if pr["integrator"] == "lie_euler")
+    check(any(c["direction"] == "worse" for c in le["error"]["change_points"]), "its error got worse")
+    check(any(vc["to"] == "fail" for vc in le["verdict_changes"]), "its verdict turned")
+    print(f"identity: {len(names)} identities under one revision; --fail-on-worse exit 1")
+
+
 for part in PARTS:
-    {"record": record, "trends": trends, "writers": writers, "bad": bad, "adaptive": adaptive}[part]()
+    {"record": record, "trends": trends, "writers": writers, "bad": bad, "adaptive": adaptive, "identity": identity}[part]()
 print("history: ok")

@@ -319,6 +319,28 @@ class ModuleTest(unittest.TestCase):
             self.assertAlmostEqual(py["convergence"][m]["slope"], cxx["convergence"][m]["slope"], delta=1e-6)
         self.assertEqual(py["invariants"]["orthogonality"]["claim"], "exact")
         self.assertEqual(py["invariants"]["orthogonality"]["verdict"], "pass")
+        # The history keys a class's results by its source (docs/history.md, "Outside schemes"); a
+        # built-in scheme has no identity of its own (it is rigidbench's revision's).
+        self.assertRegex(py["scheme"]["identity"], r"^source [0-9a-f]{12}$")
+        self.assertNotIn("identity", cxx["scheme"])
+
+    def test_a_class_s_identity_follows_its_code(self):
+        # An edited class (same name, another coefficient) is another identity; a `version` given is it.
+        class Edited(LieEuler):
+            def step(self, t, h):
+                super().step(t, 1.001 * h)
+
+        class Versioned(LieEuler):
+            version = "v2.1"
+
+        def identity(cls):
+            return rigidbench.verify(cls, ["free_body"], levels=3, measure_cost=False)["results"][0]["scheme"]["identity"]
+        first, edited = identity(LieEuler), identity(Edited)
+        self.assertNotEqual(first, edited)
+        self.assertEqual(first, identity(LieEuler))
+        self.assertEqual(identity(Versioned), "v2.1")
+        with self.assertRaisesRegex(ValueError, "`version` is a non-empty str"):
+            identity(type("Unversioned", (LieEuler,), {"version": 2}))
 
     def test_adaptive_python_scheme_on_the_tolerance_ladder(self):
         rep = rigidbench.verify([LieHeunEuler, "odeint_dopri5"], ["free_body"], tol0=1e-3, tol_levels=5,

@@ -38,7 +38,9 @@ namespace {
 // layout below (docs/history.md, "The file"). A newer layout is refused rather than misread.
 constexpr int kApplicationId = 0x52424831;
 // 2: the table work (an adaptive pair's work per tolerance); a layout-1 file gains it when recorded into.
-constexpr int kLayoutVersion = 2;
+// 3: the table identities (the code an outside scheme ran); a file of an older layout gains it when
+// recorded into.
+constexpr int kLayoutVersion = 3;
 // Long enough for another process's whole recording transaction (milliseconds to a second) many
 // times over; a writer that waits longer reports "database is locked" rather than hanging.
 constexpr int kBusyTimeoutMs = 120000;
@@ -76,6 +78,16 @@ CREATE TABLE costs(
   instructions_per_step REAL, ns_per_step REAL, ratio_to_baseline REAL, instruction_ratio_to_baseline REAL,
   newton_iterations_per_step REAL, load_evaluations_per_step REAL,
   PRIMARY KEY(run_id, integrator, problem)) WITHOUT ROWID;
+)sql";
+/// Layout 3: the identity of each outside scheme a run judged (SchemeInfo::identity: a Python class's
+/// source hash, an outside program's build): a run's results are those of its revision *and* of these
+/// identities, so that a good and a broken build of the user's scheme under one revision of rigidbench
+/// are two points of its history, not one (docs/history.md, "Outside schemes").
+constexpr const char* kLayoutIdentities = R"sql(
+CREATE TABLE identities(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  integrator TEXT NOT NULL, identity TEXT NOT NULL,
+  PRIMARY KEY(run_id, integrator)) WITHOUT ROWID;
 )sql";
 /// Layout 2: an adaptive pair's work at each tolerance of its ladder, per unit of simulated time
 /// (docs/adaptive.md): accepted steps, right-hand sides, load evaluations (the verify report) and
@@ -256,7 +268,7 @@ struct HistoryDb::Impl {
     std::set<std::array<std::string, 4>> want;
     {
       const std::unique_ptr<sqlite3, int (*)(sqlite3*)> guard(mem, &sqlite3_close);
-      for (const char* sql : {kLayout, layout >= 2 ? kLayoutWork : ""})
+      for (const char* sql : {kLayout, layout >= 2 ? kLayoutWork : "", layout >= 3 ? kLayoutIdentities : ""})
         if (sqlite3_exec(mem, sql, nullptr, nullptr, nullptr) != SQLITE_OK)
           throw std::runtime_error(cat("history: laying out the expected schema: ", sqlite3_errmsg(mem)));
       want = schema_of(mem, "history: the expected schema");
@@ -321,9 +333,11 @@ struct HistoryDb::Impl {
         throw InputError(cat(where("written by a newer rigidbench"), " (layout ", std::to_string(layout), "; this one reads ",
                              std::to_string(kLayoutVersion), ")"));
       check_schema(layout);
-      if (layout < 2 && create) {  // recorded into: gains the work table (read alone, it is read without one)
+      if (layout < 2 && create)  // recorded into: gains the work table (read alone, it is read without one)
         exec(kLayoutWork, "adding the table work (layout 2)");
-        exec("PRAGMA user_version = 2", "writing its header");
+      if (layout < 3 && create) {
+        exec(kLayoutIdentities, "adding the table identities (layout 3)");
+        exec("PRAGMA user_version = 3", "writing its header");
       }
       return;
     }
@@ -332,6 +346,7 @@ struct HistoryDb::Impl {
     if (!create) throw InputError(where("holds no history yet (record one with verify/bench/gate --history)"));
     exec(kLayout, "creating the tables");
     exec(kLayoutWork, "creating the tables");
+    exec(kLayoutIdentities, "creating the tables");
     exec(cat("PRAGMA application_id = ", std::to_string(kApplicationId), "; PRAGMA user_version = ",
              std::to_string(kLayoutVersion))
              .c_str(),
@@ -508,6 +523,20 @@ void insert_errors(sqlite3* db, const std::string& w, std::int64_t id, const Rec
   }
 }
 
+/// The identities table: each outside scheme of the verify report with the code it ran (a snapshot
+/// or a bench report alone records none: their runs are keyed by rigidbench's revision only).
+void insert_identities(sqlite3* db, const std::string& w, std::int64_t id, const Recorded& rec) {
+  if (!rec.verify) return;
+  std::map<std::string, std::string> of;
+  for (const PairReport& r : rec.verify->results)
+    if (r.scheme && !r.scheme->builtin && r.scheme->identity) of.emplace(r.integrator, *r.scheme->identity);
+  Statement ins(db, "INSERT INTO identities VALUES(?,?,?)", w);
+  for (const auto& [integ, identity] : of) {
+    ins.bind(1, id).bind(2, integ).bind(3, identity);
+    ins.run();
+  }
+}
+
 /// The verdicts table: each pair's checks and convergence verdicts, from the snapshot.
 void insert_verdicts(sqlite3* db, const std::string& w, std::int64_t id, const std::optional<GateSnapshot>& snapshot) {
   if (!snapshot) return;
@@ -603,6 +632,7 @@ std::vector<std::int64_t> HistoryDb::record(const std::vector<HistoryRun>& runs)
     const std::int64_t id = sqlite3_last_insert_rowid(d.db);
     insert_errors(d.db, w, id, rec);
     insert_verdicts(d.db, w, id, rec.snapshot);
+    insert_identities(d.db, w, id, rec);
     insert_costs(d.db, w, id, run, rec);
     insert_work(d.db, w, id, rec.snapshot);
     ids.push_back(id);
@@ -679,11 +709,22 @@ struct Revisions {
   }
 };
 
+/// A run's revision as the trends read it: rigidbench's, with the identities of the outside schemes
+/// it judged ("r1 with mine source 3f2a..."), so that each identity of a user's scheme is a point
+/// of its own (layout 3; an older file read alone has none).
+const char* revision_column(sqlite3* db, const std::string& w) {
+  Statement t(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'identities'", w);
+  if (!(t.step() && t.i64(0))) return "revision";
+  return "revision || coalesce(' with ' || (SELECT group_concat(integrator || ' ' || identity, ', ') FROM "
+         "(SELECT integrator, identity FROM identities i WHERE i.run_id = runs.id ORDER BY integrator)), '')";
+}
+
 Revisions read_revisions(sqlite3* db, const std::string& w, int last) {
   Revisions R;
   auto& [order, span, run_count, commands, run_revision, index] = R;
   {
-    Statement s(db, "SELECT id, revision, recorded_at, command FROM runs ORDER BY recorded_at, id", w);
+    const std::string sql = cat("SELECT id, ", revision_column(db, w), ", recorded_at, command FROM runs ORDER BY recorded_at, id");
+    Statement s(db, sql.c_str(), w);
     while (s.step()) {
       const std::string rev = s.text(1), at = s.text(2);
       if (!span.count(rev)) {
