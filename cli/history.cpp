@@ -38,6 +38,13 @@ std::string num_text(const nlohmann::ordered_json& v, const char* f = "%.4g") {
   return v.is_number() ? fmt(v.get<double>(), f) : std::string("-");
 }
 
+/// ", after REV" where a change's point before it is of another revision or identity (an outside
+/// scheme's good build, docs/history.md): both ends of the change are named.
+std::string after_revision(const nlohmann::ordered_json& c) {
+  const auto it = c.find("previous_revision");
+  return it != c.end() && it->is_string() && !it->get<std::string>().empty() ? cat(", after ", it->get<std::string>()) : "";
+}
+
 /// The change points and verdict changes of the trend document, on stdout.
 void print_trends(const nlohmann::ordered_json& doc) {
   const auto& sum = doc.at("summary");
@@ -46,9 +53,9 @@ void print_trends(const nlohmann::ordered_json& doc) {
   for (const auto& p : doc.at("pairs")) {
     const std::string pair = cat(p.at("integrator").get<std::string>(), " x ", p.at("problem").get<std::string>());
     auto line = [&](const nlohmann::ordered_json& c, const std::string& what) {
-      std::printf("  %-7s %-40s %-44s at %-18s %s -> %s (x%s)\n", c.at("direction").get<std::string>().c_str(), pair.c_str(),
+      std::printf("  %-7s %-40s %-44s at %-18s %s -> %s (x%s)%s\n", c.at("direction").get<std::string>().c_str(), pair.c_str(),
                   what.c_str(), c.at("revision").get<std::string>().c_str(), num_text(c.at("before")).c_str(),
-                  num_text(c.at("after")).c_str(), num_text(c.at("ratio"), "%.3f").c_str());
+                  num_text(c.at("after")).c_str(), num_text(c.at("ratio"), "%.3f").c_str(), after_revision(c).c_str());
     };
     if (p.at("error").is_object())
       for (const auto& c : p.at("error").at("change_points"))
@@ -61,9 +68,9 @@ void print_trends(const nlohmann::ordered_json& doc) {
           line(c, cat(s.at("measure").get<std::string>(), "/time at tol=", num_text(p.at("work").at("tol")),
                       s.at("environment").is_string() ? cat(" [", s.at("environment").get<std::string>(), "]") : ""));
     for (const auto& v : p.at("verdict_changes"))
-      std::printf("  %-7s %-40s %-44s at %-18s %s -> %s\n", "verdict", pair.c_str(), v.at("check").get<std::string>().c_str(),
+      std::printf("  %-7s %-40s %-44s at %-18s %s -> %s%s\n", "verdict", pair.c_str(), v.at("check").get<std::string>().c_str(),
                   v.at("revision").get<std::string>().c_str(), v.at("from").get<std::string>().c_str(),
-                  v.at("to").get<std::string>().c_str());
+                  v.at("to").get<std::string>().c_str(), after_revision(v).c_str());
   }
   const auto& revs = doc.at("revisions");
   std::printf("history: %d change point(s), %d verdict change(s); %d at the newest revision%s\n",

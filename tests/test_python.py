@@ -4,6 +4,7 @@ as the command line."""
 import json
 import math
 import os
+import subprocess
 import tempfile
 import unittest
 
@@ -341,6 +342,21 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(identity(Versioned), "v2.1")
         with self.assertRaisesRegex(ValueError, "`version` is a non-empty str"):
             identity(type("Unversioned", (LieEuler,), {"version": 2}))
+        # Good then broken under one build of rigidbench, into one history: two points of the
+        # scheme's history, and --fail-on-worse fails naming both (docs/history.md).
+        env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+        with tempfile.TemporaryDirectory() as d:
+            files = [os.path.join(d, f"{k}.json") for k in ("good", "broken")]
+            for cls, out in zip((LieEuler, Edited), files):
+                rigidbench.verify(cls, ["free_body"], levels=4, measure_cost=False, out=out)
+            db = os.path.join(d, "h.sqlite")
+            exe = os.environ["RIGIDBENCH_EXE"]
+            subprocess.run([exe, "history", "--history", db, "--import", *files], check=True, env=env, capture_output=True)
+            run = subprocess.run([exe, "history", "--history", db, "--no-render", "--out", os.path.join(d, "t"),
+                                  "--fail-on-worse"], capture_output=True, text=True, env=env)
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertIn(first, run.stdout)
+        self.assertIn(edited, run.stdout)
 
     def test_adaptive_python_scheme_on_the_tolerance_ladder(self):
         rep = rigidbench.verify([LieHeunEuler, "odeint_dopri5"], ["free_body"], tol0=1e-3, tol_levels=5,

@@ -682,6 +682,7 @@ ordered_json change_points_json(const std::vector<ChangePoint>& cps, const std::
   for (const ChangePoint& c : cps)
     a.push_back({{"index", revs[c.index]},
                  {"revision", names[revs[c.index]]},
+                 {"previous_revision", c.index > 0 ? names[revs[c.index - 1]] : std::string()},
                  {"before", num(c.before)},
                  {"after", num(c.after)},
                  {"ratio", num(c.before > 0 ? c.after / c.before : std::nan(""))},
@@ -932,13 +933,16 @@ ordered_json verdict_changes(const PairData& pd, const std::vector<std::string>&
   ordered_json vc = ordered_json::array();
   for (const auto& [check, by_rev] : pd.verdicts) {
     std::string prev;
+    std::size_t prev_i = 0;
     for (const auto& [i, vs] : by_rev) {
       const std::string v = vs.size() == 1 ? *vs.begin() : "mixed";
       if (!prev.empty() && v != prev) {
-        vc.push_back({{"check", check}, {"index", i}, {"revision", order[i]}, {"from", prev}, {"to", v}});
+        vc.push_back({{"check", check}, {"index", i}, {"revision", order[i]}, {"previous_revision", order[prev_i]},
+                      {"from", prev}, {"to", v}});
         n.latest += i + 1 == order.size();
       }
       prev = v;
+      prev_i = i;
     }
   }
   return vc;

@@ -973,7 +973,8 @@ def render_history(figs, doc):
                 ax.axvline(v["index"], color="C1", ls=":", lw=1)
         for ax in axes:
             ax.set_xticks(ticks)
-            ax.set_xticklabels([revs[i] for i in ticks], rotation=35, ha="right", fontsize=6.5)
+            # "REV with SCHEME IDENTITY" (an outside scheme's, docs/history.md): the identity on a line of its own.
+            ax.set_xticklabels([revs[i].replace(" with ", "\n", 1) for i in ticks], rotation=35, ha="right", fontsize=6.5)
             ax.set_xlim(-0.5, max(len(revs) - 0.5, 0.5))
             ax.grid(True, lw=0.3)
         figs.title(fig, f"{p['integrator']} x {p['problem']}: across revisions (oldest left)")
