@@ -27,6 +27,20 @@
 
 namespace rigidbench {
 
+/// S's entry, marked with how this translation unit was built: the program's own, where S's step is
+/// compiled (the library's Release build says nothing about it). A step compiled without
+/// optimisation costs 10-250 times more; its figures are reported, flagged as not comparable
+/// (docs/extending.md, "Build type").
+template <Integrator S>
+SchemeEntry outside_entry() {
+  SchemeEntry e = scheme_entry<S>();
+#ifndef __OPTIMIZE__
+  e.not_comparable = "its step was compiled without optimisation (the program's translation unit had no -O; build it with "
+                     "-DCMAKE_BUILD_TYPE=Release): its cost is not comparable with rigidbench's optimised schemes";
+#endif
+  return e;
+}
+
 /// Registers the schemes S... (each must satisfy the Integrator contract; their names must be new),
 /// calls `setup` (where a program registers its problems: register_problem), and runs the command
 /// line. Exit codes as `rigidbench` (cli/cli.hpp); a scheme or problem that cannot be registered
@@ -34,7 +48,7 @@ namespace rigidbench {
 template <Integrator... S>
 int main(int argc, char** argv, const std::function<void()>& setup = {}) {
   try {
-    (register_scheme<S>(), ...);
+    (register_scheme(outside_entry<S>()), ...);
     if (setup) setup();
   } catch (const InputError& e) {
     std::fprintf(stderr, "rigidbench: error: %s\n", e.what());

@@ -2,18 +2,12 @@
 
 #include <charconv>
 
+#include "hash.hpp"
 #include "types.hpp"
 
 namespace rigidbench {
 
-int Shard::of(std::string_view key, int count) {
-  std::uint64_t h = 14695981039346656037ull;  // FNV-1a offset basis
-  for (unsigned char c : key) {
-    h ^= c;
-    h *= 1099511628211ull;  // FNV prime
-  }
-  return int(h % std::uint64_t(count)) + 1;
-}
+int Shard::of(std::string_view key, int count) { return int(fnv1a(key) % std::uint64_t(count)) + 1; }
 
 bool Shard::contains(std::string_view key) const { return all() || of(key, count) == index; }
 

@@ -39,6 +39,10 @@ struct SchemeEntry {
   /// Measured time of an empty step through the same call path (a Python scheme's step() and read()
   /// doing nothing), ns; NaN for compiled schemes. Reported beside the cost (cost.call_overhead_ns).
   double call_overhead_ns = std::numeric_limits<double>::quiet_NaN();
+  /// Why its cost is not comparable with rigidbench's own, where it is not: an outside program's step
+  /// compiled without optimisation (rigidbench::main, rigidbench.hpp; docs/extending.md, "Build
+  /// type"). Its cost is measured and reported, flagged (cost.not_comparable); empty otherwise.
+  std::string not_comparable = {};
   /// One integrator of this scheme on `p` (with `set`: other settings than the entry's, e.g. an
   /// adaptive scheme's tolerance). A registered scheme (an engine, an outside C++ scheme: code that
   /// is not rigidbench's) that throws while it is made - an engine refusing the model, a plugin that cannot be

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "../core/hash.hpp"
 #include "report.hpp"
 
 namespace rigidbench {
@@ -60,13 +61,12 @@ std::string program_identity() {
   static const std::string identity = [] {
     if (const char* given = std::getenv("RIGIDBENCH_SCHEME_REVISION"); given != nullptr && *given != '\0')
       return std::string(given);
-    // FNV-1a (64 bit): an identity, not a signature - it tells two builds apart, nothing more.
     std::ifstream exe("/proc/self/exe", std::ios::binary);
     if (!exe) return std::string("build unknown (/proc/self/exe unreadable)");
-    std::uint64_t h = 1469598103934665603ull;
+    std::uint64_t h = kFnv1aOffset;
     std::vector<char> buf(1 << 16);
     while (exe.read(buf.data(), std::streamsize(buf.size())) || exe.gcount() > 0) {
-      for (std::streamsize k = 0; k < exe.gcount(); ++k) h = (h ^ std::uint8_t(buf[std::size_t(k)])) * 1099511628211ull;
+      h = fnv1a(std::string_view(buf.data(), std::size_t(exe.gcount())), h);
       if (!exe) break;
     }
     std::ostringstream os;

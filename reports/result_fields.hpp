@@ -248,7 +248,8 @@ struct Fields<CostResult> {
         RIGIDBENCH_FIELD(steps),
         RIGIDBENCH_FIELD(repetitions),
         RIGIDBENCH_FIELD(call_overhead_ns, Written::if_set),
-        RIGIDBENCH_FIELD(declared, Written::if_set)};
+        RIGIDBENCH_FIELD(declared, Written::if_set),
+        RIGIDBENCH_FIELD(not_comparable, Written::if_set)};
   }
 };
 

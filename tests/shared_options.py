@@ -74,6 +74,11 @@ check(r.returncode == 2 and "give --adaptive" in r.stderr, f"score --tol-levels 
 r = run("verify", "--integrator", "lie_euler", "--problem", "free_body", "--tol-levels", "5", "--no-cache", "--quiet")
 check(r.returncode == 2 and "none of the selected schemes is adaptive" in r.stderr,
       f"verify --tol-levels with no adaptive scheme: exit {r.returncode}: {r.stderr}")
+# A selection in which nothing applies verified nothing: exit 2, no report (it was exit 0).
+r = run("verify", "--integrator", "gr_nonholonomic", "--problem", "free_body", "--quiet", "--no-cache",
+        "--out", os.path.join(SRC, "nothing"))
+check(r.returncode == 2 and "nothing verified" in r.stderr and not os.path.exists(os.path.join(SRC, "nothing", "report.json")),
+      f"verify with no applicable pair: exit {r.returncode}: {r.stderr}")
 # One problem, one scheme where a command runs one.
 r = run("simulate", "--integrator", "rk4_quat", "--integrator", "lie_euler", "--problem", "free_body", "--h", "0.1",
         "--out", os.path.join(SRC, "never-written.csv"))

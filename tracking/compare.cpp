@@ -200,6 +200,9 @@ StepCost step_cost(const PairReport& r, const BenchEntry* b) {
               {"instruction_ratio_to_baseline", num(iratio)}, {"ratio_to_rk4", num(ratio4)},
               {"instruction_ratio_to_rk4", num(iratio4)}, {"flops", num(fl)},
               {"instructions_per_flop", num(ipf)}, {"source", source}, {"declared", declared}};
+  // An outside step compiled without optimisation (docs/extending.md, "Build type"): ranked, flagged -
+  // whether the figure is the bench report's or verify's, the same program's build produced it.
+  if (!r.cost.not_comparable.empty()) out.json["not_comparable"] = r.cost.not_comparable;
   return out;
 }
 
@@ -587,7 +590,8 @@ std::string compare_markdown(const ordered_json& c) {
         << r["q_ii"].value("verdict", "") << " | " << claims << " | " << list(inv["unclaimed_exact_at_every_level"]) << " | "
         << tilde_e
         << (r["error_at_h"].value("clipped", false) ? std::string("pi (clipped)") : fmt(as_num(r["error_at_h"]["error"])))
-        << " | " << anatomy << " | " << fmt(as_num(cp["ns"]), 4) << (cp.value("declared", false) ? " declared" : "") << " ("
+        << " | " << anatomy << " | " << fmt(as_num(cp["ns"]), 4) << (cp.value("declared", false) ? " declared" : "")
+        << (cp.contains("not_comparable") ? " (unoptimised build: not comparable)" : "") << " ("
         << fmt(as_num(cp["ratio_to_baseline"])) << ", " << fmt(as_num(cp.value("ratio_to_rk4", ordered_json()))) << ") | "
         << fmt(as_num(cp["instructions"]), 4) << " (" << fmt(as_num(cp["instruction_ratio_to_baseline"])) << ", "
         << fmt(as_num(cp.value("instruction_ratio_to_rk4", ordered_json()))) << ") | "

@@ -472,6 +472,7 @@ CostResult measure_cost(const Problem& p, const SchemeEntry& s, double h, int st
   c.repetitions = repetitions;
   c.source = s.cost_note;
   c.call_overhead_ns = s.call_overhead_ns;
+  c.not_comparable = s.not_comparable;
   if (!not_applicable(*s.info, p).empty()) return c;
   auto integ = s.make(p);
   double best = std::numeric_limits<double>::infinity();

@@ -173,6 +173,9 @@ struct CostResult {
   /// "cost"): never measured here, so the report and `compare` flag it. ns_per_step is then the
   /// finest level's declared figure (h that level's step).
   std::optional<DeclaredCost> declared;
+  /// SchemeEntry::not_comparable: why this figure is not comparable with rigidbench's own (an outside
+  /// step compiled without optimisation); empty where it is.
+  std::string not_comparable;
 };
 
 /// Time histories for the report's plots, on the observation grid thinned to at most ~256 points:
