@@ -36,8 +36,8 @@ void suggest_options(const CLI::App& sub, const std::vector<std::string>& comman
 
 /// An output named like one of the command's inputs is refused before the command runs (docs/
 /// security.md): `compare --in X --out X`, `verify --problem-file P --out P`, `gate --in X --bless
-/// --baseline X`, `--history H --out H`. Options that write are --out, --junit, --bench-out,
-/// --snapshot-out, and --baseline under --bless; every other value that names an existing file is
+/// --baseline X`, `--history H --out H`. Options that write are --out, --junit, --markdown,
+/// --summary-json, --bench-out, --snapshot-out, and --baseline under --bless; every other value that names an existing file is
 /// read. An output folder's files are checked when written (AtomicFile refuses a file this process
 /// read, note_input).
 void refuse_outputs_over_inputs(const CLI::App& sub) {
@@ -47,8 +47,8 @@ void refuse_outputs_over_inputs(const CLI::App& sub) {
   for (const CLI::Option* o : sub.get_options()) {
     if (o->count() == 0 || o->get_lnames().empty()) continue;
     const std::string name = o->get_lnames().front();
-    const bool writes = name == "out" || name == "junit" || name == "bench-out" || name == "snapshot-out" ||
-                        (name == "baseline" && bless);
+    const bool writes = name == "out" || name == "junit" || name == "markdown" || name == "summary-json" ||
+                        name == "bench-out" || name == "snapshot-out" || (name == "baseline" && bless);
     for (const std::string& v : o->results()) (writes ? outputs : inputs).emplace_back("--" + name, v);
   }
   for (const auto& [oo, ov] : outputs) {

@@ -189,7 +189,7 @@ GateResult run_against(const AgainstRequest& ar, const GateOptions& options, His
 
 /// What the options of `gate` fill (CLI11).
 struct GateCliOptions {
-  std::string baseline, current, junit, snapshot_out, bench_out, expect, shard;
+  std::string baseline, current, junit, markdown, summary_json, snapshot_out, bench_out, expect, shard;
   std::vector<std::string> command;                  // as typed: the line that reproduces a failure
   std::chrono::steady_clock::time_point started;     // the whole run's wall time, for JUnit
   AgainstRequest against;
@@ -209,6 +209,10 @@ CLI::App* add_gate_options(CLI::App& app, GateCliOptions& o) {
   sc->add_flag("--run", o.run, "Run the quick suite and the benchmarks to produce the current snapshot");
   sc->add_flag("--bless", o.bless, "Write the current snapshot as the new baseline (the only way to write one)");
   sc->add_option("--junit", o.junit, "Write JUnit XML (one testcase per scheme x problem x metric)");
+  sc->add_option("--markdown", o.markdown,
+                 "Write a short Markdown summary (outcome, counts, one line per check that did not pass; e.g. "
+                 "$GITHUB_STEP_SUMMARY)");
+  sc->add_option("--summary-json", o.summary_json, "Write the same summary as JSON (reports/schema/gate-summary-1.0.schema.json)");
   sc->add_option("--snapshot-out", o.snapshot_out, "Also write the current snapshot to this file");
   sc->add_option("--bench-out", o.bench_out,
                  "With --run: also write the run's bench report (timings and instruction counts) to this file");
@@ -264,6 +268,8 @@ int finish_gate(const GateCliOptions& o, HistoryRun& record, const GateResult& g
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - o.started).count();
   if (!o.junit.empty())
     write_atomic(o.junit, gate_junit(g, iso8601_now(), machine_info().value("hostname", "unknown"), wall));
+  if (!o.markdown.empty()) write_atomic(o.markdown, gate_markdown(g));
+  if (!o.summary_json.empty()) write_atomic(o.summary_json, gate_summary_json(g).dump(1) + "\n");
   record.outcome = g.exit_code() == 0 ? "pass" : "fail";
   record_run(history, record);
   return g.exit_code();

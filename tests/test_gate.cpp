@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "../core/json_input.hpp"
+#include "../core/json_schema.hpp"
 #include "../core/types.hpp"
 #include "../tracking/gate.hpp"
 #include "../reports/report.hpp"
@@ -301,6 +302,40 @@ TEST_CASE("gate: verdicts turning from pass to fail fail the gate - fail to fail
   CHECK(g.failures == 4);
   g = gate_compare(cur, cur);
   CHECK(g.exit_code() == 0);
+}
+
+TEST_CASE("gate summaries: Markdown names every failed check in one line, JSON valid against its schema", "[gate]") {
+  const json s = make_snapshot();
+  json cur = s;
+  cur["accuracy"]["terze/heavy_top"]["checks"]["invariant:momentum_along_field"] = "fail";
+  cur["accuracy"]["rig_neg/heavy_top"]["checks"]["q_ii"] = "fail";
+  cur["speed"]["odeint_rk4_quat/heavy_top"]["ratio_to_baseline"] = 0.9;  // a warning, listed after the failures
+  const GateResult g = gate_compare(s, cur);
+  REQUIRE(g.failures == 2);
+  const std::string md = gate_markdown(g);
+  CHECK_THAT(md, Catch::StartsWith("### rigidbench gate: FAILED"));
+  std::vector<std::string> lines;
+  std::istringstream in(md);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  // One table line per check that did not pass, failures first: each names its scheme and check.
+  std::vector<std::string> rows;
+  for (const auto& l : lines)
+    if (l.rfind("| **fail**", 0) == 0 || l.rfind("| warn", 0) == 0) rows.push_back(l);
+  REQUIRE(rows.size() == 3);
+  CHECK_THAT(rows[0] + rows[1], Catch::Contains("terze") && Catch::Contains("invariant:momentum_along_field"));
+  CHECK_THAT(rows[0] + rows[1], Catch::Contains("rig_neg") && Catch::Contains("q_ii"));
+  CHECK_THAT(rows[2], Catch::StartsWith("| warn"));
+  const auto j = gate_summary_json(g);
+  CHECK(j["outcome"] == "fail");
+  CHECK(j["exit_code"] == 1);
+  CHECK(j["counts"]["failed"] == 2);
+  CHECK(j["rows"].size() == 3);
+  CHECK_NOTHROW(validate_document(json::parse(j.dump()), DocumentSchema::gate_summary, "the gate summary"));
+  // A passing gate: the outcome and its counts, no table.
+  const GateResult ok = gate_compare(s, s);
+  CHECK(gate_markdown(ok).find("| status") == std::string::npos);
+  CHECK(gate_summary_json(ok)["outcome"] == "pass");
+  CHECK_NOTHROW(validate_document(json::parse(gate_summary_json(ok).dump()), DocumentSchema::gate_summary, "the gate summary"));
 }
 
 TEST_CASE("gate: instructions +3% fail, +1% pass, the wall-clock ratio only warns", "[gate]") {

@@ -1,5 +1,6 @@
 #include "gate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -478,6 +479,60 @@ std::string gate_table(const GateResult& g) {
   os << "gate: " << passed << " passed, " << g.failures << " failed\n";
   if (g.exit_code() == 4) os << "gate: the baseline is stale - re-bless it (or pass --allow-stale)\n";
   return os.str();
+}
+
+namespace {
+/// The rows that did not pass, those that fail the gate first (then in the gate's order).
+std::vector<const GateRow*> rows_to_show(const GateResult& g) {
+  std::vector<const GateRow*> out;
+  for (const auto& r : g.rows)
+    if (r.status != "pass") out.push_back(&r);
+  std::stable_sort(out.begin(), out.end(), [](const GateRow* a, const GateRow* b) { return a->failing && !b->failing; });
+  return out;
+}
+
+const char* outcome_of(const GateResult& g) {
+  const int code = g.exit_code();
+  return code == 0 ? "pass" : code == 4 ? "stale" : "fail";
+}
+}  // namespace
+
+std::string gate_markdown(const GateResult& g) {
+  std::size_t passed = 0;
+  for (const auto& r : g.rows) passed += r.status == "pass";
+  const int code = g.exit_code();
+  std::ostringstream os;
+  os << "### rigidbench gate: " << (code == 0 ? "passed" : code == 4 ? "stale baseline (re-bless)" : "FAILED") << "\n\n"
+     << passed << " passed, " << g.failures << " failed, " << g.warnings << " warning(s), " << g.stale << " stale, "
+     << g.expected << " expected failure(s)\n";
+  const std::vector<const GateRow*> shown = rows_to_show(g);
+  if (!shown.empty()) {
+    os << "\n| status | scheme | problem | check | baseline | current | why |\n|---|---|---|---|---|---|---|\n";
+    for (const GateRow* r : shown)
+      os << "| " << (r->failing ? "**" + r->status + "**" : r->status) << " | " << markdown_text(r->integrator) << " | "
+         << markdown_text(r->problem) << " | " << markdown_text(r->metric) << " | " << markdown_text(r->baseline) << " | "
+         << markdown_text(r->current) << " | " << markdown_text(r->message) << " |\n";
+  }
+  for (const auto& n : g.notes) os << "\n" << markdown_text(n) << "\n";
+  return os.str();
+}
+
+nlohmann::ordered_json gate_summary_json(const GateResult& g) {
+  std::size_t passed = 0;
+  for (const auto& r : g.rows) passed += r.status == "pass";
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const GateRow* r : rows_to_show(g))
+    rows.push_back({{"status", r->status}, {"failing", r->failing}, {"integrator", r->integrator}, {"problem", r->problem},
+                    {"check", r->metric}, {"baseline", r->baseline}, {"current", r->current}, {"message", r->message}});
+  return {{"kind", "rigidbench-gate-summary"},
+          {"schema_version", "1.0"},
+          {"outcome", outcome_of(g)},
+          {"exit_code", g.exit_code()},
+          {"counts",
+           {{"checks", g.rows.size()}, {"passed", passed}, {"failed", g.failures}, {"warnings", g.warnings},
+            {"stale", g.stale}, {"expected_failures", g.expected}}},
+          {"rows", rows},
+          {"notes", g.notes}};
 }
 
 std::string gate_junit(const GateResult& g, const std::string& timestamp, const std::string& hostname,

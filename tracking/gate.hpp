@@ -76,6 +76,13 @@ GateResult gate_compare(const GateSnapshot& baseline, const GateSnapshot& curren
 GateResult gate_compare(const nlohmann::json& baseline, const nlohmann::json& current, const GateOptions& options = {});
 
 std::string gate_table(const GateResult& g);
+/// A short Markdown summary for a pull request or a CI job summary ($GITHUB_STEP_SUMMARY; docs/gate.md,
+/// "Summaries"): the outcome and counts in one line, then one table row per check that did not pass
+/// (failed first), the notes; a passing gate is three lines.
+std::string gate_markdown(const GateResult& g);
+/// The same as JSON (reports/schema/gate-summary-1.0.schema.json): outcome, exit code, counts, and
+/// every row that did not pass with its baseline, current value and message.
+nlohmann::ordered_json gate_summary_json(const GateResult& g);
 /// JUnit XML following the Ant/Jenkins schema (reports/schema/junit.xsd): a testcase per row with
 /// classname, name and time; failures and errors carry a type and a message with the measured
 /// value, the threshold and how far past it. Each testcase's time is its pair's own work (pairs run in
