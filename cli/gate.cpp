@@ -225,6 +225,13 @@ CLI::App* add_gate_options(CLI::App& app, GateCliOptions& o) {
                "Compare accuracy only (no benchmarks with --run): for a runner with another toolchain or no valgrind");
   o.schemes.add_to(sc, Use::filter, "gated on both sides");
   o.problems.add_to(sc, Use::filter, false, false, "gated on both sides");
+  sc->add_option("--error-band", o.gate.rules.log10_rise,
+                 "Decades an error may rise before it fails, for this run (default 0.1; a baseline's own tolerances "
+                 "override it for their rows: docs/gate.md)")
+      ->check(CLI::Range(1e-6, 6.0));
+  sc->add_option("--instruction-tolerance", o.gate.rules.instruction_rise,
+                 "Fraction instructions per step may rise before they fail, for this run (default 0.02)")
+      ->check(CLI::Range(1e-6, 10.0));
   sc->add_option("--expect", o.expect, "Expected findings (JSON): listed failures pass, listed checks that pass fail");
   sc->add_option("--shard", o.shard,
                  "Gate shard k/N of the pairs (run and compared; the baseline is restricted to the same shard)");
@@ -308,6 +315,21 @@ void adopt_selection(const GateSnapshot& baseline, GateCliOptions& o) {
                  o.gate.problems.empty() ? "" : "--problem ...");
 }
 
+/// The tolerances of the baseline a bless replaces (none when there is no readable baseline there).
+std::vector<GateTolerance> kept_tolerances(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return {};
+  std::vector<GateTolerance> kept;
+  try {
+    kept = GateSnapshot::read(read_json(path, "the baseline ", ""), "the baseline").tolerances;
+    if (!kept.empty()) std::printf("gate: kept the baseline's %zu tolerance(s) of its own\n", kept.size());
+  } catch (const InputError&) {
+    // not a snapshot: replaced whole
+  }
+  forget_input(path);  // read to be replaced: --bless writes it
+  return kept;
+}
+
 /// --run or --in against a blessed baseline (or --bless to write one).
 int gate_baseline(GateCliOptions& o, HistoryRun& record) {
   if (o.baseline.empty()) throw InputError("gate: --baseline FILE is required (or --against REV)");
@@ -362,6 +384,8 @@ int gate_baseline(GateCliOptions& o, HistoryRun& record) {
     // without --integrator/--problem compares exactly those.
     if (!o.gate.integrators.empty() || !o.gate.problems.empty())
       current.selection = SnapshotSelection{o.gate.integrators, o.gate.problems, ""};
+    // The old baseline's own tolerances are the user's, not the run's: kept (docs/gate.md).
+    current.tolerances = kept_tolerances(o.baseline);
     write_report(o.baseline, current.to_json().dump(1) + "\n");
     std::printf("gate: blessed %s as the baseline\n", o.baseline.c_str());
     return kOk;

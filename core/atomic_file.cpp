@@ -176,6 +176,14 @@ void note_input(const std::string& path, std::string_view what) {
   in.files.emplace(std::pair{st.st_dev, st.st_ino}, std::string(what));
 }
 
+void forget_input(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return;
+  Inputs& in = inputs();
+  const std::lock_guard<std::mutex> lock(in.m);
+  in.files.erase(std::pair{st.st_dev, st.st_ino});
+}
+
 std::optional<std::string> read_as_input(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;

@@ -61,6 +61,9 @@ void write_atomic(const std::string& path, std::string_view content);
 /// the output is given by - `compare --in X --out X`, a link to X, X's folder and name. The readers
 /// of outside files call it (read_json_input, trajectory files, the history).
 void note_input(const std::string& path, std::string_view what);
+/// Undoes note_input for the one file a command reads in order to replace it (gate --bless keeping
+/// the old baseline's own tolerances).
+void forget_input(const std::string& path);
 /// What `path` was read as, when note_input recorded it.
 std::optional<std::string> read_as_input(const std::string& path);
 

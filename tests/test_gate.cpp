@@ -237,6 +237,53 @@ TEST_CASE("gate: the ladder tolerance - a real rise fails, reassociation noise p
   }
 }
 
+TEST_CASE("gate: tolerances of your own - per run, and per scheme and check in the baseline", "[gate]") {
+  const json s = make_snapshot();
+  json cur = s;
+  for (const char* pair : {"terze/heavy_top", "rig_neg/heavy_top"})
+    for (auto& e : ladder(cur, pair, "omega_error_final")["error"]) e = e.get<double>() * std::pow(10, 0.3);
+  cur["speed"]["terze/heavy_top"]["instructions_per_step"] =
+      cur["speed"]["terze/heavy_top"]["instructions_per_step"].get<double>() * 1.04;
+  const GateResult strict = gate_compare(s, cur);
+  REQUIRE(row(strict, "terze", "omega_error_final")->status == "fail");
+  REQUIRE(row(strict, "rig_neg", "omega_error_final")->status == "fail");
+  REQUIRE(row(strict, "terze", "instructions_per_step")->status == "fail");
+  SECTION("in the baseline: the rows it matches, and only those, with its reason") {
+    json base = s;
+    base["tolerances"] = json::array({{{"integrator", "terze"}, {"problem", "*"}, {"check", "omega_*"}, {"error_band", 0.5},
+                                       {"reason", "chaotic orbit: 0.5 decades"}},
+                                      {{"integrator", "terze"}, {"problem", "heavy_top"}, {"check", "instructions_per_step"},
+                                       {"instruction_tolerance", 0.05}}});
+    const GateResult g = gate_compare(base, cur);
+    CHECK(row(g, "terze", "omega_error_final")->status == "pass");
+    CHECK_THAT(row(g, "terze", "omega_error_final")->message, Catch::Contains("chaotic orbit"));
+    CHECK(row(g, "rig_neg", "omega_error_final")->status == "fail");  // not matched: the default band
+    CHECK(row(g, "terze", "instructions_per_step")->status == "pass");
+    // Later entries override earlier ones: a tighter band after the wide one fails the row again.
+    base["tolerances"].push_back({{"integrator", "*"}, {"problem", "*"}, {"check", "omega_error_final"}, {"error_band", 0.05}});
+    CHECK(row(gate_compare(base, cur), "terze", "omega_error_final")->status == "fail");
+    // The baseline's tolerances round-trip through its one reader and serialiser.
+    const GateSnapshot read = GateSnapshot::read(base, "the baseline");
+    CHECK(read.tolerances.size() == 3);
+    CHECK(GateSnapshot::read(read.to_json(), "again") == read);
+  }
+  SECTION("per run: every row") {
+    GateOptions wide;
+    wide.rules.log10_rise = 0.5;
+    wide.rules.instruction_rise = 0.05;
+    CHECK(gate_compare(s, cur, wide).exit_code() == 0);
+  }
+  SECTION("a tolerance that is not one is refused with its path") {
+    for (const json& bad : {json{{"integrator", "*"}, {"problem", "*"}, {"check", "*"}, {"error_band", 0}},
+                            json{{"integrator", "*"}, {"problem", "*"}, {"check", "*"}},
+                            json{{"integrator", "*"}, {"problem", "*"}, {"check", "*"}, {"error_band", 100}}}) {
+      json base = s;
+      base["tolerances"] = json::array({bad});
+      CHECK_THROWS_AS(gate_compare(base, cur), InputError);
+    }
+  }
+}
+
 TEST_CASE("gate: stale - improved errors and speed from another toolchain fail unless allowed", "[gate]") {
   const json s = make_snapshot();
   json base = s;

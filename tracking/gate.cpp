@@ -51,6 +51,21 @@ std::string ladder_story(const LadderSnapshot& b, const LadderSnapshot& c) {
 struct Gate {
   const GateOptions& opt;
   GateResult g;
+  const std::vector<GateTolerance>* tolerances = nullptr;  // the baseline's own (GateTolerance)
+
+  /// The rules of one row: the run's, with the baseline's tolerances that match it applied in order;
+  /// `why` gets the reason of the last that widened something ("" when none applied).
+  GateRules rules_for(const std::string& integ, const std::string& prob, const std::string& check, std::string* why = nullptr) const {
+    GateRules r = opt.rules;
+    if (tolerances != nullptr)
+      for (const GateTolerance& t : *tolerances) {
+        if (!glob_match(t.integrator, integ) || !glob_match(t.problem, prob) || !glob_match(t.check, check)) continue;
+        if (t.error_band) r.log10_rise = *t.error_band;
+        if (t.instruction_tolerance) r.instruction_rise = *t.instruction_tolerance;
+        if (why != nullptr) *why = t.reason.empty() ? std::string("the baseline's tolerance") : t.reason;
+      }
+    return r;
+  }
 
   bool in_selection(const std::string& integ, const std::string& prob) const {
     return matches_any(opt.integrators, integ) && matches_any(opt.problems, prob) && opt.shard.contains(shard_key(integ, prob));
@@ -121,7 +136,8 @@ struct Gate {
 
   /// Level k of two ladders with the same levels: ce <= be 10^rise + (floor_b + floor_c) + both
   /// runs' rounding. False (and `row` failed) when the level cannot be compared or broke down.
-  bool compare_level(const LadderSnapshot& b, const LadderSnapshot& c, std::size_t k, GateRow& row, LevelMoves& m) const {
+  bool compare_level(const LadderSnapshot& b, const LadderSnapshot& c, std::size_t k, GateRow& row, LevelMoves& m,
+                     const GateRules& rules) const {
     const double be = b.error[k], ce = c.error[k], h = b.h[k];
     if (std::isfinite(be) && !std::isfinite(ce)) {
       row.status = "fail";
@@ -143,15 +159,15 @@ struct Gate {
     // same problem, tolerance and steps as the baseline's), not from the scheme, and so from one
     // build to another it moves by far less than a decade. One beyond that is not believed: a
     // report could otherwise declare floors of 1e300 and pass any error (docs/gate.md).
-    if (fc > opt.rules.allowance_trust * fb) {
+    if (fc > rules.allowance_trust * fb) {
       row.status = "fail";
       row.message = cat("at h = ", fmt4(h), " the current run's allowance (floor + rounding) is ", fmt4(fc), ", more than ",
-                        fmt4(opt.rules.allowance_trust), "x the baseline's ", fmt4(fb),
+                        fmt4(rules.allowance_trust), "x the baseline's ", fmt4(fb),
                         ": it does not follow from the same reference and ladder - not compared (re-bless if the "
                         "reference or its tolerance changed)");
       return false;
     }
-    const double allowed = be * std::pow(10.0, opt.rules.log10_rise) + fb + fc;
+    const double allowed = be * std::pow(10.0, rules.log10_rise) + fb + fc;
     if (!std::isfinite(allowed)) {  // a comparison that cannot be made fails, it never passes
       row.status = "fail";
       row.message = cat("at h = ", fmt4(h), " the allowed error is not a finite number (baseline ", fmt4(be),
@@ -161,14 +177,14 @@ struct Gate {
     if (ce > allowed && std::log10(ce / be) > m.worst) {
       m.worst = std::log10(ce / be);
       m.worst_text = cat("error at h = ", fmt4(h), " rose from ", fmt4(be), " to ", fmt4(ce), " (", fmt4(m.worst),
-                         " decades; allowed ", fmt4(opt.rules.log10_rise), " decades plus the floors ", fmt4(fb + fc), ")");
+                         " decades; allowed ", fmt4(rules.log10_rise), " decades plus the floors ", fmt4(fb + fc), ")");
     }
-    const double gained_floor = be * std::pow(10.0, -opt.rules.log10_improvement_stale) - fb - fc;
+    const double gained_floor = be * std::pow(10.0, -rules.log10_improvement_stale) - fb - fc;
     const double gain = std::log10(be / std::max(ce, 1e-300));
     if (ce < gained_floor && gain > m.best) {
       m.best = gain;
       m.best_text = cat("error at h = ", fmt4(h), " improved from ", fmt4(be), " to ", fmt4(ce), " (", fmt4(gain),
-                        " decades; more than ", fmt4(opt.rules.log10_improvement_stale), "): baseline stale - re-bless");
+                        " decades; more than ", fmt4(rules.log10_improvement_stale), "): baseline stale - re-bless");
     }
     return true;
   }
@@ -188,9 +204,13 @@ struct Gate {
       return;
     }
     LevelMoves m;
+    std::string widened;
+    const GateRules rules = rules_for(p.integrator, p.problem, metric, &widened);
     for (std::size_t k = 0; k < b.h.size(); ++k)
-      if (!compare_level(b, c, k, row, m)) break;
+      if (!compare_level(b, c, k, row, m, rules)) break;
     if (row.status != "fail" && m.worst > -1e300) row.status = "fail", row.message = m.worst_text + ladder_story(b, c);
+    if (!widened.empty() && rules.log10_rise != opt.rules.log10_rise)
+      row.message += cat(row.message.empty() ? "" : "; ", "band ", fmt4(rules.log10_rise), " decades: ", widened);
     if (row.status == "pass" && m.best > -1e300) row.status = "stale", row.message = m.best_text;
     verdict_row(p.integrator, p.problem, metric, b.verdict, c.verdict, std::move(row));
   }
@@ -354,6 +374,7 @@ struct Gate {
   /// One pair's instructions per step (+2 % fails) and wall-clock ratio (+10 % warns).
   void speed_row(const SpeedSnapshot& b, const SpeedSnapshot& c, const std::string& differs) {
     const double bi = b.instructions_per_step, ci = c.instructions_per_step;
+    const double rise = rules_for(b.integrator, b.problem, "instructions_per_step").instruction_rise;
     GateRow row{b.integrator, b.problem, "instructions_per_step", "pass", fmt4(bi), fmt4(ci), ""};
     if (!differs.empty()) {
       row.status = "stale";
@@ -361,10 +382,10 @@ struct Gate {
     } else if (!std::isfinite(bi) || !std::isfinite(ci)) {
       row.status = "missing";
       row.message = "no instruction count on one side";
-    } else if (ci > bi * (1 + opt.rules.instruction_rise)) {
+    } else if (ci > bi * (1 + rise)) {
       row.status = "fail";
       row.message = cat("instructions per step rose by ", fmt4(100 * (ci / bi - 1)), " % (", fmt4(bi), " -> ", fmt4(ci),
-                        "; allowed +", fmt4(100 * opt.rules.instruction_rise), " %)");
+                        "; allowed +", fmt4(100 * rise), " %)");
     }
     add(row);
     const double br = b.ratio_to_baseline, cr = c.ratio_to_baseline;
@@ -377,6 +398,7 @@ struct Gate {
   /// tolerance fails, as per step; docs/adaptive.md).
   void adaptive_speed_row(const SpeedSnapshot& b, const SpeedSnapshot& c, const std::string& differs) {
     GateRow row{b.integrator, b.problem, "instructions_per_time", "pass", "", "", ""};
+    const double rise = rules_for(b.integrator, b.problem, "instructions_per_time").instruction_rise;
     bool same = !b.tol.empty() && b.tol.size() == c.tol.size() && b.instructions_per_time.size() == b.tol.size() &&
                 c.instructions_per_time.size() == c.tol.size();
     for (std::size_t k = 0; same && k < b.tol.size(); ++k) same = std::abs(b.tol[k] - c.tol[k]) <= 1e-12 * b.tol[k];
@@ -395,13 +417,13 @@ struct Gate {
           row.message = cat("no instruction count at tol = ", fmt4(b.tol[k]), " on one side");
           break;
         }
-        if (ci > bi * (1 + opt.rules.instruction_rise) && ci / bi - 1 > worst) {
+        if (ci > bi * (1 + rise) && ci / bi - 1 > worst) {
           worst = ci / bi - 1;
           row.status = "fail";
           row.baseline = fmt4(bi);
           row.current = fmt4(ci);
           row.message = cat("instructions per unit time at tol = ", fmt4(b.tol[k]), " rose by ", fmt4(100 * worst), " % (",
-                            fmt4(bi), " -> ", fmt4(ci), "; allowed +", fmt4(100 * opt.rules.instruction_rise), " %)");
+                            fmt4(bi), " -> ", fmt4(ci), "; allowed +", fmt4(100 * rise), " %)");
         }
       }
     }
@@ -445,7 +467,7 @@ struct Gate {
 }  // namespace
 
 GateResult gate_compare(const GateSnapshot& base, const GateSnapshot& cur, const GateOptions& options) {
-  Gate gate{options, {}};
+  Gate gate{options, {}, &base.tolerances};
   gate.g.allow_stale = options.allow_stale;
   if (options.speed_only)
     gate.g.notes.push_back("accuracy not compared (speed only: two builds' benchmarks)");

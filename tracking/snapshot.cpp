@@ -80,6 +80,15 @@ struct Fields<SnapshotEnvironment> {
 };
 
 template <>
+struct Fields<GateTolerance> {
+  static constexpr auto list() {
+    return std::tuple{RIGIDBENCH_FIELD(integrator), RIGIDBENCH_FIELD(problem), RIGIDBENCH_FIELD(check),
+                      RIGIDBENCH_FIELD(error_band, Written::if_set), RIGIDBENCH_FIELD(instruction_tolerance, Written::if_set),
+                      RIGIDBENCH_FIELD(reason, Written::if_set)};
+  }
+};
+
+template <>
 struct Fields<SnapshotSelection> {
   static constexpr auto list() {
     return std::tuple{RIGIDBENCH_FIELD(integrators, Written::if_set), RIGIDBENCH_FIELD(problems, Written::if_set),
@@ -117,6 +126,7 @@ struct Fields<GateSnapshot> {
         field("kind", RIGIDBENCH_WRITES("rigidbench-gate-snapshot")),
         field("schema_version", RIGIDBENCH_WRITES("1.0")), RIGIDBENCH_FIELD(environment),
         RIGIDBENCH_FIELD(git_revision), RIGIDBENCH_FIELD(selection, Written::if_set),
+        RIGIDBENCH_FIELD(tolerances, Written::if_set),
         computed("accuracy", [](const GateSnapshot& s) { return by_key(s.accuracy); },
                  [](GateSnapshot& s, const Named<PairSnapshot>& a) { s.accuracy = from_keys(a); }),
         computed("speed", [](const GateSnapshot& s) { return by_key(s.speed); },

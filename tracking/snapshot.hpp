@@ -102,10 +102,22 @@ struct SnapshotSelection {
   bool operator==(const SnapshotSelection&) const = default;
 };
 
+/// A tolerance of the gate for some of its rows, kept in the baseline (docs/gate.md, "Tolerances of
+/// your own"): the rows whose scheme, problem and check match the globs take it in place of the
+/// run's; later entries override earlier ones. A baseline re-blessed over this one keeps them.
+struct GateTolerance {
+  std::string integrator = "*", problem = "*", check = "*";
+  std::optional<double> error_band;             ///< decades an error may rise (GateRules::log10_rise)
+  std::optional<double> instruction_tolerance;  ///< fraction instructions may rise (GateRules::instruction_rise)
+  std::string reason;                           ///< why (shown in the rows it widens)
+  bool operator==(const GateTolerance&) const = default;
+};
+
 struct GateSnapshot {
   SnapshotEnvironment environment;
   std::string git_revision;
   std::optional<SnapshotSelection> selection;
+  std::vector<GateTolerance> tolerances;  ///< a baseline's own (GateTolerance); empty in a run's snapshot
   std::vector<PairSnapshot> accuracy;  ///< sorted by key()
   std::vector<SpeedSnapshot> speed;    ///< sorted by key()
 
