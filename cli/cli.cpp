@@ -51,6 +51,14 @@ void refuse_outputs_over_inputs(const CLI::App& sub) {
                         name == "bench-out" || name == "snapshot-out" || (name == "baseline" && bless);
     for (const std::string& v : o->results()) (writes ? outputs : inputs).emplace_back("--" + name, v);
   }
+  // Two outputs named alike: the second would replace the first (--markdown x --junit x lost the JUnit file).
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+      std::error_code ec;
+      if (outputs[i].second == outputs[j].second || fs::equivalent(outputs[i].second, outputs[j].second, ec))
+        throw InputError(cat(outputs[i].first, " and ", outputs[j].first, " both name '", outputs[i].second,
+                             "': each output needs a file of its own"));
+    }
   for (const auto& [oo, ov] : outputs) {
     std::error_code ec;
     if (!fs::is_regular_file(ov, ec)) continue;

@@ -73,7 +73,7 @@ void print_trends(const nlohmann::ordered_json& doc) {
                   v.at("to").get<std::string>().c_str(), after_revision(v).c_str());
   }
   const auto& revs = doc.at("revisions");
-  std::printf("history: %d change point(s), %d verdict change(s); %d at the newest revision%s\n",
+  std::printf("history: %d change point(s), %d verdict change(s); %d at their pair's newest run%s\n",
               sum.at("change_points").get<int>(), sum.at("verdict_changes").get<int>(),
               sum.at("at_newest_revision").get<int>(),
               revs.empty() ? "" : cat(" (", revs.back().at("revision").get<std::string>(), ")").c_str());
@@ -84,10 +84,12 @@ void print_trends(const nlohmann::ordered_json& doc) {
 bool newest_got_worse(const nlohmann::ordered_json& doc) {
   const auto& revs = doc.at("revisions");
   if (revs.empty()) return false;
-  const std::size_t newest = revs.size() - 1;
+  // At the newest point of its own series (at_newest: the pair's most recent run that measured it),
+  // not the last revision: a revert or a later run of other pairs does not hide it (docs/history.md).
+  const auto at_newest = [&](const nlohmann::ordered_json& c) { return c.value("at_newest", false); };
   auto worse_at_newest = [&](const nlohmann::ordered_json& cps) {
     for (const auto& c : cps)
-      if (c.at("index").get<std::size_t>() == newest && c.at("direction") == "worse") return true;
+      if (at_newest(c) && c.at("direction") == "worse") return true;
     return false;
   };
   for (const auto& p : doc.at("pairs")) {
@@ -98,7 +100,7 @@ bool newest_got_worse(const nlohmann::ordered_json& doc) {
       for (const auto& s : p.at("work").at("series"))
         if (worse_at_newest(s.at("change_points"))) return true;
     for (const auto& v : p.at("verdict_changes"))
-      if (v.at("index").get<std::size_t>() == newest && v.at("to") == "fail") return true;
+      if (at_newest(v) && v.at("to") == "fail") return true;
   }
   return false;
 }

@@ -302,6 +302,7 @@ void bind_runs(py::module_& m) {
         if (!out.empty()) report_file_for(out);  // a bad --out fails before any work
         SuiteResult s;
         python::run_watched([&] { s = run_suite(req); }, timeout_of(step_timeout));
+        require_verified(s, "");
         return finish(s, out, command, started);
       });
   m.def(

@@ -379,7 +379,7 @@ def identity():
     """lie_euler's results recorded as an outside scheme's (origin registered, its identity the
     program's build): good, then broken (its errors x8, an order verdict failed) by a rebuilt program,
     both under the one revision of rigidbench an outside project never changes."""
-    v, _ = reports()
+    v, b = reports()
     db = fresh("identity.sqlite")
     files = []
     for k, build in enumerate(("build 00000000000000aa", "build 00000000000000bb")):
@@ -410,7 +410,20 @@ def identity():
     le = next(pr for pr in doc["pairs"] if pr["integrator"] == "lie_euler")
     check(any(c["direction"] == "worse" for c in le["error"]["change_points"]), "its error got worse")
     check(any(vc["to"] == "fail" for vc in le["verdict_changes"]), "its verdict turned")
-    print(f"identity: {len(names)} identities under one revision; --fail-on-worse exit 1")
+    # A later bench run (no identities: the plain revision, now the newest in time) does not hide it.
+    c = copy.deepcopy(b)
+    c["tool"]["git_revision"], c["started"] = "r00", "2026-02-03T00:00:00Z"
+    json.dump(c, open(os.path.join(TMP, "identity-bench.json"), "w"))
+    run("history", "--history", db, "--import", os.path.join(TMP, "identity-bench.json"))
+    run("history", "--history", db, "--out", out, "--no-render", "--fail-on-worse", expect=1)
+    # Reverted to the good build (an identity seen before): its newest run is good again - passes.
+    good = json.load(open(files[0]))
+    good["started"] = "2026-02-04T00:00:00Z"
+    json.dump(good, open(os.path.join(TMP, "identity-revert.json"), "w"))
+    run("history", "--history", db, "--import", os.path.join(TMP, "identity-revert.json"))
+    run("history", "--history", db, "--out", out, "--no-render", "--fail-on-worse")
+    print(f"identity: {len(names)} identities under one revision; --fail-on-worse exit 1, after a later bench too; "
+          "0 after the revert")
 
 
 for part in PARTS:

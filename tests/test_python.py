@@ -436,6 +436,11 @@ class ModuleTest(unittest.TestCase):
         for kw in ({"tol0": 0.0}, {"tol0": 1e-20}, {"tol0": 0.5}, {"tol_levels": 2}, {"tol_levels": 25}):
             with self.assertRaisesRegex(Exception, "tol0 must be in"):
                 rigidbench.verify(LieHeunEuler, ["free_body"], measure_cost=False, **kw)
+        # A selection in which nothing applies is refused, as on the command line (no report).
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaisesRegex(ValueError, "nothing verified.*rigid_body family"):
+                rigidbench.verify("gr_nonholonomic", ["free_body"], levels=3, measure_cost=False, out=os.path.join(d, "r.json"))
+            self.assertFalse(os.path.exists(os.path.join(d, "r.json")))
         # A tolerance ladder with no adaptive scheme to run it is refused, not ignored.
         with self.assertRaisesRegex(Exception, "none of the selected schemes is adaptive"):
             rigidbench.verify("lie_euler", ["free_body"], tol_levels=5, measure_cost=False)

@@ -504,12 +504,16 @@ std::string gate_table(const GateResult& g) {
 }
 
 namespace {
-/// The rows that did not pass, those that fail the gate first (then in the gate's order).
+/// The rows that did not pass: those that fail the gate, then stale rows, warnings and expected
+/// failures (each in the gate's order).
 std::vector<const GateRow*> rows_to_show(const GateResult& g) {
+  const auto rank = [](const GateRow* r) {
+    return r->failing ? 0 : r->status == "stale" ? 1 : r->status == "warn" ? 2 : r->status == "expected_failure" ? 4 : 3;
+  };
   std::vector<const GateRow*> out;
   for (const auto& r : g.rows)
     if (r.status != "pass") out.push_back(&r);
-  std::stable_sort(out.begin(), out.end(), [](const GateRow* a, const GateRow* b) { return a->failing && !b->failing; });
+  std::stable_sort(out.begin(), out.end(), [&](const GateRow* a, const GateRow* b) { return rank(a) < rank(b); });
   return out;
 }
 
@@ -527,7 +531,10 @@ std::string gate_markdown(const GateResult& g) {
   os << "### rigidbench gate: " << (code == 0 ? "passed" : code == 4 ? "stale baseline (re-bless)" : "FAILED") << "\n\n"
      << passed << " passed, " << g.failures << " failed, " << g.warnings << " warning(s), " << g.stale << " stale, "
      << g.expected << " expected failure(s)\n";
-  const std::vector<const GateRow*> shown = rows_to_show(g);
+  // Expected failures are counted, not listed: they are the known findings (the JUnit file and
+  // --summary-json list them).
+  std::vector<const GateRow*> shown = rows_to_show(g);
+  std::erase_if(shown, [](const GateRow* r) { return r->status == "expected_failure"; });
   if (!shown.empty()) {
     os << "\n| status | scheme | problem | check | baseline | current | why |\n|---|---|---|---|---|---|---|\n";
     for (const GateRow* r : shown)

@@ -670,6 +670,12 @@ constexpr std::array<std::pair<const char*, double>, 4> kWorkMeasures{
 using PairKey = std::pair<std::string, std::string>;
 
 struct PairData {
+  // The revision of the pair's most recent run (recorded_at, id) that measured its accuracy (errors,
+  // verdicts) and its speed (costs, work): what "newest" means for its series. Not the last revision
+  // in order - a run of an outside scheme's earlier identity (a revert) or a later run that did not
+  // measure it (a bench of other pairs) does not hide where it got worse (docs/history.md).
+  std::size_t newest_accuracy = 0, newest_speed = 0;
+  std::int64_t newest_accuracy_pos = -1, newest_speed_pos = -1;
   std::map<std::string, std::vector<ErrRow>> errors;                     // by metric
   std::map<std::string, std::vector<CostRow>> costs;                     // by environment
   std::map<std::string, std::map<std::size_t, std::set<std::string>>> verdicts;  // check -> revision -> verdicts
@@ -677,11 +683,12 @@ struct PairData {
 };
 
 ordered_json change_points_json(const std::vector<ChangePoint>& cps, const std::vector<std::size_t>& revs,
-                                const std::vector<std::string>& names) {
+                                const std::vector<std::string>& names, std::size_t newest) {
   ordered_json a = ordered_json::array();
   for (const ChangePoint& c : cps)
     a.push_back({{"index", revs[c.index]},
                  {"revision", names[revs[c.index]]},
+                 {"at_newest", revs[c.index] == newest},
                  {"previous_revision", c.index > 0 ? names[revs[c.index - 1]] : std::string()},
                  {"before", num(c.before)},
                  {"after", num(c.after)},
@@ -698,6 +705,7 @@ struct Revisions {
   std::map<std::string, int> run_count;
   std::map<std::string, std::set<std::string>> commands;
   std::map<std::int64_t, std::string> run_revision;
+  std::map<std::int64_t, std::int64_t> run_position;  // in time (recorded_at, id)
   std::map<std::string, std::size_t> index;
   /// The index in `order` of a run's revision; false outside the window.
   bool index_of(std::int64_t run, std::size_t& idx) const {
@@ -722,7 +730,7 @@ const char* revision_column(sqlite3* db, const std::string& w) {
 
 Revisions read_revisions(sqlite3* db, const std::string& w, int last) {
   Revisions R;
-  auto& [order, span, run_count, commands, run_revision, index] = R;
+  auto& [order, span, run_count, commands, run_revision, run_position, index] = R;
   {
     const std::string sql = cat("SELECT id, ", revision_column(db, w), ", recorded_at, command FROM runs ORDER BY recorded_at, id");
     Statement s(db, sql.c_str(), w);
@@ -736,6 +744,7 @@ Revisions read_revisions(sqlite3* db, const std::string& w, int last) {
       run_count[rev]++;
       commands[rev].insert(s.text(3));
       run_revision[s.i64(0)] = rev;
+      run_position[s.i64(0)] = std::int64_t(run_position.size());
     }
   }
   if (order.size() > std::size_t(last)) order.erase(order.begin(), order.end() - last);
@@ -746,6 +755,11 @@ Revisions read_revisions(sqlite3* db, const std::string& w, int last) {
 /// The selected pairs' errors, costs and verdicts in the window, by revision index.
 std::map<PairKey, PairData> read_pairs(sqlite3* db, const std::string& w, const Revisions& R, const HistoryQuery& q) {
   std::map<PairKey, PairData> pairs;
+  // A row of run `run` (revision index idx) of the pair: its accuracy's or speed's newest so far?
+  const auto seen = [&R](std::size_t& newest, std::int64_t& newest_pos, std::int64_t run, std::size_t idx) {
+    const std::int64_t pos = R.run_position.at(run);
+    if (pos > newest_pos) newest_pos = pos, newest = idx;
+  };
   auto selected = [&](const std::string& integ, const std::string& prob) {
     return matches_any(q.integrators, integ) && matches_any(q.problems, prob);
   };
@@ -755,7 +769,9 @@ std::map<PairKey, PairData> read_pairs(sqlite3* db, const std::string& w, const 
     while (s.step()) {
       if (!R.index_of(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
       const double fl = s.real(6), ro = s.real(7);
-      pairs[{s.text(1), s.text(2)}].errors[s.text(3)].push_back(
+      PairData& pd = pairs[{s.text(1), s.text(2)}];
+      seen(pd.newest_accuracy, pd.newest_accuracy_pos, s.i64(0), idx);
+      pd.errors[s.text(3)].push_back(
           {idx, s.i64(0), s.real(4), s.real(5), (std::isfinite(fl) ? fl : 0.0) + (std::isfinite(ro) ? ro : 0.0)});
     }
   }
@@ -769,7 +785,9 @@ std::map<PairKey, PairData> read_pairs(sqlite3* db, const std::string& w, const 
       if (!R.index_of(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
       // Instruction counts belong to a toolchain (docs/gate.md): one series per compiler, flags and valgrind.
       const std::string env = cat(s.text(5), " |", s.text(6), " | ", s.text(7).empty() ? "no valgrind" : s.text(7));
-      pairs[{s.text(1), s.text(2)}].costs[env].push_back({idx, s.real(3), s.real(4)});
+      PairData& pd = pairs[{s.text(1), s.text(2)}];
+      seen(pd.newest_speed, pd.newest_speed_pos, s.i64(0), idx);
+      pd.costs[env].push_back({idx, s.real(3), s.real(4)});
     }
   }
   if (Statement t(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'work'", w); t.step() && t.i64(0)) {
@@ -780,7 +798,9 @@ std::map<PairKey, PairData> read_pairs(sqlite3* db, const std::string& w, const 
     std::size_t idx;
     while (s.step()) {
       if (!R.index_of(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
-      pairs[{s.text(1), s.text(2)}].work.push_back(
+      PairData& pd = pairs[{s.text(1), s.text(2)}];
+      seen(pd.newest_speed, pd.newest_speed_pos, s.i64(0), idx);
+      pd.work.push_back(
           {idx, s.real(3), {s.real(4), s.real(5), s.real(6), s.real(7)},
            cat(s.text(8), " |", s.text(9), " | ", s.text(10).empty() ? "no valgrind" : s.text(10))});
     }
@@ -790,7 +810,9 @@ std::map<PairKey, PairData> read_pairs(sqlite3* db, const std::string& w, const 
     std::size_t idx;
     while (s.step()) {
       if (!R.index_of(s.i64(0), idx) || !selected(s.text(1), s.text(2))) continue;
-      pairs[{s.text(1), s.text(2)}].verdicts[s.text(3)][idx].insert(s.text(4));
+      PairData& pd = pairs[{s.text(1), s.text(2)}];
+      seen(pd.newest_accuracy, pd.newest_accuracy_pos, s.i64(0), idx);
+      pd.verdicts[s.text(3)][idx].insert(s.text(4));
     }
   }
   return pairs;
@@ -820,10 +842,16 @@ double trend_step(const std::vector<ErrRow>& rows, double asked) {
 }
 
 /// Counts of what a pair's trends found: change points, and how many of them (and of its verdict
-/// changes) are at the newest revision.
+/// changes) are at their series' newest point (PairData::newest_accuracy, newest_speed).
 struct TrendCounts {
   int changes = 0, latest = 0;
 };
+
+/// Whether change point or verdict change `at` is at its series' newest point (PairData::newest_*).
+bool counts_as_newest(std::size_t at, std::size_t newest, TrendCounts& n) {
+  n.latest += at == newest;
+  return at == newest;
+}
 
 /// The error of `metric` at one h per revision (median of its runs) and its change points.
 ordered_json error_trend(const PairData& pd, const std::string& metric, const HistoryQuery& q,
@@ -854,15 +882,15 @@ ordered_json error_trend(const PairData& pd, const std::string& metric, const Hi
   }
   const auto cps = change_points(values, err_factor, allow);
   n.changes += int(cps.size());
-  for (const auto& c : cps) n.latest += idx[c.index] + 1 == order.size();
+  for (const auto& c : cps) counts_as_newest(idx[c.index], pd.newest_accuracy, n);
   return {{"metric", metric}, {"h", h > 0 ? ordered_json(h) : ordered_json(nullptr)}, {"points", points},
-                {"change_points", change_points_json(cps, idx, order)}};
+                {"change_points", change_points_json(cps, idx, order, pd.newest_accuracy)}};
 }
 
 /// A series of per-revision values (the median of each revision's runs; revisions without one are
 /// left out) and its change points at `factor`.
 ordered_json median_series(const std::vector<std::vector<double>>& per_rev, const std::vector<std::string>& order,
-                           double factor, TrendCounts& n) {
+                           double factor, std::size_t newest, TrendCounts& n) {
   std::vector<double> values;
   std::vector<std::size_t> idx;
   ordered_json points = ordered_json::array();
@@ -875,8 +903,8 @@ ordered_json median_series(const std::vector<std::vector<double>>& per_rev, cons
   }
   const auto cps = change_points(values, factor);
   n.changes += int(cps.size());
-  for (const auto& c : cps) n.latest += idx[c.index] + 1 == order.size();
-  return {{"points", points}, {"change_points", change_points_json(cps, idx, order)}};
+  for (const auto& c : cps) counts_as_newest(idx[c.index], newest, n);
+  return {{"points", points}, {"change_points", change_points_json(cps, idx, order, newest)}};
 }
 
 /// Instructions per step per revision, one series per toolchain, and their change points (at +2 %),
@@ -889,7 +917,7 @@ ordered_json instruction_trends(const PairData& pd, const std::vector<std::strin
       ins[r.rev].push_back(r.instructions);
       ns[r.rev].push_back(r.ns);
     }
-    ordered_json s = median_series(ins, order, 1.02, n);
+    ordered_json s = median_series(ins, order, 1.02, pd.newest_speed, n);
     for (ordered_json& point : s["points"]) point["ns_per_step"] = num(median_finite(ns[point["index"].get<std::size_t>()]));
     instr.push_back({{"environment", env}, {"points", s["points"]}, {"change_points", s["change_points"]}});
   }
@@ -917,7 +945,7 @@ ordered_json work_trend(const PairData& pd, const HistoryQuery& q, const std::ve
         v[r.rev].push_back(r.values[m]);
       }
     for (const auto& [env, per_rev] : per_env) {
-      ordered_json s = median_series(per_rev, order, kWorkMeasures[m].second, n);
+      ordered_json s = median_series(per_rev, order, kWorkMeasures[m].second, pd.newest_speed, n);
       series.push_back({{"measure", kWorkMeasures[m].first},
                         {"environment", env.empty() ? ordered_json(nullptr) : ordered_json(env)},
                         {"points", s["points"]},
@@ -938,8 +966,7 @@ ordered_json verdict_changes(const PairData& pd, const std::vector<std::string>&
       const std::string v = vs.size() == 1 ? *vs.begin() : "mixed";
       if (!prev.empty() && v != prev) {
         vc.push_back({{"check", check}, {"index", i}, {"revision", order[i]}, {"previous_revision", order[prev_i]},
-                      {"from", prev}, {"to", v}});
-        n.latest += i + 1 == order.size();
+                      {"at_newest", counts_as_newest(i, pd.newest_accuracy, n)}, {"from", prev}, {"to", v}});
       }
       prev = v;
       prev_i = i;

@@ -171,6 +171,11 @@ json merged_verify(const std::vector<json>& reports, const std::vector<std::stri
   for (std::size_t i = 0; i < reports.size(); ++i) shards.push_back(VerifyReport::read(reports[i], names[i]));
   VerifyReport out = shards.front();
   out.results = merged_results(shards, names);
+  // A whole sweep in which no pair applied verified nothing, as one run of it would have said (a
+  // shard alone may be empty: verify lets it through).
+  if (std::all_of(out.results.begin(), out.results.end(), [](const PairReport& r) { return r.skipped(); }))
+    throw InputError(cat("merge: nothing verified: none of the sweep's ", std::to_string(out.results.size()),
+                         " pair(s) applies", out.results.empty() ? "" : cat(" (", out.results.front().reason, ", ...)")));
   out.summary = summed(shards);
   if (out.expectations) out.expectations->outcomes = merged_outcomes(shards);
   for (const VerifyReport& s : shards) {

@@ -488,6 +488,15 @@ void measure_costs(const SuiteRequest& req, const std::vector<Pair>& pairs, Suit
 
 }  // namespace
 
+void require_verified(const SuiteResult& s, const std::string& where) {
+  if (!std::all_of(s.results.begin(), s.results.end(), [](const PairResult& r) { return r.status == "skipped"; })) return;
+  std::string why;
+  for (const PairResult& r : s.results)
+    if (why.find(r.reason) == std::string::npos) why += cat(why.empty() ? "" : "; ", r.reason);
+  throw InputError(cat("nothing verified: none of the ", std::to_string(s.results.size()), " selected pair(s) applies (",
+                       where.empty() ? why : where, "); no report written"));
+}
+
 SuiteResult run_suite(const SuiteRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   SuiteResult out;

@@ -78,6 +78,11 @@ std::vector<std::string> suite_names();
 /// suite runs them with one level more and twice the span, and each pair's long-time energy run.
 std::vector<std::string> full_problem_names();
 /// Validates the whole request (names, steps, ladders) before any work; throws InputError.
+/// A selection in which no pair applies verified nothing: not a pass (exit 0 with a report of
+/// skipped rows read as green in CI). InputError ("nothing verified: ...", `where` saying where the
+/// reasons are) when every result is skipped; verify and the Python module call it, not a shard.
+void require_verified(const SuiteResult& s, const std::string& where);
+
 SuiteResult run_suite(const SuiteRequest& req);
 
 }  // namespace rigidbench
