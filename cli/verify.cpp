@@ -1,5 +1,4 @@
 // `rigidbench verify`: the quick suite (or a selection of pairs) or the paper suite, with its report.
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>

@@ -482,6 +482,12 @@ GateResult gate_compare(const nlohmann::json& base, const nlohmann::json& cur, c
   return gate_compare(GateSnapshot::read(base, "the baseline"), GateSnapshot::read(cur, "the current snapshot"), options);
 }
 
+namespace {
+std::size_t passed_rows(const GateResult& g) {
+  return std::size_t(std::count_if(g.rows.begin(), g.rows.end(), [](const GateRow& r) { return r.status == "pass"; }));
+}
+}  // namespace
+
 std::string gate_table(const GateResult& g) {
   std::ostringstream os;
   char line[1024];
@@ -495,8 +501,7 @@ std::string gate_table(const GateResult& g) {
     os << line;
   }
   for (const auto& n : g.notes) os << "gate: " << n << "\n";
-  std::size_t passed = 0;
-  for (const auto& r : g.rows) passed += r.status == "pass";
+  const std::size_t passed = passed_rows(g);
   os << "gate: " << g.warnings << " warning(s), " << g.stale << " stale, " << g.expected << " expected failure(s)\n";
   os << "gate: " << passed << " passed, " << g.failures << " failed\n";
   if (g.exit_code() == 4) os << "gate: the baseline is stale - re-bless it (or pass --allow-stale)\n";
@@ -524,8 +529,7 @@ const char* outcome_of(const GateResult& g) {
 }  // namespace
 
 std::string gate_markdown(const GateResult& g) {
-  std::size_t passed = 0;
-  for (const auto& r : g.rows) passed += r.status == "pass";
+  const std::size_t passed = passed_rows(g);
   const int code = g.exit_code();
   std::ostringstream os;
   os << "### rigidbench gate: " << (code == 0 ? "passed" : code == 4 ? "stale baseline (re-bless)" : "FAILED") << "\n\n"
@@ -547,8 +551,7 @@ std::string gate_markdown(const GateResult& g) {
 }
 
 nlohmann::ordered_json gate_summary_json(const GateResult& g) {
-  std::size_t passed = 0;
-  for (const auto& r : g.rows) passed += r.status == "pass";
+  const std::size_t passed = passed_rows(g);
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const GateRow* r : rows_to_show(g))
     rows.push_back({{"status", r->status}, {"failing", r->failing}, {"integrator", r->integrator}, {"problem", r->problem},
