@@ -220,7 +220,10 @@ CLI::App* add_gate_options(CLI::App& app, GateCliOptions& o) {
                  "With --against: this build's bench report from --run --bench-out, instead of counting its "
                  "instructions again");
   sc->add_flag("--allow-stale", o.gate.allow_stale,
-               "Stale rows (improved errors, speed counted by another toolchain) warn instead of failing");
+               "Stale rows (another scheme version, speed counted by another toolchain) warn instead of failing");
+  sc->add_flag("--require-rebless", o.gate.require_rebless,
+               "Improved rows (an error below the band, a verdict fail -> pass, fewer instructions or less work) make "
+               "the baseline stale, exit 4, until it is re-blessed (default: reported, and the gate passes)");
   sc->add_flag("--accuracy-only", o.gate.accuracy_only,
                "Compare accuracy only (no benchmarks with --run): for a runner with another toolchain or no valgrind");
   o.schemes.add_to(sc, Use::filter, "gated on both sides");

@@ -106,6 +106,18 @@ py::object finish(const SuiteResult& s, const std::string& out, const std::vecto
   return to_python(rep);
 }
 
+/// Every failed check of the run, one dict each (integrator, problem, check, evidence): what
+/// rigidbench.verify returns as `failed` and prints (PairResult::checks, the gate's names).
+py::list failed_checks(const SuiteResult& s) {
+  py::list out;
+  for (const PairResult& r : s.results)
+    for (const PairResult::Check& c : r.checks())
+      if (c.failed)
+        out.append(py::dict(py::arg("integrator") = r.integrator, py::arg("problem") = r.problem,
+                            py::arg("check") = c.name, py::arg("evidence") = c.evidence));
+  return out;
+}
+
 /// The reference options as keyword arguments: the command line's group (ReferenceOptions).
 ReferenceSettings ref_settings(const std::string& formulation, const std::string& precision, std::optional<double> tol,
                                const std::string& cache_dir, bool cache) {
@@ -303,7 +315,7 @@ void bind_runs(py::module_& m) {
         SuiteResult s;
         python::run_watched([&] { s = run_suite(req); }, timeout_of(step_timeout));
         require_verified(s, "");
-        return finish(s, out, command, started);
+        return py::make_tuple(finish(s, out, command, started), failed_checks(s));
       });
   m.def(
       "_time_steps",

@@ -65,7 +65,7 @@ struct Fields<InvariantResult> {
                    i.growth_by_level.back().slope = g->exponent;
                    i.growth_by_level.back().stderr_slope = g->stderr_exponent;
                  }),
-        RIGIDBENCH_FIELD(threshold), RIGIDBENCH_FIELD(verdict), RIGIDBENCH_FIELD(failed_at_roundoff), RIGIDBENCH_FIELD(note)};
+        RIGIDBENCH_FIELD(threshold), RIGIDBENCH_FIELD(verdict), RIGIDBENCH_FIELD(note)};
   }
 };
 

@@ -284,20 +284,46 @@ TEST_CASE("gate: tolerances of your own - per run, and per scheme and check in t
   }
 }
 
-TEST_CASE("gate: stale - improved errors and speed from another toolchain fail unless allowed", "[gate]") {
+TEST_CASE("gate: improvements are reported and pass, or make the baseline stale with --require-rebless", "[gate]") {
   const json s = make_snapshot();
   json base = s;
+  // The current run is better than the baseline: an error 3x smaller at every level, a verdict that
+  // failed now passes, 10 % fewer instructions.
   for (auto& e : ladder(base, "rig_neg/heavy_top", "h1_distance")["error"]) e = e.get<double>() * 3;
+  ladder(base, "terze/heavy_top", "omega_error_max")["verdict"] = "fail";
+  base["speed"]["terze/heavy_top"]["instructions_per_step"] = 1100.0;
   GateResult g = gate_compare(base, s);
   CHECK(g.failures == 0);
-  CHECK(g.stale == 1);
-  CHECK(g.exit_code() == 4);
-  GateOptions allow;
-  allow.allow_stale = true;
-  g = gate_compare(base, s, allow);
+  CHECK(g.stale == 0);
+  CHECK(g.improved == 3);
   CHECK(g.exit_code() == 0);
-  CHECK(g.warnings == 1);
+  CHECK_THAT(row(g, "rig_neg", "h1_distance")->message, Catch::Contains("improved from"));
+  CHECK_THAT(row(g, "terze", "omega_error_max")->message, Catch::Contains("from fail to pass"));
+  CHECK_THAT(row(g, "terze", "instructions_per_step")->message, Catch::Contains("fell by 9.091 %"));
+  CHECK_THAT(gate_table(g), Catch::Contains("3 improved"));
+  CHECK(gate_summary_json(g)["counts"]["improved"] == 3);
+  GateOptions require;
+  require.require_rebless = true;
+  g = gate_compare(base, s, require);
+  CHECK(g.exit_code() == 4);
+  CHECK(g.failures == 0);
+  CHECK(row(g, "terze", "omega_error_max")->failing);
+  CHECK_THAT(gate_markdown(g), Catch::Contains("stale baseline (re-bless)"));
+  // A listed expected failure that passes is not an improvement: the list is wrong (unexpected pass).
+  Expectations x;
+  x.origin = "expect.json";
+  x.items.push_back({"terze", "heavy_top", "omega_error_max", "listed", true});
+  GateOptions listed;
+  listed.expect = &x;
+  g = gate_compare(base, s, listed);
+  CHECK(row(g, "terze", "omega_error_max")->status == "unexpected_pass");
+  CHECK(g.exit_code() == 1);
 
+}
+
+TEST_CASE("gate: stale - speed counted by another toolchain fails unless allowed", "[gate]") {
+  const json s = make_snapshot();
+  GateResult g;
   // Another compiler: accuracy is still compared (and passes); the speed rows are stale.
   json other = s;
   other["environment"]["compiler"] = "Clang 14.0.6";
@@ -310,6 +336,11 @@ TEST_CASE("gate: stale - improved errors and speed from another toolchain fail u
   GateOptions acc;
   acc.accuracy_only = true;
   CHECK(gate_compare(s, other, acc).exit_code() == 0);
+  GateOptions allow;
+  allow.allow_stale = true;
+  g = gate_compare(s, other, allow);
+  CHECK(g.exit_code() == 0);
+  CHECK(g.warnings == 3);
 }
 
 TEST_CASE("gate: a scheme of another version (an engine's library) is stale, its results not compared", "[gate]") {

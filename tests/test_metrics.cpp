@@ -121,16 +121,39 @@ TEST_CASE("exact claim: a component's drift is relative to its own size, its rou
     CHECK(ir.verdict == Verdict::fail);
   }
   SECTION("rounding of a component 200x smaller than its vector is allowed in ulps of the vector") {
-    // 4000 steps x eps x 200 = 1.8e-10 relative to the component: a few ulps of the vector per step.
+    // 4 x 4000 steps x eps x 200 = 7.1e-10 relative to the component: 4 ulps of the vector per step.
     InvariantResult small = claim(0.01, 2.0, {2e-11, 5e-11, 1.7e-10});
     judge_exact(small, p, L);
     CHECK(small.verdict == Verdict::pass);
-    CHECK(small.threshold == Approx(4000 * 0x1p-52 * 200));
+    CHECK(small.threshold == Approx(4 * 4000 * 0x1p-52 * 200));
     // The same drifts of an invariant that is its own vector are not rounding.
     InvariantResult own = claim(0.01, 0.01, {2e-11, 5e-11, 1.7e-10});
     judge_exact(own, p, L);
     CHECK(own.verdict == Verdict::fail);
   }
+}
+
+TEST_CASE("exact claim: rounding accumulated at a few ulps per step passes, an O(h^p) drift of that size fails",
+          "[metrics]") {
+  // Ladder of 16 000, 32 000, 64 000 steps: budgets 4 N eps = 1.4e-11, 2.8e-11, 5.7e-11 (above tau = 1e-11).
+  Ladder L;
+  L.h0 = 0.001, L.levels = 3, L.n0 = 16000, L.m = 16000;
+  const Problem p = catalogue_problem("free_body");
+  InvariantResult ir;
+  ir.claim = Claim::exact;
+  ir.scale = ir.roundoff_scale = 1;
+  // 2.5 ulps per step at every level, growing with N: a correct scheme's rounding (a textbook
+  // exponential map's orthogonality; a Newton solve's last ulp). The old budget of one ulp per step
+  // failed it.
+  ir.drift_by_level = {2.5 * 16000 * 0x1p-52, 2.5 * 32000 * 0x1p-52, 2.5 * 64000 * 0x1p-52};
+  judge_exact(ir, p, L);
+  CHECK(ir.verdict == Verdict::pass);
+  // A second-order drift as large as that rounding at the finest level is 16x larger at the coarsest,
+  // where the budget is smallest: it fails there.
+  ir.drift_by_level = {16 * 3.6e-11, 4 * 3.6e-11, 3.6e-11};
+  judge_exact(ir, p, L);
+  CHECK(ir.verdict == Verdict::fail);
+  CHECK(ir.threshold == Approx(4 * 16000 * 0x1p-52));
 }
 
 TEST_CASE("bounded claim: judged on the finest level clear of round-off, not on rounding noise", "[metrics]") {

@@ -1,6 +1,8 @@
 """The Python module's API (docs/python.md): catalogue and problem files, references, built-in
 schemes, verification of Python classes with their errors as breakdowns, and the same report JSON
 as the command line."""
+import contextlib
+import io
 import json
 import math
 import os
@@ -357,6 +359,35 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
         self.assertIn(first, run.stdout)
         self.assertIn(edited, run.stdout)
+
+    def test_verify_returns_and_prints_the_failed_verdicts(self):
+        # A first-order scheme that claims order 2 and exact energy: verify returns the report with
+        # `failed` - each check by the gate's name with its numbers - and prints them on stderr.
+        class ClaimsTwo(LieEuler):
+            name = "py_claims_two"
+            order = 2
+            claims = {"constraint": "exact", "energy": "exact"}
+
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rep = rigidbench.verify(ClaimsTwo, ["free_body"], levels=4, measure_cost=False, progress=False)
+        self.assertIsInstance(rep, dict)
+        failed = {f["check"]: f for f in rep.failed}
+        self.assertIn("attitude_error_final", failed)
+        self.assertIn("invariant:energy", failed)
+        self.assertTrue(all(f["integrator"] == "py_claims_two" and f["problem"] == "free_body" for f in rep.failed))
+        self.assertRegex(failed["attitude_error_final"]["evidence"], r"^slope (0\.9|1\.0)\d*, expected 2$")
+        self.assertRegex(failed["invariant:energy"]["evidence"], r"^drift \S+ > 1e-11$")
+        out = err.getvalue()
+        self.assertIn("failed verdict(s) in 1 pair(s)", out)
+        self.assertIn("py_claims_two x free_body: ", out)
+        self.assertIn("invariant:energy (drift ", out)
+        # A scheme that holds its claims: nothing failed, nothing printed.
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            ok = rigidbench.verify(LieEuler, ["free_body"], levels=4, measure_cost=False, progress=False)
+        self.assertEqual(ok.failed, [])
+        self.assertEqual(err.getvalue(), "")
 
     def test_adaptive_python_scheme_on_the_tolerance_ladder(self):
         rep = rigidbench.verify([LieHeunEuler, "odeint_dopri5"], ["free_body"], tol0=1e-3, tol_levels=5,

@@ -73,10 +73,12 @@ struct Gate {
 
   void add(GateRow r) {
     if (r.status == "stale" && opt.allow_stale) r.message += " (allowed: --allow-stale)";
+    if (r.status == "improved") r.message += opt.require_rebless ? " (--require-rebless: re-bless to keep it)" : "";
     r.failing = r.status == "fail" || r.status == "missing" || r.status == "unexpected_pass" ||
-                (r.status == "stale" && !opt.allow_stale);
-    g.failures += r.failing && r.status != "stale";
+                (r.status == "stale" && !opt.allow_stale) || (r.status == "improved" && opt.require_rebless);
+    g.failures += r.failing && r.status != "stale" && r.status != "improved";
     g.stale += r.status == "stale";
+    g.improved += r.status == "improved";
     g.warnings += r.status == "warn" || (r.status == "stale" && opt.allow_stale);
     g.expected += r.status == "expected_failure";
     g.rows.push_back(std::move(r));
@@ -84,20 +86,14 @@ struct Gate {
   /// A verdict row: pass -> fail is a regression; with expectations, the current verdict must be
   /// a listed failure or a pass that is not listed.
   void verdict_row(const std::string& integ, const std::string& prob, const std::string& check, const std::string& bv,
-                   const std::string& cv, GateRow row, bool roundoff = false) {
+                   const std::string& cv, GateRow row) {
     row.baseline = bv;
     row.current = cv;
-    if (row.status == "pass" && cv == "fail" && roundoff && (bv == "pass" || opt.expect != nullptr) &&
+    if (row.status == "pass" && bv == "fail" && cv == "pass" &&
         (opt.expect == nullptr || opt.expect->find(integ, prob, check) == nullptr)) {
-      // The report itself attributes the failure to accumulated rounding (a few ulps per step at
-      // every level), which differs between builds: said, not failed (docs/gate.md).
-      row.status = "warn";
-      row.message = cat("verdict fails at round-off in the current run (", check,
-                        "): accumulated rounding, not a regression of the scheme");
-      add(std::move(row));
-      return;
-    }
-    if (row.status == "pass" && bv == "pass" && cv == "fail") {
+      row.status = "improved";  // a listed failure that passes is an unexpected pass, below
+      row.message = cat("verdict turned from fail to pass (", check, ")");
+    } else if (row.status == "pass" && bv == "pass" && cv == "fail") {
       row.status = "fail";
       row.message = cat("verdict turned from pass to fail (", check, ")");
     } else if (row.status == "pass" && bv == "pass" && cv != "pass") {
@@ -184,7 +180,7 @@ struct Gate {
     if (ce < gained_floor && gain > m.best) {
       m.best = gain;
       m.best_text = cat("error at h = ", fmt4(h), " improved from ", fmt4(be), " to ", fmt4(ce), " (", fmt4(gain),
-                        " decades; more than ", fmt4(rules.log10_improvement_stale), "): baseline stale - re-bless");
+                        " decades; more than ", fmt4(rules.log10_improvement_stale), ")");
     }
     return true;
   }
@@ -211,7 +207,7 @@ struct Gate {
     if (row.status != "fail" && m.worst > -1e300) row.status = "fail", row.message = m.worst_text + ladder_story(b, c);
     if (!widened.empty() && rules.log10_rise != opt.rules.log10_rise)
       row.message += cat(row.message.empty() ? "" : "; ", "band ", fmt4(rules.log10_rise), " decades: ", widened);
-    if (row.status == "pass" && m.best > -1e300) row.status = "stale", row.message = m.best_text;
+    if (row.status == "pass" && m.best > -1e300) row.status = "improved", row.message = m.best_text;
     verdict_row(p.integrator, p.problem, metric, b.verdict, c.verdict, std::move(row));
   }
 
@@ -256,8 +252,8 @@ struct Gate {
     else if (!gap.empty()) row.status = "missing", row.message = gap;
     else if (!any) row.status = "missing", row.message = "no work per tolerance on either side to compare";
     else if (any && all_fell)
-      row.status = "stale", row.message = cat("the work per unit time fell to ", fmt4(100 * opt.rules.work_fall_stale),
-                                              " % of the baseline's or less at every tolerance: re-bless");
+      row.status = "improved", row.message = cat("the work per unit time fell to ", fmt4(100 * opt.rules.work_fall_stale),
+                                                 " % of the baseline's or less at every tolerance");
     add(row);
   }
 
@@ -274,7 +270,7 @@ struct Gate {
       if (!b.ladder(name)) add({integ, prob, name, "missing", "", cl.verdict, "metric not in the baseline: bless to gate it"});
     for (const auto& [name, bv] : b.checks) {
       if (const std::string* cv = c.check(name))
-        verdict_row(integ, prob, name, bv, *cv, {integ, prob, name, "pass", "", "", "", secs}, c.failed_at_roundoff(name));
+        verdict_row(integ, prob, name, bv, *cv, {integ, prob, name, "pass", "", "", "", secs});
       else
         add({integ, prob, name, "missing", bv, "", "check missing from the current run"});
     }
@@ -386,6 +382,9 @@ struct Gate {
       row.status = "fail";
       row.message = cat("instructions per step rose by ", fmt4(100 * (ci / bi - 1)), " % (", fmt4(bi), " -> ", fmt4(ci),
                         "; allowed +", fmt4(100 * rise), " %)");
+    } else if (ci < bi * (1 - rise)) {
+      row.status = "improved";
+      row.message = cat("instructions per step fell by ", fmt4(100 * (1 - ci / bi)), " % (", fmt4(bi), " -> ", fmt4(ci), ")");
     }
     add(row);
     const double br = b.ratio_to_baseline, cr = c.ratio_to_baseline;
@@ -469,6 +468,7 @@ struct Gate {
 GateResult gate_compare(const GateSnapshot& base, const GateSnapshot& cur, const GateOptions& options) {
   Gate gate{options, {}, &base.tolerances};
   gate.g.allow_stale = options.allow_stale;
+  gate.g.require_rebless = options.require_rebless;
   if (options.speed_only)
     gate.g.notes.push_back("accuracy not compared (speed only: two builds' benchmarks)");
   else
@@ -502,9 +502,15 @@ std::string gate_table(const GateResult& g) {
   }
   for (const auto& n : g.notes) os << "gate: " << n << "\n";
   const std::size_t passed = passed_rows(g);
-  os << "gate: " << g.warnings << " warning(s), " << g.stale << " stale, " << g.expected << " expected failure(s)\n";
+  os << "gate: " << g.warnings << " warning(s), " << g.stale << " stale, " << g.improved << " improved, " << g.expected
+     << " expected failure(s)\n";
   os << "gate: " << passed << " passed, " << g.failures << " failed\n";
-  if (g.exit_code() == 4) os << "gate: the baseline is stale - re-bless it (or pass --allow-stale)\n";
+  if (g.improved > 0 && !g.require_rebless)
+    os << "gate: " << g.improved << " check(s) improved on the baseline - re-bless to keep the gain (gate --bless; "
+       << "--require-rebless makes this exit 4)\n";
+  if (g.exit_code() == 4)
+    os << "gate: the baseline is stale - re-bless it (or pass --allow-stale"
+       << (g.improved > 0 && g.require_rebless ? "; improved rows: drop --require-rebless" : "") << ")\n";
   return os.str();
 }
 
@@ -513,7 +519,12 @@ namespace {
 /// failures (each in the gate's order).
 std::vector<const GateRow*> rows_to_show(const GateResult& g) {
   const auto rank = [](const GateRow* r) {
-    return r->failing ? 0 : r->status == "stale" ? 1 : r->status == "warn" ? 2 : r->status == "expected_failure" ? 4 : 3;
+    return r->failing                       ? 0
+           : r->status == "stale"            ? 1
+           : r->status == "warn"             ? 2
+           : r->status == "improved"         ? 3
+           : r->status == "expected_failure" ? 5
+                                             : 4;
   };
   std::vector<const GateRow*> out;
   for (const auto& r : g.rows)
@@ -534,7 +545,7 @@ std::string gate_markdown(const GateResult& g) {
   std::ostringstream os;
   os << "### rigidbench gate: " << (code == 0 ? "passed" : code == 4 ? "stale baseline (re-bless)" : "FAILED") << "\n\n"
      << passed << " passed, " << g.failures << " failed, " << g.warnings << " warning(s), " << g.stale << " stale, "
-     << g.expected << " expected failure(s)\n";
+     << g.improved << " improved, " << g.expected << " expected failure(s)\n";
   // Expected failures are counted, not listed: they are the known findings (the JUnit file and
   // --summary-json list them).
   std::vector<const GateRow*> shown = rows_to_show(g);
@@ -562,7 +573,7 @@ nlohmann::ordered_json gate_summary_json(const GateResult& g) {
           {"exit_code", g.exit_code()},
           {"counts",
            {{"checks", g.rows.size()}, {"passed", passed}, {"failed", g.failures}, {"warnings", g.warnings},
-            {"stale", g.stale}, {"expected_failures", g.expected}}},
+            {"stale", g.stale}, {"improved", g.improved}, {"expected_failures", g.expected}}},
           {"rows", rows},
           {"notes", g.notes}};
 }
@@ -597,6 +608,7 @@ std::string gate_junit(const GateResult& g, const std::string& timestamp, const 
   os << "    <properties>\n";
   for (const auto& [k, v] : {std::pair<const char*, int>{"gate.failures", g.failures},
                             {"gate.stale", g.stale},
+                            {"gate.improved", g.improved},
                             {"gate.warnings", g.warnings},
                             {"gate.expected_failures", g.expected}})
     os << "      <property name=\"" << k << "\" value=\"" << v << "\"/>\n";

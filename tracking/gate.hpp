@@ -43,6 +43,7 @@ struct GateRules {
 struct GateOptions {
   GateRules rules;
   bool allow_stale = false;    // stale rows warn instead of failing (exit 0 when nothing else fails)
+  bool require_rebless = false;  // improved rows make the baseline stale (exit 4): keep the gain by re-blessing
   bool accuracy_only = false;  // do not compare speed (another toolchain, or no valgrind)
   bool speed_only = false;     // do not compare accuracy (gate --against: two builds' benchmarks)
   std::vector<std::string> integrators, problems;  // globs restricting both sides (empty: all)
@@ -52,7 +53,7 @@ struct GateOptions {
 
 struct GateRow {
   std::string integrator, problem, metric;
-  /// pass | fail | missing | stale | warn | expected_failure | unexpected_pass
+  /// pass | fail | missing | stale | improved | warn | expected_failure | unexpected_pass
   std::string status;
   std::string baseline, current, message;
   double seconds = 0;  // the current run's time for this row's pair, shared among its rows
@@ -63,10 +64,15 @@ struct GateResult {
   std::vector<GateRow> rows;
   std::vector<std::string> notes;  // what was not compared and why (accuracy-only, environments)
   int failures = 0, warnings = 0, stale = 0, expected = 0;
-  bool allow_stale = false;
+  /// Rows better than the baseline beyond its band (an error, a verdict fail -> pass, the work or the
+  /// instructions): reported; with require_rebless they make the baseline stale.
+  int improved = 0;
+  bool allow_stale = false, require_rebless = false;
   /// 0 pass; 1 a regression, missing data or a broken expectation; 4 only stale rows (re-bless)
-  /// and allow_stale not given.
-  int exit_code() const { return failures > 0 ? 1 : stale > 0 && !allow_stale ? 4 : 0; }
+  /// and allow_stale not given, or improved rows and require_rebless given.
+  int exit_code() const {
+    return failures > 0 ? 1 : (stale > 0 && !allow_stale) || (improved > 0 && require_rebless) ? 4 : 0;
+  }
 };
 
 /// Compares two snapshots (tracking/snapshot.hpp).

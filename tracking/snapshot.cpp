@@ -42,7 +42,7 @@ struct Fields<PairSnapshot> {
         computed("checks", [](const PairSnapshot& p) { return measured(p) ? std::optional(p.checks) : std::nullopt; },
                  [](PairSnapshot& p, std::optional<Named<std::string>> c) { p.checks = c.value_or(Named<std::string>{}); },
                  Written::if_set),
-        RIGIDBENCH_FIELD(roundoff_failures, Written::if_set), RIGIDBENCH_FIELD(work, Written::if_set)};
+        RIGIDBENCH_FIELD(work, Written::if_set)};
   }
 };
 
@@ -237,7 +237,6 @@ PairSnapshot pair_of_result(const PairReport& r) {
   for (const auto& [name, inv] : r.invariants) {
     if (inv.claim == Claim::none) continue;
     p.checks.emplace_back("invariant:" + name, to_string(inv.verdict));
-    if (inv.failed_at_roundoff) p.roundoff_failures.push_back("invariant:" + name);
   }
   if (r.structure)
     for (const StructureCheck* c : {&r.structure->symmetric, &r.structure->symplectic})
@@ -290,10 +289,6 @@ bool SpeedSnapshot::operator==(const SpeedSnapshot& o) const {
 
 const LadderSnapshot* PairSnapshot::ladder(const std::string& metric) const { return find_named(convergence, metric); }
 const std::string* PairSnapshot::check(const std::string& name) const { return find_named(checks, name); }
-bool PairSnapshot::failed_at_roundoff(const std::string& c) const {
-  return std::find(roundoff_failures.begin(), roundoff_failures.end(), c) != roundoff_failures.end();
-}
-
 const PairSnapshot* GateSnapshot::pair(const std::string& integrator, const std::string& problem) const {
   return find_pair(accuracy, integrator, problem);
 }

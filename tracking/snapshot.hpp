@@ -63,13 +63,11 @@ struct PairSnapshot {
   std::optional<std::string> version;  ///< the scheme's version where it is not rigidbench's (an engine's library)
   Named<LadderSnapshot> convergence;   ///< the gating error metrics (metric table), by name
   Named<std::string> checks;           ///< every other gating verdict by check name (PairResult::checks)
-  std::vector<std::string> roundoff_failures;  ///< checks whose failure the report puts down to rounding
-  std::optional<WorkSnapshot> work;            ///< an adaptive pair's work per tolerance
+  std::optional<WorkSnapshot> work;  ///< an adaptive pair's work per tolerance
 
   std::string key() const { return integrator + "/" + problem; }
   const LadderSnapshot* ladder(const std::string& metric) const;
   const std::string* check(const std::string& name) const;
-  bool failed_at_roundoff(const std::string& check) const;
   bool operator==(const PairSnapshot&) const = default;
 };
 

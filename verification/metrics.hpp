@@ -24,9 +24,16 @@ constexpr double kSlopeTolerance = 0.15;  // |slope - expected| <= 0.15
 constexpr double kQiiTolerance = 0.02;    // |Q_II / 2^p - 1| <= 0.02
 constexpr double kRefFloorFactor = 100;   // errors below 100x the reference estimate are not used for rates
 constexpr double kRoundoffUlps = 100;     // ... nor errors within 100 ulps of round-off
-/// An exact claim that fails with every level's drift within this many ulps per step is labelled
-/// a round-off failure in the report (the verdict stays "fail").
+/// The rounding a run of N steps may accumulate, in ulps of the quantity per step: the budget of an
+/// exact claim (max(tau, 4 N eps)), of the order fit (levels not above it are left out) and of the
+/// gate's allowance, one number everywhere (docs/decisions.md, "Round-off budget of exact claims").
 constexpr double kRoundoffUlpsPerStep = 4;
+/// What an exact claim allows after `steps` steps, relative to the invariant's scale: max(tau, 4 N eps)
+/// with tau the problem's exact_threshold; `ulp_scale` is S_v / S_I for a component of a vector
+/// (docs/metrics.md, "Invariants").
+inline double exact_allowance(double exact_threshold, double steps, double ulp_scale = 1) {
+  return std::max(exact_threshold, kRoundoffUlpsPerStep * steps * kEps * ulp_scale);
+}
 /// A bounded claim holds when the growth exponent of the running maximum deviation is below this by
 /// two standard errors, and fails when above it by two (docs/metrics.md, "Invariants"): the random
 /// walk's 1/2, between a bounded oscillation's 0 and a linear drift's 1.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <sstream>
 
@@ -143,27 +144,51 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const LevelPlan& plan
   return r;
 }
 
+namespace {
+std::string num3(double x) { return std::isfinite(x) ? format_number(x, 3) : std::string("-"); }
+std::string order_evidence(const Convergence& c) {
+  char slope[32];
+  std::snprintf(slope, sizeof slope, "%.2f", c.fit.slope);  // the console's column: 1e-15 is 0.00
+  return cat("slope ", std::isfinite(c.fit.slope) ? slope : "-", c.at_least ? ", expected at least " : ", expected ", num3(c.expected));
+}
+std::string invariant_evidence(const InvariantResult& i) {
+  if (i.claim == Claim::bounded && i.judged_level >= 0 && std::size_t(i.judged_level) < i.growth_by_level.size())
+    return cat("growth exponent ", num3(i.growth_by_level[std::size_t(i.judged_level)].slope), ", bounded below 0.5");
+  return cat("drift ", num3(i.drift), i.verdict == Verdict::fail ? " > " : " <= ", num3(i.threshold));
+}
+}  // namespace
+
 std::vector<PairResult::Check> PairResult::checks() const {
   std::vector<Check> out;
   if (status == "skipped") return out;
-  const auto add = [&out](std::string name, Verdict v) { out.push_back({std::move(name), v == Verdict::fail, v}); };
-  add("status", status == "breakdown" || status == "failed" ? Verdict::fail : Verdict::pass);
+  const auto add = [&out](std::string name, Verdict v, std::string evidence) {
+    out.push_back({std::move(name), v == Verdict::fail, v, std::move(evidence)});
+  };
+  add("status", status == "breakdown" || status == "failed" ? Verdict::fail : Verdict::pass, status == "ok" ? "" : reason);
   for (const auto& [k, c] : convergence)
-    if (c.gating) add(k, c.verdict);
+    if (c.gating) add(k, c.verdict, order_evidence(c));
   for (const QiiResult* q : {&q_ii, &q_ii_full}) {
     const char* name = q == &q_ii ? "q_ii" : "q_ii_full";
-    if (find_metric(name)->gating && q->primary >= 0) add(name, q->levels[std::size_t(q->primary)].verdict);
+    if (find_metric(name)->gating && q->primary >= 0) {
+      const QiiLevel& l = q->levels[std::size_t(q->primary)];
+      add(name, l.verdict, cat(num3(l.median), ", expected ", num3(q->expected), " at h = ", num3(l.h)));
+    }
   }
   for (const auto& i : invariants)
-    if (i.claim != Claim::none) add("invariant:" + i.name, i.verdict);
+    if (i.claim != Claim::none) add("invariant:" + i.name, i.verdict, invariant_evidence(i));
   for (const auto& [name, m] : measures)
-    if (const MetricDef* d = find_metric(name); d != nullptr && d->gating) add(name, m.verdict);
+    if (const MetricDef* d = find_metric(name); d != nullptr && d->gating) add(name, m.verdict, num3(m.value));
   if (structure)
     for (const StructureCheck* c : {&structure->symmetric, &structure->symplectic})
-      if (c->claimed && c->observed != Observed::not_checked) add("structure:" + c->property, c->verdict);
+      if (c->claimed && c->observed != Observed::not_checked)
+        add("structure:" + c->property, c->verdict, cat("claimed, observed ", to_string(c->observed)));
   if (tolerance)  // an adaptive scheme: the tolerance ladder's gating rows of the metric table
     for (const MetricDef& m : metric_table())
-      if (m.section == MetricSection::tolerance_ladder && m.gating) add(std::string(m.name), m.tolerance_verdict(*tolerance));
+      if (m.section == MetricSection::tolerance_ladder && m.gating)
+        add(std::string(m.name), m.tolerance_verdict(*tolerance),
+            m.name == "rejected_steps"
+                ? cat("largest fraction ", num3(tolerance->rejected_fraction))
+                : cat("slope ", num3(tolerance->proportionality.slope), ", expected ", num3(tolerance->expected_slope)));
   return out;
 }
 

@@ -36,7 +36,7 @@ from . import _rigidbench
 __version__ = _rigidbench.__version__  # rigidbench --version, CMake's project version, CITATION.cff
 
 __all__ = ["BodyState", "InputError", "Problem", "State", "ladder", "load_problem", "problem", "problem_names",
-           "quick_problem_names", "schemes", "score", "simulate", "verify", "call_overhead_ns"]
+           "quick_problem_names", "Report", "schemes", "score", "simulate", "verify", "call_overhead_ns"]
 
 
 class _EmptyStep:
@@ -75,13 +75,33 @@ def call_overhead_ns(problem_=None, steps=5000, repetitions=5):
     return _rigidbench._time_steps(_EmptyStep, p, 1e-3, steps, repetitions)
 
 
+class Report(dict):
+    """A verify report: the dict `rigidbench verify` writes as JSON, and `failed`, every check that
+    failed (a list of dicts: integrator, problem, check - the gate's name - and evidence, the numbers
+    it was decided on)."""
+
+    failed = ()
+
+
+def _print_failed(failed):
+    """The failed verdicts on stderr, one line per pair, as the command line's rows end."""
+    pairs = {}
+    for f in failed:
+        pairs.setdefault((f["integrator"], f["problem"]), []).append(
+            f["check"] + (" (%s)" % f["evidence"] if f["evidence"] else ""))
+    print("rigidbench.verify: %d failed verdict(s) in %d pair(s):" % (len(failed), len(pairs)), file=_sys.stderr)
+    for (scheme, prob), checks in pairs.items():
+        print("  %s x %s: %s" % (scheme, prob, ", ".join(checks)), file=_sys.stderr)
+
+
 def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, jobs=None, reference="",
            reference_precision="double", reference_tol=None, cache_dir="", cache=True, measure_cost=True,
            progress=None, settings=(), step_timeout=300.0, tol0=None, tol_levels=None):
     """Verify one or more schemes -- Python classes, registered schemes' names or globs -- on catalogue
     problems (names) or Problem objects (default: the quick suite), exactly as `rigidbench verify`.
 
-    Returns the report as a dict; with `out` (a .json file or a folder) also writes the same JSON as
+    Returns the report as a dict (a Report) whose `failed` lists every failed verdict with its
+    numbers, also printed on stderr; with `out` (a .json file or a folder) also writes the same JSON as
     the command line. A Python scheme's cost includes its call overhead, measured here on an empty
     scheme and reported as cost.call_overhead_ns.
 
@@ -109,6 +129,11 @@ def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, 
         overhead = call_overhead_ns()
     command = [_sys.executable, "rigidbench.verify(%s)" % ", ".join(
         [repr(getattr(s, "name", s)) for s in items] + ["problems=%r" % (problems,)])]
-    return _rigidbench._verify(scheme, problems, h, levels, t_end, out or "", jobs, reference, reference_precision,
-                               reference_tol, cache_dir, cache, measure_cost, progress, list(settings), overhead,
-                               command, step_timeout, tol0, tol_levels)
+    rep, failed = _rigidbench._verify(scheme, problems, h, levels, t_end, out or "", jobs, reference,
+                                      reference_precision, reference_tol, cache_dir, cache, measure_cost, progress,
+                                      list(settings), overhead, command, step_timeout, tol0, tol_levels)
+    report = Report(rep)
+    report.failed = failed
+    if failed:
+        _print_failed(failed)
+    return report

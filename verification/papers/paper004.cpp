@@ -72,8 +72,8 @@ TerzeRun terze_run(const Problem& p, const SchemeEntry& e, const Momentum& mom, 
          }).ok;
   // Growth in t: the exponent a of |E - E0| ~ t^a; the rate: the least-squares slope of (E - E0)/E0 in t.
   if (r.ok) r.a = fit_line(log_t, log_dE).slope, r.rate = fit_line(ts, dE).slope;
-  // Exact to round-off: the harness's rule for an exact claim, max(threshold, N eps) (docs/metrics.md).
-  const double allowed = std::max(p.verification.exact_threshold, double(r.n) * kEps);
+  // Exact to round-off: the harness's rule for an exact claim, max(threshold, 4 N eps) (docs/metrics.md).
+  const double allowed = exact_allowance(p.verification.exact_threshold, double(r.n));
   r.record = {{"h", h}, {"steps", r.n}, {"status", r.ok ? "ok" : "breakdown"},
               {"max_relative_momentum_drift", num(r.max_pi)}, {"momentum_allowance", allowed},
               {"t_exponent", num(r.a)}, {"energy_rate_per_time", num(r.rate)},
@@ -99,7 +99,7 @@ void paper004(PaperSuiteResult& out, bool progress) {
   for (double h : kSteps) {
     const TerzeRun r = terze_run(p, e, mom, E0, h);
     ok_all &= r.ok;
-    const double allowed = std::max(p.verification.exact_threshold, double(r.n) * kEps);
+    const double allowed = exact_allowance(p.verification.exact_threshold, double(r.n));
     worst_pi = std::max(worst_pi, r.max_pi), worst_pi_allowed = std::max(worst_pi_allowed, allowed);
     worst_t_exponent_dev = std::max(worst_t_exponent_dev, std::isfinite(r.a) ? std::abs(r.a - 1) : kNaN);
     t_exponents += cat(t_exponents.empty() ? "" : ", ", format_number(r.a, 3));
