@@ -11,7 +11,7 @@ Command add_report(CLI::App& app) {
     std::string out, format = "png", style = "screen";
     SchemeOptions schemes;
     ProblemOptions problems;
-    bool quiet = false;
+    bool quiet = false, inline_figures = false;
   };
   auto o = std::make_shared<Options>();
   auto* sc = app.add_subcommand("report", "Plots (matplotlib) and one HTML page, from report JSON alone");
@@ -19,6 +19,9 @@ Command add_report(CLI::App& app) {
   sc->add_option("--out", o->out, "Output folder (index.html, figures/)")->required();
   sc->add_option("--format", o->format, "Figure formats, comma-separated: png (default), svg, pdf");
   sc->add_flag("--quiet", o->quiet, "No progress on stderr (one line per figure otherwise)");
+  sc->add_flag("--inline", o->inline_figures,
+               "Inline the PNG figures in index.html: one self-contained file (several MB), instead of a page that "
+               "loads figures/ as it is scrolled");
   o->schemes.add_to(sc, Use::filter, "in figures and tables");
   o->problems.add_to(sc, Use::filter, false, false);
   sc->add_option("--style", o->style,
@@ -26,6 +29,7 @@ Command add_report(CLI::App& app) {
       ->check(CLI::IsMember({"screen", "journal-single", "journal-double"}));
   return {sc, [o] {
             std::vector<std::string> opts{"--style", o->style};
+            if (o->inline_figures) opts.push_back("--inline");
             for (const auto& i : o->schemes.integrators) opts.insert(opts.end(), {"--integrator", i});
             for (const auto& p : o->problems.problems) opts.insert(opts.end(), {"--problem", p});
             return render_reports(o->in, o->out, o->format, o->quiet, opts);

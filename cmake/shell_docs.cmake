@@ -17,8 +17,10 @@ if(RIGIDBENCH_HELP2MAN)
                      COMMAND ${CMAKE_COMMAND} -E env RIGIDBENCH_MAN_EXE=$<TARGET_FILE:rigidbench_cli>
                              ${RIGIDBENCH_HELP2MAN} --no-info --section=1
                              "--name=verification and benchmark harness for rigid-body time integrators"
+                             --include=${PROJECT_SOURCE_DIR}/cmake/man-sections.h2m
                              ${PROJECT_SOURCE_DIR}/cmake/man-help.sh -o ${_man}
                      DEPENDS rigidbench_cli ${PROJECT_SOURCE_DIR}/cmake/man-help.sh
+                             ${PROJECT_SOURCE_DIR}/cmake/man-sections.h2m
                      COMMENT "man page of rigidbench (help2man)" VERBATIM)
   list(APPEND _outputs ${_man})
   install(FILES ${_man} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)

@@ -13,4 +13,5 @@ release_build() {
 }
 stage "release build" release_build
 stage "python module" bash scripts/install-python.sh build/release   # `import rigidbench` (docs/python.md)
+stage "command on PATH" bash scripts/install-command.sh build/release  # `rigidbench` in a shell (README)
 stage "fast label" ctest --preset release -L fast "$@"

@@ -51,7 +51,11 @@ def main(argv):
     sel_int, sel_prob = ["rig_*", "lgvi"], ["heavy_top"]
     part_dir = os.path.join(out, "journal")
     part = render(exe, part_dir, inputs, "--style", "journal-double", "--integrator", sel_int[0], "--integrator",
-                  sel_int[1], "--problem", sel_prob[0])
+                  sel_int[1], "--problem", sel_prob[0], "--inline")
+    # --inline: one self-contained page, every PNG in it (the default links them: check_render.py).
+    with open(os.path.join(part_dir, "index.html")) as f:
+        inlined = f.read().count('src="data:image/png;base64,')
+    check(inlined == len(part["figures"]), f"--inline: {inlined} images inlined for {len(part['figures'])} figures")
 
     # One style per scheme, everywhere.
     sw, sp = whole["styles"], part["styles"]

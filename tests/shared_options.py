@@ -10,8 +10,10 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 B, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+OUT = tempfile.mkdtemp(prefix="shared-options-")  # what the runs write: never the source tree
 failures = []
 
 
@@ -76,30 +78,32 @@ check(r.returncode == 2 and "none of the selected schemes is adaptive" in r.stde
       f"verify --tol-levels with no adaptive scheme: exit {r.returncode}: {r.stderr}")
 # A selection in which nothing applies verified nothing: exit 2, no report (it was exit 0).
 r = run("verify", "--integrator", "gr_nonholonomic", "--problem", "free_body", "--quiet", "--no-cache",
-        "--out", os.path.join(SRC, "nothing"))
-check(r.returncode == 2 and "nothing verified" in r.stderr and not os.path.exists(os.path.join(SRC, "nothing", "report.json")),
+        "--out", os.path.join(OUT, "nothing"))
+check(r.returncode == 2 and "nothing verified" in r.stderr and not os.path.exists(os.path.join(OUT, "nothing", "report.json")),
       f"verify with no applicable pair: exit {r.returncode}: {r.stderr}")
 # ... and a sharded sweep of it: each shard may be empty, the merge of the sweep is refused.
 shards = []
 for k in (1, 2):
-    shards.append(os.path.join(SRC, f"nothing-{k}.json"))
+    shards.append(os.path.join(OUT, f"nothing-{k}.json"))
     r = run("verify", "--integrator", "gr_nonholonomic", "--problem", "free_body", "--quiet", "--no-cache",
             "--shard", f"{k}/2", "--out", shards[-1])
     check(r.returncode == 0, f"verify --shard {k}/2 with no applicable pair: exit {r.returncode}: {r.stderr}")
-r = run("merge", "--in", *shards, "--out", os.path.join(SRC, "nothing-merged.json"))
+r = run("merge", "--in", *shards, "--out", os.path.join(OUT, "nothing-merged.json"))
 check(r.returncode == 2 and "nothing verified" in r.stderr, f"merge of a sweep with no applicable pair: exit {r.returncode}: {r.stderr}")
 # Two outputs naming one file: refused before any work (the second replaced the first).
-same = os.path.join(SRC, "same.out")
-r = run("gate", "--in", os.path.join(SRC, "nothing-1.json"), "--baseline", os.path.join(SRC, "nothing-1.json"),
+same = os.path.join(OUT, "same.out")
+r = run("gate", "--in", os.path.join(OUT, "nothing-1.json"), "--baseline", os.path.join(OUT, "nothing-1.json"),
         "--markdown", same, "--junit", same)
 check(r.returncode == 2 and "each output needs a file of its own" in r.stderr and not os.path.exists(same),
       f"gate --markdown F --junit F: exit {r.returncode}: {r.stderr}")
 # One problem, one scheme where a command runs one.
 r = run("simulate", "--integrator", "rk4_quat", "--integrator", "lie_euler", "--problem", "free_body", "--h", "0.1",
-        "--out", os.path.join(SRC, "never-written.csv"))
-check(r.returncode == 2 and not os.path.exists(os.path.join(SRC, "never-written.csv")),
+        "--out", os.path.join(OUT, "never-written.csv"))
+check(r.returncode == 2 and not os.path.exists(os.path.join(OUT, "never-written.csv")),
       f"simulate with two --integrator: exit {r.returncode}")
 
+import shutil  # noqa: E402
+shutil.rmtree(OUT, ignore_errors=True)
 print(f"shared_options: {len(seen)} shared options seen across {len(commands)} commands;",
       "OK" if not failures else f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

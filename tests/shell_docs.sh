@@ -24,4 +24,14 @@ for c in $("$B" --help | awk '/^Subcommands:/ { f = 1; next } f && NF { print $1
   grep -q "Command $c:" <<< "$page" || fail "the man page has no section for '$c'"
 done
 grep -q -- "--integrator" <<< "$page" || fail "the man page lists no options"
-echo "ok: the man page has a section for every command"
+for section in "EXIT STATUS" "ENVIRONMENT" "SEE ALSO"; do
+  grep -q "^$section" <<< "$page" || fail "the man page has no $section section"
+done
+grep -q "RIGIDBENCH_CACHE_DIR" <<< "$page" || fail "ENVIRONMENT does not name RIGIDBENCH_CACHE_DIR"
+# The installed page is the same file: no path of this build or source tree in it.
+src=$(cd "$(dirname "$0")/.." && pwd)
+! grep -q -e "$BUILD" -e "$src" "$BUILD/rigidbench.1" || fail "the man page holds a build-tree path: $(grep -m1 -e "$BUILD" -e "$src" "$BUILD/rigidbench.1")"
+# It renders without groff warnings (a line help2man or a help text made that troff misreads).
+warnings=$(groff -man -Tutf8 -ww -z "$BUILD/rigidbench.1" 2>&1 || true)
+[ -z "$warnings" ] || fail "groff warns on the man page: $(head -3 <<< "$warnings")"
+echo "ok: the man page has a section for every command, EXIT STATUS, ENVIRONMENT, no build path, no groff warning"

@@ -4,8 +4,8 @@
 Usage: check_render.py OUT_DIR VERIFY.json PAPER.json BENCH.json
 
 Fails (exit 1, every problem listed) unless: index.html and manifest.json exist; every figure of the
-manifest exists in each format, PNGs and SVGs well formed; the page inlines one image per figure
-and prints no NaN; each problem that ran has its convergence, Q_II and invariant figures showing
+manifest exists in each format, PNGs and SVGs well formed; the page links one lazily loaded image per
+figure, is under 2 MB, prints no NaN, and opens with "Who wins" listing every pair that failed a claim; each problem that ran has its convergence, Q_II and invariant figures showing
 exactly the schemes that ran on it (and its long-time energy figure those with a long-time run); the work-precision figures show every scheme the bench report
 swept; the paper figures show the paper report's schemes.
 """
@@ -51,13 +51,27 @@ def main(argv):
                 check(head.startswith(b"\x89PNG\r\n\x1a\n"), f"{rel}: not a PNG")
             if fmt == "svg":
                 check(b"<svg" in head or head.startswith(b"<?xml"), f"{rel}: not an SVG")
-    check(page.count('src="data:image/png;base64,') == len(manifest["figures"]),
-          f"index.html inlines {page.count('data:image/png')} images for {len(manifest['figures'])} figures")
+    # The figures are linked, fetched as the page is scrolled (docs/reports.md, "The first screen"):
+    # one lazily loaded image per figure, each its PNG, and a page a reader opens at once.
+    linked = re.findall(r'<img loading="lazy" alt="[^"]*" src="([^"]*)"', page)
+    check(sorted(linked) == sorted(it["files"]["png"] for it in manifest["figures"] if "png" in it["files"]),
+          f"index.html links {len(linked)} images lazily for {len(manifest['figures'])} figures")
+    check(len(page.encode()) < 2_000_000, f"index.html is {len(page.encode())} bytes (at most 2 MB)")
     text = re.sub(r'src="data:[^"]*"', "", page)
     check(not re.search(r"\bnan\b", text, re.IGNORECASE), "index.html prints NaN")
 
     with open(verify_p) as f:
         verify = json.load(f)
+    # The first screen: "Who wins" before the verdicts, and every pair with a failed check in its
+    # table of failed claims.
+    check(0 <= page.find('id="who-wins"') < page.find('id="summary"'), "no \"Who wins\" section before the verdicts")
+    claims = page[page.find('id="who-wins"'):page.find('id="summary"')]
+    for r in verify["results"]:
+        if r["status"] != "skipped" and r["integrator"] + "</a></td><td>" + r["problem"] + "</td>" in claims:
+            continue
+        bad = [k for k, v in (r.get("invariants") or {}).items() if v.get("claim", "none") != "none" and v["verdict"] == "fail"]
+        bad += [k for k, v in (r.get("convergence") or {}).items() if v.get("gating", True) and v["verdict"] == "fail"]
+        check(r["status"] == "skipped" or not bad, f"{r['integrator']} x {r['problem']} failed {bad}, not in the failed claims")
     ran, adaptive = {}, {}
     for r in verify["results"]:
         if r["status"] != "skipped":

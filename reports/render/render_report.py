@@ -220,6 +220,26 @@ def write_csv(path, rows):
     write_atomic(path, buf.getvalue())
 
 
+def failed_checks(rep, r):
+    """The pair's failed checks by the gate's names (the checks of a pair, docs/gate.md): status,
+    each gating error metric, q_ii (and q_ii_full where gating), invariant:NAME of a claimed invariant,
+    a gating measure, structure:PROPERTY of a claimed property, an adaptive pair's gating tolerance rules."""
+    gating = {m["name"] for m in rep.get("metrics") or [] if m.get("gating")} or {"q_ii"}
+    failed = ["status"] if r.get("status") in ("breakdown", "failed") else []
+    failed += [k for k, v in (r.get("convergence") or {}).items() if v.get("gating", True) and v.get("verdict") == "fail"]
+    failed += [k for k in ("q_ii", "q_ii_full") if k in gating and (r.get(k) or {}).get("verdict") == "fail"]
+    failed += [f"invariant:{k}" for k, v in (r.get("invariants") or {}).items()
+               if v.get("claim", "none") != "none" and v.get("verdict") == "fail"]
+    failed += [k for k, v in (r.get("measures") or {}).items() if k in gating and v.get("verdict") == "fail"]
+    st = r.get("structure") or {}
+    failed += [f"structure:{k}" for k in ("symmetric", "symplectic")
+               if (st.get(k) or {}).get("claimed") and (st.get(k) or {}).get("verdict") == "fail"]
+    tl = r.get("tolerance_ladder") or {}
+    failed += [k for k, sec in (("tolerance_proportionality", "proportionality"), ("rejected_steps", "rejected_fraction"))
+               if (tl.get(sec) or {}).get("verdict") == "fail"]
+    return failed
+
+
 def write_tables(out_dir, inputs):
     """DIR/tables/: verdicts.{csv,tex} (order, Q_II and verdicts of every pair that ran, in every verify
     input, with the input's label), levels.csv (every level's step, cost and errors) and, with bench
@@ -235,14 +255,7 @@ def write_tables(out_dir, inputs):
             c = r.get("convergence", {}).get("attitude_error_final", {})
             q = r.get("q_ii", {})
             st = r.get("structure") or {}
-            failed = [k for k, v in r.get("convergence", {}).items() if v.get("gating", True) and v.get("verdict") == "fail"]
-            failed += [k for k in ("q_ii", "q_ii_full") if (r.get(k) or {}).get("verdict") == "fail"]
-            failed += [f"invariant:{k}" for k, v in r.get("invariants", {}).items() if v.get("verdict") == "fail"]
-            failed += [f"structure:{k}" for k in ("symmetric", "symplectic") if (st.get(k) or {}).get("verdict") == "fail"]
-            tl = r.get("tolerance_ladder") or {}
-            failed += [k for k, sec in (("tolerance_proportionality", "proportionality"), ("rejected_steps", "rejected_fraction"))
-                       if (tl.get(sec) or {}).get("verdict") == "fail"]
-            failed += [f"measure:{k}" for k, v in (r.get("measures") or {}).items() if v.get("verdict") == "fail"]
+            failed = failed_checks(rep, r)
             rows.append({"scheme": r["integrator"], "problem": r["problem"], "input": label, "status": r["status"],
                          "order_observed": c.get("slope"), "order_expected": c.get("expected"),
                          "order_verdict": c.get("verdict", ""), "q_ii": q.get("median"), "q_ii_expected": q.get("expected"),
@@ -1278,6 +1291,8 @@ h1{font-size:1.6em} h2{border-bottom:1px solid #ccc;padding-bottom:4px;margin-to
 table{border-collapse:collapse;font-size:12.5px;margin:8px 0 16px} th,td{border:1px solid #ccc;padding:3px 7px}
 th{background:#f2f2f2} td.num{text-align:right;font-variant-numeric:tabular-nums}
 .pass{color:#176b2c;font-weight:600} .fail{color:#b00020;font-weight:700} .undefined{color:#8a6d00}
+.known{color:#6b4f00;font-weight:600} .legend{font-size:12.5px;margin:8px 0} .legend dt{font-weight:600;float:left;clear:left;width:14em}
+.legend dd{margin-left:15em}
 figure{margin:10px 0 26px} figure img{max-width:100%;border:1px solid #eee} figcaption{font-size:12px;color:#555}
 .meta{font-size:12px;color:#555} nav a{margin-right:12px} code{background:#f5f5f5;padding:0 3px}
 """
@@ -1308,7 +1323,8 @@ def figure_html(item, out_dir, inline):
     else:
         src = item["files"].get("svg") or next(iter(item["files"].values()))
     links = " ".join(f'<a href="{esc(p)}">{esc(k)}</a>' for k, p in item["files"].items())
-    return (f'<figure id="{esc(item["name"])}"><img alt="{esc(item["title"])}" src="{src}">'
+    lazy = "" if inline else ' loading="lazy"'  # a linked figure is fetched when scrolled to
+    return (f'<figure id="{esc(item["name"])}"><img{lazy} alt="{esc(item["title"])}" src="{src}">'
             f'<figcaption><b>{esc(item["title"])}</b>. {esc(item["caption"])} Files: {links}.</figcaption></figure>')
 
 
@@ -1401,6 +1417,14 @@ def failed_measures(r):
     return [f'{k} ({fmtn(v.get("value"))})' for k, v in (r.get("measures") or {}).items() if v.get("verdict") == "fail"]
 
 
+def structure_mark(c):
+    """What the one-step map was observed to be for one property: "broken" only for a property the scheme
+    claims (a failed claim); a property it never claimed that does not hold is "no"."""
+    o, claimed = c.get("observed", "not_checked"), bool(c.get("claimed"))
+    word = {"preserved": "yes", "broken": "broken" if claimed else "no", "undecided": "undecided"}.get(o, "-")
+    return esc(word) + ("*" if claimed else "")
+
+
 def verify_table(rep):
     """Every pair with its verdicts (the quick suite's console table, from the JSON)."""
     rows = ["<table><tr><th>scheme</th><th>problem</th><th>status</th><th>slope (att) / p</th><th>Q_II / 2^p</th>"
@@ -1422,16 +1446,15 @@ def verify_table(rep):
         st = r.get("structure") or {}
         failed += [f"{k} (claimed)" for k in ("symmetric", "symplectic") if (st.get(k) or {}).get("verdict") == "fail"]
         failed += failed_measures(r)
-        structure = " / ".join(
-            esc((st.get(k) or {}).get("observed", "-").replace("not_checked", "-")) + ("*" if (st.get(k) or {}).get("claimed") else "")
-            for k in ("symmetric", "symplectic"))
+        structure = " / ".join(structure_mark(st.get(k) or {}) for k in ("symmetric", "symplectic"))
         rows.append(f'<tr><td>{esc(r["integrator"])}</td><td>{esc(r["problem"])}</td><td>{esc(r["status"])}</td>'
                     f'<td>{fmtn(c["slope"])} / {fmtn(c["expected"])} {verdict(c["verdict"])}</td>'
                     f'<td>{fmtn(q["median"], 4)} / {fmtn(q["expected"])} {verdict(q["verdict"])}</td>'
                     f'<td>{exp_}/{len(ex)}</td><td>{structure}</td><td class="fail">{esc(", ".join(failed))}</td></tr>')
     rows.append("</table>")
-    rows.append("<p>symmetric / symplectic: what the one-step map was observed to be (docs/metrics.md, Structure); "
-                "* marks a property the scheme claims, judged as a gating check.</p>")
+    rows.append('<p class="meta">symmetric / symplectic: what the one-step map was observed to be (docs/metrics.md, '
+                '"Structure"): yes, no, undecided or - (not checked); * marks a property the scheme claims, judged as a '
+                "gating check, and only a claimed property that does not hold is called broken.</p>")
     return "\n".join(rows)
 
 
@@ -1590,7 +1613,111 @@ def scheme_sections(inputs):
     return "\n".join(out)
 
 
-def build_html(inputs, figs, out_dir, inline=True, tables=(), interactive=None):
+def failed_claims(inputs):
+    """Every pair of the verify inputs that failed a check, as {(integrator, problem): entry}: its
+    failed checks split into known (listed in the expected findings the run was given, `verify
+    --expect`, with the listed reason) and new; `matched` is whether the run had such a list."""
+    claims = {}
+    for _, rep in inputs["verify"]:
+        outcomes = (rep.get("expectations") or {}).get("outcomes")
+        for r in rep["results"]:
+            checks = failed_checks(rep, r)
+            if not checks:
+                continue
+            e = claims.setdefault((r["integrator"], r["problem"]),
+                                  {"known": [], "new": [], "reasons": [], "matched": outcomes is not None})
+            listed = {o["check"]: o.get("reason", "") for o in outcomes or []
+                      if o["integrator"] == r["integrator"] and o["problem"] == r["problem"]
+                      and o.get("outcome") == "expected_failure"}
+            for c in checks:
+                (e["known"] if c in listed else e["new"]).append(c)
+                if c in listed and listed[c] not in e["reasons"]:
+                    e["reasons"].append(listed[c])
+    return claims
+
+
+def ranking_cell(r, unit, scale, label, claims, problem):
+    ct = r["cost_to_target"]
+    cost = f'{"~" if ct.get("extrapolated") else ""}{fmtn(ct[unit] * scale)} {label}' \
+        if finite(ct.get(unit)) and ct[unit] > 0 else "-"
+    e = claims.get((r["integrator"], problem))
+    mark = (' <span class="fail" title="failed a claim it made on this problem">&#x2020;</span>'
+            if e and e["new"] else ' <span class="known" title="a known finding">&#x2020;</span>' if e else "")
+    return f'<td><a href="#s-{esc(r["integrator"])}">{esc(r["integrator"])}</a>{mark} <span class="meta">{cost}</span></td>'
+
+
+def who_wins(inputs):
+    """The page's first screen: per problem, the ranking to the target accuracy (from the compare
+    input), then every scheme that failed a claim it made, new findings first, known ones marked
+    known (docs/reports.md, "The first screen")."""
+    claims = failed_claims(inputs)
+    out = ['<h2 id="who-wins">Who wins</h2>']
+    for _, cmp in inputs["compare"]:
+        out.append(f'<p>Fastest to an error of {fmtn(cmp["target_error"])} in <code>{esc(cmp["metric"])}</code>, per '
+                   'problem (the head-to-head below has every scheme and its measures):</p>')
+        out.append("<table><tr><th>problem</th><th>1st</th><th>2nd</th><th>3rd</th><th>ranked</th>"
+                   "<th>not applicable</th></tr>")
+        for P in cmp["problems"]:
+            unit = P.get("rank_unit") or ("instructions" if "instructions" in P["rank_by"] else "cpu_seconds")
+            scale, label = (1e-6, "Minstr") if unit == "instructions" else (1e3, "ms")
+            ranked = sorted((r for r in P["rows"] if r.get("rank") is not None), key=lambda r: r["rank"])
+            cells = [ranking_cell(r, unit, scale, label, claims, P["problem"]) for r in ranked[:3]]
+            cells += ["<td>-</td>"] * (3 - len(cells))
+            out.append(f'<tr><td><a href="#cmp-{esc(P["problem"])}">{esc(P["problem"])}</a></td>{"".join(cells)}'
+                       f'<td class="num">{len(ranked)} of {len(P["rows"])}</td><td class="num">{len(P["skipped"])}</td></tr>')
+        out.append("</table>")
+    if not inputs["compare"]:
+        out.append('<p class="meta">No head-to-head input: `rigidbench compare` ranks the schemes per problem '
+                   "(give its compare.json to `report` for the ranking here).</p>")
+    if inputs["verify"]:
+        out.append(failed_claims_html(claims))
+    out.append(legend_html())
+    return "\n".join(out)
+
+
+def failed_claims_html(claims):
+    new = sorted(k for k, e in claims.items() if e["new"])
+    known = sorted(k for k, e in claims.items() if not e["new"])
+    matched = all(e["matched"] for e in claims.values())
+    if not claims:
+        return "<p>No scheme failed a claim it made: every verdict that was judged passed.</p>"
+    head = (f"<p><b>{len(claims)}</b> scheme &times; problem pair(s) failed a claim they made: "
+            f'<span class="{"fail" if new else "pass"}">{len(new)} new</span>, <span class="known">{len(known)} known</span> '
+            "(listed, with the reason, in the expected findings the run was given; docs/findings.md).</p>" if matched else
+            f"<p><b>{len(claims)}</b> scheme &times; problem pair(s) failed a claim they made. The run was not given a "
+            "list of expected findings (<code>verify --expect FILE</code>), so none is marked known or new.</p>")
+    rows = [head, "<table><tr><th>scheme</th><th>problem</th><th>finding</th><th>failed checks</th><th>why (known)</th></tr>"]
+    for k in new + known:
+        e = claims[k]
+        tag = ('<span class="fail">new</span>' if e["new"] else '<span class="known">known</span>') if e["matched"] else "-"
+        checks = esc(", ".join(e["new"])) + (" (new); " if e["new"] and e["known"] else "") + esc(", ".join(e["known"]))
+        rows.append(f'<tr><td><a href="#s-{esc(k[0])}">{esc(k[0])}</a></td><td>{esc(k[1])}</td><td>{tag}</td>'
+                    f'<td>{checks}</td><td class="meta">{esc(" / ".join(e["reasons"]))}</td></tr>')
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def legend_html():
+    """Every mark the page uses, once."""
+    items = [('<span class="pass">pass</span> / <span class="fail">fail</span> / <span class="undefined">undefined</span>',
+              "a verdict: the measured value within its rule's band, outside it by more than two standard errors, or "
+              "neither (too few levels in the asymptotic range, or no claim) - docs/metrics.md"),
+             ('<span class="fail">&#x2020;</span> / <span class="known">&#x2020;</span>',
+              "the scheme failed a claim it made on this problem: a new finding / a known one"),
+             ('<span class="fail">new</span> / <span class="known">known</span>',
+              "a failed check not in / in the expected findings the run was given (with the listed reason)"),
+             ("~", "a value read off the fitted line outside the measured asymptotic range (extrapolated)"),
+             ("*", "a structure property (symmetric, symplectic) the scheme claims; only a claimed property that does not "
+                   "hold is called broken"),
+             ("-", "no value: not measured, not applicable, or not finite"),
+             ("&pi; (clipped)", "an attitude error at its largest possible value (the rotation by &pi;)"),
+             ("ok / breakdown / skipped", "a pair's status: ran; stopped before its end (the reason is in its row); "
+                                          "the scheme does not apply to the problem")]
+    return ('<details class="legend"><summary>Marks used on this page</summary><dl>' +
+            "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in items) + "</dl></details>")
+
+
+def build_html(inputs, figs, out_dir, inline=False, tables=(), interactive=None):
     first = next(j for k in ("verify", "bench", "paper", "compare", "history") for _, j in inputs[k])
     tool, machine = first.get("tool", {}), first.get("machine", {})
     parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>rigidbench report</title>"
@@ -1615,7 +1742,8 @@ def build_html(inputs, figs, out_dir, inline=True, tables=(), interactive=None):
     if interactive and interactive.get("reason"):
         parts.append(f'<p class="meta">{esc(interactive["reason"])}.</p>')
     nav = []
-    for anchor, label, cond in (("summary", "Verdicts", inputs["verify"]), ("compare", "Head-to-head", inputs["compare"]),
+    for anchor, label, cond in (("who-wins", "Who wins", inputs["verify"] or inputs["compare"]),
+                                ("summary", "Verdicts", inputs["verify"]), ("compare", "Head-to-head", inputs["compare"]),
                                 ("problems", "Per problem", inputs["verify"] or inputs["bench"]),
                                 ("schemes", "Per scheme", inputs["verify"]),
                                 ("papers", "Paper reproductions", inputs["paper"]),
@@ -1623,6 +1751,8 @@ def build_html(inputs, figs, out_dir, inline=True, tables=(), interactive=None):
         if cond:
             nav.append(f'<a href="#{anchor}">{label}</a>')
     parts.append("<nav>" + "".join(nav) + "</nav>")
+    if inputs["verify"] or inputs["compare"]:
+        parts.append(who_wins(inputs))
     labels = input_labels([p for p, _ in inputs["verify"]])
     for n, ((_, rep), label) in enumerate(zip(inputs["verify"], labels)):
         s = rep["summary"]
@@ -1695,7 +1825,8 @@ def render(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--format", default="png")
-    ap.add_argument("--link", action="store_true", help="reference figure files instead of inlining PNGs")
+    ap.add_argument("--inline", action="store_true",
+                    help="inline the PNGs in index.html (one self-contained file) instead of linking figures/")
     ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
     ap.add_argument("--integrator", action="append", default=[], help="only these schemes (fnmatch globs)")
     ap.add_argument("--problem", action="append", default=[], help="only these problems (fnmatch globs)")
@@ -1754,7 +1885,7 @@ def render(argv):
         guarded(figs, f"the history figures of {path}", lambda doc=doc: render_history(figs, doc))
     tables = write_tables(a.out, inputs)
     interactive = write_interactive(a.out, verify["rows"], bench["rows"], style, progress=not a.quiet, static=figs)
-    page = build_html(inputs, figs, a.out, inline=not a.link, tables=tables, interactive=interactive)
+    page = build_html(inputs, figs, a.out, inline=a.inline, tables=tables, interactive=interactive)
     write_atomic(os.path.join(a.out, "index.html"), page)
     shown = sorted({n for it in figs.items for n in it["series"]})
     styles = {n: dict(zip(("color", "marker", "linestyle"), scheme_style(n))) for n in shown}
