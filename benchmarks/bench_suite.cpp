@@ -382,6 +382,7 @@ void time_steps(const std::vector<BenchPair>& pairs, const BenchRequest& req, Be
       e.ns_per_step = *std::min_element(v.begin(), v.end());
       e.ns_per_step_median = median(v);
       e.repetitions = int(v.size());
+      e.ratio_samples = v;  // ns per step here; over the baseline's median below
     }
     const StepCounts counts = step_counts(bp);
     e.loads_per_step = counts.loads;
@@ -396,9 +397,16 @@ void time_steps(const std::vector<BenchPair>& pairs, const BenchRequest& req, Be
     if (bp.scheme == &rk4_baseline_scheme()) rk4_ns[e.problem] = e.ns_per_step;
     out.entries.push_back(e);
   }
+  std::map<std::string, double> base_median;
+  for (const auto& e : out.entries)
+    if (e.integrator == std::string_view(baseline_scheme().info->name)) base_median[e.problem] = e.ns_per_step_median;
   for (auto& e : out.entries) {
     e.ratio_to_baseline = ratio(e.ns_per_step, base_ns, e.problem);
     e.ratio_to_rk4 = ratio(e.ns_per_step, rk4_ns, e.problem);
+    std::vector<double> samples;
+    for (double ns : e.ratio_samples)
+      if (const double r = ratio(ns, base_median, e.problem); std::isfinite(r)) samples.push_back(r);
+    e.ratio_samples = std::move(samples);
   }
 }
 

@@ -49,6 +49,9 @@ struct BenchEntry {
   /// docs/flops.md; NaN where not derived), its sin/cos/tan calls, and instructions per flop.
   double flops_per_step = kNaN, calls_per_step = kNaN, instructions_per_flop = kNaN;
   int repetitions = 0;
+  /// Each repetition's CPU time per step over the median of the baseline scheme's on the same problem
+  /// in the same run: the spread the gate's rank test reads (docs/gate.md, "Times").
+  std::vector<double> ratio_samples{};
 };
 
 struct WorkPoint {

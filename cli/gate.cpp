@@ -73,7 +73,7 @@ std::optional<GateSnapshot> run_snapshot(const RunOptions& ro, HistoryRun& recor
       br.problems = ro.problems;
       br.shard = shard;
       br.min_time = 0.01;
-      br.repetitions = 3;
+      br.repetitions = 5;  // the rank test of times needs 4 or more a side (docs/gate.md, "Times")
       br.work_precision = false;
       br.quiet = true;
       br.jobs = distributed ? 1 : ro.jobs;  // the callgrind drivers at once (the ranks already share the cores)

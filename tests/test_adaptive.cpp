@@ -706,7 +706,7 @@ TEST_CASE("compare with a bench report ranks adaptive and fixed-step pairs in in
 TEST_CASE("gate: an adaptive pair's instructions per unit time at each tolerance, +2 % fails", "[adaptive][gate]") {
   GateSnapshot base;
   base.environment = {"GNU 12.2.0", "-O3", "Release", "valgrind-3.19.0", std::nullopt};
-  base.speed = {SpeedSnapshot{"rkmk_dopri5", "heavy_top", kNaN, kNaN, {1e-5, 1e-6, 1e-7}, {2.0e4, 3.0e4, 4.5e4}}};
+  base.speed = {SpeedSnapshot{"rkmk_dopri5", "heavy_top", kNaN, kNaN, {}, {1e-5, 1e-6, 1e-7}, {2.0e4, 3.0e4, 4.5e4}}};
   const GateSnapshot read = GateSnapshot::read(base.to_json(), "test");  // the schema admits it, the file keeps it
   CHECK(read == base);
   REQUIRE(read.speed.at(0).adaptive());

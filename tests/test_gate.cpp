@@ -12,6 +12,7 @@
 #include "../core/json_schema.hpp"
 #include "../core/types.hpp"
 #include "../tracking/gate.hpp"
+#include "../tracking/mann_whitney.hpp"
 #include "../reports/report.hpp"
 #include "../verification/expectations.hpp"
 #include "support.hpp"
@@ -309,6 +310,22 @@ TEST_CASE("gate: improvements are reported and pass, or make the baseline stale 
   CHECK(g.failures == 0);
   CHECK(row(g, "terze", "omega_error_max")->failing);
   CHECK_THAT(gate_markdown(g), Catch::Contains("stale baseline (re-bless)"));
+  // An error that improved does not hide a verdict that turned to fail (an error smaller at the
+  // coarse levels with a lost order), nor a failure not listed in the expectations.
+  json lost = s;
+  ladder(lost, "rig_neg/heavy_top", "h1_distance")["verdict"] = "fail";
+  g = gate_compare(base, lost);
+  CHECK(row(g, "rig_neg", "h1_distance")->status == "fail");
+  CHECK(g.exit_code() == 1);
+  Expectations none;
+  none.origin = "none.json";
+  GateOptions strict;
+  strict.expect = &none;
+  ladder(base, "rig_neg/heavy_top", "h1_distance")["verdict"] = "fail";
+  g = gate_compare(base, lost, strict);
+  CHECK(row(g, "rig_neg", "h1_distance")->status == "fail");
+  CHECK_THAT(row(g, "rig_neg", "h1_distance")->message, Catch::Contains("not listed"));
+  ladder(base, "rig_neg/heavy_top", "h1_distance")["verdict"] = "pass";
   // A listed expected failure that passes is not an improvement: the list is wrong (unexpected pass).
   Expectations x;
   x.origin = "expect.json";
@@ -683,4 +700,61 @@ TEST_CASE("gate for someone else's CI: a baseline of some pairs, a failure that 
   CHECK(r.output.find("reproduce with: ") != std::string::npos);
   CHECK(r.output.find("gate --run --bless --baseline " + tampered + " --integrator terze --problem free_body heavy_top "
                       "--accuracy-only") != std::string::npos);
+}
+
+TEST_CASE("Mann-Whitney U: exact one-sided p-values, ties by midranks, the normal approximation beyond",
+          "[gate]") {
+  // Five values all above five others: U = 25, and 1 of the C(10, 5) = 252 splits is as extreme.
+  RankTest t = mann_whitney_greater({6, 7, 8, 9, 10}, {1, 2, 3, 4, 5});
+  CHECK(t.exact);
+  CHECK(t.u == 25);
+  CHECK(t.p == Approx(1.0 / 252));
+  // The other way round: every split is at least as extreme.
+  CHECK(mann_whitney_greater({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}).p == Approx(1.0));
+  // Interleaved samples: no evidence (Mann & Whitney 1947's table: U = 15 of 25 for n = m = 5, p = 0.345).
+  t = mann_whitney_greater({2, 4, 6, 8, 10}, {1, 3, 5, 7, 9});
+  CHECK(t.u == 15);
+  CHECK(t.p == Approx(0.3452).epsilon(1e-3));
+  // Ties count one half: {1, 2} against {1, 1}: U = 0.5 + 0.5 + 1 + 1 = 3.
+  CHECK(mann_whitney_greater({1, 2}, {1, 1}).u == 3);
+  // Large samples: the normal approximation, and it agrees with a shift it should detect.
+  std::vector<double> a, b;
+  for (int i = 0; i < 40; ++i) a.push_back(1.0 + 0.01 * (i % 7)), b.push_back(1.2 + 0.01 * (i % 5));
+  t = mann_whitney_greater(b, a);
+  CHECK_FALSE(t.exact);
+  CHECK(t.p < 1e-6);
+  CHECK(mann_whitney_greater(a, b).p > 0.999);
+  CHECK_THROWS(mann_whitney_greater({}, {1.0}));
+}
+
+TEST_CASE("gate: a time rise is a warning only when the repetitions say so (Mann-Whitney), with the spread",
+          "[gate]") {
+  json base = make_snapshot(), cur = base;
+  auto samples = [](json& s, const char* pair, std::vector<double> v) { s["speed"][pair]["ratio_samples"] = v; };
+  samples(base, "terze/heavy_top", {1.00, 1.01, 0.99, 1.02, 1.00});
+  samples(cur, "terze/heavy_top", {1.20, 1.21, 1.19, 1.22, 1.20});  // 20 % slower in every repetition
+  samples(base, "rig_neg/heavy_top", {1.00, 1.01, 0.99, 1.02, 1.00});
+  samples(cur, "rig_neg/heavy_top", {0.95, 1.60, 1.00, 1.45, 1.15});  // median +14 %, within its spread
+  const GateResult g = gate_compare(base, cur);
+  const GateRow* slow = nullptr;
+  for (const auto& r : g.rows)
+    if (r.metric == "wallclock_ratio") {
+      CHECK(r.integrator == "terze");
+      slow = &r;
+    }
+  REQUIRE(slow != nullptr);
+  CHECK(slow->status == "warn");
+  CHECK_THAT(slow->message, Catch::Contains("rose by 20 %") && Catch::Contains("median of 5 1 [0.99, 1.02]") &&
+                                Catch::Contains("p = 0.003968, exact"));
+  CHECK(g.exit_code() == 0);  // times warn; instructions decide
+  // A baseline without repetitions (blessed before 0.5): the fastest ratios, said untested.
+  json old = base;
+  old["speed"]["terze/heavy_top"].erase("ratio_samples");
+  cur["speed"]["terze/heavy_top"]["ratio_to_baseline"] = 0.6;  // baseline 0.5
+  const GateRow* untested = nullptr;
+  const GateResult g2 = gate_compare(old, cur);
+  for (const auto& r : g2.rows)
+    if (r.metric == "wallclock_ratio" && r.integrator == "terze") untested = &r;
+  REQUIRE(untested != nullptr);
+  CHECK_THAT(untested->message, Catch::Contains("no repetitions on one side to test"));
 }

@@ -156,6 +156,32 @@ TEST_CASE("exact claim: rounding accumulated at a few ulps per step passes, an O
   CHECK(ir.threshold == Approx(4 * 16000 * 0x1p-52));
 }
 
+TEST_CASE("exact claim: an O(h) drift within 4 ulps per step still fails on a first-order ladder (it shrinks with h)",
+          "[metrics]") {
+  // The ladder a first-order scheme gets on dzhanibekov starts at 80 000 steps, where 4 N eps = 7.1e-11:
+  // an energy error E0 C h t halving with h (6e-11, 3e-11, 1.5e-11; found by a hostile user) is
+  // within it at every level, but above one ulp per step at the coarsest and converging: the
+  // scheme's error (it failed under the one-ulp budget of 0.4 too).
+  Ladder L;
+  L.h0 = 1e-4, L.levels = 3, L.n0 = 80000, L.m = 80000;
+  const Problem p = catalogue_problem("free_body");
+  InvariantResult ir;
+  ir.claim = Claim::exact;
+  ir.scale = ir.roundoff_scale = 1;
+  ir.drift_by_level = {6e-11, 3e-11, 1.5e-11};
+  judge_exact(ir, p, L);
+  CHECK(ir.verdict == Verdict::fail);
+  CHECK(ir.judged_level == 0);
+  CHECK_THAT(ir.note, Catch::Contains("falls as h falls"));
+  // The same sizes growing with N (rounding) pass; and so does a drift that falls once by chance.
+  ir.drift_by_level = {1.5e-11, 3e-11, 6e-11};
+  judge_exact(ir, p, L);
+  CHECK(ir.verdict == Verdict::pass);
+  ir.drift_by_level = {3e-11, 1.5e-11, 4e-11};
+  judge_exact(ir, p, L);
+  CHECK(ir.verdict == Verdict::pass);
+}
+
 TEST_CASE("bounded claim: judged on the finest level clear of round-off, not on rounding noise", "[metrics]") {
   // Ladder of 3 levels: 100, 200, 400 steps; round-off budgets max(100 eps, 4 N eps) = 8.9e-14,
   // 1.8e-13, 3.6e-13. The judged level's growth exponent a +- se of the running maximum deviation

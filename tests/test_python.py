@@ -377,11 +377,17 @@ class ModuleTest(unittest.TestCase):
         self.assertIn("invariant:energy", failed)
         self.assertTrue(all(f["integrator"] == "py_claims_two" and f["problem"] == "free_body" for f in rep.failed))
         self.assertRegex(failed["attitude_error_final"]["evidence"], r"^slope (0\.9|1\.0)\d*, expected 2$")
-        self.assertRegex(failed["invariant:energy"]["evidence"], r"^drift \S+ > 1e-11$")
+        self.assertRegex(failed["invariant:energy"]["evidence"], r"^drift \S+ at level \d+ > 1e-11")
         out = err.getvalue()
         self.assertIn("failed verdict(s) in 1 pair(s)", out)
         self.assertIn("py_claims_two x free_body: ", out)
         self.assertIn("invariant:energy (drift ", out)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            quiet = rigidbench.verify(ClaimsTwo, ["free_body"], levels=4, measure_cost=False, progress=False,
+                                      print_failed=False)
+        self.assertEqual(err.getvalue(), "")
+        self.assertEqual({f["check"] for f in quiet.failed}, set(failed))
         # A scheme that holds its claims: nothing failed, nothing printed.
         err = io.StringIO()
         with contextlib.redirect_stderr(err):

@@ -11,6 +11,7 @@
 #include "../verification/metrics.hpp"
 #include "../integrators/registry.hpp"
 #include "../verification/expectations.hpp"
+#include "mann_whitney.hpp"
 
 namespace rigidbench {
 
@@ -86,7 +87,7 @@ struct Gate {
   /// A verdict row: pass -> fail is a regression; with expectations, the current verdict must be
   /// a listed failure or a pass that is not listed.
   void verdict_row(const std::string& integ, const std::string& prob, const std::string& check, const std::string& bv,
-                   const std::string& cv, GateRow row) {
+                   const std::string& cv, GateRow row, const std::string& improvement = "") {
     row.baseline = bv;
     row.current = cv;
     if (row.status == "pass" && bv == "fail" && cv == "pass" &&
@@ -120,6 +121,7 @@ struct Gate {
         row.message = cat("verdict fails and is not listed in ", opt.expect->origin);
       }
     }
+    if (row.status == "pass" && !improvement.empty()) row.status = "improved", row.message = improvement;
     add(std::move(row));
   }
 
@@ -207,8 +209,11 @@ struct Gate {
     if (row.status != "fail" && m.worst > -1e300) row.status = "fail", row.message = m.worst_text + ladder_story(b, c);
     if (!widened.empty() && rules.log10_rise != opt.rules.log10_rise)
       row.message += cat(row.message.empty() ? "" : "; ", "band ", fmt4(rules.log10_rise), " decades: ", widened);
-    if (row.status == "pass" && m.best > -1e300) row.status = "improved", row.message = m.best_text;
-    verdict_row(p.integrator, p.problem, metric, b.verdict, c.verdict, std::move(row));
+    // An improved error is said only once the verdicts had their say: a verdict that turned to fail,
+    // a failure not listed or a listed one that passed outranks it (an error smaller at the coarse
+    // levels can come with a lost order).
+    verdict_row(p.integrator, p.problem, metric, b.verdict, c.verdict, std::move(row),
+                m.best > -1e300 ? m.best_text : std::string());
   }
 
   /// An adaptive pair's work per unit time at each tolerance (accepted steps, right-hand sides):
@@ -387,10 +392,37 @@ struct Gate {
       row.message = cat("instructions per step fell by ", fmt4(100 * (1 - ci / bi)), " % (", fmt4(bi), " -> ", fmt4(ci), ")");
     }
     add(row);
+    wallclock_row(b, c);
+  }
+
+  /// The time per step over the in-run baseline scheme's: a warning when its median rose by more than
+  /// wallclock_rise_warn and the Mann-Whitney test of the two runs' repetitions finds the current ones
+  /// slower (p < time_significance), with both spreads; without repetitions on one side (a baseline
+  /// blessed before 0.5), the fastest repetitions' ratio, said untested. Times depend on the machine
+  /// and its load: the instructions decide the speed gate (docs/gate.md, "Times").
+  void wallclock_row(const SpeedSnapshot& b, const SpeedSnapshot& c) {
+    const auto spread = [](const std::vector<double>& v) {
+      const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+      return cat("median of ", std::to_string(v.size()), " ", fmt4(median(v)), " [", fmt4(*lo), ", ", fmt4(*hi), "]");
+    };
+    GateRow row{b.integrator, b.problem, "wallclock_ratio", "warn", fmt4(b.ratio_to_baseline), fmt4(c.ratio_to_baseline), ""};
+    if (b.ratio_samples.size() >= 2 && c.ratio_samples.size() >= 2) {
+      const double mb = median(b.ratio_samples), mc = median(c.ratio_samples);
+      if (!(mc > mb * (1 + opt.rules.wallclock_rise_warn))) return;
+      const RankTest t = mann_whitney_greater(c.ratio_samples, b.ratio_samples);
+      if (!(t.p < opt.rules.time_significance)) return;  // within the repetitions' spread: not a regression
+      row.baseline = fmt4(mb), row.current = fmt4(mc);
+      row.message = cat("time per step over the baseline scheme's rose by ", fmt4(100 * (mc / mb - 1)), " % (",
+                        spread(b.ratio_samples), " -> ", spread(c.ratio_samples), "; Mann-Whitney U = ", fmt4(t.u),
+                        ", one-sided p = ", fmt4(t.p), t.exact ? ", exact" : "", "; warning only: instructions decide)");
+      add(row);
+      return;
+    }
     const double br = b.ratio_to_baseline, cr = c.ratio_to_baseline;
-    if (std::isfinite(br) && std::isfinite(cr) && cr > br * (1 + opt.rules.wallclock_rise_warn))
-      add({b.integrator, b.problem, "wallclock_ratio", "warn", fmt4(br), fmt4(cr),
-           cat("wall-clock ratio to the baseline scheme rose by ", fmt4(100 * (cr / br - 1)), " % (warning only)")});
+    if (!(std::isfinite(br) && std::isfinite(cr) && cr > br * (1 + opt.rules.wallclock_rise_warn))) return;
+    row.message = cat("wall-clock ratio to the baseline scheme rose by ", fmt4(100 * (cr / br - 1)),
+                      " % (fastest repetitions; no repetitions on one side to test: warning only)");
+    add(row);
   }
 
   /// An adaptive pair's instructions of a whole run per unit time at each tolerance (+2 % at any
@@ -509,8 +541,10 @@ std::string gate_table(const GateResult& g) {
     os << "gate: " << g.improved << " check(s) improved on the baseline - re-bless to keep the gain (gate --bless; "
        << "--require-rebless makes this exit 4)\n";
   if (g.exit_code() == 4)
-    os << "gate: the baseline is stale - re-bless it (or pass --allow-stale"
-       << (g.improved > 0 && g.require_rebless ? "; improved rows: drop --require-rebless" : "") << ")\n";
+    os << "gate: the baseline is stale - re-bless it ("
+       << (g.stale > 0 ? "stale rows: or pass --allow-stale" : "")
+       << (g.stale > 0 && g.improved > 0 && g.require_rebless ? "; " : "")
+       << (g.improved > 0 && g.require_rebless ? "improved rows: --require-rebless asks for it" : "") << ")\n";
   return os.str();
 }
 

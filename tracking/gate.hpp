@@ -38,6 +38,9 @@ struct GateRules {
   double work_rise = 0.25;
   double work_fall_stale = 0.5;
   double wallclock_rise_warn = 0.10;
+  /// A time rise is a regression (a warning) only when the Mann-Whitney test of the repetitions says
+  /// the current ones tend to be slower at this one-sided significance (docs/gate.md, "Times").
+  double time_significance = 0.05;
 };
 
 struct GateOptions {

@@ -60,6 +60,7 @@ struct Fields<SpeedSnapshot> {
   static constexpr auto list() {
     return std::tuple{
         RIGIDBENCH_FIELD(instructions_per_step), RIGIDBENCH_FIELD(ratio_to_baseline),
+        RIGIDBENCH_FIELD(ratio_samples, Written::if_set),
         computed("tolerance",
                  [](const SpeedSnapshot& q) {
                    return q.adaptive() ? std::optional(ToleranceSpeed{q.tol, q.instructions_per_time}) : std::nullopt;
@@ -248,7 +249,7 @@ PairSnapshot pair_of_result(const PairReport& r) {
 }
 
 SpeedSnapshot speed_of_entry(const BenchEntry& e) {
-  return {e.integrator, e.problem, e.instructions_per_step, e.ratio_to_baseline, {}, {}};
+  return {e.integrator, e.problem, e.instructions_per_step, e.ratio_to_baseline, e.ratio_samples, {}, {}};
 }
 
 /// A snapshot made from reports follows the schema as one read from a file does (a report's schema
@@ -283,7 +284,7 @@ bool WorkSnapshot::operator==(const WorkSnapshot& o) const {
 
 bool SpeedSnapshot::operator==(const SpeedSnapshot& o) const {
   return integrator == o.integrator && problem == o.problem && same_num(instructions_per_step, o.instructions_per_step) &&
-         same_num(ratio_to_baseline, o.ratio_to_baseline) && same_num(tol, o.tol) &&
+         same_num(ratio_to_baseline, o.ratio_to_baseline) && same_num(ratio_samples, o.ratio_samples) && same_num(tol, o.tol) &&
          same_num(instructions_per_time, o.instructions_per_time);
 }
 
@@ -305,7 +306,7 @@ std::optional<SpeedSnapshot> adaptive_speed(const WorkSeries& w, const VerifyRep
   for (const PairReport& q : verify.results)
     if (q.integrator == w.integrator && q.problem == w.problem && q.tolerance) r = &q;
   if (r == nullptr || !(r->tolerance->span > 0)) return std::nullopt;
-  SpeedSnapshot q{w.integrator, w.problem, kNaN, kNaN, {}, {}};
+  SpeedSnapshot q{w.integrator, w.problem, kNaN, kNaN, {}, {}, {}};
   for (const WorkPoint& p : w.points) {
     q.tol.push_back(p.tol);
     q.instructions_per_time.push_back(p.instructions / r->tolerance->span);
@@ -334,9 +335,11 @@ GateSnapshot GateSnapshot::of_benches(const std::vector<BenchReport>& benches) {
   for (const BenchEntry& fe : first.entries) {
     SpeedSnapshot e = speed_of_entry(fe);
     for (const BenchReport& b : benches)
-      if (const BenchEntry* q = b.entry(e.integrator, e.problem); q && std::isfinite(q->ratio_to_baseline))
+      if (const BenchEntry* q = b.entry(e.integrator, e.problem); q && std::isfinite(q->ratio_to_baseline)) {
         e.ratio_to_baseline = std::isfinite(e.ratio_to_baseline) ? std::min(e.ratio_to_baseline, q->ratio_to_baseline)
                                                                  : q->ratio_to_baseline;
+        if (&b != &benches.front()) e.ratio_samples.insert(e.ratio_samples.end(), q->ratio_samples.begin(), q->ratio_samples.end());
+      }
     s.speed.push_back(std::move(e));
   }
   sort_by_key(s.speed);

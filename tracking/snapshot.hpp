@@ -76,6 +76,7 @@ struct PairSnapshot {
 struct SpeedSnapshot {
   std::string integrator, problem;
   double instructions_per_step = 0, ratio_to_baseline = 0;
+  std::vector<double> ratio_samples;  ///< each repetition's time ratio (BenchEntry::ratio_samples)
   /// An adaptive pair (docs/adaptive.md): per tolerance of its ladder, the instructions of a whole run
   /// per unit of simulated time (instructions_per_step and the ratio are then NaN); empty otherwise.
   std::vector<double> tol, instructions_per_time;

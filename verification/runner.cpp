@@ -151,10 +151,28 @@ std::string order_evidence(const Convergence& c) {
   std::snprintf(slope, sizeof slope, "%.2f", c.fit.slope);  // the console's column: 1e-15 is 0.00
   return cat("slope ", std::isfinite(c.fit.slope) ? slope : "-", c.at_least ? ", expected at least " : ", expected ", num3(c.expected));
 }
+/// The level the verdict was decided on: its drift against its threshold (an exact claim), its growth
+/// exponent (a bounded one).
 std::string invariant_evidence(const InvariantResult& i) {
-  if (i.claim == Claim::bounded && i.judged_level >= 0 && std::size_t(i.judged_level) < i.growth_by_level.size())
-    return cat("growth exponent ", num3(i.growth_by_level[std::size_t(i.judged_level)].slope), ", bounded below 0.5");
-  return cat("drift ", num3(i.drift), i.verdict == Verdict::fail ? " > " : " <= ", num3(i.threshold));
+  const std::size_t k = std::size_t(i.judged_level);
+  if (i.claim == Claim::bounded && i.judged_level >= 0 && k < i.growth_by_level.size())
+    return cat("growth exponent ", num3(i.growth_by_level[k].slope), " at level ", std::to_string(k), ", bounded below 0.5");
+  const double d = i.judged_level >= 0 && k < i.drift_by_level.size() ? i.drift_by_level[k] : i.drift;
+  return cat("drift ", num3(d), i.judged_level >= 0 ? cat(" at level ", std::to_string(k)) : std::string(),
+             i.verdict == Verdict::fail ? " > " : " <= ", num3(i.threshold),
+             i.note.find("falls as h falls") != std::string::npos ? ", and falling as h falls" : "");
+}
+
+/// The sample time furthest from 2^p, which decides the verdict (every sample must be within the band).
+std::string qii_evidence(const QiiResult& q, const QiiLevel& l) {
+  double worst = -1, value = kNaN, t = kNaN;
+  for (std::size_t j = 0; j < l.sample_value.size() && j < l.sample_t.size(); ++j) {
+    const double dev = std::isfinite(l.sample_value[j]) ? std::abs(l.sample_value[j] / q.expected - 1) : 1e300;
+    if (dev > worst) worst = dev, value = l.sample_value[j], t = l.sample_t[j];
+  }
+  if (worst < 0) return cat(num3(l.median), " (median), expected ", num3(q.expected), " at h = ", num3(l.h));
+  return cat(std::isfinite(value) ? num3(value) : std::string("undefined"), " at t = ", num3(t), ", expected ",
+             num3(q.expected), " at h = ", num3(l.h));
 }
 }  // namespace
 
@@ -171,7 +189,7 @@ std::vector<PairResult::Check> PairResult::checks() const {
     const char* name = q == &q_ii ? "q_ii" : "q_ii_full";
     if (find_metric(name)->gating && q->primary >= 0) {
       const QiiLevel& l = q->levels[std::size_t(q->primary)];
-      add(name, l.verdict, cat(num3(l.median), ", expected ", num3(q->expected), " at h = ", num3(l.h)));
+      add(name, l.verdict, qii_evidence(*q, l));
     }
   }
   for (const auto& i : invariants)

@@ -80,7 +80,9 @@ class Report(dict):
     failed (a list of dicts: integrator, problem, check - the gate's name - and evidence, the numbers
     it was decided on)."""
 
-    failed = ()
+    def __init__(self, report=(), failed=()):
+        super().__init__(report)
+        self.failed = list(failed)
 
 
 def _print_failed(failed):
@@ -96,12 +98,12 @@ def _print_failed(failed):
 
 def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, jobs=None, reference="",
            reference_precision="double", reference_tol=None, cache_dir="", cache=True, measure_cost=True,
-           progress=None, settings=(), step_timeout=300.0, tol0=None, tol_levels=None):
+           progress=None, settings=(), step_timeout=300.0, tol0=None, tol_levels=None, print_failed=True):
     """Verify one or more schemes -- Python classes, registered schemes' names or globs -- on catalogue
     problems (names) or Problem objects (default: the quick suite), exactly as `rigidbench verify`.
 
     Returns the report as a dict (a Report) whose `failed` lists every failed verdict with its
-    numbers, also printed on stderr; with `out` (a .json file or a folder) also writes the same JSON as
+    numbers, also printed on stderr (print_failed=False: not printed); with `out` (a .json file or a folder) also writes the same JSON as
     the command line. A Python scheme's cost includes its call overhead, measured here on an empty
     scheme and reported as cost.call_overhead_ns.
 
@@ -132,8 +134,7 @@ def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, 
     rep, failed = _rigidbench._verify(scheme, problems, h, levels, t_end, out or "", jobs, reference,
                                       reference_precision, reference_tol, cache_dir, cache, measure_cost, progress,
                                       list(settings), overhead, command, step_timeout, tol0, tol_levels)
-    report = Report(rep)
-    report.failed = failed
-    if failed:
+    report = Report(rep, failed)
+    if failed and print_failed:
         _print_failed(failed)
     return report

@@ -1614,17 +1614,18 @@ def scheme_sections(inputs):
 
 
 def failed_claims(inputs):
-    """Every pair of the verify inputs that failed a check, as {(integrator, problem): entry}: its
-    failed checks split into known (listed in the expected findings the run was given, `verify
-    --expect`, with the listed reason) and new; `matched` is whether the run had such a list."""
+    """Every pair of the verify inputs that failed a check, as {(integrator, problem, input label):
+    entry}: its failed checks split into known (listed in the expected findings its run was given,
+    `verify --expect`, with the listed reason) and new; `matched` is whether that run had such a list."""
     claims = {}
-    for _, rep in inputs["verify"]:
+    labels = input_labels([p for p, _ in inputs["verify"]])
+    for (_, rep), label in zip(inputs["verify"], labels):
         outcomes = (rep.get("expectations") or {}).get("outcomes")
         for r in rep["results"]:
             checks = failed_checks(rep, r)
             if not checks:
                 continue
-            e = claims.setdefault((r["integrator"], r["problem"]),
+            e = claims.setdefault((r["integrator"], r["problem"], label if len(labels) > 1 else ""),
                                   {"known": [], "new": [], "reasons": [], "matched": outcomes is not None})
             listed = {o["check"]: o.get("reason", "") for o in outcomes or []
                       if o["integrator"] == r["integrator"] and o["problem"] == r["problem"]
@@ -1640,17 +1641,31 @@ def ranking_cell(r, unit, scale, label, claims, problem):
     ct = r["cost_to_target"]
     cost = f'{"~" if ct.get("extrapolated") else ""}{fmtn(ct[unit] * scale)} {label}' \
         if finite(ct.get(unit)) and ct[unit] > 0 else "-"
-    e = claims.get((r["integrator"], problem))
+    found = [e for k, e in claims.items() if k[:2] == (r["integrator"], problem)]
+    e = ({"new": [c for x in found for c in x["new"]], "known": [c for x in found for c in x["known"]]}
+         if found else None)
+    if claims is COMPARE_ONLY:  # no verify input: the head-to-head row's own verdicts
+        inv = r.get("invariants") or {}
+        failed = (inv.get("claimed_and_failed") or (r.get("order") or {}).get("verdict") == "fail"
+                  or (r.get("q_ii") or {}).get("verdict") == "fail")
+        e = {"new": [True], "known": []} if failed else None
     mark = (' <span class="fail" title="failed a claim it made on this problem">&#x2020;</span>'
             if e and e["new"] else ' <span class="known" title="a known finding">&#x2020;</span>' if e else "")
     return f'<td><a href="#s-{esc(r["integrator"])}">{esc(r["integrator"])}</a>{mark} <span class="meta">{cost}</span></td>'
+
+
+class _CompareOnly(dict):
+    """The failed claims of a page without a verify input: read from each head-to-head row."""
+
+
+COMPARE_ONLY = _CompareOnly()
 
 
 def who_wins(inputs):
     """The page's first screen: per problem, the ranking to the target accuracy (from the compare
     input), then every scheme that failed a claim it made, new findings first, known ones marked
     known (docs/reports.md, "The first screen")."""
-    claims = failed_claims(inputs)
+    claims = failed_claims(inputs) if inputs["verify"] else COMPARE_ONLY
     out = ['<h2 id="who-wins">Who wins</h2>']
     for _, cmp in inputs["compare"]:
         out.append(f'<p>Fastest to an error of {fmtn(cmp["target_error"])} in <code>{esc(cmp["metric"])}</code>, per '
@@ -1667,32 +1682,42 @@ def who_wins(inputs):
                        f'<td class="num">{len(ranked)} of {len(P["rows"])}</td><td class="num">{len(P["skipped"])}</td></tr>')
         out.append("</table>")
     if not inputs["compare"]:
-        out.append('<p class="meta">No head-to-head input: `rigidbench compare` ranks the schemes per problem '
-                   "(give its compare.json to `report` for the ranking here).</p>")
+        out.append('<p class="meta">No head-to-head input: <code>rigidbench compare</code> ranks the schemes per '
+                   "problem (give its compare.json to <code>report</code> for the ranking here).</p>")
     if inputs["verify"]:
         out.append(failed_claims_html(claims))
+    else:
+        out.append('<p class="meta">No verify input: &#x2020; marks a failed order, Q_II or claimed invariant from the '
+                   "head-to-head's own verdicts; give the verify report too to list every failed claim, known or "
+                   "new.</p>")
     out.append(legend_html())
     return "\n".join(out)
 
 
 def failed_claims_html(claims):
-    new = sorted(k for k, e in claims.items() if e["new"])
-    known = sorted(k for k, e in claims.items() if not e["new"])
-    matched = all(e["matched"] for e in claims.values())
     if not claims:
         return "<p>No scheme failed a claim it made: every verdict that was judged passed.</p>"
+    unmatched = sorted(k for k, e in claims.items() if not e["matched"])
+    new = sorted(k for k, e in claims.items() if e["matched"] and e["new"])
+    known = sorted(k for k, e in claims.items() if e["matched"] and not e["new"])
+    parts = [f'<span class="{"fail" if new else "pass"}">{len(new)} new</span>',
+             f'<span class="known">{len(known)} known</span> (listed, with the reason, in the expected findings the '
+             "run was given; docs/findings.md)"] if new or known else []
+    if unmatched:
+        parts.append(f"{len(unmatched)} from a run not given a list of expected findings (<code>verify --expect "
+                     "FILE</code>), neither known nor new")
     head = (f"<p><b>{len(claims)}</b> scheme &times; problem pair(s) failed a claim they made: "
-            f'<span class="{"fail" if new else "pass"}">{len(new)} new</span>, <span class="known">{len(known)} known</span> '
-            "(listed, with the reason, in the expected findings the run was given; docs/findings.md).</p>" if matched else
-            f"<p><b>{len(claims)}</b> scheme &times; problem pair(s) failed a claim they made. The run was not given a "
-            "list of expected findings (<code>verify --expect FILE</code>), so none is marked known or new.</p>")
-    rows = [head, "<table><tr><th>scheme</th><th>problem</th><th>finding</th><th>failed checks</th><th>why (known)</th></tr>"]
-    for k in new + known:
+            + ", ".join(parts) + ".</p>")
+    several = any(k[2] for k in claims)
+    rows = [head, "<table><tr><th>scheme</th><th>problem</th>" + ("<th>input</th>" if several else "") +
+            "<th>finding</th><th>failed checks</th><th>why (known)</th></tr>"]
+    for k in new + unmatched + known:
         e = claims[k]
         tag = ('<span class="fail">new</span>' if e["new"] else '<span class="known">known</span>') if e["matched"] else "-"
         checks = esc(", ".join(e["new"])) + (" (new); " if e["new"] and e["known"] else "") + esc(", ".join(e["known"]))
-        rows.append(f'<tr><td><a href="#s-{esc(k[0])}">{esc(k[0])}</a></td><td>{esc(k[1])}</td><td>{tag}</td>'
-                    f'<td>{checks}</td><td class="meta">{esc(" / ".join(e["reasons"]))}</td></tr>')
+        rows.append(f'<tr><td><a href="#s-{esc(k[0])}">{esc(k[0])}</a></td><td>{esc(k[1])}</td>' +
+                    (f"<td>{esc(k[2])}</td>" if several else "") +
+                    f'<td>{tag}</td><td>{checks}</td><td class="meta">{esc(" / ".join(e["reasons"]))}</td></tr>')
     rows.append("</table>")
     return "\n".join(rows)
 
