@@ -4,12 +4,13 @@
 
 namespace rigidbench {
 
-std::string terminal_text(std::string_view s) {
+namespace {
+std::string control_escaped(std::string_view s, bool keep_lines) {
   std::string o;
   o.reserve(s.size());
   for (char c : s) {
     const auto u = static_cast<unsigned char>(c);
-    if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7f) {
+    if ((u < 0x20 && !(keep_lines && (c == '\n' || c == '\t'))) || u == 0x7f) {
       char b[8];
       std::snprintf(b, sizeof b, "\\x%02x", u);
       o += b;
@@ -19,6 +20,10 @@ std::string terminal_text(std::string_view s) {
   }
   return o;
 }
+}  // namespace
+
+std::string terminal_text(std::string_view s) { return control_escaped(s, true); }
+std::string line_text(std::string_view s) { return control_escaped(s, false); }
 
 std::string markdown_text(std::string_view s) {
   std::string o;

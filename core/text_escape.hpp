@@ -12,6 +12,11 @@ namespace rigidbench {
 /// sequences that retitle or reprogram a terminal, BEL, CR that overwrites a line - as \xNN.
 std::string terminal_text(std::string_view s);
 
+/// For one line (a scheme's identity, which the history prints in its keys and keeps in SQLite):
+/// every control byte, newline and tab included, as \xNN, so that a given identity stays one line and
+/// two different ones stay different.
+std::string line_text(std::string_view s);
+
 /// For one Markdown table cell or heading: '|' escaped, line breaks as spaces, HTML's <, > and &
 /// as entities (GitHub renders inline HTML), backticks escaped, other control bytes dropped.
 std::string markdown_text(std::string_view s);

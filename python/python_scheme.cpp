@@ -13,6 +13,7 @@
 #include <mutex>
 #include <thread>
 
+#include "../core/text_escape.hpp"
 #include "../verification/scoring.hpp"
 
 namespace rigidbench::python {
@@ -430,13 +431,29 @@ std::string identity_of(const py::handle& cls) {
     const py::object v = cls.attr("version");
     if (!py::isinstance<py::str>(v) || v.cast<std::string>().empty())
       throw InputError("a Python scheme's `version` is a non-empty str (the identity the history keys its results by)");
-    return v.cast<std::string>();
+    return line_text(v.cast<std::string>());  // one line in the history's keys (core/text_escape.hpp)
   }
+  const py::module_ inspect = py::module_::import("inspect");
   try {
-    const py::object src = py::module_::import("inspect").attr("getsource")(cls);
-    const py::object digest = py::module_::import("hashlib").attr("sha256")(src.attr("encode")("utf-8")).attr("hexdigest")();
+    // The class's text, and each of its methods' own (found by their code's line, not by name as the
+    // class is: two classes of one name in one file have one class text but their own methods).
+    std::string text = inspect.attr("getsource")(cls).cast<std::string>();
+    for (const auto& [name, member] : py::dict(py::module_::import("builtins").attr("dict")(cls.attr("__dict__"))))
+      if (inspect.attr("isfunction")(member).cast<bool>()) {
+        try {
+          text += inspect.attr("getsource")(member).cast<std::string>();
+        } catch (const py::error_already_set&) {  // a method made at run time: the class text holds it
+        }
+      }
+    const py::object digest = py::module_::import("hashlib").attr("sha256")(py::bytes(text)).attr("hexdigest")();
     return cat("source ", digest.cast<std::string>().substr(0, 12));
   } catch (const py::error_already_set&) {
+    // No source (a class made at run time, type(...)): its results cannot be told from another
+    // build's in the history - said, as a Python warning, with what to do.
+    py::module_::import("warnings").attr("warn")(
+        cat("rigidbench: the scheme class ", py::str(cls.attr("__name__")).cast<std::string>(),
+            " has no source to identify it by (made at run time?): give it a `version` (a str) so that the "
+            "history can tell its versions apart (docs/history.md, \"Outside schemes\")"));
     return {};
   }
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../core/hash.hpp"
+#include "../core/text_escape.hpp"
 #include "report.hpp"
 
 namespace rigidbench {
@@ -60,7 +61,7 @@ nlohmann::ordered_json MachineInfo::to_json() const {
 std::string program_identity() {
   static const std::string identity = [] {
     if (const char* given = std::getenv("RIGIDBENCH_SCHEME_REVISION"); given != nullptr && *given != '\0')
-      return std::string(given);
+      return line_text(given);  // one line in the history's keys, whatever the variable holds
     std::ifstream exe("/proc/self/exe", std::ios::binary);
     if (!exe) return std::string("build unknown (/proc/self/exe unreadable)");
     std::uint64_t h = kFnv1aOffset;

@@ -242,6 +242,9 @@ TEST_CASE("outputs: a character device is written through, never replaced (as ro
 TEST_CASE("text from inputs: terminal and Markdown escapes", "[outputs]") {
   CHECK(terminal_text("plain text\twith tab\nand newline") == "plain text\twith tab\nand newline");
   CHECK(terminal_text("title\x1b]0;pwned\x07 and \r overwrite") == "title\\x1b]0;pwned\\x07 and \\x0d overwrite");
+  // An identity stays one line: newline and tab escaped too (the history's keys).
+  CHECK(line_text("v1\nr2\tx") == "v1\\x0ar2\\x09x");
+  CHECK(line_text("v1.2-test") == "v1.2-test");
   CHECK(markdown_text("a|b\nc <script>x</script> & `d`") == "a\\|b c &lt;script&gt;x&lt;/script&gt; &amp; \\`d\\`");
   CHECK(markdown_text("lie_euler") == "lie_euler");
 

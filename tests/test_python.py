@@ -344,6 +344,23 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(identity(Versioned), "v2.1")
         with self.assertRaisesRegex(ValueError, "`version` is a non-empty str"):
             identity(type("Unversioned", (LieEuler,), {"version": 2}))
+        # Two classes of one name in one file (inspect finds the class text by name): their methods
+        # tell them apart. A class made at run time has no source: no identity, and a warning says so.
+        class Twin(LieEuler):
+            def step(self, t, h):
+                super().step(t, h)
+        first_twin = Twin
+
+        class Twin(LieEuler):  # noqa: F811
+            def step(self, t, h):
+                super().step(t, 1.01 * h)
+        self.assertNotEqual(identity(first_twin), identity(Twin))
+        with self.assertWarnsRegex(UserWarning, "no source to identify it by"):
+            made = rigidbench.verify(type("Made", (LieEuler,), {"name": "py_made"}), ["free_body"], levels=3,
+                                     measure_cost=False, print_failed=False)
+        self.assertNotIn("identity", made["results"][0]["scheme"])
+        self.assertEqual(line_free := identity(type("Odd", (LieEuler,), {"version": "v1\nv2"})), "v1\\x0av2")
+        self.assertNotIn("\n", line_free)
         # Good then broken under one build of rigidbench, into one history: two points of the
         # scheme's history, and --fail-on-worse fails naming both (docs/history.md).
         env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}

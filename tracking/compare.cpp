@@ -597,7 +597,7 @@ std::string compare_markdown(const ordered_json& c) {
         << fmt(as_num(cp.value("instruction_ratio_to_rk4", ordered_json()))) << ") | "
         << fmt(as_num(cp.value("flops", ordered_json())), 4) << " ("
         << fmt(as_num(cp.value("instructions_per_flop", ordered_json()))) << ") | " << tilde_c << fmt(as_num(ct["steps"])) << " | "
-        << cost << " |\n";
+        << cost << (cp.contains("not_comparable") ? " (unoptimised build)" : "") << " |\n";
     }
     o << skipped_markdown(P["skipped"]);
   }

@@ -1359,6 +1359,8 @@ def compare_tables(cmp):
             ct, cp = r["cost_to_target"], r["cost_per_step"]
             tc = "~" if ct["extrapolated"] else ""
             cost = f'{tc}{fmtn(ct[unit] * scale)}' if finite(ct.get(unit)) and ct[unit] > 0 else "-"
+            if cp.get("not_comparable"):  # an outside step built without optimisation: ranked, flagged
+                cost += ' <span class="fail">(unoptimised build)</span>'
             te = "~" if r["error_at_h"]["extrapolated"] else ""
             an = r.get("attitude_anatomy")
             anatomy = f'{fmtn(an["phase"])} / {fmtn(an["shape"])} ({fmtn(an["h"])})' if an else "-"
@@ -1641,6 +1643,8 @@ def ranking_cell(r, unit, scale, label, claims, problem):
     ct = r["cost_to_target"]
     cost = f'{"~" if ct.get("extrapolated") else ""}{fmtn(ct[unit] * scale)} {label}' \
         if finite(ct.get(unit)) and ct[unit] > 0 else "-"
+    if (r.get("cost_per_step") or {}).get("not_comparable"):
+        cost += " (unoptimised build)"
     found = [e for k, e in claims.items() if k[:2] == (r["integrator"], problem)]
     e = ({"new": [c for x in found for c in x["new"]], "known": [c for x in found for c in x["known"]]}
          if found else None)
@@ -1735,6 +1739,8 @@ def legend_html():
              ("*", "a structure property (symmetric, symplectic) the scheme claims; only a claimed property that does not "
                    "hold is called broken"),
              ("-", "no value: not measured, not applicable, or not finite"),
+             ("(unoptimised build)", "an outside scheme compiled without optimisation: its cost is ranked but not "
+                                     "comparable (docs/extending.md, \"Build type\")"),
              ("&pi; (clipped)", "an attitude error at its largest possible value (the rotation by &pi;)"),
              ("ok / breakdown / skipped", "a pair's status: ran; stopped before its end (the reason is in its row); "
                                           "the scheme does not apply to the problem")]
