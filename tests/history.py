@@ -422,8 +422,25 @@ def identity():
     json.dump(good, open(os.path.join(TMP, "identity-revert.json"), "w"))
     run("history", "--history", db, "--import", os.path.join(TMP, "identity-revert.json"))
     run("history", "--history", db, "--out", out, "--no-render", "--fail-on-worse")
+    # An engine (built in, with its library's version) rebuilt against another library under the same
+    # revision: two points too; a revision whose runs all ran one version is named by the revision alone.
+    db = fresh("identity-engine.sqlite")
+    files = []
+    for k, version in enumerate(("Engine 2.2.2", "Engine 3.0.0", "Engine 3.0.0")):
+        w = copy.deepcopy(v)
+        w["tool"]["git_revision"], w["started"] = ("r01" if k < 2 else "r02"), f"2026-03-0{k + 1}T00:00:00Z"
+        for r in w["results"]:
+            if r["integrator"] == "terze":
+                r["scheme"]["version"] = version
+        files.append(os.path.join(TMP, f"identity-engine{k}.json"))
+        json.dump(w, open(files[-1], "w"))
+    run("history", "--history", db, "--import", *files)
+    run("history", "--history", db, "--out", out, "--no-render")
+    engine_names = [r["revision"] for r in trend_document(out)["revisions"]]
+    check(engine_names == ["r01 with terze Engine 2.2.2", "r01 with terze Engine 3.0.0", "r02"],
+          f"an engine's library version splits a revision, and only where it differs: {engine_names}")
     print(f"identity: {len(names)} identities under one revision; --fail-on-worse exit 1, after a later bench too; "
-          "0 after the revert")
+          "0 after the revert; an engine's two library versions two points")
 
 
 for part in PARTS:

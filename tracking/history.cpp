@@ -523,13 +523,17 @@ void insert_errors(sqlite3* db, const std::string& w, std::int64_t id, const Rec
   }
 }
 
-/// The identities table: each outside scheme of the verify report with the code it ran (a snapshot
-/// or a bench report alone records none: their runs are keyed by rigidbench's revision only).
+/// The identities table: each outside scheme of the verify report with the code it ran, and each
+/// engine with its library's version ("MuJoCo 2.2.2": a rebuild against another library under one
+/// revision is other code); a snapshot or a bench report alone records none.
 void insert_identities(sqlite3* db, const std::string& w, std::int64_t id, const Recorded& rec) {
   if (!rec.verify) return;
   std::map<std::string, std::string> of;
-  for (const PairReport& r : rec.verify->results)
-    if (r.scheme && !r.scheme->builtin && r.scheme->identity) of.emplace(r.integrator, *r.scheme->identity);
+  for (const PairReport& r : rec.verify->results) {
+    if (!r.scheme) continue;
+    if (!r.scheme->builtin && r.scheme->identity) of.emplace(r.integrator, *r.scheme->identity);
+    else if (r.scheme->builtin && r.scheme->version) of.emplace(r.integrator, *r.scheme->version);
+  }
   Statement ins(db, "INSERT INTO identities VALUES(?,?,?)", w);
   for (const auto& [integ, identity] : of) {
     ins.bind(1, id).bind(2, integ).bind(3, identity);
@@ -718,14 +722,18 @@ struct Revisions {
   }
 };
 
-/// A run's revision as the trends read it: rigidbench's, with the identities of the outside schemes
-/// it judged ("r1 with mine source 3f2a..."), so that each identity of a user's scheme is a point
-/// of its own (layout 3; an older file read alone has none).
+/// A run's revision as the trends read it: rigidbench's, with the identities that tell its runs apart
+/// ("r1 with mine source 3f2a..."): those of the schemes that ran under another identity in another run
+/// of the same revision - a good and a broken build of a user's scheme, an engine rebuilt against
+/// another library - so that each is a point of its own, while a revision whose runs all ran the same
+/// code is named by the revision alone (layout 3; an older file read alone has none).
 const char* revision_column(sqlite3* db, const std::string& w) {
   Statement t(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'identities'", w);
   if (!(t.step() && t.i64(0))) return "revision";
   return "revision || coalesce(' with ' || (SELECT group_concat(integrator || ' ' || identity, ', ') FROM "
-         "(SELECT integrator, identity FROM identities i WHERE i.run_id = runs.id ORDER BY integrator)), '')";
+         "(SELECT i.integrator, i.identity FROM identities i WHERE i.run_id = runs.id AND EXISTS ("
+         "SELECT 1 FROM identities j JOIN runs r2 ON r2.id = j.run_id WHERE r2.revision = runs.revision "
+         "AND j.integrator = i.integrator AND j.identity <> i.identity) ORDER BY i.integrator)), '')";
 }
 
 Revisions read_revisions(sqlite3* db, const std::string& w, int last) {
