@@ -1645,31 +1645,23 @@ def ranking_cell(r, unit, scale, label, claims, problem):
         if finite(ct.get(unit)) and ct[unit] > 0 else "-"
     if (r.get("cost_per_step") or {}).get("not_comparable"):
         cost += " (unoptimised build)"
-    found = [e for k, e in claims.items() if k[:2] == (r["integrator"], problem)]
-    e = ({"new": [c for x in found for c in x["new"]], "known": [c for x in found for c in x["known"]]}
-         if found else None)
-    if claims is COMPARE_ONLY:  # no verify input: the head-to-head row's own verdicts
+    if claims is None:  # no verify input: the head-to-head row's own verdicts, each failure unmatched
         inv = r.get("invariants") or {}
-        failed = (inv.get("claimed_and_failed") or (r.get("order") or {}).get("verdict") == "fail"
-                  or (r.get("q_ii") or {}).get("verdict") == "fail")
-        e = {"new": [True], "known": []} if failed else None
-    mark = (' <span class="fail" title="failed a claim it made on this problem">&#x2020;</span>'
-            if e and e["new"] else ' <span class="known" title="a known finding">&#x2020;</span>' if e else "")
+        finding = "new" if (inv.get("claimed_and_failed") or (r.get("order") or {}).get("verdict") == "fail"
+                            or (r.get("q_ii") or {}).get("verdict") == "fail") else None
+    else:
+        found = [e for k, e in claims.items() if k[:2] == (r["integrator"], problem)]
+        finding = "new" if any(e["new"] for e in found) else "known" if found else None
+    mark = {"new": ' <span class="fail" title="failed a claim it made on this problem">&#x2020;</span>',
+            "known": ' <span class="known" title="a known finding">&#x2020;</span>', None: ""}[finding]
     return f'<td><a href="#s-{esc(r["integrator"])}">{esc(r["integrator"])}</a>{mark} <span class="meta">{cost}</span></td>'
-
-
-class _CompareOnly(dict):
-    """The failed claims of a page without a verify input: read from each head-to-head row."""
-
-
-COMPARE_ONLY = _CompareOnly()
 
 
 def who_wins(inputs):
     """The page's first screen: per problem, the ranking to the target accuracy (from the compare
     input), then every scheme that failed a claim it made, new findings first, known ones marked
     known (docs/reports.md, "The first screen")."""
-    claims = failed_claims(inputs) if inputs["verify"] else COMPARE_ONLY
+    claims = failed_claims(inputs) if inputs["verify"] else None  # None: from the compare rows
     out = ['<h2 id="who-wins">Who wins</h2>']
     for _, cmp in inputs["compare"]:
         out.append(f'<p>Fastest to an error of {fmtn(cmp["target_error"])} in <code>{esc(cmp["metric"])}</code>, per '
