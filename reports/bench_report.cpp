@@ -83,6 +83,7 @@ BenchReport BenchReport::read(const json& j, const std::string& origin) {
 }
 
 ordered_json BenchReport::to_json() const { return field_json::write(*this); }
+ordered_json BenchReport::declared_shape() { return field_json::declared_shape<BenchReport>(); }
 
 ordered_json bench_report(const BenchResult& b, const std::vector<std::string>& command, const std::string& started) {
   return BenchReport::of(b, command, started).to_json();

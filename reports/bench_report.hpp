@@ -45,6 +45,8 @@ struct BenchReport {
   static BenchReport read(const nlohmann::json& j, const std::string& origin);
   /// The one serialiser, with the figure styles of the schemes it names (reports/styles.hpp).
   nlohmann::ordered_json to_json() const;
+  /// What to_json writes, field by field (field_json::shape): checked against the schema by a test.
+  static nlohmann::ordered_json declared_shape();
 };
 
 /// The `rigidbench bench` report of a run: BenchReport::of(b, command, started).to_json().

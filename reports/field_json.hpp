@@ -211,4 +211,64 @@ void read(const J& j, V& v) {
   }
 }
 
+
+// ---- what the declarations write, for the schema check ------------------------------------------
+
+/// The shape of what `write(V)` writes, as JSON: {"kind": object | array | map | number | integer |
+/// string | boolean | enum | null | any, "fields" | "items" | "values" | "enum": ...}; an optional written
+/// as null when empty says "null": true. The declarations' side of the check that each schema
+/// describes exactly the fields its report's declarations write (tests/test_schema_declarations.cpp;
+/// docs/architecture.md, "One result model"). `any` is JSON built by hand (a field's own writer).
+template <class V>
+ordered_json shape();
+
+template <class T, class... Fs>
+ordered_json shape_list(const std::tuple<Fs...>& fields) {
+  ordered_json out = ordered_json::object();
+  std::apply([&](const auto&... f) {
+    const auto one = [&](const auto& fd) {
+      if constexpr (requires { fd.at.fields; }) {
+        out[fd.name] = {{"kind", "object"}, {"fields", shape_list<T>(fd.at.fields)}};
+      } else {
+        using V = std::decay_t<decltype(field_value(std::declval<const T&>(), fd))>;
+        ordered_json s = shape<V>();
+        // An empty optional is written as null only where the field is always written.
+        if constexpr (is_optional<V>::value && std::is_same_v<std::decay_t<decltype(fd.when)>, Written>)
+          if (fd.when == Written::always) s["null"] = true;
+        out[fd.name] = std::move(s);
+      }
+    };
+    (one(f), ...);
+  }, fields);
+  return out;
+}
+
+/// T's own declaration's shape (what T::declared_shape returns, where Fields<T> is seen by one unit only).
+template <Described T>
+ordered_json declared_shape() {
+  return {{"kind", "object"}, {"fields", shape_list<T>(Fields<T>::list())}};
+}
+
+template <class V>
+ordered_json shape() {
+  if constexpr (requires { V::declared_shape(); }) return V::declared_shape();  // declared in its own unit
+  else if constexpr (Described<V>) return declared_shape<V>();
+  else if constexpr (SelfSerialised<V> || std::is_same_v<V, ordered_json> || std::is_same_v<V, nlohmann::json>)
+    return {{"kind", "any"}};
+  else if constexpr (std::is_same_v<V, std::nullptr_t>) return {{"kind", "null"}};
+  else if constexpr (std::is_same_v<V, bool>) return {{"kind", "boolean"}};
+  else if constexpr (std::is_floating_point_v<V>) return {{"kind", "number"}};
+  else if constexpr (std::is_integral_v<V>) return {{"kind", "integer"}};
+  else if constexpr (NamedEnum<V>) {
+    ordered_json names = ordered_json::array();
+    for (V e : enum_values(V{})) names.push_back(std::string(to_string(e)));
+    return {{"kind", "enum"}, {"enum", names}};
+  } else if constexpr (std::is_convertible_v<V, std::string_view>) return {{"kind", "string"}};
+  else if constexpr (is_optional<V>::value) return shape<typename V::value_type>();
+  else if constexpr (is_named_list<V>::value) return {{"kind", "map"}, {"values", shape<typename V::value_type::second_type>()}};
+  else if constexpr (is_map<V>::value) return {{"kind", "map"}, {"values", shape<typename V::mapped_type>()}};
+  else if constexpr (is_vector<V>::value) return {{"kind", "array"}, {"items", shape<typename V::value_type>()}};
+  else static_assert(sizeof(V) == 0, "field_json::shape: a type without declared fields");
+}
+
 }  // namespace rigidbench::field_json

@@ -173,5 +173,6 @@ PairReport PairReport::read(const ordered_json& j) { return field_json::read_as<
 PairReport PairReport::read(const nlohmann::json& j) { return field_json::read_as<PairReport>(j); }
 
 ordered_json PairReport::to_json() const { return field_json::write(*this); }
+ordered_json PairReport::declared_shape() { return field_json::declared_shape<PairReport>(); }
 
 }  // namespace rigidbench

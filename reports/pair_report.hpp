@@ -77,6 +77,8 @@ struct PairReport {
   static PairReport read(const nlohmann::json& j);  ///< the same, from a report read with sorted keys
   /// The one serialiser.
   nlohmann::ordered_json to_json() const;
+  /// What to_json writes, field by field (field_json::shape): checked against the schema by a test.
+  static nlohmann::ordered_json declared_shape();
 };
 
 // ---- what the report writes of each record (core/fields.hpp; the results' own: result_fields.hpp) ----

@@ -164,5 +164,6 @@ void VerifyReport::add(const ExpectationReport& e, const std::string& origin) {
 }
 
 ordered_json VerifyReport::to_json() const { return field_json::write(*this); }
+ordered_json VerifyReport::declared_shape() { return field_json::declared_shape<VerifyReport>(); }
 
 }  // namespace rigidbench

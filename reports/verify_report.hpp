@@ -67,6 +67,8 @@ struct VerifyReport {
   static VerifyReport read(const nlohmann::ordered_json& j, const std::string& origin);
   /// The one serialiser, with the figure styles of the schemes it names (reports/styles.hpp).
   nlohmann::ordered_json to_json() const;
+  /// What to_json writes, field by field (field_json::shape): checked against the schema by a test.
+  static nlohmann::ordered_json declared_shape();
 
   /// Adds what an expected-findings list made of the run: the outcomes and the summary's counts.
   void add(const ExpectationReport& e, const std::string& origin);

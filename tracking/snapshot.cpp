@@ -352,5 +352,6 @@ GateSnapshot GateSnapshot::read(const json& j, const std::string& origin) {
 }
 
 json GateSnapshot::to_json() const { return json::parse(field_json::write(*this).dump()); }
+nlohmann::ordered_json GateSnapshot::declared_shape() { return field_json::declared_shape<GateSnapshot>(); }
 
 }  // namespace rigidbench

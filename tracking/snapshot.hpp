@@ -136,6 +136,8 @@ struct GateSnapshot {
   static GateSnapshot read(const nlohmann::json& j, const std::string& origin);
   /// The one serialiser; valid against the schema, keys sorted (a blessed baseline's diff shows what moved).
   nlohmann::json to_json() const;
+  /// What to_json writes, field by field (field_json::shape): checked against the schema by a test.
+  static nlohmann::ordered_json declared_shape();
 };
 
 }  // namespace rigidbench
