@@ -19,6 +19,8 @@
 #include "../problems/problem_file.hpp"
 #include "../reference/reference.hpp"
 #include "../reports/report.hpp"
+#include "../reports/verify_report.hpp"
+#include "../verification/expectations.hpp"
 #include "../verification/scoring.hpp"
 #include "../verification/suite.hpp"
 
@@ -100,22 +102,35 @@ std::vector<Problem> problems_of(const py::object& problems) {
 
 /// Report path rules of `verify --out`: a .json file, or a folder that gets report.json.
 
-py::object finish(const SuiteResult& s, const std::string& out, const std::vector<std::string>& command, const std::string& started) {
-  const auto rep = suite_report(s, command, started);
-  if (!out.empty()) write_report_file(report_file_for(out), rep.dump(1) + "\n");
-  return to_python(rep);
-}
-
-/// Every failed check of the run, one dict each (integrator, problem, check, evidence): what
-/// rigidbench.verify returns as `failed` and prints (PairResult::checks, the gate's names).
-py::list failed_checks(const SuiteResult& s) {
+/// Every failed check of the run, one dict each (integrator, problem, check, evidence, and whether
+/// the expected findings list it): what rigidbench.verify returns as `failed` and prints
+/// (PairResult::checks, the gate's names).
+py::list failed_checks(const SuiteResult& s, const Expectations* expect) {
   py::list out;
   for (const PairResult& r : s.results)
     for (const PairResult::Check& c : r.checks())
       if (c.failed)
         out.append(py::dict(py::arg("integrator") = r.integrator, py::arg("problem") = r.problem,
-                            py::arg("check") = c.name, py::arg("evidence") = c.evidence));
+                            py::arg("check") = c.name, py::arg("evidence") = c.evidence,
+                            py::arg("expected") = expect != nullptr && expect->find(r.integrator, r.problem, c.name) != nullptr));
   return out;
+}
+
+/// The report as `rigidbench verify` writes it (with --expect: its expectations and the summary's
+/// counts), the failed checks, and whether the run passes (its verdicts, or with expected findings
+/// every failure expected and every expectation held: the command's exit status).
+py::tuple finish(const SuiteResult& s, const std::string& out, const std::vector<std::string>& command,
+                 const std::string& started, const std::optional<Expectations>& expect) {
+  VerifyReport report = VerifyReport::of(s, command, started);
+  bool ok = !s.any_failed();
+  if (expect) {
+    const ExpectationReport e = apply_expectations(s, *expect);
+    report.add(e, expect->origin);
+    ok = e.ok();
+  }
+  const auto rep = report.to_json();
+  if (!out.empty()) write_report_file(report_file_for(out), rep.dump(1) + "\n");
+  return py::make_tuple(to_python(rep), failed_checks(s, expect ? &*expect : nullptr), ok);
 }
 
 /// The reference options as keyword arguments: the command line's group (ReferenceOptions).
@@ -298,8 +313,11 @@ void bind_runs(py::module_& m) {
          const std::string& precision, std::optional<double> tol, const std::string& cache_dir, bool cache,
          bool measure_cost, bool progress, const std::vector<std::string>& settings, double overhead_ns,
          const std::vector<std::string>& command, std::optional<double> step_timeout, std::optional<double> tol0,
-         std::optional<int> tol_levels) {
+         std::optional<int> tol_levels, const std::string& expect_path) {
         const std::string started = iso8601_now();
+        // Read (and refused) before any work, as the command line's --expect.
+        const std::optional<Expectations> expect =
+            expect_path.empty() ? std::nullopt : std::optional(load_expectations(expect_path));
         SuiteRequest req;
         req.schemes = schemes_of(scheme, settings, overhead_ns);
         req.problem_models = problems_of(problems);
@@ -315,7 +333,7 @@ void bind_runs(py::module_& m) {
         SuiteResult s;
         python::run_watched([&] { s = run_suite(req); }, timeout_of(step_timeout));
         require_verified(s, "");
-        return py::make_tuple(finish(s, out, command, started), failed_checks(s));
+        return finish(s, out, command, started, expect);
       });
   m.def(
       "_time_steps",
@@ -364,7 +382,7 @@ void bind_score(py::module_& m) {
           py::gil_scoped_release release;
           s = score_trajectories(req);
         }
-        return finish(s, out, {"python", "rigidbench.score"}, started);
+        return py::object(finish(s, out, {"python", "rigidbench.score"}, started, std::nullopt)[0]);  // the report
       },
       py::arg("problem"), py::arg("trajectories"), py::arg("name"), py::arg("order"),
       py::arg("claims") = std::map<std::string, std::string>{}, py::arg("kind") = "explicit", py::arg("h") = py::none(),

@@ -412,6 +412,48 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(ok.failed, [])
         self.assertEqual(err.getvalue(), "")
 
+    def test_verify_with_expected_findings(self):
+        # expect= is the command line's --expect: read before the run, the report gains the outcomes,
+        # `ok` follows them. The energy claim's failure is listed, the order's is not: not ok, and the
+        # order is the one unexpected failure; listing both makes the run pass.
+        class ClaimsTwo(LieEuler):
+            name = "py_claims_two_expected"
+            order = 2
+            claims = {"energy": "exact"}
+
+        def findings(checks):
+            f = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+            json.dump({"kind": "rigidbench-expectations", "schema_version": "1.0",
+                       "expected_failures": [{"integrator": ClaimsTwo.name, "problem": "free_body", "checks": checks,
+                                              "reason": "a first-order scheme claiming more"}]}, f)
+            f.close()
+            self.addCleanup(os.remove, f.name)
+            return f.name
+
+        common = dict(levels=4, measure_cost=False, progress=False)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            part = rigidbench.verify(ClaimsTwo, ["free_body"], expect=findings(["invariant:energy"]), **common)
+        self.assertFalse(part.ok)
+        self.assertTrue(any(f["check"] == "invariant:energy" and f["expected"] for f in part.failed))
+        self.assertIn("attitude_error_final", {o["check"] for o in part.unexpected})
+        self.assertGreater(part["summary"]["unexpected_failures"], 0)
+        self.assertIn("invariant:energy (drift", err.getvalue())
+        self.assertIn("[expected]", err.getvalue())
+        self.assertIn("unexpected failure: py_claims_two_expected x free_body: attitude_error_final", err.getvalue())
+        listed = sorted(f["check"] for f in part.failed)
+        whole = rigidbench.verify(ClaimsTwo, ["free_body"], expect=findings(listed), print_failed=False, **common)
+        self.assertTrue(whole.ok, whole.unexpected)
+        self.assertEqual(whole["summary"]["expected_failures"], len(listed))
+        self.assertFalse(rigidbench.verify(ClaimsTwo, ["free_body"], print_failed=False, **common).ok)
+        # A file that is not an expected-findings list is refused before any work.
+        bad = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+        bad.write('{"kind": "something else"}')
+        bad.close()
+        self.addCleanup(os.remove, bad.name)
+        with self.assertRaises(rigidbench.InputError):
+            rigidbench.verify(ClaimsTwo, ["free_body"], expect=bad.name, **common)
+
     def test_adaptive_python_scheme_on_the_tolerance_ladder(self):
         rep = rigidbench.verify([LieHeunEuler, "odeint_dopri5"], ["free_body"], tol0=1e-3, tol_levels=5,
                                 measure_cost=False)

@@ -76,35 +76,52 @@ def call_overhead_ns(problem_=None, steps=5000, repetitions=5):
 
 
 class Report(dict):
-    """A verify report: the dict `rigidbench verify` writes as JSON, and `failed`, every check that
-    failed (a list of dicts: integrator, problem, check - the gate's name - and evidence, the numbers
-    it was decided on)."""
+    """A verify report: the dict `rigidbench verify` writes as JSON; `failed`, every check that
+    failed (a list of dicts: integrator, problem, check - the gate's name -, evidence, the numbers it
+    was decided on, and expected, whether the expected findings list it); `ok`, whether the run
+    passes as the command line's exit status says (no failed verdict, or with `expect` every failure
+    expected and every expectation held); `unexpected`, with `expect`, the outcomes that make it fail
+    (the report's expectations.outcomes other than expected failures and pairs not run)."""
 
-    def __init__(self, report=(), failed=()):
+    def __init__(self, report=(), failed=(), ok=None):
         super().__init__(report)
         self.failed = list(failed)
+        self.ok = (not self.failed) if ok is None else bool(ok)
+        outcomes = ((self.get("expectations") or {}).get("outcomes")) or []
+        self.unexpected = [o for o in outcomes if o.get("outcome") in
+                           ("unexpected_failure", "unexpected_pass", "unknown_check", "unknown_scheme")]
 
 
-def _print_failed(failed):
-    """The failed verdicts on stderr, one line per pair, as the command line's rows end."""
-    pairs = {}
+def _print_failed(report):
+    """The failed verdicts on stderr, one line per pair, as the command line's rows end (an expected
+    one marked so), then with expected findings what did not go as listed."""
+    failed, pairs = report.failed, {}
     for f in failed:
         pairs.setdefault((f["integrator"], f["problem"]), []).append(
-            f["check"] + (" (%s)" % f["evidence"] if f["evidence"] else ""))
-    print("rigidbench.verify: %d failed verdict(s) in %d pair(s):" % (len(failed), len(pairs)), file=_sys.stderr)
+            f["check"] + (" (%s)" % f["evidence"] if f["evidence"] else "") + (" [expected]" if f.get("expected") else ""))
+    if failed:
+        print("rigidbench.verify: %d failed verdict(s) in %d pair(s):" % (len(failed), len(pairs)), file=_sys.stderr)
     for (scheme, prob), checks in pairs.items():
         print("  %s x %s: %s" % (scheme, prob, ", ".join(checks)), file=_sys.stderr)
+    for o in report.unexpected:
+        print("  %s: %s x %s: %s" % (o["outcome"].replace("_", " "), o["integrator"], o["problem"], o["check"]),
+              file=_sys.stderr)
 
 
 def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, jobs=None, reference="",
            reference_precision="double", reference_tol=None, cache_dir="", cache=True, measure_cost=True,
-           progress=None, settings=(), step_timeout=300.0, tol0=None, tol_levels=None, print_failed=True):
+           progress=None, settings=(), step_timeout=300.0, tol0=None, tol_levels=None, print_failed=True, expect=None):
     """Verify one or more schemes -- Python classes, registered schemes' names or globs -- on catalogue
     problems (names) or Problem objects (default: the quick suite), exactly as `rigidbench verify`.
 
     Returns the report as a dict (a Report) whose `failed` lists every failed verdict with its
-    numbers, also printed on stderr (print_failed=False: not printed); with `out` (a .json file or a folder) also writes the same JSON as
-    the command line. A Python scheme's cost includes its call overhead, measured here on an empty
+    numbers, also printed on stderr (print_failed=False: not printed), and whose `ok` says whether
+    the run passes; with `out` (a .json file or a folder) also writes the same JSON as
+    the command line.
+
+    `expect`: an expected-findings file (as `--expect`, docs/gate.md, "Expected findings"), read
+    before the run; the report gains its outcomes and counts, `ok` is true when every failure was
+    expected and every expectation held, and `unexpected` lists what was not. A Python scheme's cost includes its call overhead, measured here on an empty
     scheme and reported as cost.call_overhead_ns.
 
     `jobs`: worker threads (0: all cores). The default is all cores for compiled schemes and one when
@@ -131,10 +148,11 @@ def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, 
         overhead = call_overhead_ns()
     command = [_sys.executable, "rigidbench.verify(%s)" % ", ".join(
         [repr(getattr(s, "name", s)) for s in items] + ["problems=%r" % (problems,)])]
-    rep, failed = _rigidbench._verify(scheme, problems, h, levels, t_end, out or "", jobs, reference,
-                                      reference_precision, reference_tol, cache_dir, cache, measure_cost, progress,
-                                      list(settings), overhead, command, step_timeout, tol0, tol_levels)
-    report = Report(rep, failed)
-    if failed and print_failed:
-        _print_failed(failed)
+    rep, failed, ok = _rigidbench._verify(scheme, problems, h, levels, t_end, out or "", jobs, reference,
+                                          reference_precision, reference_tol, cache_dir, cache, measure_cost, progress,
+                                          list(settings), overhead, command, step_timeout, tol0, tol_levels,
+                                          _os.fspath(expect) if expect is not None else "")
+    report = Report(rep, failed, ok)
+    if (report.failed or report.unexpected) and print_failed:
+        _print_failed(report)
     return report
