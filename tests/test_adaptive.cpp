@@ -593,9 +593,40 @@ TEST_CASE("compare ranks adaptive and fixed-step pairs by their cost to the targ
         CHECK(steps > 10);
         CHECK(row["cost_to_target"]["rhs_evaluations"].get<double>() > steps);
         CHECK(row["q_ii"]["verdict"] == "undefined");
+        // Extrapolated exactly when the target lies outside its usable levels' errors (an instruction
+        // count that was not measured, without a bench report, made every row "extrapolated").
+        double lo = INFINITY, hi = 0;
+        for (const PairReport& r : v.results)
+          if (r.integrator == row["integrator"] && r.tolerance)
+            for (const ToleranceLevel& lv : r.tolerance->levels)
+              if (lv.ok && lv.above_floor && !lv.grid_bound) {
+                lo = std::min(lo, tolerance_level_error(lv, metric));
+                hi = std::max(hi, tolerance_level_error(lv, metric));
+              }
+        CHECK(row["cost_to_target"]["extrapolated"].get<bool>() == !(lo <= o.target && o.target <= hi));
       }
     }
     CHECK_THAT(compare_markdown(c), Catch::Contains("rkmk_dopri5 (tol "));
+    // A target inside an adaptive pair's usable errors is read by interpolation, not extrapolated.
+    for (const PairReport& r : v.results) {
+      if (!r.tolerance) continue;
+      double lo = INFINITY, hi = 0;
+      for (const ToleranceLevel& lv : r.tolerance->levels)
+        if (lv.ok && lv.above_floor && !lv.grid_bound) {
+          lo = std::min(lo, tolerance_level_error(lv, metric));
+          hi = std::max(hi, tolerance_level_error(lv, metric));
+        }
+      REQUIRE(lo < hi);
+      o.target = std::sqrt(lo * hi);
+      const nlohmann::ordered_json inside = compare_reports(v, nullptr, o);
+      int seen = 0;
+      for (const auto& row : inside["problems"][0]["rows"])
+        if (row["integrator"] == r.integrator) {
+          ++seen;
+          CHECK_FALSE(row["cost_to_target"]["extrapolated"].get<bool>());
+        }
+      CHECK(seen == 1);
+    }
   }
   // Every error metric is measured at every tolerance (ToleranceLevel::errors): ranked by the H1
   // distance too, each adaptive row from its own levels' values.

@@ -228,37 +228,65 @@ ordered_json ranked_rows(const ordered_json& rows, const char* unit) {
   return ranked;
 }
 
-/// One row of a problem's table: order, Q_II, invariants, error at the fixed h, anatomy, cost per step
-/// and cost to the target, read from the pair's result r (and its bench entry when given).
-ordered_json compare_row(const PairReport& r, const MetricDef& metric, const CompareOptions& opt, const ordered_json* pv,
-                         double h_fixed, double span, const BenchEntry* bench_row, bool& all_instr) {
-  const auto& section = metric.section == MetricSection::convergence ? r.convergence : r.paper_measures;
-  const Convergence* cp = nullptr;
-  for (const auto& [name, c] : section)
-    if (name == opt.metric) cp = &c;
-  if (cp == nullptr)
-    throw InputError(cat("compare: metric '", opt.metric, "' is not in the report's ", to_string(metric.section),
-                         " of ", r.integrator, " on ", r.problem, " (a report of another rigidbench version?)"));
-  const Convergence& c = *cp;
-  const std::vector<double>&h = c.h, &e = c.error;
-  const std::vector<bool>& asym = c.asymptotic;
-  const double fitted = c.fit.slope, expected = c.expected;
-  const double slope = fitted > 0 ? fitted : expected;
+/// A pair's ladder as the head-to-head reads it, whichever its axis (docs/adaptive.md, "Head-to-head"):
+/// per level the error in the compared metric and whether the level is usable (in the asymptotic
+/// range; on a tolerance ladder, above the reference floor and not grid-bound), the costs of each
+/// level's run by name, and the slope p of error ~ cost^-p (a step ladder's fitted order, else the
+/// scheme's; an adaptive scheme's effective order).
+struct CostLadder {
+  std::vector<double> error;
+  std::vector<bool> usable;
+  std::vector<std::pair<const char*, std::vector<double>>> costs;
+  double slope = kNan;
+};
+
+/// Each cost at the target error: the error against the inverse cost (which falls with it as the
+/// error with a step size) read off by step_for_error: log-log interpolation between the bracketing
+/// usable levels, outside them along error ~ cost^-slope (then `extrapolated`).
+void costs_at_target(const CostLadder& L, double target, ordered_json& out, bool& extrapolated) {
+  for (const auto& [name, cost] : L.costs) {
+    std::vector<double> inverse;
+    for (double c : cost) inverse.push_back(c > 0 ? 1.0 / c : kNan);
+    const LadderValue v = step_for_error(inverse, L.error, L.usable, L.slope, target);
+    if (std::isfinite(v.value)) extrapolated = extrapolated || v.extrapolated;  // a cost not measured says nothing
+    out[name] = num(v.value > 0 ? 1.0 / v.value : kNan);
+  }
+}
+
+/// The columns every row starts with: who, how it ended, its kind.
+ordered_json row_head(const PairReport& r, const std::string& kind) {
   ordered_json row;
   row["integrator"] = r.integrator;
   row["status"] = r.status;
   if (!r.reason.empty()) row["reason"] = r.reason;
-  if (r.scheme) row["kind"] = r.scheme->kind;
-  row["order"] = {{"expected", num(expected)}, {"observed", num(fitted)}, {"stderr", num(c.fit.stderr_slope)},
+  if (r.scheme) row["kind"] = kind;
+  return row;
+}
+
+/// A step ladder's row: order, Q_II, invariants, error at the fixed h, anatomy, cost per step and the
+/// cost to the target (the level costs span/h steps, each at the pair's cost per step), read from the
+/// pair's result r (and its bench entry when given).
+ordered_json compare_row(const PairReport& r, const MetricDef& metric, const CompareOptions& opt, const ordered_json* pv,
+                         double h_fixed, double span, const BenchEntry* bench_row, bool& all_instr) {
+  const Convergence* cp = metric.section == MetricSection::convergence ? r.ladder(opt.metric) : nullptr;
+  for (const auto& [name, c] : r.paper_measures)
+    if (metric.section != MetricSection::convergence && name == opt.metric) cp = &c;
+  if (cp == nullptr)
+    throw InputError(cat("compare: metric '", opt.metric, "' is not in the report's ", to_string(metric.section),
+                         " of ", r.integrator, " on ", r.problem, " (a report of another rigidbench version?)"));
+  const Convergence& c = *cp;
+  const double slope = c.fit.slope > 0 ? c.fit.slope : c.expected;
+  // Invariants: exact claims held or failed; unclaimed invariants observed at round-off.
+  const double tau = pv && pv->contains("exact_threshold") ? as_num(pv->at("exact_threshold")) : 1e-11;
+  ordered_json row = row_head(r, r.scheme ? r.scheme->kind : "");
+  row["order"] = {{"expected", num(c.expected)}, {"observed", num(c.fit.slope)}, {"stderr", num(c.fit.stderr_slope)},
                   {"verdict", to_string(c.verdict)}};
   const QiiResult& q = r.q_ii;
   const QiiLevel* primary = q.primary >= 0 ? &q.levels[std::size_t(q.primary)] : nullptr;
   row["q_ii"] = {{"h", num(primary ? primary->h : kNan)}, {"median", num(primary ? primary->median : kNan)},
                  {"expected", num(q.expected)}, {"verdict", primary ? to_string(primary->verdict) : "undefined"}};
-  // Invariants: exact claims held or failed; unclaimed invariants observed at round-off.
-  const double tau = pv && pv->contains("exact_threshold") ? as_num(pv->at("exact_threshold")) : 1e-11;
   row["invariants"] = invariant_summary(r, tau);
-  LadderValue eh = error_at_step(h, e, asym, slope, h_fixed);
+  LadderValue eh = error_at_step(c.h, c.error, c.asymptotic, slope, h_fixed);
   // An attitude error is an angle, at most pi: a slope extrapolated past that says nothing more.
   const bool clipped = metric.units == "rad" && std::isfinite(eh.value) && eh.value > std::numbers::pi;
   if (clipped) eh.value = std::numbers::pi;
@@ -266,33 +294,41 @@ ordered_json compare_row(const PairReport& r, const MetricDef& metric, const Com
   // The final attitude error split into phase about the symmetry axis and shape (docs/metrics.md,
   // "Error anatomy"), at the level nearest the fixed h that ran: why a scheme ranks where it does.
   if (ordered_json an = anatomy_near(r, h_fixed); !an.is_null()) row["attitude_anatomy"] = an;
-  // Cost per step.
   const StepCost sc = step_cost(r, bench_row);
-  const double ns = sc.ns, instr = sc.instr;
   row["cost_per_step"] = sc.json;
-  const LadderValue hs = step_for_error(h, e, asym, slope, opt.target);
-  const double steps = span / hs.value;
-  row["cost_to_target"] = {{"h", num(hs.value)},
-                           {"steps", num(steps)},
-                           {"cpu_seconds", num(steps * ns * 1e-9)},
-                           {"instructions", num(steps * instr)},
-                           {"extrapolated", hs.extrapolated}};
-  if (std::isfinite(steps * ns) && !std::isfinite(steps * instr)) all_instr = false;
+  CostLadder L{c.error, c.asymptotic, {{"steps", {}}, {"cpu_seconds", {}}, {"instructions", {}}}, slope};
+  for (double h : c.h) {
+    L.costs[0].second.push_back(span / h);
+    L.costs[1].second.push_back(span / h * sc.ns * 1e-9);
+    L.costs[2].second.push_back(span / h * sc.instr);
+  }
+  ordered_json to_target = {{"h", nullptr}};
+  bool extrapolated = false;
+  costs_at_target(L, opt.target, to_target, extrapolated);
+  to_target["h"] = num(span / as_num(to_target["steps"]));
+  to_target["extrapolated"] = extrapolated;
+  row["cost_to_target"] = to_target;
+  if (std::isfinite(as_num(to_target["cpu_seconds"])) && !std::isfinite(as_num(to_target["instructions"]))) all_instr = false;
   return row;
 }
 
-/// An adaptive pair's row (docs/adaptive.md): its cost to the target read off its tolerance ladder,
-/// each cost c in {accepted steps, right-hand sides, load evaluations, seconds} by log-log interpolation
-/// of the error in c between the bracketing levels (above the reference floor, not grid-bound), and
-/// outside them along error ~ c^-p with p its effective order (extrapolated); the tolerance that reaches
-/// the target likewise, along error ~ tol^slope. No instruction count (bench does not count adaptive
-/// pairs), so a table holding one ranks in CPU seconds. The columns of the step ladder that do not
-/// apply (Q_II, error at h, cost per step) are null.
+/// Where an adaptive pair's costs come from, said in its row.
+std::string adaptive_cost_source(const PairReport& r, const WorkSeries* bench) {
+  const std::string head = "adaptive: no fixed step; its cost to the target is read off its tolerance ladder";
+  if (bench) return head + ", with the bench report's whole runs (thread CPU time, min of repetitions; callgrind instructions)";
+  if (r.cost.declared)
+    return cat(head, ", with the times declared by the program (", r.cost.declared->method, " on ", r.cost.declared->machine, ")");
+  return head + " (verify's wall clock)";
+}
+
+/// An adaptive pair's row (docs/adaptive.md): its costs per run (accepted steps, seconds, instructions,
+/// right-hand sides, load evaluations) in place of a step's, read to the target like a step ladder's,
+/// with the effective order as the slope; the tolerance that reaches it along error ~ tol^slope. No
+/// instruction count without a bench report, so a table holding one ranks in CPU seconds. The step
+/// ladder's columns that do not apply (Q_II, error at h, cost per step) are null.
 ordered_json adaptive_compare_row(const PairReport& r, const CompareOptions& opt, double h_fixed, const WorkSeries* bench,
                                   bool& all_instr) {
   const ToleranceStudy& T = *r.tolerance;
-  std::vector<double> e, tol, steps, rhs, loads, secs, instr;
-  std::vector<bool> usable;
   // The bench report's point at a level's tolerance: its whole run's instructions and thread CPU
   // time (min of its repetitions) - in place of verify's wall clock when given.
   const auto bench_point = [&](double t) -> const WorkPoint* {
@@ -301,64 +337,43 @@ ordered_json adaptive_compare_row(const PairReport& r, const CompareOptions& opt
         if (std::abs(q.tol - t) <= 1e-12 * t) return &q;
     return nullptr;
   };
+  CostLadder L{{}, {}, {{"steps", {}}, {"cpu_seconds", {}}, {"instructions", {}}, {"rhs_evaluations", {}}, {"load_evaluations", {}}},
+               T.effective_order};
+  std::vector<double> tol;
   for (const ToleranceLevel& lv : T.levels) {
-    e.push_back(lv.ok ? tolerance_level_error(lv, opt.metric) : kNan);
-    tol.push_back(lv.tol);
-    // Inverse costs, so that the error falls with them as with a step size (step_for_error's h).
-    const auto inv = [](double c) { return c > 0 ? 1.0 / c : kNan; };
-    steps.push_back(inv(double(lv.counters.accepted_steps)));
-    rhs.push_back(inv(double(lv.counters.rhs_evaluations)));
-    loads.push_back(inv(double(lv.counters.load_evaluations)));
+    L.error.push_back(lv.ok ? tolerance_level_error(lv, opt.metric) : kNan);
+    L.usable.push_back(lv.ok && lv.above_floor && !lv.grid_bound);
     const WorkPoint* q = bench_point(lv.tol);
-    secs.push_back(inv(q ? q->cpu_seconds : lv.seconds));
-    instr.push_back(inv(q ? q->instructions : kNan));
-    usable.push_back(lv.ok && lv.above_floor && !lv.grid_bound);
+    const double costs[] = {double(lv.counters.accepted_steps), q ? q->cpu_seconds : lv.seconds, q ? q->instructions : kNan,
+                            double(lv.counters.rhs_evaluations), double(lv.counters.load_evaluations)};
+    for (std::size_t i = 0; i < L.costs.size(); ++i) L.costs[i].second.push_back(costs[i]);
+    tol.push_back(lv.tol);
   }
-  const double p = T.effective_order;
-  bool extrapolated = false;
-  const auto cost_at_target = [&](const std::vector<double>& inv_cost) {
-    const LadderValue v = step_for_error(inv_cost, e, usable, p, opt.target);
-    extrapolated = extrapolated || v.extrapolated;
-    return v.value > 0 ? 1.0 / v.value : kNan;
-  };
-  const double steps_t = cost_at_target(steps), rhs_t = cost_at_target(rhs), secs_t = cost_at_target(secs);
-  const double loads_t = cost_at_target(loads), instr_t = cost_at_target(instr);
-  const LadderValue tol_t = step_for_error(tol, e, usable, T.proportionality.slope, opt.target);
-  ordered_json row;
-  row["integrator"] = r.integrator;
-  row["status"] = r.status;
-  if (!r.reason.empty()) row["reason"] = r.reason;
-  if (r.scheme) row["kind"] = cat(r.scheme->kind, ", adaptive");
+  ordered_json row = row_head(r, r.scheme ? cat(r.scheme->kind, ", adaptive") : "");
   row["order"] = {{"expected", r.scheme && r.scheme->order > 0 ? num(double(r.scheme->order)) : ordered_json(nullptr)},
-                  {"observed", num(p)}, {"stderr", nullptr}, {"verdict", "undefined"}};
+                  {"observed", num(T.effective_order)}, {"stderr", nullptr}, {"verdict", "undefined"}};
   row["q_ii"] = {{"h", nullptr}, {"median", nullptr}, {"expected", nullptr}, {"verdict", "undefined"}};
   row["invariants"] = invariant_summary(r, 1e-11);
   row["error_at_h"] = {{"h", h_fixed}, {"error", nullptr}, {"extrapolated", false}, {"clipped", false}};
-  row["cost_per_step"] = {{"ns", nullptr}, {"ratio_to_baseline", nullptr}, {"instructions", nullptr},
-                          {"instruction_ratio_to_baseline", nullptr}, {"ratio_to_rk4", nullptr},
-                          {"instruction_ratio_to_rk4", nullptr}, {"flops", nullptr}, {"instructions_per_flop", nullptr},
-                          {"source", bench ? "adaptive: no fixed step; its cost to the target is read off its tolerance ladder, with the bench "
-                                           "report's whole runs (thread CPU time, min of repetitions; callgrind instructions)"
-                                         : r.cost.declared
-                                             ? cat("adaptive: no fixed step; its cost to the target is read off its tolerance ladder, "
-                                                   "with the times declared by the program (", r.cost.declared->method, " on ",
-                                                   r.cost.declared->machine, ")")
-                                             : "adaptive: no fixed step; its cost to the target is read off its tolerance ladder "
-                                               "(verify's wall clock)"},
-                          {"declared", !bench && r.cost.declared.has_value()}};
-  row["cost_to_target"] = {{"h", nullptr},
-                           {"steps", num(steps_t)},
-                           {"cpu_seconds", num(secs_t)},
-                           {"instructions", num(instr_t)},
-                           {"extrapolated", extrapolated || tol_t.extrapolated},
-                           {"tolerance", num(tol_t.value)},
-                           {"rhs_evaluations", num(rhs_t)},
-                           {"load_evaluations", num(loads_t)}};
+  ordered_json per_step = ordered_json::object();
+  for (const char* k : {"ns", "ratio_to_baseline", "instructions", "instruction_ratio_to_baseline", "ratio_to_rk4",
+                        "instruction_ratio_to_rk4", "flops", "instructions_per_flop"})
+    per_step[k] = nullptr;
+  per_step["source"] = adaptive_cost_source(r, bench);
+  per_step["declared"] = !bench && r.cost.declared.has_value();
+  row["cost_per_step"] = per_step;
+  ordered_json to_target = {{"h", nullptr}};
+  bool extrapolated = false;
+  costs_at_target(L, opt.target, to_target, extrapolated);
+  const LadderValue tol_t = step_for_error(tol, L.error, L.usable, T.proportionality.slope, opt.target);
+  to_target["extrapolated"] = extrapolated || tol_t.extrapolated;
+  to_target["tolerance"] = num(tol_t.value);
+  row["cost_to_target"] = to_target;
   row["adaptive"] = {{"tolerance_proportionality", to_string(T.proportionality_verdict)},
                      {"slope", num(T.proportionality.slope)},
                      {"rejected_fraction", num(T.rejected_fraction)},
                      {"timing_repetitions", T.repetitions}};
-  if (std::isfinite(secs_t) && !std::isfinite(instr_t)) all_instr = false;
+  if (std::isfinite(as_num(to_target["cpu_seconds"])) && !std::isfinite(as_num(to_target["instructions"]))) all_instr = false;
   return row;
 }
 
