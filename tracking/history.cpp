@@ -218,24 +218,6 @@ std::vector<ChangePoint> change_points(const std::vector<double>& values, double
 
 struct HistoryDb::Impl {
   std::string path;
-  /// This process created the file (it did not exist): a command that ends before recording a run
-  /// (an unknown problem, a run that failed) removes it again rather than leave an empty history.
-  bool created = false;
-
-  /// Closes the file; removes it when this process created it and it holds no run.
-  void close() noexcept {
-    if (db == nullptr) return;
-    bool empty = false;
-    if (created) {
-      sqlite3_stmt* q = nullptr;
-      empty = sqlite3_prepare_v2(db, "SELECT count(*) FROM runs", -1, &q, nullptr) == SQLITE_OK &&
-              sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int64(q, 0) == 0;
-      sqlite3_finalize(q);
-    }
-    sqlite3_close(db);
-    db = nullptr;
-    if (created && empty) ::unlink(path.c_str());
-  }
   sqlite3* db = nullptr;
 
   std::string where(const char* what) const { return cat("history '", path, "': ", what); }
@@ -396,7 +378,6 @@ HistoryDb::HistoryDb(const std::string& path, Mode mode) : impl_(std::make_uniqu
                            "it is not used - remove the journal if it is yours"));
   }
   const int flags = mode == Mode::record ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
-  impl_->created = mode == Mode::record && !exists;
   if (sqlite3_open_v2(path.c_str(), &impl_->db, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
     const std::string m = impl_->db ? sqlite3_errmsg(impl_->db) : "out of memory";
     sqlite3_close(impl_->db);
@@ -417,13 +398,14 @@ HistoryDb::HistoryDb(const std::string& path, Mode mode) : impl_(std::make_uniqu
     impl_->open_layout(mode == Mode::record);
     note_input(path, cat("the history '", path, "'"));  // never replaced by an output of the same command
   } catch (...) {
-    impl_->close();
+    sqlite3_close(impl_->db);
+    impl_->db = nullptr;
     throw;
   }
 }
 
 HistoryDb::~HistoryDb() {
-  if (impl_) impl_->close();
+  if (impl_ && impl_->db) sqlite3_close(impl_->db);
 }
 
 const std::string& HistoryDb::path() const { return impl_->path; }
