@@ -103,6 +103,9 @@ def _print_failed(report):
         print("rigidbench.verify: %d failed verdict(s) in %d pair(s):" % (len(failed), len(pairs)), file=_sys.stderr)
     for (scheme, prob), checks in pairs.items():
         print("  %s x %s: %s" % (scheme, prob, ", ".join(checks)), file=_sys.stderr)
+    if report.unexpected:
+        print("rigidbench.verify: %d outcome(s) of the expected findings not as listed:" % len(report.unexpected),
+              file=_sys.stderr)
     for o in report.unexpected:
         print("  %s: %s x %s: %s" % (o["outcome"].replace("_", " "), o["integrator"], o["problem"], o["check"]),
               file=_sys.stderr)
