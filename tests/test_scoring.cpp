@@ -68,6 +68,7 @@ ScoreRequest request(const Problem& p, const std::string& dir, const SchemeInfo&
   r.scheme.name = "replayed";
   r.scheme.order = like.order;
   r.scheme.claims = like.claims;
+  r.scheme.claims.symmetric = r.scheme.claims.symplectic = false;  // judged on the map, not on files
   r.ladder = kLadder;
   r.reference.cache_dir = "";
   r.progress = false;
@@ -234,6 +235,18 @@ TEST_CASE("a declared claim the trajectories do not keep fails", "[scoring]") {
     if (i.kind == std::string("energy")) energy_failed = i.verdict == Verdict::fail;
   CHECK(energy_failed);
   CHECK(s.any_failed());
+}
+
+TEST_CASE("a structure claim given to score is refused: files do not give the one-step map", "[scoring]") {
+  const Problem p = short_free_body();
+  const std::string dir = write_levels(p, "lie_euler", "structure-claim");
+  ScoreRequest r = request(p, dir, *find_scheme("lie_euler").info);
+  r.scheme.claims.symplectic = true;
+  CHECK_THROWS_WITH(score_trajectories(r), Contains("claims symplectic") && Contains("one-step map"));
+  r.scheme.claims.symmetric = true;
+  CHECK_THROWS_WITH(score_trajectories(r), Contains("claims symmetric and symplectic"));
+  r.scheme.claims.symplectic = r.scheme.claims.symmetric = false;
+  CHECK_NOTHROW(score_trajectories(r));
 }
 
 TEST_CASE("bad trajectory files are clear errors naming the file and the row", "[scoring]") {

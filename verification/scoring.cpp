@@ -983,6 +983,14 @@ SuiteResult score_trajectories(const ScoreRequest& req) {
   if (d.source.empty()) d.source = cat("trajectories scored from files (", req.trajectories, ")");
   if (d.representation.empty()) d.representation = "unknown (an outside program's trajectories)";
   check_claims_apply(d.claims, p, d.name);
+  // A structure claim is judged on the scheme's one-step map (verification/structure.hpp: a step
+  // against its inverse, the map's Jacobian), which a set of trajectories does not give: refused,
+  // not accepted and dropped.
+  if (d.claims.symmetric || d.claims.symplectic)
+    throw InputError(cat("score: '", d.name, "' claims ", d.claims.symmetric ? "symmetric" : "",
+                         d.claims.symmetric && d.claims.symplectic ? " and " : "", d.claims.symplectic ? "symplectic" : "",
+                         ": a structure claim is judged on the scheme's one-step map, which recorded trajectories do not "
+                         "give (verify the scheme itself - a registered C++ or Python scheme - to judge it)"));
   d.adaptive = req.tolerance.has_value();
   const SchemeInfo& info = declare_scheme(std::move(d));
   if (info.adaptive) return score_adaptive(req, info);
