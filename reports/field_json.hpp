@@ -211,7 +211,6 @@ void read(const J& j, V& v) {
   }
 }
 
-
 // ---- what the declarations write, for the schema check ------------------------------------------
 
 /// The shape of what `write(V)` writes, as JSON: {"kind": object | array | map | number | integer |

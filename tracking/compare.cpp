@@ -253,13 +253,13 @@ void costs_at_target(const CostLadder& L, double target, ordered_json& out, bool
   }
 }
 
-/// The columns every row starts with: who, how it ended, its kind.
-ordered_json row_head(const PairReport& r, const std::string& kind) {
+/// The columns every row starts with: who, how it ended, its kind (the scheme's, with `suffix`).
+ordered_json row_head(const PairReport& r, const char* suffix = "") {
   ordered_json row;
   row["integrator"] = r.integrator;
   row["status"] = r.status;
   if (!r.reason.empty()) row["reason"] = r.reason;
-  if (r.scheme) row["kind"] = kind;
+  if (r.scheme) row["kind"] = r.scheme->kind + suffix;
   return row;
 }
 
@@ -268,9 +268,12 @@ ordered_json row_head(const PairReport& r, const std::string& kind) {
 /// pair's result r (and its bench entry when given).
 ordered_json compare_row(const PairReport& r, const MetricDef& metric, const CompareOptions& opt, const ordered_json* pv,
                          double h_fixed, double span, const BenchEntry* bench_row, bool& all_instr) {
-  const Convergence* cp = metric.section == MetricSection::convergence ? r.ladder(opt.metric) : nullptr;
-  for (const auto& [name, c] : r.paper_measures)
-    if (metric.section != MetricSection::convergence && name == opt.metric) cp = &c;
+  const Convergence* cp = nullptr;
+  if (metric.section == MetricSection::convergence)
+    cp = r.ladder(opt.metric);
+  else
+    for (const auto& [name, c] : r.paper_measures)
+      if (name == opt.metric) cp = &c;
   if (cp == nullptr)
     throw InputError(cat("compare: metric '", opt.metric, "' is not in the report's ", to_string(metric.section),
                          " of ", r.integrator, " on ", r.problem, " (a report of another rigidbench version?)"));
@@ -278,7 +281,7 @@ ordered_json compare_row(const PairReport& r, const MetricDef& metric, const Com
   const double slope = c.fit.slope > 0 ? c.fit.slope : c.expected;
   // Invariants: exact claims held or failed; unclaimed invariants observed at round-off.
   const double tau = pv && pv->contains("exact_threshold") ? as_num(pv->at("exact_threshold")) : 1e-11;
-  ordered_json row = row_head(r, r.scheme ? r.scheme->kind : "");
+  ordered_json row = row_head(r);
   row["order"] = {{"expected", num(c.expected)}, {"observed", num(c.fit.slope)}, {"stderr", num(c.fit.stderr_slope)},
                   {"verdict", to_string(c.verdict)}};
   const QiiResult& q = r.q_ii;
@@ -349,7 +352,7 @@ ordered_json adaptive_compare_row(const PairReport& r, const CompareOptions& opt
     for (std::size_t i = 0; i < L.costs.size(); ++i) L.costs[i].second.push_back(costs[i]);
     tol.push_back(lv.tol);
   }
-  ordered_json row = row_head(r, r.scheme ? cat(r.scheme->kind, ", adaptive") : "");
+  ordered_json row = row_head(r, ", adaptive");
   row["order"] = {{"expected", r.scheme && r.scheme->order > 0 ? num(double(r.scheme->order)) : ordered_json(nullptr)},
                   {"observed", num(T.effective_order)}, {"stderr", nullptr}, {"verdict", "undefined"}};
   row["q_ii"] = {{"h", nullptr}, {"median", nullptr}, {"expected", nullptr}, {"verdict", "undefined"}};
