@@ -41,7 +41,9 @@ class CMakeBuild(build_ext):
         build = os.path.join(HERE, "build", "wheel")
         pkg = os.path.dirname(os.path.abspath(self.get_ext_fullpath(ext.name)))
         configure = ["cmake", "-S", HERE, "-B", build, "-DCMAKE_BUILD_TYPE=Release", f"-DRIGIDBENCH_PYTHON={sys.executable}",
-                     "-DRIGIDBENCH_BUILD_TESTS=OFF", "-DRIGIDBENCH_BUILD_BENCHMARKS=OFF", "-DRIGIDBENCH_WHEEL=ON"]
+                     "-DRIGIDBENCH_BUILD_TESTS=OFF", "-DRIGIDBENCH_BUILD_BENCHMARKS=OFF", "-DRIGIDBENCH_WHEEL=ON",
+                     # The wheel holds librigidbench alone: no engine (docs/python.md, "pip install").
+                     "-DRIGIDBENCH_WITH_ENGINES=OFF"]
         if shutil.which("ninja"):
             configure += ["-G", "Ninja"]
         configure += shlex.split(os.environ.get("RIGIDBENCH_CMAKE_ARGS", ""))

@@ -15,6 +15,7 @@
 
 #include "python_scheme.hpp"
 #include "../core/build_info.hpp"
+#include "../engines/engines.hpp"
 #include "../problems/catalogue.hpp"
 #include "../problems/problem_file.hpp"
 #include "../reference/reference.hpp"
@@ -406,6 +407,9 @@ PYBIND11_MODULE(_rigidbench, m) {
   // The library's version (CMake's project(VERSION)): the same string as `rigidbench --version` and the
   // "tool" block of every report.
   m.attr("__version__") = build_info().version;
+  // The engines' variants, as the command has them (docs/engines.md): `all`, the expected-findings
+  // files and the baselines name them alike in both.
+  engines::register_engines();
 
   bind_states(m);
   bind_problem(m);

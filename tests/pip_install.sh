@@ -3,7 +3,7 @@
 # as the docs say, with no network: a venv with Debian's site packages (PEP 668 keeps pip out of
 # Debian's python3), pip install --no-build-isolation --no-index, then the module used from outside
 # the tree: its version is the command's, it is the venv's copy, librigidbench is the one beside it,
-# and it verifies a scheme.
+# it verifies a scheme, and it names an engine as absent (the wheel has none).
 # usage: pip_install.sh SOURCE_DIR RIGIDBENCH_EXE
 set -euo pipefail
 SRC=$1 EXE=$2
@@ -34,5 +34,12 @@ rigidbench.verify("terze", ["free_body"], out=out, progress=False)
 import json
 r = json.load(open(out))
 assert r["results"][0]["status"] == "ok" and r["results"][0]["convergence"]["attitude_error_final"]["verdict"] == "pass", r["results"][0]["status"]
+# The wheel has no engines (docs/python.md): a variant is named as absent, not unknown.
+assert not [s for s in rigidbench.schemes() if s["name"].startswith("mujoco_")]
+try:
+    rigidbench.verify("mujoco_euler", ["free_body"], progress=False)
+    raise AssertionError("an engine's variant ran in the wheel")
+except rigidbench.InputError as e:
+    assert "was not found when this build was configured" in str(e), e
 print(f"ok: rigidbench {rigidbench.__version__} from {pkg}, librigidbench beside it, terze verified on free_body")
 PY

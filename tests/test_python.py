@@ -454,6 +454,24 @@ class ModuleTest(unittest.TestCase):
         with self.assertRaises(rigidbench.InputError):
             rigidbench.verify(ClaimsTwo, ["free_body"], expect=bad.name, **common)
 
+    def test_the_engines_are_the_commands(self):
+        # The module registers the engines as the command does (docs/python.md): the same schemes, so
+        # that the project's expected findings, which name engine variants, hold here as they do there.
+        exe = os.environ["RIGIDBENCH_EXE"]
+        env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+        listed = json.loads(subprocess.run([exe, "list", "--json"], check=True, capture_output=True, text=True,
+                                           env=env).stdout)
+        names = [s["name"] for s in rigidbench.schemes()]
+        self.assertEqual(sorted(names), sorted(s["name"] for s in listed["integrators"]))
+        engines = [n for n in ("mujoco_rk4", "bullet_gyro_none") if n in names]
+        if not engines:
+            self.skipTest("this build has neither MuJoCo nor Bullet")
+        findings = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "baselines", "expected-findings.json")
+        run = rigidbench.verify(engines, ["free_body"], expect=findings, progress=False, print_failed=False)
+        self.assertTrue(run.failed, "both variants fail listed checks on the free body (expected-findings.json)")
+        self.assertTrue(all(f["expected"] for f in run.failed), run.failed)
+        self.assertTrue(run.ok, run.unexpected)
+
     def test_adaptive_python_scheme_on_the_tolerance_ladder(self):
         rep = rigidbench.verify([LieHeunEuler, "odeint_dopri5"], ["free_body"], tol0=1e-3, tol_levels=5,
                                 measure_cost=False)
@@ -705,11 +723,13 @@ class ModuleTest(unittest.TestCase):
             with self.assertRaises(ValueError) as e:
                 rigidbench.verify(selection, ["free_body"], levels=3, measure_cost=False)
             self.assertIn("scheme name 'terze' is a registered scheme's", str(e.exception))
-        # ... and an engine's, though the module does not register the engines.
-        class EngineImpostor(LieEuler):
-            name = "mujoco_euler"
-        with self.assertRaisesRegex(ValueError, "names the schemes of one of rigidbench's engines"):
-            rigidbench.verify(EngineImpostor, ["free_body"], levels=3, measure_cost=False)
+        # ... and an engine's variant's (the module registers the engines), or any name under an
+        # engine's prefix, which is the engine's whether or not this build has it.
+        for name, why in (("mujoco_euler", "is a registered scheme's"),
+                          ("mujoco_my_variant", "names the schemes of one of rigidbench's engines")):
+            EngineImpostor = type("EngineImpostor", (LieEuler,), {"name": name})
+            with self.assertRaisesRegex(ValueError, why):
+                rigidbench.verify(EngineImpostor, ["free_body"], levels=3, measure_cost=False)
 
     def test_a_call_that_never_returns(self):
         # The timeout stops it: every level is a breakdown that says why, and the run ends.
