@@ -165,6 +165,7 @@ void print_expectations(const ExpectationReport& e, const std::string& origin) {
                        : o.outcome == "unexpected_pass"  ? "UNEXPECTED PASS (remove it from the list)"
                        : o.outcome == "nonstrict_pass"   ? "passed (listed non-strict: at round-off)"
                        : o.outcome == "unknown_scheme"   ? "UNKNOWN SCHEME (not run, not registered)"
+                       : o.outcome == "unknown_problem"  ? "UNKNOWN PROBLEM (not run, not in the catalogue)"
                                                          : "UNKNOWN CHECK (the pair ran without it)";
     std::printf("  %-40s %s x %s: %s%s%s\n", what, o.integrator.c_str(), o.problem.c_str(), o.check.c_str(),
                 o.reason.empty() ? "" : " - listed because: ", terminal_text(o.reason).c_str());

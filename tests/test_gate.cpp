@@ -1,6 +1,7 @@
 // The gate (docs/gate.md): an identical run passes; doctored snapshots fail, or say stale, as
 // specified; nothing that cannot be compared ever passes (fail closed); differences of the size
 // floating-point reassociation makes do not fail; expectations are strict.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include "../core/json_input.hpp"
 #include "../core/json_schema.hpp"
 #include "../core/types.hpp"
+#include "../problems/catalogue.hpp"
 #include "../tracking/gate.hpp"
 #include "../tracking/mann_whitney.hpp"
 #include "../reports/report.hpp"
@@ -516,6 +518,27 @@ TEST_CASE("gate: expected findings are strict", "[gate]") {
   CHECK(R.outcomes[1].outcome == "not_run");
   CHECK(R.unknown_checks == 1);
   CHECK_FALSE(R.ok());
+  // A misspelt problem is as unknown as a misspelt scheme (it was "not run", and passed); a problem
+  // of the run (a problem file's) or a catalogue size variant is known.
+  v.items = {{"lgvi", "heavy_topp", "q_ii", "typo"}, {"lgvi", "particle_gas_640", "q_ii", "a size variant"},
+             {"lgvi", "my_file_problem", "q_ii", "a problem file's"}};
+  Problem mine = catalogue_problem("free_body");
+  mine.name = "my_file_problem";
+  run.problems.push_back(mine);
+  const ExpectationReport P = apply_expectations(run, v);
+  REQUIRE(P.outcomes.size() == 3);
+  CHECK(P.outcomes[0].outcome == "unknown_problem");
+  CHECK(P.outcomes[1].outcome == "not_run");
+  CHECK(P.outcomes[2].outcome == "not_run");
+  CHECK(P.unknown_checks == 1);
+  CHECK_FALSE(P.ok());
+  e.items = {{"terze", "heavy_top", "q_ii", "a reason long enough"}, {"terze", "heavy_topp", "q_ii", "typo"}};
+  g = gate_compare(s, cur, o);
+  CHECK(g.exit_code() == 1);
+  const auto typo = std::find_if(g.rows.begin(), g.rows.end(), [](const GateRow& r) { return r.problem == "heavy_topp"; });
+  REQUIRE(typo != g.rows.end());
+  CHECK(typo->status == "missing");
+  CHECK_THAT(typo->message, Catch::Contains("no problem of that name ran or is in the catalogue"));
 }
 
 TEST_CASE("gate: shapes are checked against the snapshot schema, with the JSON path", "[gate]") {

@@ -329,17 +329,22 @@ struct Gate {
                                  : "no baseline entry matches the --integrator/--problem/--shard selection: nothing to compare"});
   }
 
-  /// An expectation naming a scheme that neither snapshot has and this build does not register would
-  /// silently never apply (a typo, a removed scheme): a failing row.
+  /// An expectation naming a scheme that neither snapshot has and this build does not register, or a
+  /// problem that neither has and the catalogue does not, would silently never apply (a typo, a
+  /// removed name): a failing row.
   void unknown_expectations(const GateSnapshot& base, const GateSnapshot& cur) {
     for (const ExpectedFailure& x : opt.expect->items) {
-      bool seen = is_registered(x.integrator);
+      bool scheme = is_registered(x.integrator), problem = is_catalogue_name(x.problem);
       for (const GateSnapshot* side : {&base, &cur})
-        for (const PairSnapshot& p : side->accuracy) seen = seen || p.integrator == x.integrator;
-      if (!seen)
+        for (const PairSnapshot& p : side->accuracy) {
+          scheme = scheme || p.integrator == x.integrator;
+          problem = problem || p.problem == x.problem;
+        }
+      if (!scheme || !problem)
         add({x.integrator, x.problem, x.check, "missing", "", "",
-             cat("listed in ", opt.expect->origin, ", but no scheme of that name ran or is registered (a typo or a "
-                 "removed scheme: the entry would never apply)")});
+             cat("listed in ", opt.expect->origin, ", but no ", scheme ? "problem" : "scheme",
+                 " of that name ran or is ", scheme ? "in the catalogue" : "registered", " (a typo or a removed ",
+                 scheme ? "problem" : "scheme", ": the entry would never apply)")});
     }
   }
 

@@ -1,5 +1,6 @@
 #include "expectations.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 
@@ -7,6 +8,7 @@
 #include "../core/json_schema.hpp"
 #include "../core/types.hpp"
 #include "../integrators/registry.hpp"
+#include "../problems/catalogue.hpp"
 
 namespace rigidbench {
 
@@ -33,6 +35,12 @@ Expectations load_expectations(const std::string& path) {
   return out;
 }
 
+bool is_catalogue_name(const std::string& name) {
+  std::string base;
+  const auto names = catalogue_names();
+  return std::find(names.begin(), names.end(), name) != names.end() || sized_problem(name, base).has_value();
+}
+
 ExpectationReport apply_expectations(const SuiteResult& s, const Expectations& e) {
   ExpectationReport R;
   auto add = [&](const std::string& i, const std::string& p, const std::string& c, const char* outcome,
@@ -42,7 +50,7 @@ ExpectationReport apply_expectations(const SuiteResult& s, const Expectations& e
     R.expected_failures += o == "expected_failure";
     R.unexpected_passes += o == "unexpected_pass";
     R.unexpected_failures += o == "unexpected_failure";
-    R.unknown_checks += o == "unknown_check" || o == "unknown_scheme";
+    R.unknown_checks += o == "unknown_check" || o == "unknown_scheme" || o == "unknown_problem";
   };
   std::set<const ExpectedFailure*> used;
   for (const PairResult& r : s.results) {
@@ -57,15 +65,23 @@ ExpectationReport apply_expectations(const SuiteResult& s, const Expectations& e
   for (const ExpectedFailure& x : e.items) {
     if (used.count(&x)) continue;
     bool ran = false;  // a pair that ran (not skipped) yet has no such check: the list names it wrongly
-    bool in_run = false;
+    bool in_run = false, problem_in_run = false;
     for (const PairResult& r : s.results) {
       ran |= r.integrator == x.integrator && r.problem == x.problem && r.status != "skipped";
       in_run |= r.integrator == x.integrator;
     }
-    // An entry for a pair the filters left out is not run; one naming a scheme that neither this run
-    // nor the registry knows is a typo or a removed scheme, and would silently never apply.
+    for (const Problem& p : s.problems) problem_in_run |= p.name == x.problem;
+    // An entry for a pair the filters left out is not run; one naming a scheme or a problem that
+    // neither this run nor the registry or the catalogue knows is a typo or a removed name, and would
+    // silently never apply.
     const bool known_scheme = in_run || is_registered(x.integrator);
-    add(x.integrator, x.problem, x.check, ran ? "unknown_check" : known_scheme ? "not_run" : "unknown_scheme", x.reason);
+    const bool known_problem = problem_in_run || is_catalogue_name(x.problem);
+    add(x.integrator, x.problem, x.check,
+        ran             ? "unknown_check"
+        : !known_scheme  ? "unknown_scheme"
+        : !known_problem ? "unknown_problem"
+                         : "not_run",
+        x.reason);
   }
   return R;
 }

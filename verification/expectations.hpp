@@ -35,7 +35,8 @@ struct ExpectationOutcome {
   std::string integrator, problem, check;
   /// expected_failure: failed, as listed; unexpected_pass: listed but passed; unexpected_failure:
   /// failed and not listed; unknown_check: the pair ran but has no such check; unknown_scheme: no
-  /// scheme of that name ran or is registered (counted with unknown_checks); not_run: the pair
+  /// scheme of that name ran or is registered, unknown_problem: no problem of that name ran or is in
+  /// the catalogue (both counted with unknown_checks); not_run: the pair
   /// was not part of the run (filters) - neither good nor bad; nonstrict_pass: listed with
   /// "strict": false and passed with this build - reported, not failed.
   std::string outcome;
@@ -48,5 +49,8 @@ struct ExpectationReport {
   bool ok() const { return unexpected_passes == 0 && unexpected_failures == 0 && unknown_checks == 0; }
 };
 ExpectationReport apply_expectations(const SuiteResult& s, const Expectations& e);
+/// A catalogue problem's name, or NAME_N of a scalable one: what an expectation may name beyond the
+/// problems of the run (problem files).
+bool is_catalogue_name(const std::string& name);
 
 }  // namespace rigidbench

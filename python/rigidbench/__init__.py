@@ -89,7 +89,8 @@ class Report(dict):
         self.ok = (not self.failed) if ok is None else bool(ok)
         outcomes = ((self.get("expectations") or {}).get("outcomes")) or []
         self.unexpected = [o for o in outcomes if o.get("outcome") in
-                           ("unexpected_failure", "unexpected_pass", "unknown_check", "unknown_scheme")]
+                           ("unexpected_failure", "unexpected_pass", "unknown_check", "unknown_scheme",
+                            "unknown_problem")]
 
 
 def _print_failed(report):
