@@ -177,7 +177,13 @@ void GrBlockLu<N>::factor(const Eigen::Matrix<double, N, N>& Jac) {
     Y2.template block<3, m>(3 * i, 3) = k0 * Jac.template block<3, m>(3 * e[0], 9) + k1 * Jac.template block<3, m>(3 * e[1], 9);
   }
   A.template topRows<3>() -= kce[0] * Y2.template topRows<3>() + kce[1] * Y2.template bottomRows<3>();
-  A.template bottomRows<m>() -= Be.lazyProduct(Y2);
+  // A_RE Y2 over the constraint rows that involve an eliminated director: a constraint of eq. 63 or a
+  // unit length involves two directors or one (eq. 94's, d1 and d2), so each director's block of Be
+  // has three to four nonzero rows of six or seven. Zero rows are skipped as found, not assumed.
+  for (int i = 0; i < 2; ++i)
+    for (int row = 0; row < m; ++row)
+      if (!Be.template block<1, 3>(row, 3 * i).isZero(0.0))
+        A.row(3 + row) -= Be.template block<1, 3>(row, 3 * i) * Y2.template middleRows<3>(3 * i);
   S2.compute(A);
 }
 
@@ -234,11 +240,12 @@ constexpr double kGrResidual = 18 + 2 + 27 + 108 + 36, kGrJacobian = 45;
 /// Y = (K^-1 (x) I3) G (45 m), S = B Y (17 m^2), the m x m LU; solve: z (45), r_c - B z (18 m), the
 /// substitutions, dq = -(z + Y dl) (18 m). Path two, k = m + 3 unknowns kept: factor: the 3 x 3 test
 /// (17), the 2 x 2 tests (9), K2^-1 (7), Y2's director (6) and multiplier columns (18 m), the kept
-/// director's rows of the Schur complement (12 k) and the constraints' (12 m k), the k x k LU; solve:
-/// z (18), the right-hand side (12 + 12 m), the substitutions, dE (12 k).
+/// director's rows of the Schur complement (12 k) and the constraints' (6 k per nonzero row of an
+/// eliminated director's constraint block: three for each director, and eq. 94's row for d1 and d2),
+/// the k x k LU; solve: z (18), the right-hand side (12 + 12 m), the substitutions, dE (12 k).
 constexpr double block_factor(int m) { return 17 + 42 + 45.0 * m + 17.0 * m * m + flops::lu_factor(m); }
 constexpr double block_substitute(int m) { return 45 + 18.0 * m + flops::lu_substitute(m) + 18.0 * m; }
-constexpr double two_factor(int m) { return 17 + 9 + 7 + 6 + 18.0 * m + 12.0 * (m + 3) * (1 + m) + flops::lu_factor(m + 3); }
+constexpr double two_factor(int m, int rows) { return 17 + 9 + 7 + 6 + 18.0 * m + 12.0 * (m + 3) + 6.0 * (m + 3) * rows + flops::lu_factor(m + 3); }
 constexpr double two_substitute(int m) { return 18 + 12 + 12.0 * m + flops::lu_substitute(m + 3) + 12.0 * (m + 3); }
 
 /// Per step: the predictor (prepare: W from the momentum map (111), Euler's right-hand side (24;
@@ -259,8 +266,10 @@ std::optional<FlopModel> gr_flops(const Problem& p, bool nonholonomic) {
     if (block_elimination_applies(JJ)) {
       factor = block_factor(m);
       substitute = block_substitute(m);
-    } else if (kept_director(JJ) >= 0) {
-      factor = two_factor(m);
+    } else if (const int c = kept_director(JJ); c >= 0) {
+      // The eliminated directors' nonzero constraint rows: three each, and eq. 94's where d1 or d2 is eliminated.
+      const int rows = 6 + (nonholonomic ? (c == 2 ? 2 : 1) : 0);
+      factor = two_factor(m, rows);
       substitute = two_substitute(m);
     } else {
       factor = 17 + 9 + flops::lu_factor(N);
