@@ -43,6 +43,32 @@ assert a["summary"] == b["summary"], (a["summary"], b["summary"])
 assert a["summary"]["skipped"] > 0 and a["summary"]["failed_verdicts"] > 0, a["summary"]
 print(f"ok: {N} shards of {sizes} pairs merge into the unsharded report ({len(a['results'])} pairs)")
 
+# With expected findings: outcomes and counts as one run has them - an entry naming an unknown scheme
+# or problem once (each shard reports it), a pair's outcome from the shard that ran it.
+findings = os.path.join(TMP, "expect.json")
+with open(findings, "w") as f:
+    entry = lambda i, p, c, why: {"integrator": i, "problem": p, "checks": [c], "reason": why}
+    json.dump({"kind": "rigidbench-expectations", "schema_version": "1.0", "expected_failures": [
+        entry("rk4_quat", "pendulum3d", "q_ii", "the known failure of this selection"),
+        entry("terzee", "free_body", "q_ii", "a misspelt scheme"), entry("terze", "free_bodyy", "q_ii", "a misspelt problem"),
+        entry("lgvi", "free_body", "q_ii", "a registered pair this selection leaves out")]}, f)
+ESEL = ["--integrator", "rk4_quat", "terze", "--problem", "pendulum3d", "free_body", "--levels", "4", "--quiet", "--jobs", "1",
+        "--expect", findings]
+ewhole = os.path.join(TMP, "expect-whole.json")
+run("verify", *ESEL, "--out", ewhole, expect=1)  # the unknown names fail it
+eparts = [os.path.join(TMP, f"expect-shard{k}.json") for k in (1, 2)]
+for k, out in zip((1, 2), eparts):
+    run("verify", *ESEL, "--shard", f"{k}/2", "--out", out, expect=1)
+emerged = os.path.join(TMP, "expect-merged.json")
+run("merge", "--in", *eparts, "--out", emerged)
+a, b = json.load(open(ewhole)), json.load(open(emerged))
+assert a["summary"] == b["summary"], (a["summary"], b["summary"])
+key = lambda o: (o["integrator"], o["problem"], o["check"], o["outcome"])
+assert sorted(map(key, a["expectations"]["outcomes"])) == sorted(map(key, b["expectations"]["outcomes"])), (
+    a["expectations"]["outcomes"], b["expectations"]["outcomes"])
+assert a["summary"]["unknown_checks"] == 2 and a["summary"]["expected_failures"] == 1, a["summary"]
+print("ok: expected findings merge into the unsharded run's outcomes and counts")
+
 # Incomplete, duplicated or foreign sets are refused.
 p = run("merge", "--in", parts[0], parts[1], "--out", os.path.join(TMP, "bad.json"), expect=2)
 assert "every shard is needed exactly once" in p.stderr, p.stderr

@@ -122,11 +122,12 @@ std::vector<PairReport> merged_results(const std::vector<VerifyReport>& shards, 
 }
 
 /// An expectation is "not_run" in every shard but the one holding its pair: it is not_run in the
-/// sweep only when no shard ran it.
+/// sweep only when no shard ran it. One naming an unknown scheme or problem is that in every shard:
+/// it is kept once, as one run of the sweep has it.
 std::vector<ExpectationOutcome> merged_outcomes(const std::vector<VerifyReport>& shards) {
   std::vector<ExpectationOutcome> outcomes;
   std::map<std::string, int> not_run;
-  std::set<std::string> ran;
+  std::set<std::string> ran, seen;
   auto id_of = [](const ExpectationOutcome& o) { return cat(shard_key(o.integrator, o.problem), "/", o.check); };
   for (const VerifyReport& r : shards)
     if (r.expectations)
@@ -135,7 +136,7 @@ std::vector<ExpectationOutcome> merged_outcomes(const std::vector<VerifyReport>&
           if (not_run[id_of(o)]++ == 0) outcomes.push_back(o);
         } else {
           ran.insert(id_of(o));
-          outcomes.push_back(o);
+          if (seen.insert(cat(id_of(o), "/", o.outcome)).second) outcomes.push_back(o);
         }
       }
   std::vector<ExpectationOutcome> kept;
@@ -177,7 +178,15 @@ json merged_verify(const std::vector<json>& reports, const std::vector<std::stri
     throw InputError(cat("merge: nothing verified: none of the sweep's ", std::to_string(out.results.size()),
                          " pair(s) applies", out.results.empty() ? "" : cat(" (", out.results.front().reason, ", ...)")));
   out.summary = summed(shards);
-  if (out.expectations) out.expectations->outcomes = merged_outcomes(shards);
+  if (out.expectations) {
+    // The counts of the merged outcomes, not the shards' sums (which count an unknown name per shard).
+    const ExpectationReport t = tally(merged_outcomes(shards));
+    out.expectations->outcomes = t.outcomes;
+    out.summary.expected_failures = t.expected_failures;
+    out.summary.unexpected_failures = t.unexpected_failures;
+    out.summary.unexpected_passes = t.unexpected_passes;
+    out.summary.unknown_checks = t.unknown_checks;
+  }
   for (const VerifyReport& s : shards) {
     out.started = std::min(out.started, s.started);
     out.duration_s = std::max(out.duration_s, s.duration_s);

@@ -41,17 +41,23 @@ bool is_catalogue_name(const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end() || sized_problem(name, base).has_value();
 }
 
-ExpectationReport apply_expectations(const SuiteResult& s, const Expectations& e) {
+ExpectationReport tally(std::vector<ExpectationOutcome> outcomes) {
   ExpectationReport R;
-  auto add = [&](const std::string& i, const std::string& p, const std::string& c, const char* outcome,
-                 const std::string& reason) {
-    R.outcomes.push_back({i, p, c, outcome, reason});
-    const std::string o = outcome;
+  R.outcomes = std::move(outcomes);
+  for (const ExpectationOutcome& x : R.outcomes) {
+    const std::string& o = x.outcome;
     R.expected_failures += o == "expected_failure";
     R.unexpected_passes += o == "unexpected_pass";
     R.unexpected_failures += o == "unexpected_failure";
     R.unknown_checks += o == "unknown_check" || o == "unknown_scheme" || o == "unknown_problem";
-  };
+  }
+  return R;
+}
+
+ExpectationReport apply_expectations(const SuiteResult& s, const Expectations& e) {
+  std::vector<ExpectationOutcome> outcomes;
+  auto add = [&](const std::string& i, const std::string& p, const std::string& c, const char* outcome,
+                 const std::string& reason) { outcomes.push_back({i, p, c, outcome, reason}); };
   std::set<const ExpectedFailure*> used;
   for (const PairResult& r : s.results) {
     for (const PairResult::Check& c : r.checks()) {
@@ -83,7 +89,7 @@ ExpectationReport apply_expectations(const SuiteResult& s, const Expectations& e
                          : "not_run",
         x.reason);
   }
-  return R;
+  return tally(std::move(outcomes));
 }
 
 }  // namespace rigidbench
