@@ -82,9 +82,10 @@ namespace {
 struct Scalable {
   const char* name;
   Problem (*make)(std::size_t n);
+  std::size_t min, max;  // the sizes make(n) accepts
 };
 const std::vector<Scalable>& scalable_problems() {
-  static const std::vector<Scalable> table{{"particle_gas", particle_gas}};
+  static const std::vector<Scalable> table{{"particle_gas", particle_gas, 2, 1000000}};
   return table;
 }
 }  // namespace
@@ -100,12 +101,22 @@ std::optional<std::size_t> sized_problem(const std::string& name, std::string& b
     const std::string prefix = cat(s.name, "_");
     if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string digits = name.substr(prefix.size());
-    if (digits.size() > 7 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    // Digits as std::to_string writes them: particle_gas_0640 would be a second name of particle_gas_640.
+    if (digits.size() > 7 || digits[0] == '0' || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
       continue;
     base = s.name;
     return std::size_t(std::stoul(digits));
   }
   return std::nullopt;
+}
+
+bool catalogue_has(const std::string& name) {
+  std::string base;
+  if (const auto n = sized_problem(name, base))
+    for (const Scalable& s : scalable_problems())
+      if (base == s.name) return *n >= s.min && *n <= s.max;
+  const auto names = catalogue_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 Problem catalogue_problem(const std::string& name) {

@@ -21,7 +21,11 @@ std::vector<std::string> quick_problem_names();
 /// A scalable problem also answers to NAME_N, its size-N variant: `particle_gas_640` is the gas of
 /// 640 spheres (the scaling study, `bench --sizes`).
 Problem catalogue_problem(const std::string& name);
-/// NAME_N of a scalable catalogue problem: N, with base = NAME; empty for any other name.
+/// Whether catalogue_problem(name) makes a problem (without making it): a built-in or registered
+/// name, or NAME_N of a scalable problem at a size it takes.
+bool catalogue_has(const std::string& name);
+/// NAME_N of a scalable catalogue problem (N written without leading zeros): N, with base = NAME;
+/// empty for any other name.
 std::optional<std::size_t> sized_problem(const std::string& name, std::string& base);
 /// The catalogue problems that have a size (NAME_N): particle_gas.
 std::vector<std::string> scalable_problem_names();

@@ -149,6 +149,11 @@ void Problem::finalize() {
   for (std::size_t b = 0; b < bodies.size(); ++b) {
     check_body(bodies[b], initial.bodies[b], where + "body " + std::to_string(b) + ": ");
     inertia_inv_.push_back(bodies[b].inertia.inverse());
+    // A positive definite inertia can still be too small for binary64 (1e-107 diag(1, 2, 3)): its
+    // inverse overflows, and every scheme then broke down on a "non-finite state" of its own making.
+    require(inertia_inv_.back().allFinite(), where + "body " + std::to_string(b) +
+                                                 ": inertia is too small: its inverse is outside the range of binary64 (J = " +
+                                                 num(bodies[b].inertia.norm()) + " in norm)");
   }
 
   for (std::size_t i = 0; i < loads.size(); ++i) check_load(loads[i], i, where);

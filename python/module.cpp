@@ -67,6 +67,9 @@ std::vector<SchemeEntry> schemes_of(const py::object& scheme, const std::vector<
     for (const auto& s : scheme) items.push_back(py::reinterpret_borrow<py::object>(s));
   else
     items.push_back(scheme);
+  // An empty list (a filter in the caller's code that kept nothing) would be the default selection
+  // below: every scheme. It names none.
+  if (items.empty()) throw InputError("scheme: an empty list names no scheme (give names, globs or classes; 'all' for the default selection)");
   std::vector<std::string> names;
   std::vector<SchemeEntry> out;
   for (const py::object& s : items) {
@@ -93,6 +96,7 @@ std::vector<Problem> problems_of(const py::object& problems) {
     for (const auto& s : problems) items.push_back(py::reinterpret_borrow<py::object>(s));
   else
     items.push_back(problems);
+  if (items.empty()) throw InputError("problems: an empty list names no problem (None for the quick suite)");
   for (const py::object& o : items) {
     if (py::isinstance<py::str>(o)) out.push_back(catalogue_problem(o.cast<std::string>()));
     else if (py::isinstance<Problem>(o)) out.push_back(o.cast<Problem>());

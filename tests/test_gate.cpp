@@ -521,16 +521,19 @@ TEST_CASE("gate: expected findings are strict", "[gate]") {
   // A misspelt problem is as unknown as a misspelt scheme (it was "not run", and passed); a problem
   // of the run (a problem file's) or a catalogue size variant is known.
   v.items = {{"lgvi", "heavy_topp", "q_ii", "typo"}, {"lgvi", "particle_gas_640", "q_ii", "a size variant"},
-             {"lgvi", "my_file_problem", "q_ii", "a problem file's"}};
+             {"lgvi", "my_file_problem", "q_ii", "a problem file's"}, {"lgvi", "particle_gas_1", "q_ii", "a size the catalogue refuses"},
+             {"lgvi", "particle_gas_0640", "q_ii", "not a name of particle_gas_640"}};
   Problem mine = catalogue_problem("free_body");
   mine.name = "my_file_problem";
   run.problems.push_back(mine);
   const ExpectationReport P = apply_expectations(run, v);
-  REQUIRE(P.outcomes.size() == 3);
+  REQUIRE(P.outcomes.size() == 5);
   CHECK(P.outcomes[0].outcome == "unknown_problem");
   CHECK(P.outcomes[1].outcome == "not_run");
   CHECK(P.outcomes[2].outcome == "not_run");
-  CHECK(P.unknown_checks == 1);
+  CHECK(P.outcomes[3].outcome == "unknown_problem");
+  CHECK(P.outcomes[4].outcome == "unknown_problem");
+  CHECK(P.unknown_checks == 3);
   CHECK_FALSE(P.ok());
   e.items = {{"terze", "heavy_top", "q_ii", "a reason long enough"}, {"terze", "heavy_topp", "q_ii", "typo"}};
   g = gate_compare(s, cur, o);
@@ -539,6 +542,13 @@ TEST_CASE("gate: expected findings are strict", "[gate]") {
   REQUIRE(typo != g.rows.end());
   CHECK(typo->status == "missing");
   CHECK_THAT(typo->message, Catch::Contains("no problem of that name ran or is in the catalogue"));
+  // ... and a check the pair ran without (verify's unknown check): it was silently never applied.
+  e.items = {{"terze", "heavy_top", "q_ii", "a reason long enough"}, {"terze", "heavy_top", "q_iii", "typo"}};
+  g = gate_compare(s, cur, o);
+  CHECK(g.exit_code() == 1);
+  REQUIRE(row(g, "terze", "q_iii") != nullptr);
+  CHECK(row(g, "terze", "q_iii")->status == "missing");
+  CHECK_THAT(row(g, "terze", "q_iii")->message, Catch::Contains("the pair ran without a check of that name"));
 }
 
 TEST_CASE("gate: shapes are checked against the snapshot schema, with the JSON path", "[gate]") {

@@ -127,6 +127,7 @@ TEST_CASE("invalid problem files are rejected with the path and the offending va
   const std::vector<Case> cases{
       {[](json& j) { j["bodies"][0]["inertia"] = {{1, 0, 0}, {0, -2, 0}, {0, 0, 3}}; }, "not positive definite"},
       {[](json& j) { j["bodies"][0]["inertia"] = {{1, 0.5, 0}, {0, 2, 0}, {0, 0, 3}}; }, "not symmetric"},
+      {[](json& j) { j["bodies"][0]["inertia"] = {{1e-107, 0, 0}, {0, 2e-107, 0}, {0, 0, 3e-107}}; }, "inverse is outside the range of binary64"},
       {[](json& j) { j["bodies"][0]["inertia"] = {{1, 0, 0}, {0, 2, 0}}; }, "/bodies/0/inertia"},
       {[](json& j) { j["bodies"][0]["inertia"][1][1] = "two"; }, "/bodies/0/inertia/1/1: Value type not permitted by 'type' constraint. (got \"two\")"},
       {[](json& j) { j["bodies"][0]["mass"] = -1; }, "/bodies/0/mass: Expected number greater than 0.000000 (got -1)"},

@@ -454,6 +454,14 @@ class ModuleTest(unittest.TestCase):
         with self.assertRaises(rigidbench.InputError):
             rigidbench.verify(ClaimsTwo, ["free_body"], expect=bad.name, **common)
 
+    def test_an_empty_selection_is_refused(self):
+        # An empty list from a filter in the caller's code named nothing: it ran every scheme (or the
+        # quick suite's problems) as if none had been given.
+        with self.assertRaisesRegex(rigidbench.InputError, "an empty list names no scheme"):
+            rigidbench.verify([], ["free_body"], levels=3, measure_cost=False)
+        with self.assertRaisesRegex(rigidbench.InputError, "an empty list names no problem"):
+            rigidbench.verify("terze", [], levels=3, measure_cost=False)
+
     def test_the_engines_are_the_commands(self):
         # The module registers the engines as the command does (docs/python.md): the same schemes, so
         # that the project's expected findings, which name engine variants, hold here as they do there.

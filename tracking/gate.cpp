@@ -8,6 +8,7 @@
 
 #include "../core/text_escape.hpp"
 #include "../core/types.hpp"
+#include "../problems/catalogue.hpp"
 #include "../verification/metrics.hpp"
 #include "../integrators/registry.hpp"
 #include "../verification/expectations.hpp"
@@ -329,12 +330,20 @@ struct Gate {
                                  : "no baseline entry matches the --integrator/--problem/--shard selection: nothing to compare"});
   }
 
-  /// An expectation naming a scheme that neither snapshot has and this build does not register, or a
-  /// problem that neither has and the catalogue does not, would silently never apply (a typo, a
-  /// removed name): a failing row.
+  /// An expectation naming a scheme that neither snapshot has and this build does not register, a
+  /// problem that neither has and the catalogue does not, or a check that the pair of the current run
+  /// does not have, would silently never apply (a typo, a removed name): a failing row, as verify's
+  /// unknown_scheme, unknown_problem and unknown_check.
   void unknown_expectations(const GateSnapshot& base, const GateSnapshot& cur) {
     for (const ExpectedFailure& x : opt.expect->items) {
-      bool scheme = is_registered(x.integrator), problem = is_catalogue_name(x.problem);
+      if (const PairSnapshot* c = cur.pair(x.integrator, x.problem);
+          c && c->status != "skipped" && in_selection(x.integrator, x.problem) && !c->ladder(x.check) && !c->check(x.check)) {
+        add({x.integrator, x.problem, x.check, "missing", "", "",
+             cat("listed in ", opt.expect->origin, ", but the pair ran without a check of that name (a typo or a ",
+                 "removed check: the entry would never apply)")});
+        continue;
+      }
+      bool scheme = is_registered(x.integrator), problem = catalogue_has(x.problem);
       for (const GateSnapshot* side : {&base, &cur})
         for (const PairSnapshot& p : side->accuracy) {
           scheme = scheme || p.integrator == x.integrator;

@@ -35,12 +35,6 @@ Expectations load_expectations(const std::string& path) {
   return out;
 }
 
-bool is_catalogue_name(const std::string& name) {
-  std::string base;
-  const auto names = catalogue_names();
-  return std::find(names.begin(), names.end(), name) != names.end() || sized_problem(name, base).has_value();
-}
-
 ExpectationReport tally(std::vector<ExpectationOutcome> outcomes) {
   ExpectationReport R;
   R.outcomes = std::move(outcomes);
@@ -81,7 +75,7 @@ ExpectationReport apply_expectations(const SuiteResult& s, const Expectations& e
     // neither this run nor the registry or the catalogue knows is a typo or a removed name, and would
     // silently never apply.
     const bool known_scheme = in_run || is_registered(x.integrator);
-    const bool known_problem = problem_in_run || is_catalogue_name(x.problem);
+    const bool known_problem = problem_in_run || catalogue_has(x.problem);
     add(x.integrator, x.problem, x.check,
         ran             ? "unknown_check"
         : !known_scheme  ? "unknown_scheme"

@@ -51,8 +51,5 @@ struct ExpectationReport {
 ExpectationReport apply_expectations(const SuiteResult& s, const Expectations& e);
 /// The outcomes with their counts, as apply_expectations counts them (merge recounts shards' with it).
 ExpectationReport tally(std::vector<ExpectationOutcome> outcomes);
-/// A catalogue problem's name, or NAME_N of a scalable one: what an expectation may name beyond the
-/// problems of the run (problem files).
-bool is_catalogue_name(const std::string& name);
 
 }  // namespace rigidbench
