@@ -267,6 +267,25 @@ void bind_catalogue(py::module_& m) {
           claims["symplectic"] = i.claims.symplectic ? "exact" : "none";
           d["claims"] = claims;
           d["origin"] = to_string(e.origin);
+          // What `rigidbench list --json` says of it besides: where it comes from, whether `all`
+          // selects it (an engine's on-request variants do not), its settings and its version.
+          d["source"] = std::string(i.source);
+          d["representation"] = std::string(i.representation);
+          d["adaptive"] = i.adaptive;
+          d["in_all"] = e.in_all;
+          py::list settings;
+          for (const SettingInfo& si : i.settings) {
+            py::dict sd;
+            sd["name"] = std::string(si.name);
+            sd["description"] = std::string(si.description);
+            sd["default"] = si.default_value;
+            sd["min"] = si.min;
+            sd["max"] = si.max;
+            sd["integer"] = si.integer;
+            settings.append(sd);
+          }
+          d["settings"] = settings;
+          if (!i.version.empty()) d["version"] = std::string(i.version);
           l.append(d);
         }
         return l;

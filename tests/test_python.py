@@ -471,6 +471,13 @@ class ModuleTest(unittest.TestCase):
                                            env=env).stdout)
         names = [s["name"] for s in rigidbench.schemes()]
         self.assertEqual(sorted(names), sorted(s["name"] for s in listed["integrators"]))
+        # ... with what the command says of each: whether `all` selects it, adaptive, its settings.
+        mine = {s["name"]: s for s in rigidbench.schemes()}
+        for s in listed["integrators"]:
+            m = mine[s["name"]]
+            self.assertEqual((m["in_all"], m["adaptive"], m["source"], m.get("version")),
+                             (s["in_all"], s["adaptive"], s["source"], s.get("version")), s["name"])
+            self.assertEqual([x["name"] for x in m["settings"]], [x["name"] for x in s["settings"]], s["name"])
         engines = [n for n in ("mujoco_rk4", "bullet_gyro_none") if n in names]
         if not engines:
             self.skipTest("this build has neither MuJoCo nor Bullet")
