@@ -35,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "../core/cancel.hpp"
 #include "any_integrator.hpp"
 
 namespace rigidbench {
@@ -221,20 +222,25 @@ IntegrationOutcome integrate_isolated(AnyIntegrator& s, const FixedSteps& grid, 
 /// state, so that runs chain (`from`) as in-process ones do; the scheme's counters() are the child's
 /// and are not brought back. A fork costs a few milliseconds a run; the cost measurements
 /// (steps alone, below) run in this process, since they time the scheme, not a fork.
+///
+/// A stop requested (core/cancel.hpp: Ctrl-C in the Python module) ends the run at its next
+/// observation, as a breakdown with kCancelledReason - in the child's parent for an isolated scheme,
+/// which then ends the child.
 template <class S, Observer Obs>
 IntegrationOutcome integrate(S& s, const FixedSteps& grid, const ObservationPlan& plan, State& x, Obs&& observe) {
+  const auto watched = [&](const Observation& o, const State& y) -> StepStatus {
+    if (cancel_requested()) return StepStatus::breakdown(kCancelledReason);
+    if constexpr (std::is_void_v<std::invoke_result_t<Obs&, const Observation&, const State&>>) {
+      observe(o, y);
+      return StepStatus::success();
+    } else {
+      return observe(o, y);
+    }
+  };
   if constexpr (std::is_base_of_v<AnyIntegrator, S>) {
-    if (s.info().isolate)
-      return detail::integrate_isolated(s, grid, plan, x, [&](const Observation& o, const State& y) -> StepStatus {
-        if constexpr (std::is_void_v<std::invoke_result_t<Obs&, const Observation&, const State&>>) {
-          observe(o, y);
-          return StepStatus::success();
-        } else {
-          return observe(o, y);
-        }
-      });
+    if (s.info().isolate) return detail::integrate_isolated(s, grid, plan, x, watched);
   }
-  return detail::integrate_here(s, grid, plan, x, observe);
+  return detail::integrate_here(s, grid, plan, x, watched);
 }
 
 /// Steps alone: no state read out, no observer. In this process: the benchmarks' timing loops

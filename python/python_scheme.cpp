@@ -13,6 +13,7 @@
 #include <mutex>
 #include <thread>
 
+#include "../core/cancel.hpp"
 #include "../core/text_escape.hpp"
 #include "../verification/scoring.hpp"
 
@@ -338,6 +339,7 @@ T attr_or(const py::handle& cls, const char* name, T fallback) {
 
 void run_watched(const std::function<void()>& work, double timeout_s) {
   g_cancelled = false;
+  request_cancel(false);
   g_timeout = std::isfinite(timeout_s) && timeout_s > 0 ? timeout_s : 0.0;
   std::exception_ptr failed;
   std::mutex m;
@@ -374,6 +376,7 @@ void run_watched(const std::function<void()>& work, double timeout_s) {
     if (!type && PyErr_CheckSignals() != 0) {  // Python's SIGINT handler raised KeyboardInterrupt
       PyErr_Fetch(&type, &value, &trace);
       g_cancelled = true;
+      request_cancel();  // compiled schemes and engines: their runs end at the next observation
     }
     const auto now = Clock::now();
     const std::lock_guard<std::mutex> l(g_calls_mutex);
@@ -391,6 +394,7 @@ void run_watched(const std::function<void()>& work, double timeout_s) {
     worker.join();
   }
   g_cancelled = false;
+  request_cancel(false);
   if (type) {
     PyErr_Restore(type, value, trace);
     throw py::error_already_set();

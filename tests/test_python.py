@@ -759,29 +759,53 @@ class ModuleTest(unittest.TestCase):
             with self.assertRaises(ValueError):
                 rigidbench.verify(Hangs, ["free_body"], levels=3, measure_cost=False, step_timeout=bad)
 
-    def test_ctrl_c_stops_a_hanging_run(self):
-        # SIGINT while a step hangs (no timeout): KeyboardInterrupt in the caller within a second,
-        # not a process that has to be killed.
+    def interrupt(self, code, wait):
+        """Runs `code` in a new interpreter, sends SIGINT `wait` seconds after it prints 'started',
+        and returns the seconds it then took to end, its exit status, its stdout and its stderr."""
         import signal
         import subprocess
         import sys
         import time
+        p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertEqual(p.stdout.readline().strip(), "started")
+        time.sleep(wait)
+        t = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        try:
+            out, err = p.communicate(timeout=60)
+        finally:
+            p.kill()
+        return time.monotonic() - t, p.returncode, out, err
+
+    def test_ctrl_c_stops_a_hanging_run(self):
+        # SIGINT while a step hangs (no timeout): KeyboardInterrupt in the caller within a second,
+        # not a process that has to be killed.
         code = ("import rigidbench, sys; sys.path.insert(0, %r); from test_python import Hangs\n"
                 "print('started', flush=True)\n"
                 "rigidbench.verify(Hangs, ['free_body'], levels=3, measure_cost=False, step_timeout=None)\n"
                 % os.path.dirname(os.path.abspath(__file__)))
-        p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.assertEqual(p.stdout.readline().strip(), "started")
-        time.sleep(0.5)  # inside the hanging step by now
-        t = time.monotonic()
-        p.send_signal(signal.SIGINT)
-        try:
-            _, err = p.communicate(timeout=20)
-        finally:
-            p.kill()
-        self.assertLess(time.monotonic() - t, 5)
-        self.assertNotEqual(p.returncode, 0)
+        took, status, _, err = self.interrupt(code, 0.5)  # inside the hanging step by then
+        self.assertLess(took, 5)
+        self.assertNotEqual(status, 0)
         self.assertIn("KeyboardInterrupt", err)
+
+    def test_ctrl_c_stops_a_compiled_scheme(self):
+        # A compiled scheme's level is not Python code: the stop request reaches it at its next
+        # observation (core/cancel.hpp). Levels of 10^8 steps (about 20 s in all) end within a second,
+        # and the request ends with the run: the next run in the same interpreter is not interrupted.
+        code = ("import rigidbench\n"
+                "print('started', flush=True)\n"
+                "try:\n"
+                "    rigidbench.verify('lie_euler', ['heavy_top'], levels=11, measure_cost=False, progress=False)\n"
+                "except KeyboardInterrupt:\n"
+                "    print('interrupted', flush=True)\n"
+                "r = rigidbench.verify('terze', ['free_body'], levels=3, measure_cost=False, progress=False)\n"
+                "print('after:', r['results'][0]['status'], flush=True)\n")
+        took, status, out, err = self.interrupt(code, 1.5)  # the reference is there by then (0.2 s uncached)
+        self.assertLess(took, 5)
+        self.assertEqual(status, 0, err)
+        self.assertIn("interrupted", out)
+        self.assertIn("after: ok", out)
 
     def test_call_overhead_and_ladder(self):
         ns = rigidbench.call_overhead_ns(steps=500, repetitions=2)

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "../core/atomic_file.hpp"
+#include "../core/cancel.hpp"
 #include "../core/names.hpp"
 #include "../core/parallel.hpp"
 #include "../core/task_graph.hpp"
@@ -388,7 +389,7 @@ struct SuiteSchedule {
 
   /// The progress line of a pair assessed.
   void report_done(const PairResult& res) {
-    if (!req.progress) return;
+    if (!req.progress || cancel_requested()) return;  // an interrupted pair's "breakdown" is no result
     std::lock_guard lock(io);
     std::fprintf(stderr, "[%zu/%zu] %-18s %-14s %-9s %s(%.1f s)\n", ++done, to_run, res.integrator.c_str(),
                  res.problem.c_str(), res.status.c_str(), res.failed() ? "VERDICT FAILED " : "", res.seconds);
