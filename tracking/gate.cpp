@@ -349,11 +349,11 @@ struct Gate {
           scheme = scheme || p.integrator == x.integrator;
           problem = problem || p.problem == x.problem;
         }
-      if (!scheme || !problem)
-        add({x.integrator, x.problem, x.check, "missing", "", "",
-             cat("listed in ", opt.expect->origin, ", but no ", scheme ? "problem" : "scheme",
-                 " of that name ran or is ", scheme ? "in the catalogue" : "registered", " (a typo or a removed ",
-                 scheme ? "problem" : "scheme", ": the entry would never apply)")});
+      if (scheme && problem) continue;
+      const char* what = scheme ? "problem" : "scheme";
+      add({x.integrator, x.problem, x.check, "missing", "", "",
+           cat("listed in ", opt.expect->origin, ", but no ", what, " of that name ran or is ",
+               scheme ? "in the catalogue" : "registered", " (a typo or a removed ", what, ": the entry would never apply)")});
     }
   }
 
