@@ -51,8 +51,10 @@ SchemeRecord scheme_of(const PairResult& r, const SchemeInfo& info) {
 SettingsRecord settings_of(const PairResult& r, const SchemeInfo& info, const Problem* p) {
   const Ladder& L = r.ladder;
   SettingsRecord s{L.h0, L.levels, r.h, L.t0, L.t_end(), L.obs_dt(), L.m + 1,
-                   "configuration (9 director components of R), paper 000 Appendix A", std::nullopt, std::nullopt};
+                   "configuration (9 director components of R), paper 000 Appendix A", std::nullopt, std::nullopt,
+                   std::nullopt, std::nullopt};
   if (p) s.problem = problem_to_json(*p);
+  if (!r.ladder_stop.empty()) s.ladder_stop = r.ladder_stop, s.levels_planned = r.levels_planned;
   if (!info.settings.empty()) {
     ordered_json sch = ordered_json::object();  // every declared setting, given or default
     for (const SettingInfo& si : info.settings) sch[std::string(si.name)] = r.scheme_settings.get(si);

@@ -43,6 +43,10 @@ struct SettingsRecord {
   std::string q_ii_norm;
   std::optional<nlohmann::ordered_json> problem;  ///< the problem as a problem file (docs/problem-files.md)
   std::optional<nlohmann::ordered_json> scheme;   ///< every declared setting of the scheme, given or default
+  /// How the step ladder ended (PairResult::ladder_stop) and the levels it planned; `levels` and `h` are
+  /// the levels that ran (reports of 0.4 and earlier: absent, every level ran).
+  std::optional<std::string> ladder_stop;
+  std::optional<int> levels_planned;
 };
 
 struct PairReport {
@@ -99,7 +103,8 @@ struct Fields<SettingsRecord> {
     return std::tuple{RIGIDBENCH_FIELD(h0), RIGIDBENCH_FIELD(levels), RIGIDBENCH_FIELD(h), RIGIDBENCH_FIELD(t0),
                       RIGIDBENCH_FIELD(t_end), RIGIDBENCH_FIELD(observation_interval),
                       RIGIDBENCH_FIELD(observation_points), RIGIDBENCH_FIELD(q_ii_norm),
-                      RIGIDBENCH_FIELD(problem, Written::if_set), RIGIDBENCH_FIELD(scheme, Written::if_set)};
+                      RIGIDBENCH_FIELD(problem, Written::if_set), RIGIDBENCH_FIELD(scheme, Written::if_set),
+                      RIGIDBENCH_FIELD(ladder_stop, Written::if_set), RIGIDBENCH_FIELD(levels_planned, Written::if_set)};
   }
 };
 

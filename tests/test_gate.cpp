@@ -151,15 +151,33 @@ TEST_CASE("gate: fail closed - what cannot be compared fails, naming what is mis
     CHECK(count(g, "missing") == 15);  // 3 pairs x 5 metrics, none compared
     CHECK_THAT(row(g, "terze", "attitude_error_final")->message, Catch::Contains("ladders differ"));
   }
-  SECTION("one level fewer, or another h") {
+  SECTION("a level fewer inside the ladder, another h, or an array of another length") {
     json cur = s;
     auto& c = ladder(cur, "terze/heavy_top", "h1_distance");
-    c["error"].erase(3), c["floor"].erase(3), c["h"].erase(3);
+    REQUIRE(c["h"].size() >= 3);
+    c["error"].erase(1), c["floor"].erase(1), c["h"].erase(1);
     ladder(cur, "rig_neg/heavy_top", "h1_distance")["h"][1] = 0.004;
+    ladder(cur, "odeint_rk4_quat/heavy_top", "h1_distance")["error"].erase(0);
     const GateResult g = gate_compare(s, cur);
     CHECK(g.exit_code() == 1);
     CHECK(row(g, "terze", "h1_distance")->status == "missing");
     CHECK(row(g, "rig_neg", "h1_distance")->status == "missing");
+    CHECK(row(g, "odeint_rk4_quat", "h1_distance")->status == "missing");
+  }
+  SECTION("the finest level fewer: the levels both ran are compared (a sequential ladder settled earlier)") {
+    json cur = s;
+    auto& c = ladder(cur, "terze/heavy_top", "h1_distance");
+    const std::size_t n = c["h"].size();
+    REQUIRE(n >= 3);
+    c["error"].erase(n - 1), c["floor"].erase(n - 1), c["h"].erase(n - 1);
+    GateResult g = gate_compare(s, cur);
+    CHECK(row(g, "terze", "h1_distance")->status == "pass");
+    CHECK_THAT(row(g, "terze", "h1_distance")->message,
+               Catch::Contains(cat("compared on the first ", std::to_string(n - 1), " levels")));
+    c["error"][0] = 10 * c["error"][0].get<double>();  // and what they compare still gates
+    g = gate_compare(s, cur);
+    CHECK(row(g, "terze", "h1_distance")->status == "fail");
+    CHECK(g.exit_code() == 1);
   }
   SECTION("a check missing on either side") {
     json cur = s;

@@ -26,13 +26,15 @@ std::string ladder_text(const LadderSnapshot& l) {
   return l.h.empty() ? std::string("no levels") : cat(std::to_string(l.h.size()), " levels from h = ", fmt4(l.h.front()));
 }
 
-/// The same levels on both sides (count and h), and every array as long as the ladder.
-bool same_levels(const LadderSnapshot& b, const LadderSnapshot& c) {
-  const std::size_t n = b.h.size();
-  bool same = n > 0 && c.h.size() == n && b.error.size() == n && c.error.size() == n && b.floor.size() == n &&
-              c.floor.size() == n;
+/// The levels both sides ran (docs/gate.md, "Ladders"): the common first levels of two ladders with the
+/// same steps there, every array as long as its ladder; 0 when they cannot be compared. A sequential
+/// ladder stops where its claims are decided, so two runs may end at different levels.
+std::size_t common_levels(const LadderSnapshot& b, const LadderSnapshot& c) {
+  const std::size_t n = std::min(b.h.size(), c.h.size());
+  bool same = n > 0 && b.error.size() == b.h.size() && c.error.size() == c.h.size() && b.floor.size() == b.h.size() &&
+              c.floor.size() == c.h.size();
   for (std::size_t k = 0; same && k < n; ++k) same = std::abs(b.h[k] - c.h[k]) <= 1e-12 * std::abs(b.h[k]);
-  return same;
+  return same ? n : 0;
 }
 
 /// How a failing metric's error moved at every level, and whether its order held: the fitted slopes
@@ -40,7 +42,7 @@ bool same_levels(const LadderSnapshot& b, const LadderSnapshot& c) {
 std::string ladder_story(const LadderSnapshot& b, const LadderSnapshot& c) {
   std::string levels;
   std::vector<double> lh, lb, lc;
-  for (std::size_t k = 0; k < b.h.size(); ++k) {
+  for (std::size_t k = 0; k < std::min(b.h.size(), c.h.size()); ++k) {
     levels += cat(levels.empty() ? "" : ", ", "h = ", fmt4(b.h[k]), ": ", fmt4(b.error[k]), " -> ", fmt4(c.error[k]));
     if (std::isfinite(b.error[k]) && std::isfinite(c.error[k]) && b.error[k] > 0 && c.error[k] > 0)
       lh.push_back(std::log(b.h[k])), lb.push_back(std::log(b.error[k])), lc.push_back(std::log(c.error[k]));
@@ -192,7 +194,8 @@ struct Gate {
   void ladder_row(const PairSnapshot& p, const std::string& metric, const LadderSnapshot& b, const LadderSnapshot& c,
                   double seconds) {
     GateRow row{p.integrator, p.problem, metric, "pass", "", "", "", seconds};
-    if (!same_levels(b, c)) {
+    const std::size_t n = common_levels(b, c);
+    if (n == 0) {
       row.status = "missing";
       row.baseline = ladder_text(b);
       row.current = ladder_text(c);
@@ -205,11 +208,14 @@ struct Gate {
     LevelMoves m;
     std::string widened;
     const GateRules rules = rules_for(p.integrator, p.problem, metric, &widened);
-    for (std::size_t k = 0; k < b.h.size(); ++k)
+    for (std::size_t k = 0; k < n; ++k)
       if (!compare_level(b, c, k, row, m, rules)) break;
     if (row.status != "fail" && m.worst > -1e300) row.status = "fail", row.message = m.worst_text + ladder_story(b, c);
     if (!widened.empty() && rules.log10_rise != opt.rules.log10_rise)
       row.message += cat(row.message.empty() ? "" : "; ", "band ", fmt4(rules.log10_rise), " decades: ", widened);
+    if (b.h.size() != c.h.size())
+      row.message += cat(row.message.empty() ? "" : "; ", "compared on the first ", std::to_string(n), " levels (the baseline ran ",
+                         std::to_string(b.h.size()), ", this run ", std::to_string(c.h.size()), ")");
     // An improved error is said only once the verdicts had their say: a verdict that turned to fail,
     // a failure not listed or a listed one that passed outranks it (an error smaller at the coarse
     // levels can come with a lost order).

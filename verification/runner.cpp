@@ -38,6 +38,7 @@ Ladder make_ladder(const Problem& p, int order, const LadderRequest& req) {
   L.t0 = p.t0;
   L.h0 = req.h0 ? *req.h0 : (order == 1 && p.verification.h0_order1 ? *p.verification.h0_order1 : p.verification.h0);
   L.levels = req.levels ? *req.levels : p.verification.levels;
+  L.sequential = !req.levels;
   if (!std::isfinite(L.h0) || L.h0 <= 0) throw InputError("step h0 must be positive and finite (got " + message_number(L.h0) + ")");
   if (L.levels < 3 || L.levels > 24)
     throw InputError("levels must be in [3, 24] (got " + std::to_string(L.levels) + ")");
@@ -308,7 +309,7 @@ std::vector<std::pair<std::string, MeasureResult>> measure_pair(const MeasureInp
 PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, const ReferenceSolution& ref) {
   std::vector<LevelRun> runs;
   if (not_applicable(*s.info, p).empty())
-    for (int k = 0; k < L.levels; ++k) {
+    for (int k = 0; k < L.levels && ladder_decision(p, s, L, runs, ref).empty(); ++k) {
       auto integ = s.make(p);
       runs.push_back(run_level(*integ, p, L, k));
     }
@@ -385,6 +386,14 @@ std::optional<ErrorAnatomy> error_anatomy(const ErrorInputs& in, const std::vect
   return a;
 }
 
+/// The finest level that ran to the end, or -1.
+int finest_ok(const std::vector<LevelRun>& runs) {
+  int finest = -1;
+  for (std::size_t k = 0; k < runs.size(); ++k)
+    if (runs[k].ok) finest = int(k);
+  return finest;
+}
+
 /// The invariants' drifts per level and their verdicts (docs/metrics.md, Invariants).
 void assess_invariants(PairResult& R, const Problem& p, const SchemeEntry& s, const Ladder& L,
                        const std::vector<LevelRun>& runs, int finest) {
@@ -448,33 +457,35 @@ void fill_history(PairResult& R, const ErrorInputs& in, const std::vector<LevelR
 
 }  // namespace
 
-PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, std::vector<LevelRun> runs,
-                       const ReferenceSolution& ref) {
-  const auto start = Clock::now();
+namespace {
+
+/// The ladder of the first n levels of L (the same steps and observation grid).
+Ladder first_levels(const Ladder& L, std::size_t n) {
+  Ladder F = L;
+  F.levels = int(n);
+  return F;
+}
+
+/// The verdict-bearing part of a pair's assessment from the runs of L's levels (every one of them):
+/// the levels, every error metric's ladder, Q_II and the invariants (docs/metrics.md). What a
+/// sequential ladder's decision reads; assess_pair adds the rest.
+PairResult assess_verdicts(const Problem& p, const SchemeEntry& s, const Ladder& L, const std::vector<LevelRun>& runs,
+                           const ReferenceSolution& ref) {
   PairResult R = pair_header(p, s, L, ref);
   if (R.status == "skipped") return R;
   if (ref.times.size() != std::size_t(L.m) + 1)
     throw std::logic_error("verify_pair: reference grid does not match the ladder's observation grid");
   if (runs.size() != std::size_t(L.levels)) throw std::logic_error("assess_pair: one run per level of the ladder");
   const int order = s.info->order;
-
-  double level_seconds = 0;
   for (const LevelRun& run : runs) {
     R.h.push_back(run.h);
     R.levels.push_back({run.h, L.steps(int(R.levels.size())), run.ok ? "ok" : "breakdown", run.seconds,
                         run.ok ? std::nullopt : std::optional(LevelBreakdown{run.failed_at, run.cause})});
-    level_seconds += run.seconds;
     if (!run.ok && R.status == "ok") {
       R.status = "breakdown";
       R.reason = run.reason;
     }
   }
-
-  R.structure = assess_structure(p, s, L.h0);
-
-  int finest = -1;
-  for (int k = 0; k < L.levels; ++k)
-    if (runs[std::size_t(k)].ok) finest = k;
   // Every error metric of the table, computed by its own file (verification/error_metrics/).
   const ErrorInputs in{p, L, ref};
   for (const MetricDef& m : metric_table()) {
@@ -483,8 +494,6 @@ PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
     (m.section == MetricSection::convergence ? R.convergence : R.paper_measures)[std::string(m.name)] =
         judge_order(m, R.h, error_series(in, runs, *m.error), order);
   }
-  R.anatomy = error_anatomy(in, runs, R.h);
-
   // ---- second quotient of precision ----
   std::vector<int> all_comps(std::size_t(p.observables()));
   for (int i = 0; i < p.observables(); ++i) all_comps[std::size_t(i)] = i;
@@ -497,13 +506,110 @@ PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
     else
       throw std::logic_error(cat("verify_pair: no observables declared for the Q_II metric '", m.name, "'"));
   }
+  assess_invariants(R, p, s, L, runs, finest_ok(runs));
+  return R;
+}
 
-  assess_invariants(R, p, s, L, runs, finest);
+/// Whether an order fit is decided by its margin (docs/metrics.md, "Sequential ladders"): over at least
+/// four levels in its asymptotic range, the fitted slope two standard errors inside the verdict's band
+/// (pass) or outside it (fail), and the finest local slope on the same side. 'f': the finest
+/// level's error is at its floor (reference or round-off), where finer levels add nothing to the fit.
+char order_state(const Convergence& c) {
+  if (c.error.empty() || !std::isfinite(c.error.back())) return 'o';
+  if (!(c.error.back() > c.floor.back())) return 'f';
+  const double slope = c.fit.slope, se = c.fit.stderr_slope, tol = kSlopeTolerance;
+  if (c.verdict == Verdict::undefined || !std::isfinite(slope) || !std::isfinite(se)) return 'o';
+  // Four levels in the asymptotic range, three local slopes that agree: with three, an erratic ladder
+  // settled on a wrong slope (campello_symplectic_euler on torus_free: local slopes 1.84, 0.96, 1.51,
+  // 1.43, then 1.01).
+  if (std::count(c.asymptotic.begin(), c.asymptotic.end(), true) < 4) return 'o';
+  // The finest local slope must agree: a fit over few levels whose local slopes still climb toward
+  // p (lgvi's q-error on heavy_top: 0.85, 0.57, 0.86, then 0.89, 1.06) is not yet a failure.
+  const double last = c.local_slopes.empty() ? kNaN : c.local_slopes.back();
+  if (!std::isfinite(last)) return 'o';
+  if (c.at_least) {
+    const double low = c.expected - tol;
+    return (slope - 2 * se >= low && last >= low) || (slope + 2 * se < low && last < low) ? 'd' : 'o';
+  }
+  const double dev = std::abs(slope - c.expected), last_dev = std::abs(last - c.expected);
+  return (dev + 2 * se <= tol && last_dev <= tol) || (dev - 2 * se > tol && last_dev > tol) ? 'd' : 'o';
+}
+
+/// Whether Q_II is stable: its primary level passes, or fails by far (a quarter of 2^p) or at three
+/// triples in a row whose deviation no longer shrinks by 1.5x (assess_qii's pre-asymptotic rule);
+/// 'f': the finer triples' differences are at round-off, or none is clear of it.
+char qii_state(const QiiResult& q) {
+  if (q.primary < 0) return 'o';
+  if (std::size_t(q.primary) + 1 != q.levels.size()) return 'f';
+  const QiiLevel& pl = q.levels[std::size_t(q.primary)];
+  if (pl.verdict == Verdict::pass) return 'd';
+  if (pl.verdict != Verdict::fail) return 'o';
+  if (pl.max_deviation >= 0.25) return 'd';
+  // Three failing triples in a row whose deviation does not shrink: two were not enough where contact
+  // makes it noisy (campello_symplectic_euler's W norm on particle_gas failed at two and passed at the third).
+  if (q.primary < 2) return 'o';
+  for (int k = q.primary - 1; k >= q.primary - 2; --k) {
+    const QiiLevel &a = q.levels[std::size_t(k)], &b = q.levels[std::size_t(k + 1)];
+    if (a.verdict != Verdict::fail || a.max_deviation >= 1.5 * b.max_deviation) return 'o';
+  }
+  return 'd';
+}
+
+}  // namespace
+
+namespace {
+
+/// Whether a sequential ladder may stop with these runs (the precondition) ...
+bool may_stop(const Ladder& L, const std::vector<LevelRun>& runs) {
+  return L.sequential && runs.size() >= std::size_t(kMinDecidingLevels) && runs.back().ok;
+}
+
+/// ... and, given it, what the verdict-bearing assessment R of the runs says (ladder_decision); L the
+/// planned ladder.
+std::string decision_of(const PairResult& R, const Problem& p, const Ladder& L) {
+  std::string states;
+  for (const auto* section : {&R.convergence, &R.paper_measures})
+    for (const auto& [name, c] : *section) states += order_state(c);
+  states += qii_state(R.q_ii);
+  states += qii_state(R.q_ii_full);
+  for (const InvariantResult& ir : R.invariants)
+    if (ir.claim == Claim::exact) states += ir.verdict == Verdict::fail || exact_pass_holds(ir, p, L) ? 'd' : 'o';
+    else if (ir.claim == Claim::bounded) states += ir.verdict == Verdict::undefined ? 'o' : 'd';
+  if (states.find('o') != std::string::npos) return "";
+  return states.find('f') != std::string::npos ? "floor" : "decided";
+}
+
+}  // namespace
+
+std::string ladder_decision(const Problem& p, const SchemeEntry& s, const Ladder& L, const std::vector<LevelRun>& runs,
+                            const ReferenceSolution& ref) {
+  if (!may_stop(L, runs)) return "";
+  return decision_of(assess_verdicts(p, s, first_levels(L, runs.size()), runs, ref), p, L);
+}
+
+PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, std::vector<LevelRun> runs,
+                       const ReferenceSolution& ref) {
+  const auto start = Clock::now();
+  if (runs.size() > std::size_t(L.levels) || (!L.sequential && runs.size() != std::size_t(L.levels)))
+    throw std::logic_error("assess_pair: one run per level of the ladder");
+  if (!not_applicable(*s.info, p).empty()) return pair_header(p, s, L, ref);
+  const Ladder ran = first_levels(L, runs.size());
+  PairResult R = assess_verdicts(p, s, ran, runs, ref);
+  R.levels_planned = L.levels;
+  if (!L.sequential) R.ladder_stop = "fixed";
+  else if (may_stop(L, runs)) R.ladder_stop = decision_of(R, p, L);
+  if (R.ladder_stop.empty() && runs.size() == std::size_t(L.levels)) R.ladder_stop = "budget";
+  if (R.ladder_stop.empty()) throw std::logic_error("assess_pair: a sequential ladder stopped before its claims were decided");
+  double level_seconds = 0;
+  for (const LevelRun& run : runs) level_seconds += run.seconds;
+  R.structure = assess_structure(p, s, L.h0);
+  const ErrorInputs in{p, ran, ref};
+  R.anatomy = error_anatomy(in, runs, R.h);
   R.measures = measure_pair({p, s, runs, ref, [&](std::size_t k) {
                                const auto integ = s.make(p);
-                               return run_level(*integ, p, L, int(k));
+                               return run_level(*integ, p, ran, int(k));
                              }});
-  fill_history(R, in, runs, finest);
+  fill_history(R, in, runs, finest_ok(runs));
   R.seconds = level_seconds + since(start);  // the pair's work, whether its levels ran together or not
   return R;
 }

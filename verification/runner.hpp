@@ -31,6 +31,10 @@ namespace rigidbench {
 struct Ladder {
   double t0 = 0, h0 = 0;
   int levels = 0;
+  /// A sequential ladder (the default; docs/metrics.md, "Sequential ladders") runs its levels coarse
+  /// to fine and stops once the levels run decide every claim (ladder_decision): `levels` is then its
+  /// budget. A fixed one (--levels N, a paper's printed steps) runs every level.
+  bool sequential = false;
   std::int64_t n0 = 0;   // steps of level 0
   int obs_shift = 0;     // s
   std::int64_t m = 0;    // observation intervals
@@ -50,7 +54,7 @@ struct Ladder {
 
 struct LadderRequest {
   std::optional<double> h0 = std::nullopt;    // overrides the problem's (and the first-order) h0
-  std::optional<int> levels = std::nullopt;
+  std::optional<int> levels = std::nullopt;  // given: a fixed ladder of that many levels
 };
 /// Throws InputError if the span is not an integer multiple of h0 (to 1e-9 relative) or h0 <= 0.
 Ladder make_ladder(const Problem& p, int order, const LadderRequest& req = {});
@@ -215,7 +219,13 @@ struct PairResult {
   SchemeOrigin origin = SchemeOrigin::builtin;
   std::string status = "ok";  // ok | skipped | breakdown | failed
   std::string reason;
-  Ladder ladder;
+  Ladder ladder;  // the levels that ran (a sequential ladder's first ones)
+  /// How the step ladder ended (docs/metrics.md, "Sequential ladders"): fixed (every level of a fixed
+  /// ladder), decided (every claim decided with its margin), floor (what was not decided cannot be by
+  /// finer levels: their errors are at the reference's floor or round-off) or budget (the planned
+  /// levels ran out first); with the levels planned. Empty for a skipped pair and a tolerance ladder.
+  std::string ladder_stop;
+  int levels_planned = 0;
   std::vector<double> h;
   std::vector<LevelOutcome> levels;
   std::map<std::string, Convergence> convergence;
@@ -257,11 +267,23 @@ struct PairResult {
   bool failed() const;
 };
 
-/// Runs every level of the ladder (each with its own integrator from s.make) and assesses them.
+/// A sequential ladder decides after at least this many levels: three in the asymptotic range of an
+/// order fit and two Q_II triples, with one coarse level to spare for a pre-asymptotic start.
+constexpr int kMinDecidingLevels = 4;
+
+/// Whether a sequential ladder stops after the levels `runs` (0 .. runs.size()-1 of L, in order):
+/// "decided", "floor" (ladder_stop's meanings), or "" when a finer level is needed or L is fixed.
+/// Reads the verdict-bearing part of the assessment only (errors, Q_II, invariants).
+std::string ladder_decision(const Problem& p, const SchemeEntry& s, const Ladder& L, const std::vector<LevelRun>& runs,
+                            const ReferenceSolution& ref);
+
+/// Runs the ladder's levels (each with its own integrator from s.make), coarse to fine and, for a
+/// sequential ladder, until ladder_decision stops it, and assesses them.
 PairResult verify_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, const ReferenceSolution& ref);
-/// The assessment alone, from the runs of every level k = 0 .. L.levels-1 in order (run_level): how
-/// the suite assembles a pair whose levels ran as separate work units. verify_pair's result, bit for
-/// bit (timing aside).
+/// The assessment alone, from the runs of the levels k = 0 .. runs.size()-1 in order (run_level; every
+/// level of a fixed ladder, a sequential one's up to where ladder_decision stopped it): how the suite
+/// assembles a pair whose levels ran as separate work units. verify_pair's result, bit for bit (timing
+/// aside).
 PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, std::vector<LevelRun> runs,
                        const ReferenceSolution& ref);
 

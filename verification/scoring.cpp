@@ -1021,7 +1021,10 @@ SuiteResult score_trajectories(const ScoreRequest& req) {
                 {},
                 false,
                 SchemeOrigin::trajectories};
-  SuiteResult out = run_suite(replay_request(req, e));
+  // The files hold every level: all of them are judged (a fixed ladder), as a paper's printed steps are.
+  SuiteRequest sr = replay_request(req, e);
+  sr.ladder.levels = L.levels;
+  SuiteResult out = run_suite(sr);
   out.suite = "score";
   if (set.cost)
     for (PairResult& r : out.results) {

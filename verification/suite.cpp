@@ -327,6 +327,13 @@ struct SuiteSchedule {
     };
   }
 
+  /// Level k of a pair's ladder, with its progress lines.
+  LevelRun level(const Pair& pr, const Problem& p, int k) {
+    auto integ = pr.scheme->make(p);
+    const LevelProgress watch = level_watch(pr, p, k);
+    return run_level(*integ, p, pr.ladder, k, req.progress ? &watch : nullptr);
+  }
+
   /// Pair i's levels, long-time run and assessment (a skipped pair is recorded at once).
   void add_pair(std::size_t i, std::size_t rank) {
     const Pair& pr = pairs[i];
@@ -356,25 +363,37 @@ struct SuiteSchedule {
           imported(i) ? std::vector<TaskGraph::Id>{} : std::vector<TaskGraph::Id>{ref_ready[pr.ref]}, kFinish);
       return;
     }
-    std::vector<TaskGraph::Id> after;
-    if (!imported(i)) after.push_back(ref_ready[pr.ref]);
-    runs[i].resize(std::size_t(pr.ladder.levels));
     const double base = double(pairs.size() - rank) * 64;  // levels <= 24 (make_ladder)
-    for (int k = 0; k < pr.ladder.levels; ++k)
-      after.push_back(graph.add(
-          [this, &pr, &p, i, k] {
-            auto integ = pr.scheme->make(p);
-            const LevelProgress watch = level_watch(pr, p, k);
-            runs[i][std::size_t(k)] = run_level(*integ, p, pr.ladder, k, req.progress ? &watch : nullptr);
-          },
-          {}, base + k));
+    // A fixed ladder's levels, and a sequential one's first kMinDecidingLevels, are independent units
+    // that need no reference; a sequential ladder's further levels are a chain, each unit first
+    // deciding from the levels before it (and the reference) whether to run (docs/scaling.md, "Work
+    // units"). Under ranks, a chain whose reference comes from another rank runs once it has come.
+    const int independent = pr.ladder.sequential ? std::min(pr.ladder.levels, kMinDecidingLevels) : pr.ladder.levels;
+    runs[i].resize(std::size_t(independent));
+    std::vector<TaskGraph::Id> after;  // in `graph`: what the assessment waits for
+    for (int k = 0; k < independent; ++k)
+      after.push_back(graph.add([this, &pr, &p, i, k] { runs[i][std::size_t(k)] = level(pr, p, k); }, {}, base + k));
+    if (!imported(i)) after.push_back(ref_ready[pr.ref]);
+    std::vector<TaskGraph::Id> chained = imported(i) ? std::vector<TaskGraph::Id>{} : after;
+    for (int k = independent; k < pr.ladder.levels; ++k)
+      chained = {(imported(i) ? later : graph)
+                     .add(
+                         [this, &pr, &p, i, k] {
+                           if (runs[i].size() != std::size_t(k) ||
+                               !ladder_decision(p, *pr.scheme, pr.ladder, runs[i], *out.references[pr.ref]).empty())
+                             return;  // decided before this level
+                           runs[i].push_back(level(pr, p, k));
+                         },
+                         chained, base + k)};
+    if (!imported(i) && independent < pr.ladder.levels) after = chained;
     if (long_time_steps > 0)
       after.push_back(graph.add(
           [this, &pr, &p, i] {
             long_time[i] = long_time_energy(p, *pr.scheme, pr.ladder.h(std::min(1, pr.ladder.levels - 1)), long_time_steps);
           },
           {}, base + pr.ladder.levels));
-    // A reference from another rank: the levels run here now, the assessment once it has come.
+    // A reference from another rank: the first levels run here now, the chain and the assessment once
+    // it has come.
     (imported(i) ? later : graph).add(
         [&, i] {
           const Pair& q = pairs[i];
@@ -384,7 +403,7 @@ struct SuiteSchedule {
           if (long_time_steps > 0) out.results[i].long_time = std::move(long_time[i]);
           report_done(out.results[i]);
         },
-        imported(i) ? std::vector<TaskGraph::Id>{} : after, kFinish);
+        imported(i) ? chained : after, kFinish);
   }
 
   /// The progress line of a pair assessed.

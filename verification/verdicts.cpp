@@ -154,6 +154,23 @@ void judge_exact(InvariantResult& ir, const Problem& p, const std::vector<double
   }
 }
 
+bool exact_pass_holds(const InvariantResult& ir, const Problem& p, const Ladder& planned) {
+  if (ir.verdict != Verdict::pass) return false;
+  const int k = int(ir.drift_by_level.size()) - 1;
+  if (k < 0 || k >= planned.levels || !std::isfinite(ir.drift_by_level[std::size_t(k)])) return false;
+  // Per halving of h the drift grows as fast as it did between any two levels run, and at least as
+  // the steps do (a Newton tolerance's residuals can grow faster than rounding: gr_energy_momentum's
+  // e.pi on pendulum3d, x2.8-3.2 per level).
+  double rate = 2;
+  for (int j = 0; j < k; ++j) {
+    const double a = ir.drift_by_level[std::size_t(j)], b = ir.drift_by_level[std::size_t(j + 1)];
+    if (a > 0 && std::isfinite(b)) rate = std::max(rate, b / a);
+  }
+  const int last = planned.levels - 1;
+  const double grown = ir.drift_by_level[std::size_t(k)] * std::pow(rate, last - k);
+  return grown <= exact_allowance(p.verification.exact_threshold, double(planned.steps(last)), roundoff_factor(ir));
+}
+
 void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L) {
   std::vector<double> steps;
   for (int k = 0; k < L.levels; ++k) steps.push_back(double(L.steps(k)));

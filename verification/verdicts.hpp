@@ -47,6 +47,11 @@ void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L);
 /// judge_exact with level k's step count steps[k] (N_k of the round-off allowance).
 void judge_exact(InvariantResult& ir, const Problem& p, const std::vector<double>& steps);
 void judge_bounded(InvariantResult& ir, const Ladder& L);
+/// Whether a passed exact claim on the levels run of a sequential ladder stays passed on the levels it
+/// planned (`planned`: that ladder's): the finest run level's drift, grown to the planned finest level
+/// by the largest factor per level seen so far (at least 2, as the steps), within that level's allowance
+/// (docs/metrics.md, "Sequential ladders"). A drift that only a long run shows is not cut off.
+bool exact_pass_holds(const InvariantResult& ir, const Problem& p, const Ladder& planned);
 /// The same rules on a tolerance ladder, whose level k took steps[k] accepted steps: exact claims by
 /// judge_exact's rule with N_k = steps[k]; a bounded claim is not judged there (its rule fits the
 /// growth of the deviation over one fixed step's run) and says so.
