@@ -57,9 +57,18 @@ Problem ProblemOptions::one() const {
   return resolve_problem(problems.empty() ? std::string() : problems.front(), problem_file);
 }
 
-void LadderOptions::add_to(CLI::App* sc, const std::string& note) {
+void LadderOptions::add_to(CLI::App* sc, const std::string& note, bool runs) {
   add_optional(sc, "--h", ladder.h0, with_note("Coarsest step h0 of the ladder h0 2^-k (default: the problem's)", note));
-  add_optional(sc, "--levels", ladder.levels, with_note("Number of ladder levels (default: the problem's)", note));
+  if (!runs) {
+    add_optional(sc, "--levels", ladder.levels, with_note("Number of ladder levels (default: the problem's)", note));
+    return;
+  }
+  add_optional(sc, "--levels", ladder.levels,
+               "Number of ladder levels, every one of them run (a fixed ladder; default: the problem's, a sequential "
+               "ladder that stops where the pair's claims are settled, docs/metrics.md)");
+  sc->add_flag("--fixed-ladder", ladder.fixed,
+               "Run every level of each problem's ladder (default: sequential - levels past the fourth only until the "
+               "claims are settled; a scheme wrong only at finer steps than that passes: docs/metrics.md)");
 }
 
 void ToleranceOptions::add_to(CLI::App* sc, const std::string& note) {

@@ -48,11 +48,12 @@ struct ProblemOptions {
   bool given() const { return !problems.empty() || !problem_file.empty() || t_end.has_value(); }
 };
 
-/// --h, --levels: the step ladder h0 2^-k (verify, score, ladder).
+/// --h, --levels: the step ladder h0 2^-k (verify, score, ladder); --fixed-ladder where a ladder is
+/// sequential by default (verify: `runs`).
 struct LadderOptions {
   LadderRequest ladder;
-  void add_to(CLI::App* sc, const std::string& note = "");
-  bool given() const { return ladder.h0.has_value() || ladder.levels.has_value(); }
+  void add_to(CLI::App* sc, const std::string& note = "", bool runs = false);
+  bool given() const { return ladder.h0.has_value() || ladder.levels.has_value() || ladder.fixed; }
 };
 
 /// --tol0, --tol-levels: an adaptive scheme's tolerance ladder (verify, score --adaptive, ladder --adaptive).

@@ -160,7 +160,7 @@ CLI::App* add_verify_options(CLI::App& app, VerifyOptions& o) {
                  "Steps of each pair's long-time energy run (default: 100000 in the full suite, none otherwise)");
   o.schemes.add_to(sc, Use::run);
   o.problems.add_to(sc, Use::run, true, true);
-  o.ladder.add_to(sc);
+  o.ladder.add_to(sc, "", true);
   o.tolerance.add_to(sc);
   sc->add_option("--jobs", o.req.jobs, "Worker threads for the work units (default: all cores; docs/scaling.md)");
   o.reference.add_to(sc);

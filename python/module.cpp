@@ -299,7 +299,7 @@ void bind_runs(py::module_& m) {
       "ladder",
       [](const Problem& p, int order, std::optional<double> h, std::optional<int> levels, bool adaptive,
          std::optional<double> tol0, std::optional<int> tol_levels) {
-        LadderRequest lr{h, levels};
+        LadderRequest lr{h, levels, false};
         if (const auto T = adaptive_tolerance_ladder(adaptive, tol0, tol_levels)) return to_python(tolerance_ladder_description(p, *T, lr));
         return to_python(ladder_description(p, make_ladder(p, order, lr), order));
       },
@@ -337,7 +337,7 @@ void bind_runs(py::module_& m) {
          const std::string& precision, std::optional<double> tol, const std::string& cache_dir, bool cache,
          bool measure_cost, bool progress, const std::vector<std::string>& settings, double overhead_ns,
          const std::vector<std::string>& command, std::optional<double> step_timeout, std::optional<double> tol0,
-         std::optional<int> tol_levels, const std::string& expect_path) {
+         std::optional<int> tol_levels, const std::string& expect_path, bool fixed_ladder) {
         const std::string started = iso8601_now();
         // Read (and refused) before any work, as the command line's --expect.
         const std::optional<Expectations> expect =
@@ -345,7 +345,7 @@ void bind_runs(py::module_& m) {
         SuiteRequest req;
         req.schemes = schemes_of(scheme, settings, overhead_ns);
         req.problem_models = problems_of(problems);
-        req.ladder = {h, levels};
+        req.ladder = {h, levels, fixed_ladder};
         req.t_end = t_end;
         req.jobs = jobs;
         req.reference = ref_settings(formulation, precision, tol, cache_dir, cache);
@@ -397,7 +397,7 @@ void bind_score(py::module_& m) {
         req.scheme.order = order;
         req.scheme.kind = scheme_kind_from_string(kind);
         for (const auto& [k, v] : claims) set_claim(req.scheme.claims, k, claim_from_string(v));
-        req.ladder = {h, levels};
+        req.ladder = {h, levels, false};
         req.reference = ref_settings(formulation, precision, tol, cache_dir, cache);
         req.progress = progress.value_or(::isatty(STDERR_FILENO) == 1);  // None: on at a terminal
         if (!out.empty()) report_file_for(out);

@@ -179,6 +179,20 @@ TEST_CASE("gate: fail closed - what cannot be compared fails, naming what is mis
     CHECK(row(g, "terze", "h1_distance")->status == "fail");
     CHECK(g.exit_code() == 1);
   }
+  SECTION("a verdict that turned from fail to pass on a shorter ladder is not an improvement") {
+    json base = s, cur = s;
+    for (auto& [m, l] : cur["accuracy"]["terze/heavy_top"]["convergence"].items())
+      l["error"].erase(l["h"].size() - 1), l["floor"].erase(l["h"].size() - 1), l["h"].erase(l["h"].size() - 1);
+    base["accuracy"]["terze/heavy_top"]["checks"]["q_ii"] = "fail";
+    cur["accuracy"]["terze/heavy_top"]["checks"]["q_ii"] = "pass";
+    const GateResult g = gate_compare(base, cur);
+    CHECK(row(g, "terze", "q_ii")->status == "fail");
+    CHECK_THAT(row(g, "terze", "q_ii")->message, Catch::Contains("on another ladder"));
+    CHECK_THAT(gate_table(g), Catch::Contains("1 pair(s) ran another number of levels than the baseline"));
+    json same = s;  // the same change on the same ladder is an improvement
+    same["accuracy"]["terze/heavy_top"]["checks"]["q_ii"] = "pass";
+    CHECK(row(gate_compare(base, same), "terze", "q_ii")->status == "improved");
+  }
   SECTION("a check missing on either side") {
     json cur = s;
     cur["accuracy"]["terze/heavy_top"]["checks"].erase("q_ii");

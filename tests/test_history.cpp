@@ -3,12 +3,15 @@
 // trends, concurrent writers) is tests/history.py.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "../core/types.hpp"
+#include "../reports/report.hpp"
 #include "../tracking/history.hpp"
+#include "../verification/suite.hpp"
 
 using namespace rigidbench;
 
@@ -70,4 +73,34 @@ TEST_CASE("history file: refused when it is not a rigidbench history", "[history
   }
   const HistoryDb again(fresh, HistoryDb::Mode::read);
   CHECK(again.trends({}).at("summary").at("revisions") == 0);
+}
+
+TEST_CASE("history trends read the error at a level every run has (sequential ladders end where they settle)", "[history]") {
+  // docs/history.md: a revision whose ladder ran a level no other did would be alone in its trend.
+  namespace fs = std::filesystem;
+  SuiteRequest req;
+  req.problems = {"free_body"};
+  req.integrators = {"lie_euler"};
+  req.progress = false;
+  req.measure_cost = false;
+  nlohmann::json older = nlohmann::json::parse(suite_report(run_suite(req), {}, "2026-01-01T00:00:00Z").dump());
+  req.ladder.fixed = true;
+  nlohmann::json newer = nlohmann::json::parse(suite_report(run_suite(req), {}, "2026-01-02T00:00:00Z").dump());
+  const auto levels = [](const nlohmann::json& r) { return r.at("results").at(0).at("settings").at("levels").get<int>(); };
+  REQUIRE(levels(older) < levels(newer));
+  older["tool"]["git_revision"] = "aaaaaaaaaaaa";
+  newer["tool"]["git_revision"] = "bbbbbbbbbbbb";
+  const fs::path dir = fs::path(RIGIDBENCH_TEST_TMP) / "history-levels";
+  fs::create_directories(dir);
+  const std::string file = (dir / "h.sqlite").string();
+  fs::remove(file);
+  HistoryDb db(file, HistoryDb::Mode::record);
+  db.record(HistoryRun{"verify", "", "pass", older, nullptr, nullptr});
+  db.record(HistoryRun{"verify", "", "pass", newer, nullptr, nullptr});
+  const nlohmann::ordered_json t = db.trends({});
+  REQUIRE(t.at("pairs").size() == 1);
+  const auto& e = t.at("pairs").at(0).at("error");
+  CHECK(e.at("points").size() == 2);
+  const auto& h = older.at("results").at(0).at("settings").at("h");
+  CHECK(std::any_of(h.begin(), h.end(), [&](const auto& x) { return std::abs(x.template get<double>() - e.at("h").get<double>()) < 1e-12; }));
 }

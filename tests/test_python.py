@@ -412,6 +412,19 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(ok.failed, [])
         self.assertEqual(err.getvalue(), "")
 
+    def test_verify_ladders_sequential_or_fixed(self):
+        # docs/metrics.md, "Sequential ladders": the default stops where the claims settle; levels= or
+        # fixed_ladder=True run every level, as the command's --levels and --fixed-ladder.
+        def stop(**kw):
+            r = rigidbench.verify("odeint_rk4_quat", ["free_body"], measure_cost=False, progress=False, **kw)
+            s = r["results"][0]["settings"]
+            return s["ladder_stop"], s["levels"], s["levels_planned"]
+        seq, fixed = stop(), stop(fixed_ladder=True)
+        self.assertIn(seq[0], ("decided", "floor"))
+        self.assertLess(seq[1], seq[2])
+        self.assertEqual(fixed, ("fixed", seq[2], seq[2]))
+        self.assertEqual(stop(levels=5), ("fixed", 5, 5))
+
     def test_verify_with_expected_findings(self):
         # expect= is the command line's --expect: read before the run, the report gains the outcomes,
         # `ok` follows them. The energy claim's failure is listed, the order's is not: not ok, and the

@@ -56,6 +56,10 @@ struct Gate {
   const GateOptions& opt;
   GateResult g;
   const std::vector<GateTolerance>* tolerances = nullptr;  // the baseline's own (GateTolerance)
+  /// The pair being compared ran another number of levels than the baseline's (sequential ladders
+  /// settle where they settle): what its rows say; and every such pair, for the run's note.
+  std::string ladder_note;
+  std::vector<std::string> other_ladders;
 
   /// The rules of one row: the run's, with the baseline's tolerances that match it applied in order;
   /// `why` gets the reason of the last that widened something ("" when none applied).
@@ -93,8 +97,13 @@ struct Gate {
                    const std::string& cv, GateRow row, const std::string& improvement = "") {
     row.baseline = bv;
     row.current = cv;
-    if (row.status == "pass" && bv == "fail" && cv == "pass" &&
-        (opt.expect == nullptr || opt.expect->find(integ, prob, check) == nullptr)) {
+    if (row.status == "pass" && bv == "fail" && cv == "pass" && !ladder_note.empty()) {
+      // Not an improvement: the levels this run did not run may be where the baseline failed.
+      row.status = "fail";
+      row.message = cat("verdict turned from fail to pass (", check, ") on another ladder: not comparable, the levels "
+                        "one run lacks may be where the baseline failed (bless again, or run both with --fixed-ladder)");
+    } else if (row.status == "pass" && bv == "fail" && cv == "pass" &&
+               (opt.expect == nullptr || opt.expect->find(integ, prob, check) == nullptr)) {
       row.status = "improved";  // a listed failure that passes is an unexpected pass, below
       row.message = cat("verdict turned from fail to pass (", check, ")");
     } else if (row.status == "pass" && bv == "pass" && cv == "fail") {
@@ -125,6 +134,8 @@ struct Gate {
       }
     }
     if (row.status == "pass" && !improvement.empty()) row.status = "improved", row.message = improvement;
+    if (!ladder_note.empty() && row.message.find(ladder_note) == std::string::npos)
+      row.message += cat(row.message.empty() ? "" : "; ", ladder_note);
     add(std::move(row));
   }
 
@@ -213,14 +224,16 @@ struct Gate {
     if (row.status != "fail" && m.worst > -1e300) row.status = "fail", row.message = m.worst_text + ladder_story(b, c);
     if (!widened.empty() && rules.log10_rise != opt.rules.log10_rise)
       row.message += cat(row.message.empty() ? "" : "; ", "band ", fmt4(rules.log10_rise), " decades: ", widened);
-    if (b.h.size() != c.h.size())
-      row.message += cat(row.message.empty() ? "" : "; ", "compared on the first ", std::to_string(n), " levels (the baseline ran ",
-                         std::to_string(b.h.size()), ", this run ", std::to_string(c.h.size()), ")");
     // An improved error is said only once the verdicts had their say: a verdict that turned to fail,
     // a failure not listed or a listed one that passed outranks it (an error smaller at the coarse
     // levels can come with a lost order).
+    const std::string pair_note = ladder_note;  // this metric alone may differ in length
+    if (b.h.size() != c.h.size() && ladder_note.empty())
+      ladder_note = cat("compared on the first ", std::to_string(n), " levels (the baseline ran ", std::to_string(b.h.size()),
+                        ", this run ", std::to_string(c.h.size()), ")");
     verdict_row(p.integrator, p.problem, metric, b.verdict, c.verdict, std::move(row),
                 m.best > -1e300 ? m.best_text : std::string());
+    ladder_note = pair_note;
   }
 
   /// An adaptive pair's work per unit time at each tolerance (accepted steps, right-hand sides):
@@ -274,6 +287,15 @@ struct Gate {
   void judged_pair(const PairSnapshot& b, const PairSnapshot& c, double secs) {
     const std::size_t first_row = g.rows.size();
     const std::string &integ = b.integrator, &prob = b.problem;
+    std::size_t nb = 0, nc = 0;
+    for (const auto& [name, l] : b.convergence) nb = std::max(nb, l.h.size());
+    for (const auto& [name, l] : c.convergence) nc = std::max(nc, l.h.size());
+    ladder_note.clear();
+    if (nb != nc && nb > 0 && nc > 0) {
+      ladder_note = cat("compared on the first ", std::to_string(std::min(nb, nc)), " levels (the baseline ran ",
+                        std::to_string(nb), ", this run ", std::to_string(nc), ")");
+      other_ladders.push_back(cat(integ, "/", prob, " ", std::to_string(nb), " -> ", std::to_string(nc)));
+    }
     for (const auto& [name, bl] : b.convergence) {
       if (const LadderSnapshot* cl = c.ladder(name)) ladder_row(b, name, bl, *cl, secs);
       else add({integ, prob, name, "missing", bl.verdict, "", "metric missing from the current run"});
@@ -293,6 +315,7 @@ struct Gate {
     else if (c.work) add({integ, prob, "tolerance_work", "missing", "", "", "work per tolerance not in the baseline: bless to gate it"});
     const std::size_t rows = g.rows.size() - first_row;
     for (std::size_t i = first_row; i < g.rows.size(); ++i) g.rows[i].seconds = secs / double(rows);
+    ladder_note.clear();
   }
 
   /// A pair of the baseline against the same pair of the current run.
@@ -330,6 +353,13 @@ struct Gate {
     for (const PairSnapshot& c : cur.accuracy)
       if (in_selection(c.integrator, c.problem) && !base.pair(c.integrator, c.problem))
         add({c.integrator, c.problem, "*", "missing", "", c.status, "pair not in the baseline: bless to gate it"});
+    if (!other_ladders.empty()) {
+      std::string some;
+      for (std::size_t i = 0; i < other_ladders.size() && i < 5; ++i) some += cat(i ? ", " : "", other_ladders[i]);
+      g.notes.push_back(cat(std::to_string(other_ladders.size()), " pair(s) ran another number of levels than the baseline (",
+                            some, other_ladders.size() > 5 ? ", ..." : "",
+                            "): compared on the levels both ran; a verdict that differs between them fails (docs/gate.md)"));
+    }
     if (compared == 0)
       add({"*", "*", "accuracy", "missing", "", "",
            base.accuracy.empty() ? "the baseline has no accuracy entries: nothing to compare"
@@ -518,7 +548,7 @@ struct Gate {
 }  // namespace
 
 GateResult gate_compare(const GateSnapshot& base, const GateSnapshot& cur, const GateOptions& options) {
-  Gate gate{options, {}, &base.tolerances};
+  Gate gate{options, {}, &base.tolerances, {}, {}};
   gate.g.allow_stale = options.allow_stale;
   gate.g.require_rebless = options.require_rebless;
   if (options.speed_only)

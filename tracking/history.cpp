@@ -828,15 +828,30 @@ std::map<PairKey, PairData> read_pairs(sqlite3* db, const std::string& w, const 
 
 /// The step a pair's error trend is read at: as asked, else the finest level whose error in the newest
 /// revision is clear of the round-off and reference allowance (10x), so that rounding does not pose
-/// as a change; else the coarsest.
+/// as a change; else the coarsest. Only levels every run has are candidates where there are any: a
+/// sequential ladder runs as many levels as its claims need, and a level one revision alone ran
+/// would leave every other revision out of the trend (docs/history.md).
 double trend_step(const std::vector<ErrRow>& rows, double asked) {
   double h = asked;
   if (h > 0) return h;
   std::size_t newest = 0;
   for (const ErrRow& r : rows) newest = std::max(newest, r.rev);
+  std::map<double, std::set<std::int64_t>> runs_at;  // the runs that have each level (h to 1e-9)
+  std::set<std::int64_t> all_runs;
+  for (const ErrRow& r : rows) {
+    all_runs.insert(r.run);
+    if (!std::isfinite(r.h)) continue;
+    auto it = std::find_if(runs_at.begin(), runs_at.end(), [&](const auto& e) { return same_h(e.first, r.h); });
+    (it == runs_at.end() ? runs_at[r.h] : it->second).insert(r.run);
+  }
+  const auto in_every_run = [&](double lh) {
+    const auto it = std::find_if(runs_at.begin(), runs_at.end(), [&](const auto& e) { return same_h(e.first, lh); });
+    return it != runs_at.end() && it->second.size() == all_runs.size();
+  };
+  const bool common = std::any_of(runs_at.begin(), runs_at.end(), [&](const auto& e) { return e.second.size() == all_runs.size(); });
   std::map<double, std::pair<std::vector<double>, double>, std::greater<>> levels;  // coarse first
   for (const ErrRow& r : rows)
-    if (r.rev == newest && std::isfinite(r.h)) {
+    if (r.rev == newest && std::isfinite(r.h) && (!common || in_every_run(r.h))) {
       auto& l = levels[r.h];
       l.first.push_back(r.error);
       l.second = std::max(l.second, r.allowance);

@@ -55,6 +55,7 @@ struct Ladder {
 struct LadderRequest {
   std::optional<double> h0 = std::nullopt;    // overrides the problem's (and the first-order) h0
   std::optional<int> levels = std::nullopt;  // given: a fixed ladder of that many levels
+  bool fixed = false;                         // a fixed ladder of the problem's levels
 };
 /// Throws InputError if the span is not an integer multiple of h0 (to 1e-9 relative) or h0 <= 0.
 Ladder make_ladder(const Problem& p, int order, const LadderRequest& req = {});

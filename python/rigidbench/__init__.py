@@ -114,7 +114,8 @@ def _print_failed(report):
 
 def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, jobs=None, reference="",
            reference_precision="double", reference_tol=None, cache_dir="", cache=True, measure_cost=True,
-           progress=None, settings=(), step_timeout=300.0, tol0=None, tol_levels=None, print_failed=True, expect=None):
+           progress=None, settings=(), step_timeout=300.0, tol0=None, tol_levels=None, print_failed=True, expect=None,
+           fixed_ladder=False):
     """Verify one or more schemes -- Python classes, registered schemes' names or globs -- on catalogue
     problems (names) or Problem objects (default: the quick suite), exactly as `rigidbench verify`.
 
@@ -141,7 +142,11 @@ def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, 
 
     `tol0`, `tol_levels`: the tolerance ladder of adaptive schemes (a class with `adaptive = True`, or
     a registered one such as odeint_dopri5): tol_k = tol0 10^(-k/2), k < tol_levels (docs/adaptive.md;
-    default 1e-5 and 9)."""
+    default 1e-5 and 9).
+
+    `levels` or `fixed_ladder=True`: a fixed step ladder, every level run (`--levels`, `--fixed-ladder`);
+    by default the ladder is sequential and stops where the pair's claims are settled, so a scheme
+    wrong only at finer steps than that passes (docs/metrics.md, "Sequential ladders")."""
     overhead = float("nan")
     if progress is None:
         progress = _stderr_is_terminal()
@@ -155,7 +160,7 @@ def verify(scheme, problems=None, *, h=None, levels=None, t_end=None, out=None, 
     rep, failed, ok = _rigidbench._verify(scheme, problems, h, levels, t_end, out or "", jobs, reference,
                                           reference_precision, reference_tol, cache_dir, cache, measure_cost, progress,
                                           list(settings), overhead, command, step_timeout, tol0, tol_levels,
-                                          _os.fspath(expect) if expect is not None else "")
+                                          _os.fspath(expect) if expect is not None else "", bool(fixed_ladder))
     report = Report(rep, failed, ok)
     if (report.failed or report.unexpected) and print_failed:
         _print_failed(report)
