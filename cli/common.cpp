@@ -92,8 +92,9 @@ void print_skipped(const SuiteResult& s) {
 
 void print_summary(const SuiteResult& s) {
   // Q_II at the primary level over its expected 2^p, the level's h in brackets: "15.997/16 (0.001) pass".
-  std::printf("%-18s %-14s %-9s %-14s %-24s %-22s %-9s %s\n", "integrator", "problem", "status", "slope(att)/p",
-              "Q_II/2^p (h)", "exact invariants", "ns/step", "x RK4");
+  // levels: run/planned of the step ladder, with how it ended (docs/metrics.md, "Sequential ladders").
+  std::printf("%-18s %-14s %-9s %-12s %-14s %-24s %-22s %-9s %s\n", "integrator", "problem", "status", "levels",
+              "slope(att)/p", "Q_II/2^p (h)", "exact invariants", "ns/step", "x RK4");
   for (const auto& r : s.results) {
     if (r.status == "skipped") continue;  // one line per reason, below the table
     if (r.tolerance) {  // an adaptive scheme: its tolerance ladder instead (docs/adaptive.md)
@@ -111,8 +112,9 @@ void print_summary(const SuiteResult& s) {
       q = cat(fmt(l.median, "%.3f"), "/", fmt(r.q_ii.expected, "%.0f"), " (", fmt(l.h, "%.2g"), ") ", to_string(l.verdict));
     }
     const std::string exact = exact_invariants(r);
-    std::printf("%-18s %-14s %-9s %-14s %-24s %-22s %-9s %s%s\n", r.integrator.c_str(), r.problem.c_str(),
-                r.status.c_str(), slope.c_str(), q.c_str(), (exact.empty() ? std::string("0/0 pass") : exact).c_str(),
+    const std::string levels = cat(std::to_string(r.ladder.levels), "/", std::to_string(r.levels_planned), " ", r.ladder_stop);
+    std::printf("%-18s %-14s %-9s %-12s %-14s %-24s %-22s %-9s %s%s\n", r.integrator.c_str(), r.problem.c_str(),
+                r.status.c_str(), levels.c_str(), slope.c_str(), q.c_str(), (exact.empty() ? std::string("0/0 pass") : exact).c_str(),
                 fmt(r.cost.ns_per_step, "%.0f").c_str(), fmt(r.cost.ratio_to_baseline, "%.2f").c_str(),
                 failures(r).c_str());
   }

@@ -252,7 +252,8 @@ TEST_CASE("verify writes a report and exits 0 when every verdict holds", "[cli]"
   const std::size_t row = r.output.find("\nterze ");
   REQUIRE(row != std::string::npos);
   const std::string line = r.output.substr(row + 1, r.output.find('\n', row + 1) - row - 1);
-  CHECK_THAT(line, Catch::Matches(R"(terze +heavy_top +ok +2\.00/2 pass +[34]\.\d{3}/4 \([0-9.e-]+\) pass .*)"));
+  // ... and the levels column the levels run of those planned, and how the ladder ended.
+  CHECK_THAT(line, Catch::Matches(R"(terze +heavy_top +ok +\d/\d (decided|floor|budget) +2\.00/2 pass +[34]\.\d{3}/4 \([0-9.e-]+\) pass .*)"));
 }
 
 TEST_CASE("verify --jobs far beyond the machine still writes its report", "[cli]") {

@@ -115,7 +115,8 @@ TEST_CASE("the report does not depend on the number of workers (timing aside)", 
 TEST_CASE("a sequential ladder's report does not depend on the number of workers either", "[verification]") {
   // Its levels past the fourth are chained units that each decide first (docs/scaling.md).
   SuiteRequest req;
-  req.problems = {"free_body", "heavy_top"};
+  // heavy_top's first-order ladder takes minutes under the sanitizers (154 s in CI): free_body alone there.
+  req.problems = test::kSanitized ? std::vector<std::string>{"free_body"} : std::vector<std::string>{"free_body", "heavy_top"};
   req.integrators = {"lie_euler", "lgvi", "odeint_rk4_quat"};
   req.progress = false;
   req.measure_cost = false;
@@ -125,7 +126,7 @@ TEST_CASE("a sequential ladder's report does not depend on the number of workers
     const SuiteResult s = run_suite(req);
     int stopped = 0;
     for (const PairResult& r : s.results) stopped += r.ladder.levels < r.levels_planned;
-    CHECK(stopped >= 4);
+    CHECK(stopped >= (test::kSanitized ? 2 : 4));
     const nlohmann::ordered_json j = without_timing(suite_report(s, {}, ""));
     if (!first) first = j;
     else CHECK(j == *first);

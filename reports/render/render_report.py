@@ -1433,13 +1433,13 @@ def structure_mark(c):
 
 def verify_table(rep):
     """Every pair with its verdicts (the quick suite's console table, from the JSON)."""
-    rows = ["<table><tr><th>scheme</th><th>problem</th><th>status</th><th>slope (att) / p</th><th>Q_II / 2^p</th>"
-            "<th>exact invariants</th><th>symmetric / symplectic</th><th>failed checks</th></tr>"]
+    rows = ["<table><tr><th>scheme</th><th>problem</th><th>status</th><th>levels</th><th>slope (att) / p</th>"
+            "<th>Q_II / 2^p</th><th>exact invariants</th><th>symmetric / symplectic</th><th>failed checks</th></tr>"]
     for r in rep["results"]:
         if r["status"] == "skipped":
             continue
         if r.get("tolerance_ladder"):
-            rows.append(tolerance_row(rep, r, 4))
+            rows.append(tolerance_row(rep, r, 5))
             continue
         c = r["convergence"]["attitude_error_final"]
         q = r["q_ii"]
@@ -1448,11 +1448,17 @@ def verify_table(rep):
         failed = failed_cell(rep, r)
         st = r.get("structure") or {}
         structure = " / ".join(structure_mark(st.get(k) or {}) for k in ("symmetric", "symplectic"))
+        stg = r.get("settings") or {}
+        levels = (f'{stg.get("levels")}/{stg["levels_planned"]} {stg.get("ladder_stop", "")}'
+                  if "levels_planned" in stg else str(stg.get("levels", "-")))
         rows.append(f'<tr><td>{esc(r["integrator"])}</td><td>{esc(r["problem"])}</td><td>{esc(r["status"])}</td>'
+                    f'<td>{esc(levels)}</td>'
                     f'<td>{fmtn(c["slope"])} / {fmtn(c["expected"])} {verdict(c["verdict"])}</td>'
                     f'<td>{fmtn(q["median"], 4)} / {fmtn(q["expected"])} {verdict(q["verdict"])}</td>'
                     f'<td>{exp_}/{len(ex)}</td><td>{structure}</td><td class="fail">{esc(", ".join(failed))}</td></tr>')
     rows.append("</table>")
+    rows.append('<p class="meta">levels: the step ladder\'s levels run / planned and how it ended - decided, floor '
+                "or budget for a sequential ladder, fixed when every level ran (docs/metrics.md, \"Sequential ladders\").</p>")
     rows.append('<p class="meta">symmetric / symplectic: what the one-step map was observed to be (docs/metrics.md, '
                 '"Structure"): yes, no, undecided or - (not checked); * marks a property the scheme claims, judged as a '
                 "gating check, and only a claimed property that does not hold is called broken.</p>")
