@@ -37,6 +37,12 @@ std::size_t common_levels(const LadderSnapshot& b, const LadderSnapshot& c) {
   return same ? n : 0;
 }
 
+/// What a row of a pair whose runs ran another number of levels says (docs/gate.md).
+std::string levels_note(std::size_t baseline, std::size_t current) {
+  return cat("compared on the first ", std::to_string(std::min(baseline, current)), " levels (the baseline ran ",
+             std::to_string(baseline), ", this run ", std::to_string(current), ")");
+}
+
 /// How a failing metric's error moved at every level, and whether its order held: the fitted slopes
 /// (least squares of log error on log h over the levels where both are finite) and the verdicts.
 std::string ladder_story(const LadderSnapshot& b, const LadderSnapshot& c) {
@@ -228,9 +234,7 @@ struct Gate {
     // a failure not listed or a listed one that passed outranks it (an error smaller at the coarse
     // levels can come with a lost order).
     const std::string pair_note = ladder_note;  // this metric alone may differ in length
-    if (b.h.size() != c.h.size() && ladder_note.empty())
-      ladder_note = cat("compared on the first ", std::to_string(n), " levels (the baseline ran ", std::to_string(b.h.size()),
-                        ", this run ", std::to_string(c.h.size()), ")");
+    if (b.h.size() != c.h.size() && ladder_note.empty()) ladder_note = levels_note(b.h.size(), c.h.size());
     verdict_row(p.integrator, p.problem, metric, b.verdict, c.verdict, std::move(row),
                 m.best > -1e300 ? m.best_text : std::string());
     ladder_note = pair_note;
@@ -292,8 +296,7 @@ struct Gate {
     for (const auto& [name, l] : c.convergence) nc = std::max(nc, l.h.size());
     ladder_note.clear();
     if (nb != nc && nb > 0 && nc > 0) {
-      ladder_note = cat("compared on the first ", std::to_string(std::min(nb, nc)), " levels (the baseline ran ",
-                        std::to_string(nb), ", this run ", std::to_string(nc), ")");
+      ladder_note = levels_note(nb, nc);
       other_ladders.push_back(cat(integ, "/", prob, " ", std::to_string(nb), " -> ", std::to_string(nc)));
     }
     for (const auto& [name, bl] : b.convergence) {

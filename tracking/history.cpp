@@ -837,15 +837,18 @@ double trend_step(const std::vector<ErrRow>& rows, double asked) {
   std::size_t newest = 0;
   for (const ErrRow& r : rows) newest = std::max(newest, r.rev);
   std::map<double, std::set<std::int64_t>> runs_at;  // the runs that have each level (h to 1e-9)
+  const auto level = [&](double lh) {
+    return std::find_if(runs_at.begin(), runs_at.end(), [&](const auto& e) { return same_h(e.first, lh); });
+  };
   std::set<std::int64_t> all_runs;
   for (const ErrRow& r : rows) {
     all_runs.insert(r.run);
     if (!std::isfinite(r.h)) continue;
-    auto it = std::find_if(runs_at.begin(), runs_at.end(), [&](const auto& e) { return same_h(e.first, r.h); });
+    const auto it = level(r.h);
     (it == runs_at.end() ? runs_at[r.h] : it->second).insert(r.run);
   }
   const auto in_every_run = [&](double lh) {
-    const auto it = std::find_if(runs_at.begin(), runs_at.end(), [&](const auto& e) { return same_h(e.first, lh); });
+    const auto it = level(lh);
     return it != runs_at.end() && it->second.size() == all_runs.size();
   };
   const bool common = std::any_of(runs_at.begin(), runs_at.end(), [&](const auto& e) { return e.second.size() == all_runs.size(); });

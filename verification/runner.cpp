@@ -561,10 +561,6 @@ char qii_state(const QiiResult& q) {
   return 'd';
 }
 
-}  // namespace
-
-namespace {
-
 /// Whether a sequential ladder may stop with these runs (the precondition) ...
 bool may_stop(const Ladder& L, const std::vector<LevelRun>& runs) {
   return L.sequential && runs.size() >= std::size_t(kMinDecidingLevels) && runs.back().ok;
