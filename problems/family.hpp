@@ -33,6 +33,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "../core/names.hpp"
@@ -75,8 +76,18 @@ struct BodyMomenta {
 /// It may capture values derived at validation (a field direction...), never a pointer to the
 /// problem: problems are copied.
 struct InvariantGroup {
+  using Along = std::function<void(const State&, double* out)>;
+  using Evaluate = std::function<void(const Problem&, const State&, double* out)>;
+  InvariantGroup() = default;
+  InvariantGroup(std::vector<InvariantDef> d, Evaluate e, std::function<Along(const Problem&)> a = {})
+      : defs(std::move(d)), evaluate(std::move(e)), along(std::move(a)) {}
   std::vector<InvariantDef> defs;
-  std::function<void(const Problem&, const State&, double* out)> evaluate;
+  Evaluate evaluate;
+  /// Optional: an evaluator for one run observed at consecutive, nearby states (a long-time run
+  /// observes every step) that keeps work between its calls - a body system keeps its contact pairs'
+  /// Verlet list - and writes what `evaluate` writes, bit for bit. Made per run, for the problem it
+  /// is given (which must outlive it). Empty: `evaluate` at each call.
+  std::function<Along(const Problem&)> along;
 };
 
 /// A catalogue problem a family declares (docs/problems.md): made on demand, named `name`.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include "../core/so3.hpp"
 
@@ -244,6 +245,23 @@ void Problem::evaluate_invariants(const State& s, double* out) const {
     g.evaluate(*this, s, out);
     out += g.defs.size();
   }
+}
+
+std::function<double(const State&)> Problem::invariant_along(std::size_t i) const {
+  std::size_t first = 0;
+  for (const InvariantGroup& g : invariant_groups_) {
+    if (i < first + g.defs.size()) {
+      InvariantGroup::Along eval =
+          g.along ? g.along(*this) : [this, &g](const State& s, double* out) { g.evaluate(*this, s, out); };
+      return [eval = std::move(eval), k = i - first, values = std::vector<double>(g.defs.size())](const State& s) mutable {
+        eval(s, values.data());
+        return values[k];
+      };
+    }
+    first += g.defs.size();
+  }
+  throw std::out_of_range(cat("invariant_along: the problem has ", std::to_string(invariants_.size()), " invariants, not ",
+                              std::to_string(i + 1)));
 }
 
 }  // namespace rigidbench

@@ -162,6 +162,10 @@ class Problem {
   const std::vector<InvariantDef>& invariants() const { return invariants_; }
   /// Evaluates every invariant of invariants() at s into out (size invariants().size()).
   void evaluate_invariants(const State& s, double* out) const;
+  /// The invariant invariants()[i] alone, for one run observed at consecutive states: its value as
+  /// evaluate_invariants gives it, bit for bit, through its group's `along` evaluator where the family
+  /// has one (InvariantGroup::along). Valid while this problem is; not shared between threads.
+  std::function<double(const State&)> invariant_along(std::size_t i) const;
 
  private:
   std::vector<Mat3> inertia_inv_;

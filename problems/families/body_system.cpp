@@ -145,7 +145,10 @@ class BodySystem final : public Family {
     g.push_back({{{"energy", InvariantKind::energy,
                    "E = sum (m|v|^2 + W.JW)/2 + U^m + U^a + U^s + U^pp + U^pw (paper 001 eq. 43)",
                    std::max(std::abs(system_energy(p, p.initial).total()), 1e-300)}},
-                 [](const Problem& q, const State& s, double* out) { *out = system_energy(q, s).total(); }});
+                 [](const Problem& q, const State& s, double* out) { *out = system_energy(q, s).total(); },
+                 [](const Problem& q) -> InvariantGroup::Along {
+                   return [e = SystemEnergyAlong(q)](const State& s, double* out) mutable { *out = e(s).total(); };
+                 }});
     if (body_system_data(p).interactions.walls.empty()) {
       InvariantGroup m{{}, [](const Problem& q, const State& s, double* out) {
                          Vec3 lin = Vec3::Zero(), ang = Vec3::Zero();
@@ -357,16 +360,51 @@ void SystemLoads::evaluate(const Mat3* R, const Vec3* x, Vec3* force, Vec3* mome
   });
 }
 
-SystemEnergy system_energy(const Problem& p, const State& s) {
+namespace {
+SystemEnergy kinetic_energy(const Problem& p, const State& s) {
   SystemEnergy e;
   for (std::size_t b = 0; b < p.bodies.size(); ++b) {
     const BodyState& x = s.bodies[b];
     e.translational += 0.5 * p.bodies[b].mass * x.v.squaredNorm();
     e.rotational += 0.5 * x.W.dot(p.bodies[b].inertia * x.W);
   }
+  return e;
+}
+}  // namespace
+
+SystemEnergy system_energy(const Problem& p, const State& s) {
+  SystemEnergy e = kinetic_energy(p, s);
   walk_interactions(
       p, [&s](std::size_t b) -> const Mat3& { return s.bodies[b].R; },
       [&s](std::size_t b) -> const Vec3& { return s.bodies[b].x; }, e, nullptr, nullptr);
+  return e;
+}
+
+SystemEnergyAlong::SystemEnergyAlong(const Problem& p)
+    : p_(&p), reach_(0), contact_(body_system_data(p).interactions.contact_stiffness != 0), near_(0, 0) {
+  const BodySystemData& d = body_system_data(p);
+  for (std::size_t b = 0; b < p.bodies.size(); ++b) reach_ = std::max(reach_, diameter(d, b));
+  near_ = interactions::NeighbourList(reach_, kSkin * reach_);
+}
+
+SystemEnergy SystemEnergyAlong::operator()(const State& s) {
+  const std::size_t n = p_->bodies.size();
+  if (!contact_ || !(reach_ > 0) || n < 2) return system_energy(*p_, s);
+  x_.resize(n);
+  for (std::size_t b = 0; b < n; ++b) x_[b] = s.bodies[b].x;
+  if (!near_.update(n, x_.data())) return system_energy(*p_, s);  // a centre not finite: every pair
+  const BodySystemData& d = body_system_data(*p_);
+  const Interactions& in = d.interactions;
+  SystemEnergy e = kinetic_energy(*p_, s);
+  walk_bonds(in, [&s](std::size_t b) -> const Mat3& { return s.bodies[b].R; },
+             [this](std::size_t b) -> const Vec3& { return x_[b]; }, e, nullptr, nullptr);
+  const double K = in.contact_stiffness;
+  for (std::size_t i = 0; i < n; ++i)
+    for (const std::uint32_t* k = near_.begin(i); k != near_.end(i); ++k)
+      if (const std::size_t j = *k; j > i)
+        e.contact += interactions::contact(K, 0.5 * (diameter(d, i) + diameter(d, j)), x_[i], x_[j], nullptr, nullptr);
+  for (const Wall& w : in.walls)
+    for (std::size_t b = 0; b < n; ++b) e.wall += interactions::wall(w.stiffness, diameter(d, b), w.normal, w.offset, x_[b]);
   return e;
 }
 

@@ -102,4 +102,24 @@ class SystemLoads {
 /// The energy of s by kind: kinetic, and each interaction potential.
 SystemEnergy system_energy(const Problem& p, const State& s);
 
+/// The energy of one body system evaluated again and again on nearby states - a run observed at every
+/// step - as system_energy gives it, bit for bit: the contact pairs come from a Verlet list kept
+/// between calls, as SystemLoads keeps it, instead of a grid built at each (on the 2 000-sphere gas
+/// the grid made the energy check of a long-time run cost four times the step it checked). The sum is
+/// the walk's: bonds in their order, then every listed pair (i, j), i < j, with i ascending and each
+/// body's neighbours ascending - the all-pairs order, and a pair off the list is apart and adds
+/// nothing - then the walls. One object per run; not shared between threads.
+class SystemEnergyAlong {
+ public:
+  explicit SystemEnergyAlong(const Problem& p);
+  SystemEnergy operator()(const State& s);
+
+ private:
+  const Problem* p_;
+  double reach_;
+  bool contact_;
+  interactions::NeighbourList near_;
+  std::vector<Vec3> x_;
+};
+
 }  // namespace rigidbench
