@@ -247,13 +247,29 @@ void Problem::evaluate_invariants(const State& s, double* out) const {
   }
 }
 
+namespace {
+InvariantGroup::Along group_along(const Problem& p, const InvariantGroup& g) {
+  if (g.along) return g.along(p);
+  return [&p, &g](const State& s, double* out) { g.evaluate(p, s, out); };
+}
+}  // namespace
+
+std::function<void(const State&, double* out)> Problem::invariants_along() const {
+  std::vector<std::pair<InvariantGroup::Along, std::size_t>> groups;  // each group's evaluator and size
+  for (const InvariantGroup& g : invariant_groups_) groups.emplace_back(group_along(*this, g), g.defs.size());
+  return [groups = std::move(groups)](const State& s, double* out) mutable {
+    for (auto& [eval, size] : groups) {
+      eval(s, out);
+      out += size;
+    }
+  };
+}
+
 std::function<double(const State&)> Problem::invariant_along(std::size_t i) const {
   std::size_t first = 0;
   for (const InvariantGroup& g : invariant_groups_) {
     if (i < first + g.defs.size()) {
-      InvariantGroup::Along eval =
-          g.along ? g.along(*this) : [this, &g](const State& s, double* out) { g.evaluate(*this, s, out); };
-      return [eval = std::move(eval), k = i - first, values = std::vector<double>(g.defs.size())](const State& s) mutable {
+      return [eval = group_along(*this, g), k = i - first, values = std::vector<double>(g.defs.size())](const State& s) mutable {
         eval(s, values.data());
         return values[k];
       };

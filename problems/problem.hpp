@@ -162,9 +162,11 @@ class Problem {
   const std::vector<InvariantDef>& invariants() const { return invariants_; }
   /// Evaluates every invariant of invariants() at s into out (size invariants().size()).
   void evaluate_invariants(const State& s, double* out) const;
-  /// The invariant invariants()[i] alone, for one run observed at consecutive states: its value as
-  /// evaluate_invariants gives it, bit for bit, through its group's `along` evaluator where the family
-  /// has one (InvariantGroup::along). Valid while this problem is; not shared between threads.
+  /// evaluate_invariants for one run observed at consecutive states: the same values bit for bit,
+  /// through each group's `along` evaluator where the family has one (InvariantGroup::along), which
+  /// keeps work between calls. Valid while this problem is; one per run, not shared between threads.
+  std::function<void(const State&, double* out)> invariants_along() const;
+  /// The same for the invariant invariants()[i] alone (its group is the only one evaluated).
   std::function<double(const State&)> invariant_along(std::size_t i) const;
 
  private:

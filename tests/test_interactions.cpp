@@ -468,26 +468,32 @@ TEST_CASE("the loads kept between evaluations equal system_loads bit for bit on 
   }
 }
 
-TEST_CASE("a body system's energy along a run equals its energy invariant bit for bit", "[interactions]") {
-  // Problem::invariant_along (the long-time run's energy check, SystemEnergyAlong: a Verlet list kept
-  // between calls) against evaluate_invariants (system_energy: a grid walk per call), exactly, along
-  // states on which the list is kept, built again, and given up for a non-finite centre; and the
-  // families without an `along` evaluator through `evaluate` itself.
+TEST_CASE("a body system's invariants along a run equal its invariants bit for bit", "[interactions]") {
+  // Problem::invariant_along (the long-time run's energy check) and invariants_along (every level's
+  // invariants), through SystemEnergyAlong (a Verlet list kept between calls), against
+  // evaluate_invariants (system_energy: a grid walk per call), exactly, along states on which the
+  // list is kept, built again, and given up for a non-finite centre; and the families without an
+  // `along` evaluator through `evaluate` itself.
   const auto energy_index = [](const Problem& p) {
     for (std::size_t i = 0; i < p.invariants().size(); ++i)
       if (p.invariants()[i].name == "energy") return i;
     FAIL("no energy invariant");
     return std::size_t(0);
   };
+  const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
+  std::function<void(const State&, double*)> all_along;  // one per problem, made beside `along`
   const auto same_as_definition = [&](const Problem& p, const State& s, const std::function<double(const State&)>& along) {
-    std::vector<double> all(p.invariants().size());
-    p.evaluate_invariants(s, all.data());
-    const double e = along(s), d = all[energy_index(p)];
-    return (std::isnan(e) && std::isnan(d)) || e == d;
+    std::vector<double> def(p.invariants().size()), all(p.invariants().size(), -1.0);
+    p.evaluate_invariants(s, def.data());
+    all_along(s, all.data());
+    bool ok = same(along(s), def[energy_index(p)]);
+    for (std::size_t i = 0; i < def.size(); ++i) ok = ok && same(all[i], def[i]);
+    return ok;
   };
   SECTION("a gas of 600 spheres squeezed and moving") {
     const Problem p = catalogue_problem("particle_gas_600");
     auto along = p.invariant_along(energy_index(p));
+    all_along = p.invariants_along();
     State s = p.initial;
     for (BodyState& b : s.bodies) b.x *= 0.62;  // overlaps everywhere: hundreds of contact terms
     CHECK(same_as_definition(p, s, along));
@@ -506,13 +512,25 @@ TEST_CASE("a body system's energy along a run equals its energy invariant bit fo
   SECTION("the torus at the wall: bonds, contact and a wall") {
     const Problem p = catalogue_problem("torus_impact");
     auto along = p.invariant_along(energy_index(p));
+    all_along = p.invariants_along();
     State s = p.initial;
     for (BodyState& b : s.bodies) b.R = so3::exp(0.3 * test::random_unit()), b.x += Vec3(-0.06, 0, 0);
     CHECK(same_as_definition(p, s, along));
   }
+  SECTION("the free torus: momenta beside the energy") {
+    const Problem p = catalogue_problem("torus_free");
+    auto along = p.invariant_along(energy_index(p));
+    all_along = p.invariants_along();
+    State s = p.initial;
+    for (int k = 0; k < 5; ++k) {
+      for (BodyState& b : s.bodies) b.R = so3::exp(0.1 * test::random_unit()) * b.R, b.x += 0.01 * test::random_unit();
+      CHECK(same_as_definition(p, s, along));
+    }
+  }
   SECTION("a family without an evaluator of its own: the group's evaluate") {
     const Problem p = catalogue_problem("heavy_top");
     auto along = p.invariant_along(energy_index(p));
+    all_along = p.invariants_along();
     CHECK(same_as_definition(p, p.initial, along));
     CHECK_THROWS_AS(p.invariant_along(p.invariants().size()), std::out_of_range);
   }

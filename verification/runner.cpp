@@ -73,10 +73,7 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const LevelPlan& plan
   const std::size_t ni = p.invariants().size();
   r.xi.resize(m + 1, p.observables());
   r.energy.assign(std::size_t(m) + 1, kNaN);
-  r.inv_initial.assign(ni, 0.0);
-  r.inv_max_dev.assign(ni, 0.0);
-  r.inv_first_half.assign(ni, 0.0);
-  r.inv_second_half.assign(ni, 0.0);
+  for (std::vector<double>* v : {&r.inv_initial, &r.inv_max_dev, &r.inv_first_half, &r.inv_second_half}) v->assign(ni, 0.0);
   r.inv_obs = Eigen::MatrixXd::Constant(m + 1, Eigen::Index(ni), kNaN);
   std::vector<double> inv(ni);
   const bool tr = p.translating();
@@ -108,10 +105,11 @@ LevelRun run_level(AnyIntegrator& integ, const Problem& p, const LevelPlan& plan
   if (every < 1 || stride % every != 0)
     throw std::logic_error(cat("run_level: '", integ.info().name, "' reads every ", std::to_string(every),
                                " steps, not a divisor of the observation stride ", std::to_string(stride)));
+  auto invariants = p.invariants_along();  // the observed states follow one another (Problem::invariants_along)
   const IntegrationOutcome run = integrate(
       integ, plan.steps, {.every = every, .initial = true}, x,
       [&](const Observation& o, const State& xo) {
-        if (o.steps > 0) p.evaluate_invariants(xo, inv.data());
+        if (o.steps > 0) invariants(xo, inv.data());
         else inv = r.inv_initial;
         bool finite = true;
         for (std::size_t i = 0; i < ni && o.steps > 0; ++i) {
