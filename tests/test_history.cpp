@@ -12,6 +12,7 @@
 #include "../reports/report.hpp"
 #include "../tracking/history.hpp"
 #include "../verification/suite.hpp"
+#include "support.hpp"
 
 using namespace rigidbench;
 
