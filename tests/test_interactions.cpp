@@ -509,22 +509,18 @@ TEST_CASE("a body system's invariants along a run equal its invariants bit for b
     s.bodies[17].x = keep;
     CHECK(same_as_definition(p, s, along));
   }
-  SECTION("the torus at the wall: bonds, contact and a wall") {
-    const Problem p = catalogue_problem("torus_impact");
-    auto along = p.invariant_along(energy_index(p));
-    all_along = p.invariants_along();
-    State s = p.initial;
-    for (BodyState& b : s.bodies) b.R = so3::exp(0.3 * test::random_unit()), b.x += Vec3(-0.06, 0, 0);
-    CHECK(same_as_definition(p, s, along));
-  }
-  SECTION("the free torus: momenta beside the energy") {
-    const Problem p = catalogue_problem("torus_free");
-    auto along = p.invariant_along(energy_index(p));
-    all_along = p.invariants_along();
-    State s = p.initial;
-    for (int k = 0; k < 5; ++k) {
-      for (BodyState& b : s.bodies) b.R = so3::exp(0.1 * test::random_unit()) * b.R, b.x += 0.01 * test::random_unit();
-      CHECK(same_as_definition(p, s, along));
+  SECTION("the tori: bonds and contact, a wall (impact), momenta beside the energy (free)") {
+    for (const char* name : {"torus_impact", "torus_free"}) {
+      INFO(name);
+      const Problem p = catalogue_problem(name);
+      auto along = p.invariant_along(energy_index(p));
+      all_along = p.invariants_along();
+      State s = p.initial;
+      for (BodyState& b : s.bodies) b.R = so3::exp(0.3 * test::random_unit()), b.x += Vec3(-0.06, 0, 0);  // into the wall
+      for (int k = 0; k < 5; ++k) {
+        CHECK(same_as_definition(p, s, along));
+        for (BodyState& b : s.bodies) b.R = so3::exp(0.1 * test::random_unit()) * b.R, b.x += 0.01 * test::random_unit();
+      }
     }
   }
   SECTION("a family without an evaluator of its own: the group's evaluate") {

@@ -266,6 +266,13 @@ class BodySystem final : public Family {
 namespace rigidbench {
 
 namespace {
+/// The reach of contact: D_ij = (D_i + D_j)/2 <= max D.
+double contact_reach(const BodySystemData& d, std::size_t n) {
+  double reach = 0;
+  for (std::size_t b = 0; b < n; ++b) reach = std::max(reach, diameter(d, b));
+  return reach;
+}
+
 /// The bonds' terms in their order (walk_interactions and SystemLoads both start with them).
 template <class RofB, class XofB>
 void walk_bonds(const Interactions& in, const RofB& R, const XofB& x, SystemEnergy& e, Vec3* force, Vec3* moment) {
@@ -293,9 +300,7 @@ void walk_interactions(const Problem& p, const RofB& R, const XofB& x, SystemEne
   if (const double K = d.interactions.contact_stiffness; K != 0) {
     // Contact acts within D_ij = (D_i + D_j)/2 <= max D: only the pairs a grid finds near, in the
     // all-pairs order (the sums are the all-pairs sums bit for bit).
-    double reach = 0;
-    for (std::size_t b = 0; b < n; ++b) reach = std::max(reach, diameter(d, b));
-    interactions::for_each_near_pair(n, x, reach, [&](std::size_t i, std::size_t j) {
+    interactions::for_each_near_pair(n, x, contact_reach(d, n), [&](std::size_t i, std::size_t j) {
       e.contact += interactions::contact(K, 0.5 * (diameter(d, i) + diameter(d, j)), x(i), x(j), at(force, i),
                                          at(force, j));
     });
@@ -322,11 +327,10 @@ constexpr double kSkin = 0.25;
 }  // namespace
 
 SystemLoads::SystemLoads(const Problem& p)
-    : p_(&p), reach_(0), contact_(body_system_data(p).interactions.contact_stiffness != 0), near_(0, 0) {
-  const BodySystemData& d = body_system_data(p);
-  for (std::size_t b = 0; b < p.bodies.size(); ++b) reach_ = std::max(reach_, diameter(d, b));
-  near_ = interactions::NeighbourList(reach_, kSkin * reach_);
-}
+    : p_(&p),
+      reach_(contact_reach(body_system_data(p), p.bodies.size())),
+      contact_(body_system_data(p).interactions.contact_stiffness != 0),
+      near_(reach_, kSkin * reach_) {}
 
 void SystemLoads::operator()(const Mat3* R, const Vec3* x, Vec3* force, Vec3* moment) {
   evaluate(R, x, force, moment, p_->bodies.size() >= kParallelBodies ? parallel::spare_threads() : 1);
@@ -381,11 +385,10 @@ SystemEnergy system_energy(const Problem& p, const State& s) {
 }
 
 SystemEnergyAlong::SystemEnergyAlong(const Problem& p)
-    : p_(&p), reach_(0), contact_(body_system_data(p).interactions.contact_stiffness != 0), near_(0, 0) {
-  const BodySystemData& d = body_system_data(p);
-  for (std::size_t b = 0; b < p.bodies.size(); ++b) reach_ = std::max(reach_, diameter(d, b));
-  near_ = interactions::NeighbourList(reach_, kSkin * reach_);
-}
+    : p_(&p),
+      reach_(contact_reach(body_system_data(p), p.bodies.size())),
+      contact_(body_system_data(p).interactions.contact_stiffness != 0),
+      near_(reach_, kSkin * reach_) {}
 
 SystemEnergy SystemEnergyAlong::operator()(const State& s) {
   const std::size_t n = p_->bodies.size();
