@@ -32,6 +32,10 @@ if(RIGIDBENCH_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
     set(CMAKE_CXX_COMPILER_LAUNCHER env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR}
         CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime ${RIGIDBENCH_CCACHE_EXE})
     message(STATUS "rigidbench: compiling through ${RIGIDBENCH_CCACHE_EXE} (RIGIDBENCH_CCACHE=OFF to stop)")
+    # __FILE__ relative to the tree: Catch2's test macros expand it, and CMake's unity files include
+    # each source by its absolute path, so without this every test unit's preprocessed text carried
+    # the checkout's path and missed the cache in a fresh clone (docs/decisions.md, Build time).
+    add_compile_options(-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=)
   else()
     message(STATUS "rigidbench: ccache not found - every build compiles everything (Debian: apt-get install ccache)")
   endif()
