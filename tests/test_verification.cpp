@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <numbers>
 
 #include "../problems/catalogue.hpp"
 #include "../reference/reference.hpp"
 #include "../reports/report.hpp"
+#include "../verification/error_metrics/error_metric.hpp"
 #include "../verification/suite.hpp"
 #include "support.hpp"
 
@@ -167,6 +169,35 @@ TEST_CASE("a sequential ladder stops where its claims are settled, with the fixe
       for (std::size_t k = 0; k < e.size(); ++k) CHECK(e[k] == b.convergence.at("attitude_error_final").error[k]);
     }
   }
+}
+
+TEST_CASE("a failed order settles on errors below a tenth of the error's own size, not above", "[verification]") {
+  // docs/metrics.md, "Sequential ladders". An order-0 scheme (bullet_gyro_none on
+  // heavy_top_realisable) errs by 0.105 rad at every level: well inside SO(3)'s largest angle, pi,
+  // and its failure is settled at the fourth level. At 1.6 rad (ode_step on dzhanibekov's coarse
+  // levels) the errors are saturated and say nothing about the order.
+  const std::vector<double> h{2e-5, 1e-5, 5e-6, 2.5e-6};
+  const auto state = [&](double e0, double saturation) {
+    std::vector<double> error;
+    for (std::size_t k = 0; k < h.size(); ++k) error.push_back(e0 * (1 + 1e-4 * double(k)));
+    Convergence c = assess_order(h, error, std::vector<double>(h.size(), 1e-9), 1.0);
+    CHECK(c.verdict == Verdict::fail);
+    c.saturation = saturation;
+    return order_state(c);
+  };
+  CHECK(state(0.105, std::numbers::pi) == 'd');
+  CHECK(state(0.105, 1.0) == 'o');  // the rule's scale before: 1 rad, the rounding scale of an angle
+  CHECK(state(1.6, std::numbers::pi) == 'o');
+  CHECK(state(0.105, kNaN) == 'o');  // a series without a declared size never settles a failure
+  // The attitude metrics declare pi; every error metric declares a size.
+  const Problem p = catalogue_problem("free_body");
+  const Ladder L = make_ladder(p, 1);
+  const ReferenceSolution ref;
+  const ErrorInputs in{p, L, ref};
+  for (const char* name : {"attitude_error_final", "attitude_error_max"})
+    CHECK(find_metric(name)->error->saturation(in) == std::numbers::pi);
+  for (const MetricDef& m : metric_table())
+    if (m.error) CHECK(m.error->saturation != nullptr);
 }
 
 TEST_CASE("inapplicable pairs are skipped with the reason - bad ladders are input errors", "[verification]") {

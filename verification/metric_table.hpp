@@ -45,6 +45,10 @@ struct ErrorMeasure {
   double (*level_error)(const ErrorInputs&, const LevelRun&);
   double (*floor)(const ErrorInputs&);
   double (*rounding_scale)(const ErrorInputs&);
+  /// The error's own size: a failed order is not settled on errors of a tenth of it or more, which
+  /// no longer say how the error depends on h (docs/metrics.md, "Sequential ladders"). For most
+  /// metrics the rounding scale; for a geodesic angle its range, pi.
+  double (*saturation)(const ErrorInputs&);
 };
 
 struct MetricDef {

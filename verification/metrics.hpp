@@ -63,6 +63,7 @@ struct Convergence {
   std::string note;
   bool gating = true;                // false: informational (paper measures), does not fail `verify`
   std::vector<double> rounding;      // per level: accumulated-rounding allowance (ErrorSeries::rounding)
+  double saturation = kNaN;          // the error's own size (ErrorMeasure::saturation); not reported
 };
 /// A measure of a pair (section measures of the metric table): its number, its verdict by the
 /// measure's rule (undefined for rule none, or where it was not measured) and what to say with it.

@@ -363,6 +363,7 @@ ErrorSeries error_series(const ErrorInputs& in, const std::vector<LevelRun>& run
   s.rounding.resize(std::size_t(in.L.levels));
   for (std::size_t k = 0; k < s.rounding.size(); ++k)
     s.rounding[k] = kRoundoffUlpsPerStep * kEps * double(in.L.steps(int(k))) * scale;
+  s.saturation = e.saturation(in);
   return s;
 }
 
@@ -508,37 +509,6 @@ PairResult assess_verdicts(const Problem& p, const SchemeEntry& s, const Ladder&
   return R;
 }
 
-/// Whether an order fit is decided by its margin (docs/metrics.md, "Sequential ladders"): over at least
-/// four levels in its asymptotic range, the fitted slope two standard errors inside the verdict's band
-/// (pass) or outside it (fail), and the finest local slope on the same side. 'f': the finest
-/// level's error is at its floor (reference or round-off), where finer levels add nothing to the fit.
-/// `steps` is the finest level's step count (the metric's scale S follows from its rounding, 4 N eps S).
-char order_state(const Convergence& c, double steps) {
-  if (c.error.empty() || !std::isfinite(c.error.back())) return 'o';
-  if (!(c.error.back() > c.floor.back())) return 'f';
-  const double slope = c.fit.slope, se = c.fit.stderr_slope, tol = kSlopeTolerance;
-  if (c.verdict == Verdict::undefined || !std::isfinite(slope) || !std::isfinite(se)) return 'o';
-  // Four levels in the asymptotic range, three local slopes that agree: with three, an erratic ladder
-  // settled on a wrong slope (campello_symplectic_euler on torus_free: local slopes 1.84, 0.96, 1.51,
-  // 1.43, then 1.01).
-  if (std::count(c.asymptotic.begin(), c.asymptotic.end(), true) < 4) return 'o';
-  // The finest local slope must agree: a fit over few levels whose local slopes still climb toward
-  // p (lgvi's q-error on heavy_top: 0.85, 0.57, 0.86, then 0.89, 1.06) is not yet a failure.
-  const double last = c.local_slopes.empty() ? kNaN : c.local_slopes.back();
-  if (!std::isfinite(last)) return 'o';
-  // A failure is not settled on saturated errors, a tenth of the quantity's own scale or more: ode_step
-  // on dzhanibekov from h0 = 0.08 errs by 1.6-6 rad at its first four levels (slope 0.05), and its
-  // finer levels leave the order undefined, not failed. (An order-0 scheme then runs its budget.)
-  const double scale = c.rounding.empty() ? kNaN : c.rounding.back() / (kRoundoffUlpsPerStep * kEps * steps);
-  const bool saturated = !(c.error.back() < 0.1 * scale);
-  if (c.at_least) {
-    const double low = c.expected - tol;
-    return (slope - 2 * se >= low && last >= low) || (slope + 2 * se < low && last < low && !saturated) ? 'd' : 'o';
-  }
-  const double dev = std::abs(slope - c.expected), last_dev = std::abs(last - c.expected);
-  return (dev + 2 * se <= tol && last_dev <= tol) || (dev - 2 * se > tol && last_dev > tol && !saturated) ? 'd' : 'o';
-}
-
 /// Whether Q_II is stable: its primary level passes, or fails by far (a quarter of 2^p) or at three
 /// triples in a row whose deviation no longer shrinks by 1.5x (assess_qii's pre-asymptotic rule);
 /// 'f': the finer triples' differences are at round-off, or none is clear of it.
@@ -570,10 +540,9 @@ std::string decision_of(const PairResult& R, const Problem& p, const Ladder& L) 
   std::string states;
   // The claims: gating error metrics (an informational one, the printed q-error near its floor, would
   // hold a ladder whose claims are settled), Q_II and the claimed invariants.
-  const double steps = double(R.ladder.steps(R.ladder.levels - 1));
   for (const auto* section : {&R.convergence, &R.paper_measures})
     for (const auto& [name, c] : *section)
-      if (c.gating) states += order_state(c, steps);
+      if (c.gating) states += order_state(c);
   states += qii_state(R.q_ii);
   states += qii_state(R.q_ii_full);
   for (const InvariantResult& ir : R.invariants)
@@ -584,6 +553,32 @@ std::string decision_of(const PairResult& R, const Problem& p, const Ladder& L) 
 }
 
 }  // namespace
+
+char order_state(const Convergence& c) {
+  if (c.error.empty() || !std::isfinite(c.error.back())) return 'o';
+  if (!(c.error.back() > c.floor.back())) return 'f';
+  const double slope = c.fit.slope, se = c.fit.stderr_slope, tol = kSlopeTolerance;
+  if (c.verdict == Verdict::undefined || !std::isfinite(slope) || !std::isfinite(se)) return 'o';
+  // Four levels in the asymptotic range, three local slopes that agree: with three, an erratic ladder
+  // settled on a wrong slope (campello_symplectic_euler on torus_free: local slopes 1.84, 0.96, 1.51,
+  // 1.43, then 1.01).
+  if (std::count(c.asymptotic.begin(), c.asymptotic.end(), true) < 4) return 'o';
+  // The finest local slope must agree: a fit over few levels whose local slopes still climb toward
+  // p (lgvi's q-error on heavy_top: 0.85, 0.57, 0.86, then 0.89, 1.06) is not yet a failure.
+  const double last = c.local_slopes.empty() ? kNaN : c.local_slopes.back();
+  if (!std::isfinite(last)) return 'o';
+  // A failure is not settled on saturated errors, a tenth of the error's own size or more (the
+  // metric's ErrorMeasure::saturation; pi for an angle): ode_step on dzhanibekov from h0 = 0.08 errs
+  // by 1.6-6 rad at its first four levels (slope 0.05), and its finer levels leave the order
+  // undefined, not failed. (An order-0 scheme then runs its budget.)
+  const bool saturated = !(c.error.back() < 0.1 * c.saturation);
+  if (c.at_least) {
+    const double low = c.expected - tol;
+    return (slope - 2 * se >= low && last >= low) || (slope + 2 * se < low && last < low && !saturated) ? 'd' : 'o';
+  }
+  const double dev = std::abs(slope - c.expected), last_dev = std::abs(last - c.expected);
+  return (dev + 2 * se <= tol && last_dev <= tol) || (dev - 2 * se > tol && last_dev > tol && !saturated) ? 'd' : 'o';
+}
 
 std::string ladder_decision(const Problem& p, const SchemeEntry& s, const Ladder& L, const std::vector<LevelRun>& runs,
                             const ReferenceSolution& ref) {

@@ -272,6 +272,14 @@ struct PairResult {
 /// order fit and two Q_II triples, with one coarse level to spare for a pre-asymptotic start.
 constexpr int kMinDecidingLevels = 4;
 
+/// Whether an order fit is decided by its margin (docs/metrics.md, "Sequential ladders"): over at least
+/// four levels in its asymptotic range, the fitted slope two standard errors inside the verdict's band
+/// (pass) or outside it (fail), and the finest local slope on the same side. 'f': the finest
+/// level's error is at its floor (reference or round-off), where finer levels add nothing to the fit.
+/// 'd' decided, 'o' open (a finer level is needed). A failure is settled only on errors below a tenth of
+/// Convergence::saturation.
+char order_state(const Convergence& c);
+
 /// Whether a sequential ladder stops after the levels `runs` (0 .. runs.size()-1 of L, in order):
 /// "decided", "floor" (ladder_stop's meanings), or "" when a finer level is needed or L is fixed.
 /// Reads the verdict-bearing part of the assessment only (errors, Q_II, invariants).

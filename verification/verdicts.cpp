@@ -80,6 +80,7 @@ Convergence judge_order(const MetricDef& m, const std::vector<double>& h, const 
   Convergence c = assess_order(h, s.error, floor, m.order_factor * order, kSlopeTolerance, m.rule == VerdictRule::order_at_least);
   c.gating = m.gating;
   c.rounding = s.rounding;
+  c.saturation = s.saturation;
   if (!m.note.empty()) c.note = std::string(m.note) + (c.note.empty() ? "" : "; " + c.note);
   return c;
 }

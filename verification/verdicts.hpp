@@ -19,6 +19,7 @@ struct ErrorSeries {
   /// run may accumulate, by which two builds of the same code may differ (the gate's allowance,
   /// docs/gate.md "Tolerances"); a level whose error is not above it is left out of the order fit.
   std::vector<double> rounding;
+  double saturation = kNaN;  // ErrorMeasure::saturation
 };
 
 /// Rules order / order_at_least (docs/metrics.md, "Observed order"), with the metric's gating and note.

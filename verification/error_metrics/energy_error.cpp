@@ -22,7 +22,7 @@ double error(const ErrorInputs& in, const LevelRun& run) {
 double floor(const ErrorInputs&) { return kRoundoffUlps * kEps; }  // relative: 100 ulps
 double one(const ErrorInputs&) { return 1.0; }
 
-constexpr ErrorMeasure kEError{error, floor, one};
+constexpr ErrorMeasure kEError{error, floor, one, one};
 
 }  // namespace
 

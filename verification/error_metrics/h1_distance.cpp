@@ -40,7 +40,7 @@ double floor(const ErrorInputs& in) {
 }
 double scale(const ErrorInputs& in) { return std::sqrt(in.span()) * (1 + reference_omega_scale(in)); }
 
-constexpr ErrorMeasure kDistance{distance, floor, scale};
+constexpr ErrorMeasure kDistance{distance, floor, scale, scale};
 
 }  // namespace
 

@@ -26,8 +26,8 @@ double floor_over_grid(const ErrorInputs& in) {
 }
 double omega_scale(const ErrorInputs& in) { return std::max(1.0, reference_omega_scale(in)); }
 
-constexpr ErrorMeasure kAtEnd{at_end, floor_at_end, omega_scale};
-constexpr ErrorMeasure kOverGrid{over_grid, floor_over_grid, omega_scale};
+constexpr ErrorMeasure kAtEnd{at_end, floor_at_end, omega_scale, omega_scale};
+constexpr ErrorMeasure kOverGrid{over_grid, floor_over_grid, omega_scale, omega_scale};
 
 }  // namespace
 

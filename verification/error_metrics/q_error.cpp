@@ -51,7 +51,7 @@ double floor(const ErrorInputs& in) {
 }
 double one(const ErrorInputs&) { return 1.0; }
 
-constexpr ErrorMeasure kQError{error, floor, one};
+constexpr ErrorMeasure kQError{error, floor, one, one};
 
 }  // namespace
 
