@@ -363,7 +363,9 @@ ErrorSeries error_series(const ErrorInputs& in, const std::vector<LevelRun>& run
   s.rounding.resize(std::size_t(in.L.levels));
   for (std::size_t k = 0; k < s.rounding.size(); ++k)
     s.rounding[k] = kRoundoffUlpsPerStep * kEps * double(in.L.steps(int(k))) * scale;
-  s.saturation = e.saturation(in);
+  // Most metrics' size is their rounding scale (the same function): not evaluated twice (the omega
+  // and H1 scales walk the whole reference grid).
+  s.saturation = e.saturation == e.rounding_scale ? scale : e.saturation(in);
   return s;
 }
 
@@ -570,7 +572,7 @@ char order_state(const Convergence& c) {
   // A failure is not settled on saturated errors, a tenth of the error's own size or more (the
   // metric's ErrorMeasure::saturation; pi for an angle): ode_step on dzhanibekov from h0 = 0.08 errs
   // by 1.6-6 rad at its first four levels (slope 0.05), and its finer levels leave the order
-  // undefined, not failed. (An order-0 scheme then runs its budget.)
+  // undefined, not failed. (An order-0 scheme whose errors are that large then runs its budget.)
   const bool saturated = !(c.error.back() < 0.1 * c.saturation);
   if (c.at_least) {
     const double low = c.expected - tol;
