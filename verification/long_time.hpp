@@ -6,6 +6,7 @@
 // linear drift (3/4 <= a < 3/2), faster than linear (a >= 3/2), or round-off when the largest
 // deviation stays within the rounding a run of that length accumulates.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,32 @@ struct LongTimeEnergy {
   bool uncertain = false;       // the exponent is within 2 standard errors of a class boundary
   double seconds = 0;
 };
+
+/// One invariant's deviation over a long run at a fixed step: the running maximum of |I - I0| / S_I at
+/// log-spaced times, its growth exponent and behaviour (as above), and the signed drift.
+struct InvariantGrowth {
+  std::string name;
+  double scale = kNaN;          // S_I (docs/metrics.md, Invariants)
+  std::vector<double> t, max_deviation;
+  LineFit fit;
+  std::string behaviour = "undefined";
+  bool uncertain = false;
+  /// d/dt of (I - I0) / S_I: the mean over the run's last tenth of steps less the mean over its first
+  /// tenth, over the time between their centres (a linear drift's rate; near 0 for an oscillation).
+  double drift_rate = kNaN;
+  double final_mean = kNaN;  // the mean of (I - I0) / S_I over the run's last tenth of steps
+};
+struct LongTimeRun {
+  std::string status = "ok";  // ok | breakdown
+  std::string reason;
+  std::int64_t steps_run = 0;
+  std::vector<InvariantGrowth> invariants;  // in the order asked for
+};
+/// Runs s on p for `steps` steps of size h, every step observed: the invariants `which` (indices into
+/// p.invariants(), each holding from t0) and, after each step, `each` on the state (the card's
+/// probes). The one long run both the energy run below and the conformance card use.
+LongTimeRun long_time_run(const Problem& p, const SchemeEntry& s, double h, std::int64_t steps,
+                          const std::vector<std::size_t>& which, const std::function<void(const State&)>& each = {});
 
 /// The behaviour a fitted exponent indicates (see above); `final_deviation` is the last running
 /// maximum, compared with the round-off of `steps` steps, 10 eps sqrt(steps).
