@@ -83,7 +83,7 @@ int run_command(int argc, char** argv) {
                                       add_reference(app), add_verify(app, command), add_bench(app, command),
                                       add_gate(app, command), add_compare(app, command), add_report(app),
                                       add_ladder(app),  add_score(app, command),   add_merge(app),
-                                      add_history(app), add_bench_driver(app)};
+                                      add_history(app), add_card(app, command), add_bench_driver(app)};
 
   // An unknown first word would otherwise only get CLI11's "A subcommand is required".
   const CLI::App* chosen = nullptr;

@@ -31,7 +31,7 @@ namespace {
 struct SchemaInfo {
   std::string_view file, what;
 };
-constexpr std::array<SchemaInfo, 8> kSchemas{{
+constexpr std::array<SchemaInfo, 9> kSchemas{{
     {"problem-1.schema.json", "the problem-file schema (docs/problem-files.md)"},
     {"report-1.0.schema.json", "the report schema (reports/schema/report-1.0.schema.json)"},
     {"bench-1.0.schema.json", "the bench report schema (reports/schema/bench-1.0.schema.json)"},
@@ -40,6 +40,7 @@ constexpr std::array<SchemaInfo, 8> kSchemas{{
     {"expectations-1.0.schema.json", "the expected-findings schema (docs/gate.md)"},
     {"history-1.0.schema.json", "the history trends schema (docs/history.md)"},
     {"gate-summary-1.0.schema.json", "the gate summary schema (docs/gate.md)"},
+    {"card-1.0.schema.json", "the conformance card schema (docs/card.md)"},
 }};
 
 /// Each schema parsed once, on first use (valijson::Schema is not copyable: filled in place).

@@ -11,7 +11,7 @@
 
 namespace rigidbench {
 
-enum class DocumentSchema { problem, report, bench, compare, gate_snapshot, expectations, history, gate_summary };
+enum class DocumentSchema { problem, report, bench, compare, gate_snapshot, expectations, history, gate_summary, card };
 
 /// The schema's file name under reports/schema/ (and share/rigidbench/schema/ once installed).
 std::string_view schema_file_name(DocumentSchema s);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../reports/bench_report.hpp"
+#include "../reports/card_report.hpp"
 #include "../reports/verify_report.hpp"
 #include "../tracking/snapshot.hpp"
 #include "support.hpp"
@@ -128,6 +129,12 @@ TEST_CASE("schema.declarations: the verify report's schema describes exactly wha
 
 TEST_CASE("schema.declarations: the bench report's schema describes exactly what its declarations write") {
   const std::vector<std::string> p = mismatches(rigidbench::BenchReport::declared_shape(), "bench-1.0.schema.json");
+  for (const std::string& m : p) UNSCOPED_INFO(m);
+  CHECK(p.empty());
+}
+
+TEST_CASE("schema.declarations: the card report's schema describes exactly what its declarations write") {
+  const std::vector<std::string> p = mismatches(rigidbench::CardReport::declared_shape(), "card-1.0.schema.json");
   for (const std::string& m : p) UNSCOPED_INFO(m);
   CHECK(p.empty());
 }

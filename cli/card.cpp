@@ -1,0 +1,108 @@
+// `rigidbench card`: the conformance card of every selected scheme (docs/card.md) as JSON, Markdown
+// and one HTML page. The determinism across processes is this program run again on the same probe
+// (the hidden --fingerprint-of), its fingerprint compared with this process's.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "commands.hpp"
+#include "../core/data_files.hpp"
+#include "../core/json_schema.hpp"
+#include "../core/process.hpp"
+#include "../problems/catalogue.hpp"
+#include "../reports/card_report.hpp"
+#include "../reports/report.hpp"
+
+namespace rigidbench::cli {
+
+namespace {
+
+struct CardOptions {
+  SchemeOptions schemes;
+  std::string out = "cards", fingerprint_of, expect;
+  int jobs = 0;
+  bool quiet = false;
+  std::vector<std::string> argv;
+};
+
+// The determinism probe's fingerprint from a second process of this program (empty when it could not
+// be run: a scheme this program does not register, such as a Python class).
+std::string fingerprint_in_child(const std::string& scheme, const std::string& self, const std::string& log) {
+  if (!is_registered(scheme) || self.empty()) return {};
+  if (run_process({self, "card", "--fingerprint-of", scheme}, log) != 0) return {};
+  std::ifstream in(log);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  return last;
+}
+
+int run_cards(const CardOptions& o) {
+  const std::vector<const SchemeEntry*> picked = select_schemes(o.schemes.integrators.empty() ? std::vector<std::string>{"*"} : o.schemes.integrators);
+  const std::vector<SchemeEntry> entries = configure_schemes(picked, o.schemes.sets);
+  std::filesystem::create_directories(o.out);
+  CardRequest req;
+  req.jobs = o.jobs;
+  Expectations known;
+  if (!o.expect.empty()) {
+    known = load_expectations(o.expect);
+    req.known = &known;
+  }
+  std::vector<ConformanceCard> cards;
+  const std::string self = o.argv.empty() ? std::string() : std::filesystem::canonical("/proc/self/exe").string();
+  for (const SchemeEntry& e : entries) {
+    ConformanceCard c = make_card(e, req);
+    // Across processes: the same probe in a second process of this program, with the registry's entry
+    // (settings given with --set are this process's alone: not compared).
+    if (c.status == "ok" && !c.determinism.fingerprint.empty() && o.schemes.sets.empty()) {
+      const std::string fp = fingerprint_in_child(c.scheme, self, o.out + "/." + c.scheme + ".fingerprint.log");
+      std::filesystem::remove(o.out + "/." + c.scheme + ".fingerprint.log");
+      if (!fp.empty()) c.determinism.across_processes = fp == c.determinism.fingerprint ? "identical" : "differs";
+    }
+    if (!o.quiet)
+      std::fprintf(stderr, "card %s: gyroscopic %s, energy %s, %.1f s\n", c.scheme.c_str(), c.gyroscopic.verdict.c_str(),
+                   c.energy.summary.c_str(), c.seconds);
+    cards.push_back(std::move(c));
+  }
+  const CardReport report = CardReport::of(std::move(cards), o.argv, iso8601_now());
+  const nlohmann::ordered_json j = report.to_json();
+  validate_document(nlohmann::json::parse(j.dump()), DocumentSchema::card, "the card report being written");
+  write_report(o.out + "/cards.json", j.dump(1) + "\n");
+  // The Markdown and the page from the JSON alone (reports/render/render_cards.py).
+  const int rc = run_process({python_executable(), data_file("render/render_cards.py"), o.out + "/cards.json", o.out});
+  if (rc != 0) {
+    std::fprintf(stderr, "rigidbench card: the renderer failed (exit %d); cards.json is written\n", rc);
+    return kInternal;
+  }
+  if (!o.quiet) std::printf("wrote %s/cards.json, cards.md and index.html\n", o.out.c_str());
+  return kOk;
+}
+
+}  // namespace
+
+Command add_card(CLI::App& app, const std::vector<std::string>& argv) {
+  auto o = std::make_shared<CardOptions>();
+  o->argv = argv;
+  auto* sc = app.add_subcommand("card", "Conformance card of each scheme: gyroscopic term, energy and momentum against "
+                                        "h|omega|, the Dzhanibekov flip, the largest safe step, determinism, cost (docs/card.md)");
+  o->schemes.add_to(sc, Use::run, "default: every registered scheme, the engines' slow variants included");
+  sc->add_option("--out", o->out, "Output folder: cards.json and cards.md (created)")->capture_default_str();
+  sc->add_option("--jobs", o->jobs, "Threads of the verification part (0: one per core)")->check(CLI::NonNegativeNumber);
+  sc->add_option("--expect", o->expect, "Expected findings (baselines/expected-findings.json): a failed check listed "
+                                       "there carries its reason on the card (docs/findings.md)")
+      ->check(CLI::ExistingFile);
+  sc->add_flag("--quiet", o->quiet, "No progress on stderr");
+  sc->add_option("--fingerprint-of", o->fingerprint_of, "Print the determinism probe's fingerprint of one scheme and exit")
+      ->group("");
+  return {sc, [o] {
+            if (!o->fingerprint_of.empty()) {
+              const Problem p = catalogue_problem("free_body");
+              std::cout << run_fingerprint(p, find_scheme(o->fingerprint_of), 0.01, CardRequest{}.determinism_steps) << "\n";
+              return kOk;
+            }
+            return run_cards(*o);
+          }};
+}
+
+}  // namespace rigidbench::cli
