@@ -189,6 +189,7 @@ int render_reports(const std::vector<std::string>& inputs, const std::string& ou
     const DocumentSchema schema = kind == "bench"                 ? DocumentSchema::bench
                                   : kind == "compare"             ? DocumentSchema::compare
                                   : kind == "rigidbench-history" ? DocumentSchema::history
+                                  : kind == "card"               ? DocumentSchema::card
                                                                   : DocumentSchema::report;
     validate_document(j, schema, cat("report: '", f, "'"));
   }

@@ -19,6 +19,7 @@
 #include "../problems/catalogue.hpp"
 #include "../problems/problem_file.hpp"
 #include "../reference/reference.hpp"
+#include "../reports/card_report.hpp"
 #include "../reports/report.hpp"
 #include "../reports/verify_report.hpp"
 #include "../verification/expectations.hpp"
@@ -359,6 +360,30 @@ void bind_runs(py::module_& m) {
         require_verified(s, "");
         return finish(s, out, command, started, expect);
       });
+  m.def(
+      "card",
+      [](const py::object& scheme, const std::vector<std::string>& settings, bool measure_cost,
+         std::optional<double> step_timeout, std::optional<std::vector<double>> h_omega, double sweep_span,
+         int flip_intervals, double safe_min_h_omega, bool verification) {
+        std::vector<SchemeEntry> e = schemes_of(scheme, settings, NAN);
+        if (e.size() != 1) throw InputError("card takes one scheme (a Python class or a registered name)");
+        CardRequest req;
+        req.measure_cost = measure_cost;
+        if (h_omega) req.h_omega = *h_omega;
+        req.sweep_span = sweep_span;
+        req.flip_intervals = flip_intervals;
+        req.safe_min_h_omega = safe_min_h_omega;
+        req.verification = verification;
+        check_card_request(req);
+        ConformanceCard c;
+        python::run_watched([&] { c = make_card(e[0], req); }, timeout_of(step_timeout));
+        return to_python(CardReport::of({std::move(c)}, {"python", "rigidbench.card"}, iso8601_now()).to_json());
+      },
+      py::arg("scheme"), py::arg("settings") = std::vector<std::string>{}, py::arg("measure_cost") = true,
+      py::arg("step_timeout") = kDefaultStepTimeout, py::arg("h_omega") = py::none(), py::arg("sweep_span") = 100.0,
+      py::arg("flip_intervals") = 4, py::arg("safe_min_h_omega") = 1e-4, py::arg("verification") = true,
+      "The conformance card of one scheme (a Python class or a registered name), as `rigidbench card` writes it: "
+      "a dict with `cards`, one card (docs/card.md). Across processes is not measured for a Python class.");
   m.def(
       "_time_steps",
       [](const py::object& cls, const Problem& p, double h, int steps, int repetitions) {

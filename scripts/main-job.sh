@@ -39,13 +39,16 @@ stage "paper suite" run_verify verify --suite paper --quiet --out "$OUT/verify-p
 # (callgrind), work-precision. Writes $OUT/bench.json (rigidbench) and $OUT/benchmark.json (Google
 # Benchmark's own format).
 stage "bench" "$B" bench --min-time 0.02 --repetitions 3 --out "$OUT"
+# The conformance cards of the default selection (docs/card.md): cards.json, cards.md, index.html.
+stage "cards" "$B" card --integrator all --expect baselines/expected-findings.json --quiet --out "$OUT/cards"
 stage "compare" "$B" compare --in "$OUT/verify-quick.json" --bench "$OUT/bench.json" --out "$OUT"
 stage "report" "$B" report --in "$OUT/verify-quick.json" --in "$OUT/verify-paper.json" --in "$OUT/bench.json" \
-  --in "$OUT/compare.json" --out "$OUT/report"
+  --in "$OUT/compare.json" --in "$OUT/cards/cards.json" --out "$OUT/report"
 echo
 echo "main job done:"
 echo "  HTML report:     $OUT/report/index.html (figures in $OUT/report/figures/)"
 echo "  head-to-head:    $OUT/compare.md ($OUT/compare.json)"
+echo "  cards:           $OUT/cards/index.html ($OUT/cards/cards.json, cards.md)"
 echo "  verification:    $OUT/verify-quick.json, $OUT/verify-paper.json"
 echo "  cost:            $OUT/bench.json, $OUT/benchmark.json (Google Benchmark format)"
 if [ "$verdicts" -eq 1 ]; then

@@ -204,6 +204,26 @@ class LieEuler:
 
 
 class ModuleTest(unittest.TestCase):
+    def test_card_of_a_python_scheme(self):
+        # docs/card.md: a Python class gets the card a compiled scheme gets, through the same probes
+        # (short ones here); across processes is not measured for a class the program cannot load.
+        doc = rigidbench.card(LieEuler, h_omega=[0.01, 0.1], sweep_span=10, flip_intervals=1, safe_min_h_omega=0.01,
+                              verification=False)
+        c = doc["cards"][0]
+        self.assertEqual(c["scheme"], "py_lie_euler")
+        self.assertEqual(c["gyroscopic"]["verdict"], "present")
+        self.assertEqual(c["energy"]["summary"], "gaining")  # explicit Lie-Euler gains energy (as the built-in)
+        self.assertEqual(c["determinism"]["same_process"], "identical")
+        self.assertEqual(c["determinism"]["across_threads"], "identical")
+        self.assertEqual(c["determinism"]["across_processes"], "not_measured")
+        self.assertEqual(c["orders"], [])  # verification=False: the probes alone
+        # Lie-Euler's safe step is 1.4e-4 (the built-in's card): below the search's start here.
+        self.assertIsNone(c["safe_step"]["safe_h_omega"])
+        self.assertLessEqual(c["safe_step"]["unsafe_h_omega"], 0.01)
+        self.assertEqual(c["safe_step"]["limited_by"], "attitude")
+        with self.assertRaises(rigidbench.InputError):
+            rigidbench.card(LieEuler, h_omega=[0.0])
+
     def test_progress_by_default_only_at_a_terminal(self):
         # verify's progress (stderr, file descriptor 2) is on by default at a terminal and off when
         # stderr is a pipe, a file or a notebook's stream.

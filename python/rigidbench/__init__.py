@@ -29,13 +29,13 @@ except ImportError:  # a python3 other than Debian's (pyenv, a venv) of the same
     import rigidbench_debian_numpy  # noqa: F401
     import numpy as _np
 
-from ._rigidbench import (BodyState, InputError, Problem, State, ladder, load_problem, problem,  # noqa: F401
+from ._rigidbench import (BodyState, InputError, Problem, State, card, ladder, load_problem, problem,  # noqa: F401
                           problem_names, quick_problem_names, schemes, score, simulate)
 from . import _rigidbench
 
 __version__ = _rigidbench.__version__  # rigidbench --version, CMake's project version, CITATION.cff
 
-__all__ = ["BodyState", "InputError", "Problem", "State", "ladder", "load_problem", "problem", "problem_names",
+__all__ = ["BodyState", "InputError", "Problem", "State", "card", "ladder", "load_problem", "problem", "problem_names",
            "quick_problem_names", "Report", "schemes", "score", "simulate", "verify", "call_overhead_ns"]
 
 

@@ -47,6 +47,8 @@ def report_kind(j):
         return "compare"
     if j.get("kind") == "rigidbench-history":
         return "history"
+    if j.get("kind") == "card":
+        return "card"
     if j.get("suite") == "paper" or j.get("paper_reproductions"):
         return "paper"
     if "results" in j:
@@ -56,7 +58,7 @@ def report_kind(j):
 
 SCHEMAS = {"verify": "report-1.0.schema.json", "paper": "report-1.0.schema.json",
            "bench": "bench-1.0.schema.json", "compare": "compare-1.0.schema.json",
-           "history": "history-1.0.schema.json"}
+           "history": "history-1.0.schema.json", "card": "card-1.0.schema.json"}
 
 
 def load_inputs(paths):
@@ -64,7 +66,7 @@ def load_inputs(paths):
         import jsonschema
     except ImportError:  # validation is the test suite's job too; rendering can go on without it
         jsonschema = None
-    out = {"verify": [], "paper": [], "bench": [], "compare": [], "history": []}
+    out = {"verify": [], "paper": [], "bench": [], "compare": [], "history": [], "card": []}
     for p in paths:
         try:
             with open(p) as f:
@@ -75,7 +77,7 @@ def load_inputs(paths):
             raise BadInput(f"'{p}' is not valid JSON: {e}")
         kind = report_kind(j)
         if kind is None:
-            raise BadInput(f"'{p}' is not a rigidbench report (verify, paper, bench, compare or history)")
+            raise BadInput(f"'{p}' is not a rigidbench report (verify, paper, bench, compare, history or card)")
         if jsonschema is not None:
             with open(os.path.join(SCHEMA_DIR, SCHEMAS[kind])) as f:
                 schema = json.load(f)
@@ -1745,8 +1747,20 @@ def legend_html():
             "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in items) + "</dl></details>")
 
 
+def cards_section(path, doc, out_dir):
+    """The conformance cards (docs/card.md): their table, each scheme's name linking to its card on the
+    cards' own page (index.html beside the cards' JSON, rendered by render_cards.py)."""
+    sys.path.insert(0, HERE)
+    import render_cards
+    page = os.path.relpath(os.path.join(os.path.dirname(os.path.abspath(path)), "index.html"), os.path.abspath(out_dir))
+    return (f'<h2 id="cards">Conformance cards</h2><p>Gyroscopic term, energy against h|&omega;|, the Dzhanibekov flip, '
+            f'the largest safe step, determinism and cost of {len(doc["cards"])} scheme(s); the page with every card: '
+            f'<a href="{esc(page)}">{esc(page)}</a> (docs/card.md).</p>'
+            + render_cards.table(doc["cards"], table_id="card-table", link=page))
+
+
 def build_html(inputs, figs, out_dir, inline=False, tables=(), interactive=None):
-    first = next(j for k in ("verify", "bench", "paper", "compare", "history") for _, j in inputs[k])
+    first = next(j for k in ("verify", "bench", "paper", "compare", "history", "card") for _, j in inputs[k])
     tool, machine = first.get("tool", {}), first.get("machine", {})
     parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>rigidbench report</title>"
              f"<style>{CSS}</style></head><body>",
@@ -1775,12 +1789,15 @@ def build_html(inputs, figs, out_dir, inline=False, tables=(), interactive=None)
                                 ("problems", "Per problem", inputs["verify"] or inputs["bench"]),
                                 ("schemes", "Per scheme", inputs["verify"]),
                                 ("papers", "Paper reproductions", inputs["paper"]),
-                                ("history", "History", inputs["history"])):
+                                ("history", "History", inputs["history"]),
+                                ("cards", "Conformance cards", inputs["card"])):
         if cond:
             nav.append(f'<a href="#{anchor}">{label}</a>')
     parts.append("<nav>" + "".join(nav) + "</nav>")
     if inputs["verify"] or inputs["compare"]:
         parts.append(who_wins(inputs))
+    for path, doc in inputs["card"]:
+        parts.append(cards_section(path, doc, out_dir))
     labels = input_labels([p for p, _ in inputs["verify"]])
     for n, ((_, rep), label) in enumerate(zip(inputs["verify"], labels)):
         s = rep["summary"]
