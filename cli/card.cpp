@@ -41,6 +41,9 @@ std::string fingerprint_in_child(const std::string& scheme, const std::string& s
 int run_cards(const CardOptions& o) {
   const std::vector<const SchemeEntry*> picked = select_schemes(o.schemes.integrators.empty() ? std::vector<std::string>{"*"} : o.schemes.integrators);
   const std::vector<SchemeEntry> entries = configure_schemes(picked, o.schemes.sets);
+  if (std::filesystem::exists(o.out) && !std::filesystem::is_directory(o.out))
+    throw InputError(cat("card: --out '", o.out, "' is a file: it names the folder that gets cards.json, cards.md and index.html"));
+  require_out_folder(o.out);  // its parent exists, as for every --out
   std::filesystem::create_directories(o.out);
   CardRequest req;
   req.jobs = o.jobs;

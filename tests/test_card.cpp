@@ -3,6 +3,7 @@
 // damping at (h|omega|)^2 per step, a clock that runs fast - each get the card they should, and the
 // safe-step search finds a step known in closed form.
 #include <cmath>
+#include <fstream>
 
 #include "../core/json_schema.hpp"
 #include "../core/so3.hpp"
@@ -267,4 +268,21 @@ TEST_CASE("card: a card is written, valid against its schema, and read back the 
   const nlohmann::json plain = nlohmann::json::parse(j.dump());
   REQUIRE_NOTHROW(validate_document(plain, DocumentSchema::card, "test"));
   CHECK(CardReport::read(plain, "test").to_json().dump() == j.dump());
+}
+
+TEST_CASE("card: bad input is refused with exit 2 before any work", "[card]") {
+  const std::string file = test::tmp_path("card-out-is-a-file");
+  { std::ofstream(file) << "x"; }
+  const test::CommandResult a = test::run_cli("card --integrator lgvi --quiet --out " + file);
+  CHECK(a.exit_code == 2);
+  CHECK(a.output.find("is a file") != std::string::npos);
+  const test::CommandResult b = test::run_cli("card --integrator no_such_scheme --quiet --out " + test::tmp_path("card-x"));
+  CHECK(b.exit_code == 2);
+  CHECK(b.output.find("no registered integrator matches") != std::string::npos);
+  CardRequest req;
+  req.h_omega = {1e-3, std::nan("")};
+  CHECK_THROWS_AS(check_card_request(req), InputError);
+  req.h_omega = {1e-3};
+  req.sweep_span = 1e9;  // a sweep that would never end
+  CHECK_THROWS_AS(check_card_request(req), InputError);
 }
