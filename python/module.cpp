@@ -361,6 +361,19 @@ void bind_runs(py::module_& m) {
         return finish(s, out, command, started, expect);
       });
   m.def(
+      "_time_steps",
+      [](const py::object& cls, const Problem& p, double h, int steps, int repetitions) {
+        const SchemeEntry e = python::python_scheme_entry(cls, NAN);
+        double ns = NAN;
+        python::run_watched([&] { ns = measure_cost(p, e, h, steps, repetitions).ns_per_step; }, kDefaultStepTimeout);
+        return ns;
+      },
+      "ns per step of a Python scheme class through the runner's own call path (min over repetitions)");
+}
+
+/// The conformance card of one scheme (as `rigidbench card`; docs/card.md).
+void bind_card(py::module_& m) {
+  m.def(
       "card",
       [](const py::object& scheme, const std::vector<std::string>& settings, bool measure_cost,
          std::optional<double> step_timeout, std::optional<std::vector<double>> h_omega, double sweep_span,
@@ -384,15 +397,6 @@ void bind_runs(py::module_& m) {
       py::arg("flip_intervals") = 4, py::arg("safe_min_h_omega") = 1e-4, py::arg("verification") = true,
       "The conformance card of one scheme (a Python class or a registered name), as `rigidbench card` writes it: "
       "a dict with `cards`, one card (docs/card.md). Across processes is not measured for a Python class.");
-  m.def(
-      "_time_steps",
-      [](const py::object& cls, const Problem& p, double h, int steps, int repetitions) {
-        const SchemeEntry e = python::python_scheme_entry(cls, NAN);
-        double ns = NAN;
-        python::run_watched([&] { ns = measure_cost(p, e, h, steps, repetitions).ns_per_step; }, kDefaultStepTimeout);
-        return ns;
-      },
-      "ns per step of a Python scheme class through the runner's own call path (min over repetitions)");
 }
 
 /// Scoring trajectories written by any program (as `rigidbench score`).
@@ -463,5 +467,6 @@ PYBIND11_MODULE(_rigidbench, m) {
   bind_problem(m);
   bind_catalogue(m);
   bind_runs(m);
+  bind_card(m);
   bind_score(m);
 }
