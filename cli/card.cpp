@@ -1,6 +1,10 @@
 // `rigidbench card`: the conformance card of every selected scheme (docs/card.md) as JSON, Markdown
 // and one HTML page. The determinism across processes is this program run again on the same probe
 // (the hidden --fingerprint-of), its fingerprint compared with this process's.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -26,25 +30,48 @@ struct CardOptions {
   std::vector<std::string> argv;
 };
 
-// The determinism probe's fingerprint from a second process of this program (empty when it could not
-// be run: a scheme this program does not register, such as a Python class).
-std::string fingerprint_in_child(const std::string& scheme, const std::string& self, const std::string& log) {
-  if (!is_registered(scheme) || self.empty()) return {};
-  if (run_process({self, "card", "--fingerprint-of", scheme}, log) != 0) return {};
-  std::ifstream in(log);
+// The determinism probe's fingerprint from a second process of this program, or why there is none.
+// Its output goes to a file of the temporary folder (never to our stdout, nor into --out).
+struct ChildFingerprint {
+  std::string fingerprint, why_not;
+};
+ChildFingerprint fingerprint_in_child(const std::string& scheme) {
+  if (!is_registered(scheme)) return {"", "a scheme this program does not register"};
+  std::error_code ec;
+  const std::string self = std::filesystem::canonical("/proc/self/exe", ec).string();
+  if (ec) return {"", "this program's path is not known (/proc/self/exe)"};
+  const std::filesystem::path log =
+      std::filesystem::temp_directory_path(ec) / cat("rigidbench-card-", std::to_string(::getpid()), "-", scheme, ".log");
+  const int rc = run_process({self, "card", "--fingerprint-of", scheme}, log.string());
   std::string line, last;
-  while (std::getline(in, line))
-    if (!line.empty()) last = line;
-  return last;
+  {
+    std::ifstream in(log);
+    while (std::getline(in, line))
+      if (!line.empty()) last = line;
+  }
+  std::filesystem::remove(log, ec);
+  if (rc != 0 || last.size() != 16) return {"", cat("the second process failed (exit ", std::to_string(rc), ")")};
+  return {last, ""};
+}
+
+// Refuses an --out that cannot take the cards before any work: empty, a file, a missing parent, a
+// folder this process cannot write.
+void check_out_folder(const std::string& out) {
+  namespace fs = std::filesystem;
+  if (out.empty()) throw InputError("card: --out is empty: it names the folder that gets cards.json, cards.md and index.html");
+  if (fs::exists(out) && !fs::is_directory(out))
+    throw InputError(cat("card: --out '", out, "' is a file: it names the folder that gets cards.json, cards.md and index.html"));
+  require_out_folder(out);  // its parent exists, as for every --out
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec || ::access(out.c_str(), W_OK) != 0)
+    throw InputError(cat("card: --out '", out, "' cannot be written (", ec ? ec.message() : std::string(std::strerror(errno)), ")"));
 }
 
 int run_cards(const CardOptions& o) {
-  const std::vector<const SchemeEntry*> picked = select_schemes(o.schemes.integrators.empty() ? std::vector<std::string>{"*"} : o.schemes.integrators);
+  const std::vector<const SchemeEntry*> picked = select_schemes(o.schemes.integrators.empty() ? std::vector<std::string>{"all"} : o.schemes.integrators);
   const std::vector<SchemeEntry> entries = configure_schemes(picked, o.schemes.sets);
-  if (std::filesystem::exists(o.out) && !std::filesystem::is_directory(o.out))
-    throw InputError(cat("card: --out '", o.out, "' is a file: it names the folder that gets cards.json, cards.md and index.html"));
-  require_out_folder(o.out);  // its parent exists, as for every --out
-  std::filesystem::create_directories(o.out);
+  check_out_folder(o.out);
   CardRequest req;
   req.jobs = o.jobs;
   Expectations known;
@@ -53,15 +80,15 @@ int run_cards(const CardOptions& o) {
     req.known = &known;
   }
   std::vector<ConformanceCard> cards;
-  const std::string self = o.argv.empty() ? std::string() : std::filesystem::canonical("/proc/self/exe").string();
   for (const SchemeEntry& e : entries) {
     ConformanceCard c = make_card(e, req);
     // Across processes: the same probe in a second process of this program, with the registry's entry
     // (settings given with --set are this process's alone: not compared).
-    if (c.status == "ok" && !c.determinism.fingerprint.empty() && o.schemes.sets.empty()) {
-      const std::string fp = fingerprint_in_child(c.scheme, self, o.out + "/." + c.scheme + ".fingerprint.log");
-      std::filesystem::remove(o.out + "/." + c.scheme + ".fingerprint.log");
-      if (!fp.empty()) c.determinism.across_processes = fp == c.determinism.fingerprint ? "identical" : "differs";
+    if (c.status == "ok" && !c.determinism.fingerprint.empty()) {
+      const ChildFingerprint fp =
+          c.settings.empty() ? fingerprint_in_child(c.scheme) : ChildFingerprint{"", "settings given with --set"};
+      if (!fp.fingerprint.empty()) c.determinism.across_processes = fp.fingerprint == c.determinism.fingerprint ? "identical" : "differs";
+      else c.determinism.note += cat("; across processes not measured: ", fp.why_not);
     }
     if (!o.quiet)
       std::fprintf(stderr, "card %s: gyroscopic %s, energy %s, %.1f s\n", c.scheme.c_str(), c.gyroscopic.verdict.c_str(),
@@ -89,9 +116,10 @@ Command add_card(CLI::App& app, const std::vector<std::string>& argv) {
   o->argv = argv;
   auto* sc = app.add_subcommand("card", "Conformance card of each scheme: gyroscopic term, energy and momentum against "
                                         "h|omega|, the Dzhanibekov flip, the largest safe step, determinism, cost (docs/card.md)");
-  o->schemes.add_to(sc, Use::run, "default: every registered scheme, the engines' slow variants included");
-  sc->add_option("--out", o->out, "Output folder: cards.json and cards.md (created)")->capture_default_str();
-  sc->add_option("--jobs", o->jobs, "Threads of the verification part (0: one per core)")->check(CLI::NonNegativeNumber);
+  o->schemes.add_to(sc, Use::run, "'*': every registered scheme, the engines' slow variants and the adaptive schemes included");
+  sc->add_option("--out", o->out, "Output folder: cards.json, cards.md and index.html (created; its parent must exist)")
+      ->capture_default_str();
+  sc->add_option("--jobs", o->jobs, "Threads of the verification part (0: one per core)")->check(CLI::Range(0, 4096));
   sc->add_option("--expect", o->expect, "Expected findings (baselines/expected-findings.json): a failed check listed "
                                        "there carries its reason on the card (docs/findings.md)")
       ->check(CLI::ExistingFile);

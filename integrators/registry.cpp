@@ -210,9 +210,9 @@ std::vector<SchemeEntry> configure_schemes(const std::vector<const SchemeEntry*>
       }
     }
     if (!applied)
-      throw InputError(cat("--set '", a, "': ", scheme.empty() ? "no selected integrator" : "'" + scheme + "'",
-                           " declares a setting '", name, "' (settings of the selection: ", known.empty() ? "none" : known,
-                           ")"));
+      throw InputError(cat("--set '", a, "': ",
+                           scheme.empty() ? "no selected integrator declares a setting '" : "'" + scheme + "' declares no setting '",
+                           name, "' (settings of the selection: ", known.empty() ? "none" : known, ")"));
   }
   return out;
 }

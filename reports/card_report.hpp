@@ -61,7 +61,8 @@ template <>
 struct Fields<EnergySweep> {
   static constexpr auto list() {
     return std::tuple{RIGIDBENCH_FIELD(problem), RIGIDBENCH_FIELD(omega), RIGIDBENCH_FIELD(t_span), RIGIDBENCH_FIELD(summary),
-                      RIGIDBENCH_FIELD(summary_h_omega), RIGIDBENCH_FIELD(summary_amplitude), RIGIDBENCH_FIELD(points)};
+                      RIGIDBENCH_FIELD(summary_h_omega), RIGIDBENCH_FIELD(summary_amplitude), RIGIDBENCH_FIELD(toward_from_h_omega),
+                      RIGIDBENCH_FIELD(breakdown_from_h_omega), RIGIDBENCH_FIELD(points)};
   }
 };
 template <>
@@ -125,7 +126,7 @@ template <>
 struct Fields<ConformanceCard> {
   static constexpr auto list() {
     return std::tuple{RIGIDBENCH_FIELD(scheme), RIGIDBENCH_FIELD(title), RIGIDBENCH_FIELD(source), RIGIDBENCH_FIELD(kind),
-                      RIGIDBENCH_FIELD(order), RIGIDBENCH_FIELD(status), RIGIDBENCH_FIELD(reason), RIGIDBENCH_FIELD(gyroscopic),
+                      RIGIDBENCH_FIELD(order), RIGIDBENCH_FIELD(settings), RIGIDBENCH_FIELD(status), RIGIDBENCH_FIELD(reason), RIGIDBENCH_FIELD(gyroscopic),
                       RIGIDBENCH_FIELD(orders), RIGIDBENCH_FIELD(q_ii), RIGIDBENCH_FIELD(energy), RIGIDBENCH_FIELD(flip),
                       RIGIDBENCH_FIELD(safe_step), RIGIDBENCH_FIELD(determinism), RIGIDBENCH_FIELD(cost),
                       RIGIDBENCH_FIELD(claims), RIGIDBENCH_FIELD(beyond_claims), RIGIDBENCH_FIELD(seconds)};

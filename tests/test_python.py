@@ -207,7 +207,7 @@ class ModuleTest(unittest.TestCase):
     def test_card_of_a_python_scheme(self):
         # docs/card.md: a Python class gets the card a compiled scheme gets, through the same probes
         # (short ones here); across processes is not measured for a class the program cannot load.
-        doc = rigidbench.card(LieEuler, h_omega=[0.01, 0.1], sweep_span=10, flip_intervals=1, safe_min_h_omega=0.01,
+        doc = rigidbench.card(LieEuler, h_omega=[0.01, 0.1], sweep_span=10, flip_intervals=2, safe_min_h_omega=0.01,
                               verification=False)
         c = doc["cards"][0]
         self.assertEqual(c["scheme"], "py_lie_euler")

@@ -10,6 +10,7 @@
 #include <limits>
 #include <thread>
 
+#include "../core/cancel.hpp"
 #include "../core/hash.hpp"
 #include "../core/so3.hpp"
 #include "../integrators/integrate.hpp"
@@ -52,6 +53,18 @@ bool has_intermediate_axis(const Vec3& J) {
 double omega_norm(const Problem& p) { return (p.initial.body().R * p.initial.body().W).norm(); }
 
 }  // namespace
+
+std::int64_t probe_steps(double span, double omega, double h_omega, std::int64_t at_least, const char* probe) {
+  const double n = std::round(span * omega / h_omega);
+  if (!(n >= double(at_least)))
+    throw InputError(cat("card: the ", probe, " at h|omega| = ", format_number(h_omega, 3), " would take ", format_number(n, 3),
+                         " step(s) over its ", format_number(span, 4), " s (at least ", std::to_string(at_least),
+                         " are needed: a longer span or a smaller h|omega|)"));
+  if (n > double(kMaxProbeSteps))
+    throw InputError(cat("card: the ", probe, " at h|omega| = ", format_number(h_omega, 3), " would take ", format_number(n, 3),
+                         " steps (at most ", std::to_string(kMaxProbeSteps), "): a larger h|omega| or a shorter span"));
+  return std::int64_t(n);
+}
 
 // ---- the gyroscopic term ----
 
@@ -163,11 +176,13 @@ EnergySweep sweep_energy(const Problem& p, const SchemeEntry& s, const std::vect
   for (InvariantKind kind : {InvariantKind::energy, InvariantKind::casimir, InvariantKind::momentum})
     for (std::size_t i = 0; i < p.invariants().size(); ++i)
       if (p.invariants()[i].kind == kind && !std::isfinite(p.invariants()[i].from_time)) which.push_back(i);
+  for (double ho : h_omega) probe_steps(t_span, sw.omega, ho, 100, "energy sweep");  // every point, before any runs
   int worst = -1;
   for (double ho : h_omega) {
+    if (cancel_requested()) break;
     SweepPoint pt;
     pt.h_omega = ho;
-    pt.steps = std::max<std::int64_t>(1, std::llround(t_span * sw.omega / ho));
+    pt.steps = probe_steps(t_span, sw.omega, ho, 100, "energy sweep");
     pt.h = t_span / double(pt.steps);
     State last = p.initial;
     LongTimeRun run = long_time_run(p, s, pt.h, pt.steps, which, [&](const State& x) { last = x; });
@@ -178,6 +193,8 @@ EnergySweep sweep_energy(const Problem& p, const SchemeEntry& s, const std::vect
     pt.sigma_end = separatrix_distance(p, last);
     pt.toward_intermediate = pt.sigma_end < 0.9 * pt.sigma_start;
     classify_point(pt, p.verification.exact_threshold);
+    if (pt.toward_intermediate && !std::isfinite(sw.toward_from_h_omega)) sw.toward_from_h_omega = ho;
+    if (pt.status != "ok" && !std::isfinite(sw.breakdown_from_h_omega)) sw.breakdown_from_h_omega = ho;
     if (loudness(pt.energy) > worst) {
       worst = loudness(pt.energy);
       sw.summary = pt.energy;
@@ -249,10 +266,12 @@ FlipStudy study_flips(const Problem& p, const SchemeEntry& s, const std::vector<
   CrossingCounter ex{axis, kNaN, kNaN, {}};
   for (int i = 0; i <= n_grid; ++i) ex.see(grid[i], exact.states[i]);
   const double omega = omega_norm(p);
+  for (double ho : h_omega) probe_steps(f.t_span, omega, ho, 20, "flip study");
   for (double ho : h_omega) {
+    if (cancel_requested()) break;
     FlipPoint pt;
     pt.h_omega = ho;
-    const auto N = std::max<std::int64_t>(1, std::llround(f.t_span * omega / ho));
+    const std::int64_t N = probe_steps(f.t_span, omega, ho, 20, "flip study");
     pt.h = f.t_span / double(N);
     pt.flips_expected = int(ex.times.size());
     CrossingCounter seen{axis, kNaN, kNaN, {}};
@@ -434,11 +453,17 @@ void read_verification(ConformanceCard& card, const SuiteResult& r) {
         if (c.asymptotic[k]) o.h_min = std::fmin(o.h_min, c.h[k]), o.h_max = std::fmax(o.h_max, c.h[k]);
       card.orders.push_back(o);
     }
+    const std::vector<PairResult::Check> checks = pr.checks();
     if (pr.q_ii.primary >= 0) {
+      // The median at the primary level, with the verdict the pair's check gives (the one the gate and
+      // the claims below read, decided at the sample times).
       const QiiLevel& q = pr.q_ii.levels[std::size_t(pr.q_ii.primary)];
-      card.q_ii.push_back({pr.problem, pr.q_ii.expected, q.median, q.h, q.verdict});
+      Verdict v = q.verdict;
+      for (const PairResult::Check& c : checks)
+        if (c.name == "q_ii") v = c.verdict;
+      card.q_ii.push_back({pr.problem, pr.q_ii.expected, q.median, q.h, v});
     }
-    for (const PairResult::Check& c : pr.checks()) card.claims.push_back({pr.problem, c.name, c.verdict, c.evidence, ""});
+    for (const PairResult::Check& c : checks) card.claims.push_back({pr.problem, c.name, c.verdict, c.evidence, ""});
     if (pr.problem != "free_body") continue;
     card.cost.runtime = to_string(pr.origin);
     card.cost.ns_per_step = pr.cost.ns_per_step;
@@ -478,19 +503,61 @@ void compare_claims(ConformanceCard& card, const SchemeInfo& info, double exact_
 
 }  // namespace
 
-void check_card_request(const CardRequest& req) {
+void check_card_request(CardRequest& req) {
   if (req.h_omega.empty()) throw InputError("card: the sweep needs at least one h|omega|");
+  std::sort(req.h_omega.begin(), req.h_omega.end());
+  req.h_omega.erase(std::unique(req.h_omega.begin(), req.h_omega.end()), req.h_omega.end());
   for (double x : req.h_omega)
     if (!(x > 0 && x <= 2)) throw InputError(cat("card: h|omega| = ", format_number(x, 6), " is not in (0, 2]"));
   if (!(req.sweep_span > 0 && req.sweep_span <= 1e4))
     throw InputError(cat("card: the sweep's span must be in (0, 1e4] s (got ", format_number(req.sweep_span, 6), ")"));
-  if (req.flip_intervals < 1 || req.flip_intervals > 100) throw InputError("card: flip_intervals must be in 1 .. 100");
+  if (req.flip_intervals < 2 || req.flip_intervals > 100)
+    throw InputError("card: flip_intervals must be in 2 .. 100 (an interval is measured between two flips)");
   if (!(req.safe_min_h_omega > 0 && req.safe_min_h_omega <= 1))
     throw InputError(cat("card: the safe-step search must start at h|omega| in (0, 1] (got ", format_number(req.safe_min_h_omega, 6), ")"));
   if (req.determinism_steps < 1) throw InputError("card: the determinism run needs at least one step");
 }
 
-ConformanceCard make_card(const SchemeEntry& s, const CardRequest& req) {
+namespace {
+
+// The probes at fixed steps (after the verification), each through the driver on the torque-free
+// problems; a stop request (Ctrl-C in Python) ends them between probes.
+void run_probes(ConformanceCard& card, const SchemeEntry& s, const CardRequest& req) {
+  const Problem free_body = catalogue_problem("free_body"), dzhanibekov = catalogue_problem("dzhanibekov");
+  const SchemeInfo& info = *s.info;
+  if (std::string why = not_applicable(info, free_body); !why.empty() || info.adaptive) {
+    card.status = "not_applicable";
+    card.reason = info.adaptive ? "an adaptive scheme chooses its own steps: the probes at a fixed h|omega| do not apply "
+                                  "(its tolerance ladder is in the verification above)"
+                                : why;
+    return;
+  }
+  // Every run's length checked before the first runs (a bad sweep is refused, not found at its end).
+  const double tau = exact_flip_interval(dzhanibekov);
+  for (double ho : req.h_omega) {
+    probe_steps(req.sweep_span, omega_norm(free_body), ho, 100, "energy sweep");
+    probe_steps(req.flip_intervals * tau, omega_norm(dzhanibekov), ho, 20, "flip study");
+  }
+  // 2 s of free_body (W turns by a third of its size) at h|omega| from 0.0275 down by halves.
+  card.gyroscopic = probe_gyroscopic(free_body, s, 2.0, 0.02, 4);
+  if (!cancel_requested()) card.energy = sweep_energy(free_body, s, req.h_omega, req.sweep_span);
+  if (!cancel_requested()) card.flip = study_flips(dzhanibekov, s, req.h_omega, req.flip_intervals);
+  if (!cancel_requested()) card.safe_step = find_safe_step(free_body, s, SafeStepLimits{}, req.safe_min_h_omega);
+  if (!cancel_requested()) card.determinism = check_determinism(free_body, s, 0.01, req.determinism_steps);
+  compare_claims(card, info, free_body.verification.exact_threshold);
+  // A scheme that breaks down wherever it runs (a class that raises, a step that always fails) has no
+  // card to read: said as such, with the first reason, rather than a card of "undefined" rows.
+  const bool sweep_broke = !card.energy.points.empty() && std::all_of(card.energy.points.begin(), card.energy.points.end(),
+                                                                       [](const SweepPoint& p) { return p.status != "ok"; });
+  if (card.gyroscopic.h.empty() && sweep_broke) {
+    card.status = "breakdown";
+    card.reason = card.gyroscopic.evidence;
+  }
+}
+
+}  // namespace
+
+ConformanceCard make_card(const SchemeEntry& s, CardRequest req) {
   check_card_request(req);
   const auto start = std::chrono::steady_clock::now();
   ConformanceCard card;
@@ -500,6 +567,7 @@ ConformanceCard make_card(const SchemeEntry& s, const CardRequest& req) {
   card.source = std::string(info.source);
   card.kind = to_string(info.kind);
   card.order = info.order;
+  card.settings.insert(s.settings.values.begin(), s.settings.values.end());
   if (req.verification) {
     SuiteRequest q;
     q.schemes = {s};
@@ -516,21 +584,7 @@ ConformanceCard make_card(const SchemeEntry& s, const CardRequest& req) {
     for (CardClaim& k : card.claims)
       if (k.verdict == Verdict::fail)
         if (const ExpectedFailure* e = req.known->find(card.scheme, k.problem, k.check)) k.known = e->reason;
-  const Problem free_body = catalogue_problem("free_body"), dzhanibekov = catalogue_problem("dzhanibekov");
-  if (std::string why = not_applicable(info, free_body); !why.empty() || info.adaptive) {
-    card.status = "not_applicable";
-    card.reason = info.adaptive ? "an adaptive scheme chooses its own steps: the probes at a fixed h|omega| do not apply "
-                                  "(its tolerance ladder is in the verification above)"
-                                : why;
-  } else {
-    // 2 s of free_body (W turns by a third of its size) at h|omega| from 0.0275 down by halves.
-    card.gyroscopic = probe_gyroscopic(free_body, s, 2.0, 0.02, 4);
-    card.energy = sweep_energy(free_body, s, req.h_omega, req.sweep_span);
-    card.flip = study_flips(dzhanibekov, s, req.h_omega, req.flip_intervals);
-    card.safe_step = find_safe_step(free_body, s, SafeStepLimits{}, req.safe_min_h_omega);
-    card.determinism = check_determinism(free_body, s, 0.01, req.determinism_steps);
-    compare_claims(card, info, free_body.verification.exact_threshold);
-  }
+  if (!cancel_requested()) run_probes(card, s, req);
   card.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return card;
 }

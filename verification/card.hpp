@@ -8,6 +8,7 @@
 // the probes below, every invariant computed by the problem from the canonical state.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,6 +71,8 @@ struct EnergySweep {
   /// The worst behaviour over the sweep, louder first: gaining > losing > random_walk > bounded > exact.
   std::string summary = "undefined";
   double summary_h_omega = kNaN, summary_amplitude = kNaN;  // the point that set the summary
+  double toward_from_h_omega = kNaN;  // the smallest h|omega| flagged toward the intermediate axis (NaN: none)
+  double breakdown_from_h_omega = kNaN;  // the smallest h|omega| whose run broke down (NaN: none)
 };
 EnergySweep sweep_energy(const Problem& p, const SchemeEntry& s, const std::vector<double>& h_omega, double t_span);
 
@@ -168,7 +171,11 @@ struct CardCost {
 struct ConformanceCard {
   std::string scheme, title, source, kind;
   int order = 0;
-  std::string status = "ok";  // ok | not_applicable (the probes; the verification's parts may still be there)
+  /// The settings the scheme ran with where they differ from its defaults (--set), by name.
+  std::map<std::string, double> settings;
+  /// ok | not_applicable (the probes did not run; the verification's parts may still be there) |
+  /// breakdown (every run of the gyroscopic probe and of the sweep broke down: `reason` is the first).
+  std::string status = "ok";
   std::string reason;
   GyroscopicProbe gyroscopic;
   std::vector<CardOrder> orders;
@@ -202,9 +209,15 @@ struct CardRequest {
   bool verification = true;
 };
 /// Throws InputError for a request that cannot be carded: an empty sweep, a step h|omega| not in (0, 2],
-/// a span or a count not positive, a safe-step start not in (0, 1].
-void check_card_request(const CardRequest& req);
+/// a span not in (0, 1e4] s, fewer than 2 or more than 100 flip intervals, a safe-step start not in
+/// (0, 1]; sorts the sweep's steps and drops repeats.
+void check_card_request(CardRequest& req);
+/// The steps of a probe's run over `span` at h|omega0| = h_omega, N = round(span |omega0| / h_omega);
+/// InputError when N is below `at_least` (the step would not be the h|omega| asked for to a few per
+/// cent, or too few steps to see a trend) or above kMaxProbeSteps (a run of hours).
+inline constexpr std::int64_t kMaxProbeSteps = 20'000'000;
+std::int64_t probe_steps(double span, double omega, double h_omega, std::int64_t at_least, const char* probe);
 /// The whole card of one scheme: the verification of free_body and dzhanibekov, then the probes.
-ConformanceCard make_card(const SchemeEntry& s, const CardRequest& req);
+ConformanceCard make_card(const SchemeEntry& s, CardRequest req);
 
 }  // namespace rigidbench

@@ -43,14 +43,16 @@ def load(path):
         with open(path, encoding="utf-8") as f:
             j = json.load(f)
     except (OSError, ValueError) as e:
-        raise SystemExit(f"render_cards: cannot read '{path}': {e}") from None
+        print(f"render_cards: cannot read '{path}': {e}", file=sys.stderr)
+        sys.exit(BAD_INPUT)
     try:
         import jsonschema
         with open(SCHEMA, encoding="utf-8") as f:
             jsonschema.validate(j, json.load(f))
     except ImportError:
         if not (isinstance(j, dict) and j.get("kind") == "card"):
-            raise SystemExit(f"render_cards: '{path}' is not a card report")
+            print(f"render_cards: '{path}' is not a card report", file=sys.stderr)
+            sys.exit(BAD_INPUT)
     except Exception as e:  # jsonschema.ValidationError
         print(f"render_cards: '{path}' does not follow the card schema: {str(e).splitlines()[0]}", file=sys.stderr)
         sys.exit(BAD_INPUT)
@@ -125,20 +127,15 @@ def row(card, link=""):
     s = card["safe_step"]
     d = card["determinism"]
     failed = sum(1 for c in card["claims"] if c["verdict"] == "fail")
-    toward = any(p["toward_intermediate"] for p in card["energy"]["points"])
     energy = card["energy"]["summary"]
-    amplitude = card["energy"]["summary_amplitude"]
-    gyro = card["gyroscopic"]["verdict"]
+    gyro = gyro_text(card)  # not applicable, breakdown: said instead of "undefined"
     det = "/".join(d[k] for k in ("same_process", "across_threads", "across_processes"))
-    if card["status"] != "ok":  # the probes did not run: say why instead of "undefined"
-        gyro = "not applicable"
     cells = [
         (f'<a href="{esc(link)}#card-{esc(card["scheme"])}">{esc(card["scheme"])}</a>', card["scheme"]),
         (f'<span style="color:{GYRO_COLOURS.get(gyro, "#6e7781")}" title="{esc(card["reason"])}">{esc(gyro)}</span>', gyro),
-        (esc(f'{num(o["slope"])} ({num(o["expected"], 2)})') if o else "-", o["slope"] if o and o["slope"] is not None else -1e9),
+        (esc(f'{slope(o["slope"])} ({num(o["expected"], 2)})') if o else "-", o["slope"] if o and o["slope"] is not None else -1e9),
         (f'<span style="color:{ENERGY_COLOURS.get(energy, "#000")}">{esc(energy)}</span>'
-         + (f' {num(amplitude, 2)} at h|&omega;| {num(card["energy"]["summary_h_omega"], 2)}' if amplitude is not None else "")
-         + (", toward the intermediate axis" if toward else ""), ENERGY_ORDER.index(energy) if energy in ENERGY_ORDER else 9),
+         + esc(energy_text(card)[len(energy):]), ENERGY_ORDER.index(energy) if energy in ENERGY_ORDER else 9),
         (esc(f'{f["flips_seen"]}/{f["flips_expected"]}') if f else "-", f["flips_seen"] if f else -1),
         (esc(num(s["safe_h_omega"])), s["safe_h_omega"] if s["safe_h_omega"] is not None else -1),
         (esc(det), det),
@@ -165,12 +162,30 @@ def table(cards, table_id="cards", link=""):
 
 # ---- a card's detail view ----
 
+def sweep_cells(p, fp):
+    """A row of a card's sweep table (text): h|w|, energy, amplitude, rate, sigma, flips, interval error.
+    A run that broke down shows that, not the numbers of the states before it."""
+    if p["status"] != "ok":
+        sweep = [num(p["h_omega"]), "breakdown", "-", "-", p["reason"]]
+    else:
+        sweep = [num(p["h_omega"]), p["energy"], num(p["energy_amplitude"], 2), num(p["energy_rate"], 2),
+                 f'{num(p["sigma_start"])} → {num(p["sigma_end"])}' + (" toward the intermediate axis" if p["toward_intermediate"] else "")]
+    if not fp:
+        return sweep + ["-", "-"]
+    if fp["status"] != "ok":
+        return sweep + [f'broke down after {fp["flips_seen"]} of {fp["flips_expected"]}', "-"]
+    return sweep + [f'{fp["flips_seen"]}/{fp["flips_expected"]}',
+                    num(100 * fp["interval_error"], 2) + " %" if fp["interval_error"] is not None else "-"]
+
+
 def detail(card):
     g, e, f, s, d, c = (card[k] for k in ("gyroscopic", "energy", "flip", "safe_step", "determinism", "cost"))
     out = [f'<section class="card" id="card-{esc(card["scheme"])}"><h2>{esc(card["scheme"])}</h2>',
            f'<p>{esc(card["title"])} &mdash; {esc(card["source"])}; {esc(card["kind"])}, order {card["order"]}</p>']
+    if card["settings"]:
+        out.append("<p>Settings: " + ", ".join(f"{esc(k)} = {v:g}" for k, v in card["settings"].items()) + "</p>")
     if card["status"] != "ok":
-        out.append(f'<p class="na">Probes not run: {esc(card["reason"])}</p>')
+        out.append(f'<p class="na">Probes: {esc(card["status"].replace("_", " "))}: {esc(card["reason"])}</p>')
     out.append(f'<p><b>Gyroscopic term: {esc(g["verdict"])}</b> &mdash; {esc(g["evidence"])}</p>')
     orders = "; ".join(f'{esc(o["problem"])} {esc(o["metric"])} {num(o["slope"])} &plusmn; {num(o["stderr"], 2)} '
                        f'(claimed {num(o["expected"], 2)}, {esc(o["verdict"])}; h in [{num(o["h_min"])}, {num(o["h_max"])}])'
@@ -201,11 +216,8 @@ def detail(card):
     flips = {p["h_omega"]: p for p in f["points"]}
     for p in e["points"]:
         fp = flips.get(p["h_omega"])
-        out.append(f'<tr><td>{num(p["h_omega"])}</td><td>{esc(p["energy"] if p["status"] == "ok" else p["status"])}</td>'
-                   f'<td>{num(p["energy_amplitude"], 2)}</td><td>{num(p["energy_rate"], 2)}</td>'
-                   f'<td>{num(p["sigma_start"])} &rarr; {num(p["sigma_end"])}{" toward the intermediate axis" if p["toward_intermediate"] else ""}</td>'
-                   f'<td>{(str(fp["flips_seen"]) + "/" + str(fp["flips_expected"])) if fp else "-"}</td>'
-                   f'<td>{num(100 * fp["interval_error"], 2) + " %" if fp and fp["interval_error"] is not None else "-"}</td></tr>')
+        cells = sweep_cells(p, fp)
+        out.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
     out.append("</table>")
     safe = num(s["safe_h_omega"]) + (f' (unsafe at {num(s["unsafe_h_omega"])}, the {esc(s["limited_by"])})' if s["unsafe_h_omega"] is not None else "")
     out.append(f'<p><b>Largest safe step</b> ({esc(s["problem"])}, attitude &le; 1e-3 rad, energy &le; 1e-3): h|&omega;| {safe}</p>')
@@ -281,7 +293,32 @@ def page(j):
 # ---- Markdown ----
 
 def md(x):
-    return str(x).replace("|", "\\|").replace("\n", " ")
+    """Text for a Markdown table cell: HTML escaped (a Markdown renderer passes raw HTML through), pipes
+    escaped, one line."""
+    return html.escape(str(x), quote=False).replace("|", "\\|").replace("\n", " ")
+
+
+def slope(x):
+    """An observed order: two decimals (an order of 2.19e-15 is 0.00)."""
+    return "-" if x is None else f"{x:.2f}"
+
+
+def energy_text(card):
+    """The sweep's verdict in a few words: the loudest behaviour with its amplitude and step, where the
+    motion drifted toward the intermediate axis and where runs broke down."""
+    e = card["energy"]
+    out = e["summary"]
+    if e["summary_amplitude"] is not None:
+        out += f' {num(e["summary_amplitude"], 2)} at h|ω| {num(e["summary_h_omega"], 2)}'
+    if e["toward_from_h_omega"] is not None:
+        out += f'; toward the intermediate axis from h|ω| {num(e["toward_from_h_omega"], 2)}'
+    if e["breakdown_from_h_omega"] is not None:
+        out += f'; breaks down from h|ω| {num(e["breakdown_from_h_omega"], 2)}'
+    return out
+
+
+def gyro_text(card):
+    return card["gyroscopic"]["verdict"] if card["status"] == "ok" else card["status"].replace("_", " ")
 
 
 def summary_table(cards):
@@ -295,17 +332,13 @@ def summary_table(cards):
         f = flip_near(c)
         s = c["safe_step"]
         d = c["determinism"]
-        e = c["energy"]
-        energy = e["summary"] + (f' {num(e["summary_amplitude"], 2)} at {num(e["summary_h_omega"], 2)}'
-                                 if e["summary_amplitude"] is not None else "")
-        if any(p["toward_intermediate"] for p in e["points"]):
-            energy += ", toward the intermediate axis"
+        energy = energy_text(c)
         safe = num(s["safe_h_omega"]) if s["safe_h_omega"] is not None else (
             f'< {num(s["unsafe_h_omega"])}' if s["unsafe_h_omega"] is not None else "-")
         failed = sum(1 for k in c["claims"] if k["verdict"] == "fail")
         rows.append("| " + " | ".join(md(x) for x in [
-            c["scheme"], c["gyroscopic"]["verdict"] if c["status"] == "ok" else "not applicable",
-            f'{num(o["slope"])} ({num(o["expected"], 2)})' if o else "-", energy,
+            c["scheme"], gyro_text(c),
+            f'{slope(o["slope"])} ({num(o["expected"], 2)})' if o else "-", energy,
             f'{f["flips_seen"]}/{f["flips_expected"]}' if f else "-", safe,
             "/".join(d[k] for k in ("same_process", "across_threads", "across_processes")),
             num(c["cost"]["ns_per_step"]), failed]) + " |")
@@ -316,7 +349,9 @@ def card_markdown(c):
     g, e, f, s, d, cost = (c[k] for k in ("gyroscopic", "energy", "flip", "safe_step", "determinism", "cost"))
     out = [f'\n## {c["scheme"]}\n', f'{md(c["title"])} ({md(c["source"])}; {c["kind"]}, order {c["order"]})\n']
     if c["status"] != "ok":
-        out.append(f'Probes not run: {md(c["reason"])}\n')
+        out.append(f'Probes: {c["status"].replace("_", " ")}: {md(c["reason"])}\n')
+    if c["settings"]:
+        out.append("Settings: " + ", ".join(f"{md(k)} = {v:g}" for k, v in c["settings"].items()) + "\n")
     out.append(f'- **Gyroscopic term**: {g["verdict"]} - {md(g["evidence"])}')
     out.append("- **Orders**: " + ("; ".join(
         f'{o["problem"]} {o["metric"]} {num(o["slope"])} ± {num(o["stderr"], 2)} on h in [{num(o["h_min"])}, {num(o["h_max"])}] '
@@ -327,12 +362,7 @@ def card_markdown(c):
     out.append("| h\\|ω\\| | energy | max \\|dE\\|/E | rate /s | σ start → end | flips | flip interval error |\n|---|---|---|---|---|---|---|")
     flips = {p["h_omega"]: p for p in f["points"]}
     for p in e["points"]:
-        fp = flips.get(p["h_omega"])
-        out.append(f'| {num(p["h_omega"])} | {p["energy"] if p["status"] == "ok" else p["status"]} | {num(p["energy_amplitude"], 2)} | '
-                   f'{num(p["energy_rate"], 2)} | {num(p["sigma_start"])} → {num(p["sigma_end"])}'
-                   f'{" toward the intermediate axis" if p["toward_intermediate"] else ""} | '
-                   f'{(str(fp["flips_seen"]) + "/" + str(fp["flips_expected"])) if fp else "-"} | '
-                   f'{num(100 * fp["interval_error"], 2) + " %" if fp and fp["interval_error"] is not None else "-"} |')
+        out.append("| " + " | ".join(md(c) for c in sweep_cells(p, flips.get(p["h_omega"]))) + " |")
     safe = num(s["safe_h_omega"]) + (f' (unsafe at {num(s["unsafe_h_omega"])}, the {s["limited_by"]})'
                                      if s["unsafe_h_omega"] is not None else "")
     out.append(f'\n- **Dzhanibekov flip**: exact interval {num(f["exact_interval"], 5)} s on {f["problem"]}')

@@ -1747,16 +1747,21 @@ def legend_html():
             "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in items) + "</dl></details>")
 
 
-def cards_section(path, doc, out_dir):
-    """The conformance cards (docs/card.md): their table, each scheme's name linking to its card on the
-    cards' own page (index.html beside the cards' JSON, rendered by render_cards.py)."""
+def cards_section(path, doc, out_dir, n=0):
+    """The conformance cards (docs/card.md) of the n-th card input: their table, each scheme's name
+    linking to its card on the cards' own page (index.html beside the cards' JSON, rendered by
+    render_cards.py) where that page exists."""
     sys.path.insert(0, HERE)
     import render_cards
-    page = os.path.relpath(os.path.join(os.path.dirname(os.path.abspath(path)), "index.html"), os.path.abspath(out_dir))
-    return (f'<h2 id="cards">Conformance cards</h2><p>Gyroscopic term, energy against h|&omega;|, the Dzhanibekov flip, '
-            f'the largest safe step, determinism and cost of {len(doc["cards"])} scheme(s); the page with every card: '
-            f'<a href="{esc(page)}">{esc(page)}</a> (docs/card.md).</p>'
-            + render_cards.table(doc["cards"], table_id="card-table", link=page))
+    beside = os.path.join(os.path.dirname(os.path.abspath(path)), "index.html")
+    page = os.path.relpath(beside, os.path.abspath(out_dir)) if os.path.isfile(beside) else None
+    where = (f'the page with every card: <a href="{esc(page)}">{esc(page)}</a>' if page else
+             f'no page beside {esc(os.path.basename(path))} (render it with reports/render/render_cards.py)')
+    suffix = "" if n == 0 else f"-{n + 1}"
+    return (f'<h2 id="cards{suffix}">Conformance cards ({esc(path)})</h2><p>Gyroscopic term, energy against h|&omega;|, the '
+            f'Dzhanibekov flip, the largest safe step, determinism and cost of {len(doc["cards"])} scheme(s); {where} '
+            f'(docs/card.md).</p>'
+            + render_cards.table(doc["cards"], table_id=f"card-table{suffix}", link=page or ""))
 
 
 def build_html(inputs, figs, out_dir, inline=False, tables=(), interactive=None):
@@ -1796,8 +1801,8 @@ def build_html(inputs, figs, out_dir, inline=False, tables=(), interactive=None)
     parts.append("<nav>" + "".join(nav) + "</nav>")
     if inputs["verify"] or inputs["compare"]:
         parts.append(who_wins(inputs))
-    for path, doc in inputs["card"]:
-        parts.append(cards_section(path, doc, out_dir))
+    for n, (path, doc) in enumerate(inputs["card"]):
+        parts.append(cards_section(path, doc, out_dir, n))
     labels = input_labels([p for p, _ in inputs["verify"]])
     for n, ((_, rep), label) in enumerate(zip(inputs["verify"], labels)):
         s = rep["summary"]
