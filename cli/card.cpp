@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "ranks.hpp"
 #include "../core/data_files.hpp"
 #include "../core/json_schema.hpp"
 #include "../core/process.hpp"
@@ -68,6 +69,36 @@ void check_out_folder(const std::string& out) {
     throw InputError(cat("card: --out '", out, "' cannot be written (", ec ? ec.message() : std::string(std::strerror(errno)), ")"));
 }
 
+// Under MPI ranks (docs/card.md, "Determinism"): every rank runs the determinism probe of every entry
+// and the fingerprints are gathered, one line per entry in each rank's bytes; an entry whose probes do
+// not apply, or whose run throws, has an empty line (no rank may leave the collective early).
+std::vector<std::string> fingerprints_of_ranks(const std::vector<SchemeEntry>& entries) {
+  const Problem p = catalogue_problem("free_body");
+  std::string mine;
+  for (const SchemeEntry& e : entries) {
+    std::string fp;
+    if (not_applicable(*e.info, p).empty() && !e.info->adaptive) try {
+        fp = run_fingerprint(p, e, 0.01, CardRequest{}.determinism_steps);
+      } catch (const std::exception&) {
+        fp.clear();
+      }
+    mine += fp + "\n";
+  }
+  return all_gather_bytes(mine);
+}
+
+// Whether entry i's fingerprint is the same on every rank.
+std::string across_ranks(const std::vector<std::string>& by_rank, std::size_t i, const std::string& mine) {
+  for (const std::string& bytes : by_rank) {
+    std::size_t a = 0;
+    for (std::size_t k = 0; k < i && a != std::string::npos; ++k) a = bytes.find('\n', a) + 1;
+    const std::string line = bytes.substr(a, bytes.find('\n', a) - a);
+    if (line.empty()) return "not_measured";
+    if (line != mine) return "differs";
+  }
+  return "identical";
+}
+
 int run_cards(const CardOptions& o) {
   const std::vector<const SchemeEntry*> picked = select_schemes(o.schemes.integrators.empty() ? std::vector<std::string>{"all"} : o.schemes.integrators);
   const std::vector<SchemeEntry> entries = configure_schemes(picked, o.schemes.sets);
@@ -79,14 +110,25 @@ int run_cards(const CardOptions& o) {
     known = load_expectations(o.expect);
     req.known = &known;
   }
+  // Every rank has read and checked the same input (an error is every rank's, before the collective).
+  const bool mpi = ranks().distributed();
+  const std::vector<std::string> by_rank = mpi ? fingerprints_of_ranks(entries) : std::vector<std::string>{};
+  if (mpi && !ranks().root()) return kOk;  // rank 0 makes the cards and writes them
   std::vector<ConformanceCard> cards;
-  for (const SchemeEntry& e : entries) {
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const SchemeEntry& e = entries[i];
     ConformanceCard c = make_card(e, req);
+    if (mpi && c.status == "ok" && !c.determinism.fingerprint.empty()) {
+      c.determinism.across_ranks = across_ranks(by_rank, i, c.determinism.fingerprint);
+      c.determinism.note += cat("; ", std::to_string(ranks().size), " MPI ranks");
+    }
     // Across processes: the same probe in a second process of this program, with the registry's entry
     // (settings given with --set are this process's alone: not compared).
     if (c.status == "ok" && !c.determinism.fingerprint.empty()) {
       const ChildFingerprint fp =
-          c.settings.empty() ? fingerprint_in_child(c.scheme) : ChildFingerprint{"", "settings given with --set"};
+          mpi ? ChildFingerprint{"", "under MPI, the ranks are the processes compared (across_ranks)"}
+          : c.settings.empty() ? fingerprint_in_child(c.scheme)
+                               : ChildFingerprint{"", "settings given with --set"};
       if (!fp.fingerprint.empty()) c.determinism.across_processes = fp.fingerprint == c.determinism.fingerprint ? "identical" : "differs";
       else c.determinism.note += cat("; across processes not measured: ", fp.why_not);
     }

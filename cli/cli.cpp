@@ -117,9 +117,9 @@ int run_command(int argc, char** argv) {
     for (const Command& c : commands)
       if (c.app->parsed()) {
         const std::string name = c.app->get_name();
-        if (ranks().distributed() && name != "verify" && name != "bench" && name != "gate")
-          throw InputError(cat("`", name, "` runs in one process: under an MPI launcher only verify, bench and gate --run "
-                               "share their work between ranks (docs/scaling.md)"));
+        if (ranks().distributed() && name != "verify" && name != "bench" && name != "gate" && name != "card")
+          throw InputError(cat("`", name, "` runs in one process: under an MPI launcher only verify, bench, gate --run "
+                               "and card (its determinism across ranks) run on several ranks (docs/scaling.md)"));
         refuse_outputs_over_inputs(*c.app);
         return c.run();
       }

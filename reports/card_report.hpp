@@ -90,7 +90,7 @@ template <>
 struct Fields<Determinism> {
   static constexpr auto list() {
     return std::tuple{RIGIDBENCH_FIELD(same_process), RIGIDBENCH_FIELD(across_threads), RIGIDBENCH_FIELD(across_processes),
-                      RIGIDBENCH_FIELD(fingerprint), RIGIDBENCH_FIELD(note)};
+                      RIGIDBENCH_FIELD(across_ranks), RIGIDBENCH_FIELD(fingerprint), RIGIDBENCH_FIELD(note)};
   }
 };
 template <>

@@ -62,6 +62,15 @@ run(["bench", *BSEL, "--out", bdir3], 3, expect=(0,))
 keys = lambda f: sorted((e["integrator"], e["problem"]) for e in json.load(open(os.path.join(f, "bench.json")))["results"])
 assert keys(bdir1) == keys(bdir3), (keys(bdir1), keys(bdir3))
 
+# card on 3 ranks (docs/card.md, "Determinism"): rank 0 writes the cards, every rank ran the
+# determinism probe, and the fingerprints agree across the ranks.
+cdir = os.path.join(TMP, "cards3")
+run(["card", "--integrator", "rk4_quat", "bullet_gyro_explicit", "bg_body", "--quiet", "--out", cdir], 3, expect=(0,))
+cards = {c["scheme"]: c for c in json.load(open(os.path.join(cdir, "cards.json")))["cards"]}
+assert cards["rk4_quat"]["determinism"]["across_ranks"] == "identical", cards["rk4_quat"]["determinism"]
+assert cards["bullet_gyro_explicit"]["determinism"]["across_ranks"] == "identical", cards["bullet_gyro_explicit"]["determinism"]
+assert cards["bg_body"]["determinism"]["across_ranks"] == "not_measured"  # its probes do not apply to free_body
+
 # Errors: the same exit code on every rank, no report; commands that do not share work refuse.
 bad = os.path.join(TMP, "bad.json")
 p = run(["verify", "--problem", "no_such_problem", "--out", bad], 3, expect=(2,))
@@ -69,6 +78,8 @@ assert "no_such_problem" in p.stderr, p.stderr
 assert not os.path.exists(bad)
 p = run(["simulate", "--integrator", "terze", "--problem", "heavy_top", "--h", "0.01", "--out", bad], 3, expect=(2,))
 assert "runs in one process" in p.stderr, p.stderr
+p = run(["card", "--integrator", "no_such_scheme", "--out", os.path.join(TMP, "cards-bad")], 3, expect=(2,))
+assert "no_such_scheme" in p.stderr, p.stderr
 p = run(["verify", *SEL, "--shard", "1/2", "--out", bad], 3, expect=(2,))
 assert not os.path.exists(bad)
 # An error in the middle of the work on the one rank that computes a reference (its step limit): the
@@ -80,4 +91,4 @@ assert p.returncode == 2, (p.returncode, p.stderr)
 assert "RIGIDBENCH_REFERENCE_MAX_STEPS" in p.stderr and "limit" in p.stderr, p.stderr  # a solve's or the closed form's
 assert not os.path.exists(bad)
 print(f"ok: verify on 1 and 3 MPI ranks = without MPI ({len(plain['results'])} pairs, timing aside); "
-      "gate --run and bench on 3 ranks; errors agree on every rank")
+      "gate --run, bench and card on 3 ranks; errors agree on every rank")

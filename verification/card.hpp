@@ -129,6 +129,7 @@ struct Determinism {
   std::string same_process = "not_measured";   // identical | differs | not_measured
   std::string across_threads = "not_measured";  // the run repeated on two threads at once
   std::string across_processes = "not_measured";  // a second process of the same program (the command's)
+  std::string across_ranks = "not_measured";  // every MPI rank of `mpirun rigidbench card` (the command's)
   std::string fingerprint;
   std::string note;
 };

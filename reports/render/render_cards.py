@@ -129,7 +129,7 @@ def row(card, link=""):
     failed = sum(1 for c in card["claims"] if c["verdict"] == "fail")
     energy = card["energy"]["summary"]
     gyro = gyro_text(card)  # not applicable, breakdown: said instead of "undefined"
-    det = "/".join(d[k] for k in ("same_process", "across_threads", "across_processes"))
+    det = "/".join(d[k] for k in ("same_process", "across_threads", "across_processes", "across_ranks"))
     cells = [
         (f'<a href="{esc(link)}#card-{esc(card["scheme"])}">{esc(card["scheme"])}</a>', card["scheme"]),
         (f'<span style="color:{GYRO_COLOURS.get(gyro, "#6e7781")}" title="{esc(card["reason"])}">{esc(gyro)}</span>', gyro),
@@ -147,7 +147,7 @@ def row(card, link=""):
 
 COLUMNS = [("scheme", "scheme"), ("gyro", "gyroscopic term"), ("order", "attitude order, free_body (claimed)"),
            ("energy", "energy over the sweep (worst)"), ("flips", "flips at h|&omega;| ~ 0.01"),
-           ("safe", "largest safe h|&omega;|"), ("det", "deterministic: process/threads/processes"),
+           ("safe", "largest safe h|&omega;|"), ("det", "deterministic: process/threads/processes/MPI ranks"),
            ("cost", "ns per step"), ("failed", "failed checks")]
 
 
@@ -222,7 +222,7 @@ def detail(card):
     safe = num(s["safe_h_omega"]) + (f' (unsafe at {num(s["unsafe_h_omega"])}, the {esc(s["limited_by"])})' if s["unsafe_h_omega"] is not None else "")
     out.append(f'<p><b>Largest safe step</b> ({esc(s["problem"])}, attitude &le; 1e-3 rad, energy &le; 1e-3): h|&omega;| {safe}</p>')
     out.append(f'<p><b>Determinism</b>: same process {esc(d["same_process"])}, across threads {esc(d["across_threads"])}, '
-               f'across processes {esc(d["across_processes"])} ({esc(d["note"])})</p>')
+               f'across processes {esc(d["across_processes"])}, across MPI ranks {esc(d["across_ranks"])} ({esc(d["note"])})</p>')
     out.append(f'<p><b>Cost</b>: {num(c["ns_per_step"])} ns/step ({esc(c["runtime"])}, {num(c["ratio_to_rk4"])} &times; RK4); '
                f'{num(c["ns_per_time_at_1e6"])} ns per simulated second at 1e-6 rad ({esc(c["note"])})</p>')
     for b in card["beyond_claims"]:
@@ -324,7 +324,7 @@ def gyro_text(card):
 def summary_table(cards):
     """The Markdown table of the cards, one row each."""
     head = ("| scheme | gyroscopic term | attitude order, free_body (claimed) | energy over the sweep (worst) | "
-            "flips at h\\|ω\\| ≈ 0.01 | largest safe h\\|ω\\| | deterministic (process/threads/processes) | ns/step | failed checks |\n"
+            "flips at h\\|ω\\| ≈ 0.01 | largest safe h\\|ω\\| | deterministic (process/threads/processes/MPI ranks) | ns/step | failed checks |\n"
             "|---|---|---|---|---|---|---|---|---|\n")
     rows = []
     for c in cards:
@@ -340,7 +340,7 @@ def summary_table(cards):
             c["scheme"], gyro_text(c),
             f'{slope(o["slope"])} ({num(o["expected"], 2)})' if o else "-", energy,
             f'{f["flips_seen"]}/{f["flips_expected"]}' if f else "-", safe,
-            "/".join(d[k] for k in ("same_process", "across_threads", "across_processes")),
+            "/".join(d[k] for k in ("same_process", "across_threads", "across_processes", "across_ranks")),
             num(c["cost"]["ns_per_step"]), failed]) + " |")
     return head + "\n".join(rows) + "\n"
 
@@ -368,7 +368,7 @@ def card_markdown(c):
     out.append(f'\n- **Dzhanibekov flip**: exact interval {num(f["exact_interval"], 5)} s on {f["problem"]}')
     out.append(f'- **Largest safe step** ({s["problem"]}, attitude ≤ 1e-3 rad, energy ≤ 1e-3): h|ω| {safe}')
     out.append(f'- **Determinism**: same process {d["same_process"]}, across threads {d["across_threads"]}, '
-               f'across processes {d["across_processes"]} ({md(d["note"])})')
+               f'across processes {d["across_processes"]}, across MPI ranks {d["across_ranks"]} ({md(d["note"])})')
     out.append(f'- **Cost**: {num(cost["ns_per_step"])} ns/step ({cost["runtime"]}, {num(cost["ratio_to_rk4"])} × RK4); '
                f'{num(cost["ns_per_time_at_1e6"])} ns per simulated second at 1e-6 rad ({md(cost["note"])})')
     for b in c["beyond_claims"]:
