@@ -70,9 +70,9 @@ void check_out_folder(const std::string& out) {
 }
 
 // Under MPI ranks (docs/card.md, "Determinism"): every rank runs the determinism probe of every entry
-// and the fingerprints are gathered, one line per entry in each rank's bytes; an entry whose probes do
-// not apply, or whose run throws, has an empty line (no rank may leave the collective early).
-std::vector<std::string> fingerprints_of_ranks(const std::vector<SchemeEntry>& entries) {
+// and the fingerprints are gathered: [rank][entry], empty where the probes do not apply or the run
+// threw (no rank may leave the collective early).
+std::vector<std::vector<std::string>> fingerprints_of_ranks(const std::vector<SchemeEntry>& entries) {
   const Problem p = catalogue_problem("free_body");
   std::string mine;
   for (const SchemeEntry& e : entries) {
@@ -82,19 +82,21 @@ std::vector<std::string> fingerprints_of_ranks(const std::vector<SchemeEntry>& e
       } catch (const std::exception&) {
         fp.clear();
       }
-    mine += fp + "\n";
+    mine += fp + "\n";  // one line per entry (a fingerprint is 16 hex digits)
   }
-  return all_gather_bytes(mine);
+  std::vector<std::vector<std::string>> out;
+  for (const std::string& bytes : all_gather_bytes(mine)) {
+    std::vector<std::string>& lines = out.emplace_back();
+    for (std::size_t a = 0, b; (b = bytes.find('\n', a)) != std::string::npos; a = b + 1) lines.push_back(bytes.substr(a, b - a));
+  }
+  return out;
 }
 
 // Whether entry i's fingerprint is the same on every rank.
-std::string across_ranks(const std::vector<std::string>& by_rank, std::size_t i, const std::string& mine) {
-  for (const std::string& bytes : by_rank) {
-    std::size_t a = 0;
-    for (std::size_t k = 0; k < i && a != std::string::npos; ++k) a = bytes.find('\n', a) + 1;
-    const std::string line = bytes.substr(a, bytes.find('\n', a) - a);
-    if (line.empty()) return "not_measured";
-    if (line != mine) return "differs";
+std::string across_ranks(const std::vector<std::vector<std::string>>& by_rank, std::size_t i, const std::string& mine) {
+  for (const std::vector<std::string>& lines : by_rank) {
+    if (i >= lines.size() || lines[i].empty()) return "not_measured";
+    if (lines[i] != mine) return "differs";
   }
   return "identical";
 }
@@ -112,7 +114,7 @@ int run_cards(const CardOptions& o) {
   }
   // Every rank has read and checked the same input (an error is every rank's, before the collective).
   const bool mpi = ranks().distributed();
-  const std::vector<std::string> by_rank = mpi ? fingerprints_of_ranks(entries) : std::vector<std::string>{};
+  const std::vector<std::vector<std::string>> by_rank = mpi ? fingerprints_of_ranks(entries) : std::vector<std::vector<std::string>>{};
   if (mpi && !ranks().root()) return kOk;  // rank 0 makes the cards and writes them
   std::vector<ConformanceCard> cards;
   for (std::size_t i = 0; i < entries.size(); ++i) {

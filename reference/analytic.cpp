@@ -6,6 +6,7 @@
 #include <boost/math/special_functions/jacobi_elliptic.hpp>
 #include <boost/multiprecision/cpp_bin_float.hpp>
 #include <cmath>
+#include <limits>
 
 #include "../problems/formulations/rigid_body_t.hpp"
 
@@ -21,19 +22,6 @@ using formulations::matmul;
 using formulations::transpose;
 using formulations::mul;
 using formulations::mul_transpose;
-
-namespace {
-
-/// Rodrigues: exp(angle hat(n)) for a unit axis n.
-template <class T>
-A33<T> rodrigues(const A3<T>& n, const T& angle) {
-  using std::cos;
-  using std::sin;
-  const T c = cos(angle), s = sin(angle), v = 1 - c;
-  return {{{c + v * n[0] * n[0], v * n[0] * n[1] - s * n[2], v * n[0] * n[2] + s * n[1]},
-           {v * n[1] * n[0] + s * n[2], c + v * n[1] * n[1], v * n[1] * n[2] - s * n[0]},
-           {v * n[2] * n[0] - s * n[1], v * n[2] * n[1] + s * n[0], c + v * n[2] * n[2]}}};
-}
 
 /// J = Q^T diag(Jd) Q with Jd ascending and Q proper: the exact axis permutation (times -1 when odd)
 /// for a diagonal J, else the eigenvectors (double precision).
@@ -52,6 +40,19 @@ void principal_axes(const Mat3& J, Mat3& Q, Vec3& Jd) {
   }
   if (V.determinant() < 0) V.col(2) = -V.col(2);
   Q = V.transpose();
+}
+
+namespace {
+
+/// Rodrigues: exp(angle hat(n)) for a unit axis n.
+template <class T>
+A33<T> rodrigues(const A3<T>& n, const T& angle) {
+  using std::cos;
+  using std::sin;
+  const T c = cos(angle), s = sin(angle), v = 1 - c;
+  return {{{c + v * n[0] * n[0], v * n[0] * n[1] - s * n[2], v * n[0] * n[2] + s * n[1]},
+           {v * n[1] * n[0] + s * n[2], c + v * n[1] * n[1], v * n[1] * n[2] - s * n[0]},
+           {v * n[2] * n[0] - s * n[1], v * n[2] * n[1] + s * n[0], c + v * n[2] * n[2]}}};
 }
 
 template <class T>
@@ -283,6 +284,14 @@ class Evaluation final : public AnalyticEvaluation {
 };
 
 }  // namespace
+
+double torque_free_flip_interval(const Problem& p) {
+  if (!analytic_not_applicable(p).empty()) return std::numeric_limits<double>::quiet_NaN();
+  const Solver<double> s(p);
+  if (s.kind != Solver<double>::Kind::asym3 && s.kind != Solver<double>::Kind::asym1) return std::numeric_limits<double>::quiet_NaN();
+  // The intermediate component is s a2 sn(w (t - t0) + u0) in both cases: zero every 2 K(k) / w.
+  return 2 * boost::math::ellint_1(s.k) / s.w;
+}
 
 std::string analytic_not_applicable(const Problem& p) {
   if (p.family->equations() != "rigid_body" || p.bodies.size() != 1 || internal_momentum_if_any(p))

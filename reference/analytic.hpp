@@ -28,6 +28,16 @@
 
 namespace rigidbench {
 
+/// J = Q^T diag(Jd) Q with Jd ascending and Q proper: the exact axis permutation (times -1 when odd)
+/// for a diagonal J, else the eigenvectors. Row i of Q is the i-th principal axis in body components.
+void principal_axes(const Mat3& J, Mat3& Q, Vec3& Jd);
+
+/// The time between two sign changes of the intermediate principal component of W in the exact
+/// torque-free flow of an asymmetric body (Landau & Lifshitz, Mechanics, sec. 37: that component goes
+/// as sn u), 2 K(k) / w with the w and k of the closed form above; NaN where the closed form does not
+/// apply (the separatrix, loads) or the body has no intermediate axis.
+double torque_free_flip_interval(const Problem& p);
+
 /// Empty when the analytic solution applies to p, else why not (loads, several bodies, the
 /// separatrix L^2 = 2 E J2 itself, where the period is infinite).
 std::string analytic_not_applicable(const Problem& p);

@@ -1,13 +1,8 @@
 #include "card.hpp"
 
-#include <Eigen/Eigenvalues>
-#include <boost/math/special_functions/ellint_1.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstring>
-#include <limits>
 #include <thread>
 
 #include "../core/cancel.hpp"
@@ -41,9 +36,6 @@ double loglog_slope(const std::vector<double>& h, const std::vector<double>& e) 
     if (e[k] > kRoundoff) x.push_back(std::log(h[k])), y.push_back(std::log(e[k]));
   return x.size() >= 2 ? fit_line(x, y).slope : kNaN;
 }
-
-// Principal moments J1 <= J2 <= J3 and the principal axes (columns) of the body's inertia.
-Eigen::SelfAdjointEigenSolver<Mat3> principal(const Problem& p) { return Eigen::SelfAdjointEigenSolver<Mat3>(p.inertia()); }
 
 bool has_intermediate_axis(const Vec3& J) {
   const double tol = 1e-9 * J(2);
@@ -124,10 +116,11 @@ GyroscopicProbe probe_gyroscopic(const Problem& p, const SchemeEntry& s, double 
 // ---- invariants against h|omega| ----
 
 double separatrix_distance(const Problem& p, const State& x) {
-  const auto eig = principal(p);
-  const Vec3 J = eig.eigenvalues();
+  Mat3 Q;
+  Vec3 J;
+  principal_axes(p.inertia(), Q, J);
   if (!has_intermediate_axis(J)) return kNaN;
-  const Vec3 W = eig.eigenvectors().transpose() * x.body().W;  // principal components
+  const Vec3 W = Q * x.body().W;  // principal components
   const double twoE = W.dot(J.asDiagonal() * W);
   const double L2 = (J.asDiagonal() * W).squaredNorm();
   const double D = L2 / twoE;  // J1 <= D <= J3; J2 on the separatrix
@@ -208,30 +201,6 @@ EnergySweep sweep_energy(const Problem& p, const SchemeEntry& s, const std::vect
 
 // ---- the Dzhanibekov flip ----
 
-double exact_flip_interval(const Problem& p) {
-  const auto eig = principal(p);
-  const Vec3 J = eig.eigenvalues();
-  if (!has_intermediate_axis(J)) return kNaN;
-  const Vec3 W = eig.eigenvectors().transpose() * p.initial.body().W;
-  const double twoE = W.dot(J.asDiagonal() * W), L2 = (J.asDiagonal() * W).squaredNorm();
-  const double J1 = J(0), J2 = J(1), J3 = J(2);
-  // Landau & Lifshitz sec. 37: circulating about axis 3 (L^2 > 2 E J2), w^2 = (J3 - J2)(L^2 - 2 E J1)
-  // / (J1 J2 J3), k^2 = (J2 - J1)(2 E J3 - L^2) / ((J3 - J2)(L^2 - 2 E J1)); about axis 1, indices 1
-  // and 3 exchanged. The intermediate component is A2 sn u: zero every 2 K(k) / w.
-  double w2, k2;
-  if (L2 > twoE * J2) {
-    w2 = (J3 - J2) * (L2 - twoE * J1) / (J1 * J2 * J3);
-    k2 = (J2 - J1) * (twoE * J3 - L2) / ((J3 - J2) * (L2 - twoE * J1));
-  } else if (L2 < twoE * J2) {
-    w2 = (J2 - J1) * (twoE * J3 - L2) / (J1 * J2 * J3);
-    k2 = (J3 - J2) * (L2 - twoE * J1) / ((J2 - J1) * (twoE * J3 - L2));
-  } else {
-    return kNaN;  // the separatrix: one flip, never back
-  }
-  if (!(k2 < 1) || !(w2 > 0)) return kNaN;
-  return 2 * boost::math::ellint_1(std::sqrt(k2)) / std::sqrt(w2);
-}
-
 namespace {
 
 // The times where the intermediate principal component of W changes sign along a run observed at
@@ -253,10 +222,13 @@ struct CrossingCounter {
 FlipStudy study_flips(const Problem& p, const SchemeEntry& s, const std::vector<double>& h_omega, int intervals) {
   FlipStudy f;
   f.problem = p.name;
-  f.exact_interval = exact_flip_interval(p);
+  f.exact_interval = torque_free_flip_interval(p);
   if (!std::isfinite(f.exact_interval)) return f;
   f.t_span = intervals * f.exact_interval;
-  const Vec3 axis = principal(p).eigenvectors().col(1);
+  Mat3 Q;
+  Vec3 J;
+  principal_axes(p.inertia(), Q, J);
+  const Vec3 axis = Q.row(1).transpose();  // the intermediate principal axis
   // The exact flow's flips on the span, from the closed form on a grid fine enough to see each one.
   const int n_grid = 200 * intervals;
   std::vector<double> grid(n_grid + 1);
@@ -533,7 +505,7 @@ void run_probes(ConformanceCard& card, const SchemeEntry& s, const CardRequest& 
     return;
   }
   // Every run's length checked before the first runs (a bad sweep is refused, not found at its end).
-  const double tau = exact_flip_interval(dzhanibekov);
+  const double tau = torque_free_flip_interval(dzhanibekov);
   for (double ho : req.h_omega) {
     probe_steps(req.sweep_span, omega_norm(free_body), ho, 100, "energy sweep");
     probe_steps(req.flip_intervals * tau, omega_norm(dzhanibekov), ho, 20, "flip study");

@@ -78,10 +78,8 @@ EnergySweep sweep_energy(const Problem& p, const SchemeEntry& s, const std::vect
 
 // ---- the Dzhanibekov flip (docs/card.md, "Dzhanibekov flip") ----
 
-/// Time between two sign changes of the intermediate component of W in the exact torque-free flow,
-/// 2 K(k) / w (Landau & Lifshitz, Mechanics, sec. 37: the intermediate component goes as sn u); NaN
-/// where the body has no intermediate axis or sits on the separatrix.
-double exact_flip_interval(const Problem& p);
+// The exact interval between flips is the closed form's (torque_free_flip_interval,
+// reference/analytic.hpp).
 struct FlipPoint {
   double h_omega = kNaN, h = kNaN;
   std::string status = "ok";
