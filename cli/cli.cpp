@@ -11,6 +11,7 @@
 #include "../core/suggest.hpp"
 #include "../core/text_escape.hpp"
 #include "../reports/report.hpp"
+#include "../verification/program_scheme.hpp"
 
 namespace rigidbench {
 
@@ -83,7 +84,14 @@ int run_command(int argc, char** argv) {
                                       add_reference(app), add_verify(app, command), add_bench(app, command),
                                       add_gate(app, command), add_compare(app, command), add_report(app),
                                       add_ladder(app),  add_score(app, command),   add_merge(app),
-                                      add_history(app), add_card(app, command), add_bench_driver(app)};
+                                      add_history(app), add_card(app, command), add_bench_driver(app),
+                                      add_program_serve(app)};
+  // Schemes that are programs (docs/programs.md), for every command: declared in files named here or
+  // in $RIGIDBENCH_PROGRAMS, registered once the command line is read.
+  std::vector<std::string> program_files;
+  app.add_option("--program", program_files,
+                 "a file declaring schemes that are programs (docs/programs.md); repeatable, before the command")
+      ->check(CLI::ExistingFile);
 
   // An unknown first word would otherwise only get CLI11's "A subcommand is required".
   const CLI::App* chosen = nullptr;
@@ -114,6 +122,8 @@ int run_command(int argc, char** argv) {
   }
 
   try {
+    add_programs_to_environment(program_files);
+    register_programs_from_environment();
     for (const Command& c : commands)
       if (c.app->parsed()) {
         const std::string name = c.app->get_name();

@@ -41,6 +41,7 @@ Command add_score(CLI::App& app, const std::vector<std::string>& argv);
 Command add_merge(CLI::App& app);
 Command add_history(CLI::App& app);
 Command add_card(CLI::App& app, const std::vector<std::string>& argv);
+Command add_program_serve(CLI::App& app);
 
 // ---- shared by several commands (common.cpp) ----
 /// Throws InputError unless the folder that would hold `out` exists.

@@ -18,6 +18,9 @@ std::string claims_text(const Claims& c) {
     if (c.of(k) != Claim::none) s += cat(s.empty() ? "" : ", ", to_string(k), ": ", to_string(c.of(k)));
   if (c.energy_with_potential && *c.energy_with_potential != c.energy)
     s += cat(s.empty() ? "" : ", ", "energy with a potential: ", to_string(*c.energy_with_potential));
+  // The structure of the map (verification/structure.hpp), judged as the invariants are.
+  if (c.symmetric) s += cat(s.empty() ? "" : ", ", "symmetric: exact");
+  if (c.symplectic) s += cat(s.empty() ? "" : ", ", "symplectic: exact");
   return s.empty() ? "none" : s;
 }
 
@@ -47,7 +50,9 @@ int run_list(bool json) {
                                   {"kind", to_string(i.kind)}, {"applies", applies_text(i.applies)},
                                   {"claims", claims_text(i.claims)}, {"representation", i.representation},
                                   {"settings", settings_json(i)}, {"builtin", e.builtin}, {"in_all", e.in_all},
-                                  {"adaptive", i.adaptive}});
+                                  {"adaptive", i.adaptive}, {"origin", to_string(e.origin)}});
+      if (i.adaptive)
+        j["integrators"].back().update({{"error_estimate_order", i.error_estimate_order}, {"dense_output", i.dense_output}});
       if (!i.version.empty()) j["integrators"].back()["version"] = i.version;
     }
     j["absent"] = nlohmann::ordered_json::array();

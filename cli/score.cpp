@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "../problems/problem_file.hpp"
 #include "../reports/report.hpp"
+#include "../verification/program_scheme.hpp"
 #include "../verification/scoring.hpp"
 
 namespace rigidbench::cli {
@@ -227,6 +228,16 @@ Command add_score(CLI::App& app, const std::vector<std::string>& argv) {
             }
             return s.any_failed() ? kVerdictFailed : kOk;
           }};
+}
+
+Command add_program_serve(CLI::App& app) {
+  auto o = std::make_shared<SchemeOptions>();
+  auto* sc = app.add_subcommand("program-serve",
+                                "(internal) a registered scheme speaking the program protocol on stdin/stdout "
+                                "(docs/programs.md): the protocol's reference implementation");
+  sc->group("");  // hidden from --help
+  o->add_to(sc, Use::run_one, "", false);
+  return {sc, [o] { return serve_program(find_scheme(o->one()), std::cin, std::cout); }};
 }
 
 }  // namespace rigidbench::cli

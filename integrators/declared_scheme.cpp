@@ -1,6 +1,7 @@
 #include "declared_scheme.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -16,6 +17,21 @@ struct Stored {
   SchemeDeclaration d;
   SchemeInfo info;
 };
+
+void check_setting(const SchemeDeclaration& d, const SettingDeclaration& s) {
+  const std::string at = cat("scheme '", d.name, "': setting '", s.name, "'");
+  if (!is_name(s.name)) throw InputError(cat(at, ": the name is not ", kNameRule));
+  if (s.name == kAbsTolerance.name || s.name == kRelTolerance.name)
+    throw InputError(cat(at, ": the tolerances are declared by `adaptive`, not as settings"));
+  if (!std::isfinite(s.min) || !std::isfinite(s.max) || !std::isfinite(s.default_value) || !(s.min <= s.default_value) ||
+      !(s.default_value <= s.max))
+    throw InputError(cat(at, ": needs finite min <= default <= max (got ", format_number(s.min, 6), ", ",
+                         format_number(s.default_value, 6), ", ", format_number(s.max, 6), ")"));
+  if (s.integer && s.default_value != std::floor(s.default_value))
+    throw InputError(cat(at, ": an integer setting needs a whole default"));
+  for (const SettingDeclaration& o : d.settings)
+    if (&o != &s && o.name == s.name) throw InputError(cat(at, ": declared twice"));
+}
 
 std::string trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -153,6 +169,7 @@ const SchemeInfo& declare_scheme(SchemeDeclaration d) {
                            known.substr(0, known.size() - 2), ")"));
   }
   if (d.title.empty()) d.title = d.name;
+  for (const SettingDeclaration& s : d.settings) check_setting(d, s);
 
   static std::mutex m;
   static std::deque<std::unique_ptr<Stored>> store;  // entries never move: the views below stay valid
@@ -177,7 +194,10 @@ const SchemeInfo& declare_scheme(SchemeDeclaration d) {
   i.error_estimate_order = x.error_estimate_order;
   i.dense_output = x.dense_output;
   i.identity = x.identity;
+  i.version = x.version;
   if (x.adaptive) i.settings = {kAbsTolerance, kRelTolerance};
+  for (const SettingDeclaration& sd : x.settings)
+    i.settings.push_back({sd.name, sd.description, sd.default_value, sd.min, sd.max, sd.integer});
   check_adaptive_declaration(i);
   store.push_back(std::move(s));
   return store.back()->info;

@@ -11,6 +11,14 @@
 
 namespace rigidbench {
 
+/// A setting an outside scheme declares (SettingInfo with its own strings): `--set` and the gate's
+/// settings reach it as for a compiled scheme.
+struct SettingDeclaration {
+  std::string name, description;
+  double default_value = 0, min = 0, max = 0;
+  bool integer = false;
+};
+
 struct SchemeDeclaration {
   std::string name;                // [a-z0-9_]{1,64} (core/names.hpp), the report key
   std::string title, source, representation, notes;
@@ -28,6 +36,10 @@ struct SchemeDeclaration {
   int error_estimate_order = -1;
   bool dense_output = false;  ///< SchemeInfo::dense_output; an adaptive scheme only
   std::string identity;       ///< SchemeInfo::identity (a Python class: its `version`, else its source's hash)
+  std::string version;        ///< SchemeInfo::version (a program's declaration file)
+  /// Settings beyond an adaptive scheme's tolerances (a program's declaration file): names
+  /// [a-z0-9_]{1,64}, min <= default <= max, all finite, a whole default where integer.
+  std::vector<SettingDeclaration> settings;
 };
 
 /// Validates `d` (name, order in [1, 12] or, adaptive, [0, 12], at most NameList::kCapacity families and features, names

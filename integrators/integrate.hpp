@@ -208,6 +208,20 @@ struct RunClock;
 IntegrationOutcome integrate_isolated(AnyIntegrator& s, const FixedSteps& grid, const ObservationPlan& plan, State& x,
                                       const ObserveFn& observe, RunClock* clock = nullptr);
 
+/// A scheme that takes whole runs elsewhere: a program spoken to over a pipe
+/// (verification/program_scheme.hpp, docs/programs.md), for which one exchange per step would
+/// measure the pipe. It is handed the grid and the plan, brings back the observed states and calls
+/// `observe` on each in order, as the loop here would; with `clock`, the run's cost as the program
+/// measured it. Every run of such a scheme goes through here (integrate, timed_run).
+class RunsElsewhere {
+ public:
+  virtual IntegrationOutcome run_elsewhere(const FixedSteps& grid, const ObservationPlan& plan, State& x,
+                                           const ObserveFn& observe, RunClock* clock) = 0;
+
+ protected:
+  ~RunsElsewhere() = default;
+};
+
 }  // namespace detail
 
 /// Runs the steps of `grid` on a scheme that has been reset to grid.t0, observing per `plan` into x
@@ -238,6 +252,7 @@ IntegrationOutcome integrate(S& s, const FixedSteps& grid, const ObservationPlan
     }
   };
   if constexpr (std::is_base_of_v<AnyIntegrator, S>) {
+    if (auto* w = dynamic_cast<detail::RunsElsewhere*>(&s)) return w->run_elsewhere(grid, plan, x, watched, nullptr);
     if (s.info().isolate) return detail::integrate_isolated(s, grid, plan, x, watched);
   }
   return detail::integrate_here(s, grid, plan, x, watched);
@@ -249,6 +264,11 @@ IntegrationOutcome integrate(S& s, const FixedSteps& grid, const ObservationPlan
 template <class S>
 IntegrationOutcome integrate(S& s, const FixedSteps& grid) {
   State unused;
+  if constexpr (std::is_base_of_v<AnyIntegrator, S>) {
+    if (auto* w = dynamic_cast<detail::RunsElsewhere*>(&s))
+      return w->run_elsewhere(grid, ObservationPlan::none(), unused,
+                              [](const Observation&, const State&) { return StepStatus::success(); }, nullptr);
+  }
   return detail::integrate_here(s, grid, ObservationPlan::none(), unused, NoObserver{});
 }
 
@@ -271,16 +291,18 @@ double wall_seconds();
 /// Every cost measurement's run (verify's cost per step, bench's work-precision and adaptive run
 /// times and step counts): the steps of `grid` from the state the scheme was reset to, timed. The
 /// same decision as integrate's: an isolated scheme's run is made in its child process and timed
-/// there (the fork is not in the figure), so that an engine aborting in a cost run is that run's
+/// there (the fork is not in the figure), a program's is timed by the program (its loop, not the pipe), so that an engine aborting in a cost run is that run's
 /// breakdown, not the end of the process (docs/engines.md, "Faults"); the scheme here is then at the
 /// child's final state. `bodies`: the problem's.
 inline TimedRun timed_run(AnyIntegrator& s, const FixedSteps& grid, std::size_t bodies) {
   TimedRun r;
-  if (s.info().isolate) {
+  auto* elsewhere = dynamic_cast<detail::RunsElsewhere*>(&s);
+  if (elsewhere != nullptr || s.info().isolate) {
     detail::RunClock c;
     State x(bodies);
-    r.outcome = detail::integrate_isolated(s, grid, ObservationPlan::none(), x,
-                                           [](const Observation&, const State&) { return StepStatus::success(); }, &c);
+    const auto none = [](const Observation&, const State&) { return StepStatus::success(); };
+    r.outcome = elsewhere != nullptr ? elsewhere->run_elsewhere(grid, ObservationPlan::none(), x, none, &c)
+                                     : detail::integrate_isolated(s, grid, ObservationPlan::none(), x, none, &c);
     r.cpu_seconds = c.cpu_seconds;
     r.wall_seconds = c.wall_seconds;
     r.counters = c.counters;

@@ -32,6 +32,7 @@ const char* to_string(SchemeOrigin o) {
     case SchemeOrigin::registered: return "registered";
     case SchemeOrigin::python: return "python";
     case SchemeOrigin::trajectories: return "trajectories";
+    case SchemeOrigin::program: return "program";
   }
   return "?";
 }

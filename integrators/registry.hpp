@@ -17,9 +17,10 @@
 namespace rigidbench {
 
 /// Where a scheme's code lives (the report's `scheme.origin`): compiled into the library, registered
-/// by the C++ program that links it, a Python class (python/), or trajectories written by any
-/// program and scored from files (verification/scoring.hpp).
-enum class SchemeOrigin { builtin, registered, python, trajectories };
+/// by the C++ program that links it, a Python class (python/), trajectories written by any
+/// program and scored from files (verification/scoring.hpp), or a program in any language spoken
+/// to over a pipe (verification/program_scheme.hpp).
+enum class SchemeOrigin { builtin, registered, python, trajectories, program };
 const char* to_string(SchemeOrigin o);
 
 struct SchemeEntry {

@@ -23,6 +23,7 @@
 #include "../reports/report.hpp"
 #include "../reports/verify_report.hpp"
 #include "../verification/expectations.hpp"
+#include "../verification/program_scheme.hpp"
 #include "../verification/scoring.hpp"
 #include "../verification/suite.hpp"
 
@@ -462,6 +463,12 @@ PYBIND11_MODULE(_rigidbench, m) {
   // The engines' variants, as the command has them (docs/engines.md): `all`, the expected-findings
   // files and the baselines name them alike in both.
   engines::register_engines();
+  // Schemes that are programs (docs/programs.md): the files of $RIGIDBENCH_PROGRAMS, as the command
+  // has them, and any other file by register_programs(path).
+  register_programs_from_environment();
+  m.def(
+      "register_programs", [](const std::string& file) { return register_programs(file); }, py::arg("file"),
+      "Registers the schemes a program declaration file declares (docs/programs.md); returns their names");
 
   bind_states(m);
   bind_problem(m);
