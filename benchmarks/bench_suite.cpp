@@ -203,6 +203,7 @@ std::vector<double> count_instructions_by_size(const std::vector<BenchPair>& pai
   std::map<std::string, Unit> units;
   std::vector<std::size_t> isolated;  // counted each in a driver of its own, below
   for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (pairs[i].scheme->origin == SchemeOrigin::program) continue;  // its instructions are its program's: NaN
     if (pairs[i].scheme->info->isolate) {
       isolated.push_back(i);
       continue;

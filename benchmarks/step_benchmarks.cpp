@@ -23,10 +23,11 @@ void bm_step(benchmark::State& st, const SchemeEntry* e, const Problem* p, doubl
   const auto s = e->make(*p);
   s->reset(p->initial, p->t0);
   std::int64_t n = 0;
-  if (s->info().isolate) {
-    // An isolated scheme (an engine that may abort the process): each turn is the kRestart steps
-    // from the initial state, run in its child and timed there (timed_run); the benchmark is
-    // registered with manual time (register_step_benchmarks), so the fork is not in the figure.
+  if (e->timed_elsewhere()) {
+    // An isolated scheme (an engine that may abort the process) or a program: each turn is the
+    // kRestart steps from the initial state, run in its child or the program and timed there
+    // (timed_run); the benchmark is registered with manual time (register_step_benchmarks), so the
+    // fork or the pipe is not in the figure.
     while (st.KeepRunningBatch(kRestart)) {
       s->reset(p->initial, p->t0);
       const TimedRun r = timed_run(*s, FixedSteps{.t0 = p->t0, .h = h, .steps = kRestart}, p->bodies.size());
@@ -166,7 +167,7 @@ void register_step_benchmarks(const std::vector<BenchPair>& pairs) {
   {
     auto* b = benchmark::RegisterBenchmark(bp.name().c_str(), bm_step, bp.scheme, bp.problem, bp.h)
                   ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
-    if (bp.scheme->info->isolate) b->UseManualTime();  // timed in its child (bm_step)
+    if (bp.scheme->timed_elsewhere()) b->UseManualTime();  // timed in its child or the program (bm_step)
   }
 }
 

@@ -1,8 +1,15 @@
 #include "engines.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <deque>
+#include <filesystem>
 #include <stdexcept>
+
+#include <unistd.h>
+
+#include "engine_body.hpp"
+#include "../verification/program_scheme.hpp"
 
 namespace rigidbench::engines {
 
@@ -28,10 +35,52 @@ void register_variant(SchemeInfo info, EngineFactory make, bool in_all) {
       .in_all = in_all});
 }
 
+namespace {
+
+nlohmann::json body_json(const Problem& p) {
+  const EngineBody b = body_of(p);
+  const auto v = [](const Vec3& x) { return nlohmann::json::array({x.x(), x.y(), x.z()}); };
+  nlohmann::json J = nlohmann::json::array();
+  for (int i = 0; i < 3; ++i) J.push_back(v(b.central_inertia.row(i).transpose()));
+  return {{"mass", b.mass}, {"centre", v(b.centre)}, {"central_inertia", J}, {"gravity", v(b.gravity)}, {"pivot", b.pivot}};
+}
+
+/// The engines that exist here as npm packages, their official WebAssembly builds, run by Node.js as
+/// programs (engines/npm/, docs/engines.md "Engines of today"): registered when `npm ci` has installed
+/// them (scripts/install-deps.sh) and Node.js is on PATH, named absent otherwise.
+void register_npm_engines() {
+  namespace fs = std::filesystem;
+  const char* env = std::getenv("RIGIDBENCH_NPM_ENGINES");
+  const fs::path dir = env != nullptr ? fs::path(env) : fs::path(RIGIDBENCH_NPM_ENGINES_DIR);
+  std::error_code ec;
+  const bool installed = fs::exists(dir / "node_modules" / ".package-lock.json", ec);
+  bool node = false;
+  if (const char* path = std::getenv("PATH")) {
+    const std::string list = path;
+    for (std::size_t from = 0; from <= list.size() && !node;) {
+      const std::size_t colon = std::min(list.find(':', from), list.size());
+      node = access((fs::path(list.substr(from, colon - from)) / "node").c_str(), X_OK) == 0;
+      from = colon + 1;
+    }
+  }
+  if (installed && node) {
+    register_programs((dir / "programs.json").string());
+    return;
+  }
+  register_absent({"mujoco3_", cat("MuJoCo 3 (npm @mujoco/mujoco, run by Node.js) is not installed: ",
+                                   !node ? "Node.js is not on PATH" : cat("no ", (dir / "node_modules").string()),
+                                   " - scripts/install-deps.sh installs both (npm ci in engines/npm; docs/engines.md, "
+                                   "\"Engines of today\")")});
+}
+
+}  // namespace
+
 void register_engines() {
   static bool done = false;
   if (done) return;
   done = true;
+  set_physical_body({&refusal, &body_json});
+  register_npm_engines();
   for (const detail::EngineListing& e : detail::engine_list()) {
     if (e.add) {
       e.add();

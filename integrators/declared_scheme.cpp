@@ -188,6 +188,7 @@ const SchemeInfo& declare_scheme(SchemeDeclaration d) {
   for (const std::string& f : x.features) i.applies.features.push_back(f);
   i.applies.spherical_only = x.spherical_only;
   i.applies.torque_free_only = x.torque_free_only;
+  i.applies.refuses = x.refuses;
   i.claims = x.claims;
   i.notes = x.notes;
   i.adaptive = x.adaptive;

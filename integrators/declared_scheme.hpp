@@ -40,6 +40,9 @@ struct SchemeDeclaration {
   /// Settings beyond an adaptive scheme's tolerances (a program's declaration file): names
   /// [a-z0-9_]{1,64}, min <= default <= max, all finite, a whole default where integer.
   std::vector<SettingDeclaration> settings;
+  /// Applicability::refuses: a condition of the scheme's own on a problem (a program that builds one
+  /// physical body: engines/engine_body.hpp, refusal).
+  std::string (*refuses)(const Problem& p) = nullptr;
 };
 
 /// Validates `d` (name, order in [1, 12] or, adaptive, [0, 12], at most NameList::kCapacity families and features, names

@@ -51,6 +51,10 @@ struct SchemeEntry {
   /// breaks down at its first step with the reason (docs/engines.md, "Faults"). A built-in's or a
   /// recorded trajectory's exception propagates (a Python class reports its own at its first step).
   std::unique_ptr<AnyIntegrator> make(const Problem& p) const { return make(p, settings); }
+  /// Its runs are made outside this process - an isolated engine's in a child, a program's in the
+  /// program - and timed there (timed_run): the benchmarks time them by their own clock, and
+  /// callgrind, which counts this process, does not count a program.
+  bool timed_elsewhere() const { return info->isolate || origin == SchemeOrigin::program; }
   std::unique_ptr<AnyIntegrator> make(const Problem& p, const SchemeSettings& set) const;
 };
 

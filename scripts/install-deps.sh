@@ -16,17 +16,38 @@ PKGS=(build-essential cmake ninja-build git
       python3-plotly               # the report's interactive figures (docs/reports.md, "Interactive figures")
       pkgconf libmujoco-dev libode-dev libbullet-dev libsimbody-dev libdart-dev   # physics engines judged as schemes (docs/engines.md)
       libomp-14-dev          # OpenMP for clang builds (gcc has libgomp): threads inside a unit (docs/decisions.md, "Parallel loads")
-      libsundials-dev)       # CVODE and ARKODE judged as adaptive schemes (docs/adaptive.md)
+      libsundials-dev        # CVODE and ARKODE judged as adaptive schemes (docs/adaptive.md)
+      nodejs)                # runs the engines that exist as npm packages, their WebAssembly builds (docs/engines.md)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Debian ships npm apart from nodejs; NodeSource's nodejs carries its own (and conflicts with Debian's).
+command -v npm > /dev/null || dpkg-query -W -f='${Status}' npm 2>/dev/null | grep -q "install ok installed" || missing+=(npm)
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#PKGS[@]} Debian packages present"
-  exit 0
+else
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "install-deps: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-echo "install-deps: installing ${missing[*]}"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+# The npm engines (engines/npm: MuJoCo 3's WebAssembly build), at the versions of the committed lockfile;
+# nothing is downloaded at run time. Without them everything else works: they are named absent.
+npm_engines() {
+  local dir
+  dir="$(cd "$(dirname "$0")/.." && pwd)/engines/npm"
+  if [ -f "$dir/node_modules/.package-lock.json" ] && cmp -s "$dir/package-lock.json" "$dir/.installed-lock" 2>/dev/null; then
+    echo "install-deps: npm engines present (engines/npm)"
+    return
+  fi
+  if npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error; then
+    cp "$dir/package-lock.json" "$dir/.installed-lock"
+    echo "install-deps: npm engines installed (engines/npm, npm ci)"
+  else
+    echo "install-deps: warning: npm ci failed in engines/npm; the npm engines (mujoco3_*) will be absent" >&2
+  fi
+}
+npm_engines

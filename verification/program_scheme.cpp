@@ -37,6 +37,11 @@ namespace {
 
 constexpr int kProtocol = 1;
 
+PhysicalBody& physical_body_hook() {
+  static PhysicalBody b;
+  return b;
+}
+
 std::string format_hex(std::uint64_t h) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
@@ -50,7 +55,7 @@ constexpr std::size_t kMaxAnswerBytes = std::size_t(1) << 30;
 const std::vector<std::string_view> kProgramKeys{
     "name", "command", "args", "title", "source", "representation", "notes", "order", "kind", "families",
     "features", "spherical_only", "torque_free_only", "claims", "adaptive", "error_estimate_order",
-    "dense_output", "error_estimate", "version", "attitude", "angular_velocity", "timeout_s", "settings", "variants",
+    "dense_output", "error_estimate", "physical_body", "in_all", "version", "attitude", "angular_velocity", "timeout_s", "settings", "variants",
     "meta"};
 
 void only_keys(const json& j, const std::vector<std::string_view>& keys, const std::string& at) {
@@ -147,6 +152,14 @@ ProgramDeclaration declaration_from(const json& j, const std::string& at, const 
   s.error_estimate_order = integer_at(j, "error_estimate_order", at, -1);
   s.dense_output = bool_at(j, "dense_output", at, false);
   d.error_estimate = bool_at(j, "error_estimate", at, false);
+  d.physical_body = bool_at(j, "physical_body", at, false);
+  d.in_all = bool_at(j, "in_all", at, true);
+  if (d.physical_body) {
+    if (physical_body_hook().refusal == nullptr)
+      throw InputError(cat(at, ".physical_body: needs the engines' library (the `rigidbench` command and the Python "
+                               "module have it; a program linking librigidbench alone has not)"));
+    s.refuses = physical_body_hook().refusal;
+  }
   if (d.error_estimate && !s.adaptive)
     throw InputError(cat(at, ".error_estimate: only an adaptive scheme's error estimate is checked (docs/adaptive.md)"));
   s.version = string_at(j, "version", at);
@@ -162,6 +175,8 @@ ProgramDeclaration declaration_from(const json& j, const std::string& at, const 
 }
 
 }  // namespace
+
+void set_physical_body(PhysicalBody b) { physical_body_hook() = b; }
 
 std::vector<ProgramDeclaration> read_program_declarations(const std::string& file) {
   const json doc = read_json_input(file, "program declaration", JsonLimits{16, std::uintmax_t(1) << 20});
@@ -460,9 +475,13 @@ class ProgramScheme final : public AnyIntegrator, public detail::RunsElsewhere {
     // The parts of every request that do not change between runs, written once.
     fixed_ = json{{"protocol", kProtocol}, {"scheme", std::string(info.name)}, {"settings", s},
                   {"problem", json::parse(problem_to_json(p).dump())}};
+    if (d_->physical_body) fixed_["body"] = physical_body_hook().body(p);
   }
   const SchemeInfo& info() const override { return info_; }
-  void reset(const State& x0, double) override { x_ = x0; }
+  void reset(const State& x0, double) override {
+    x_ = x0;
+    continues_ = false;
+  }
   StepStatus step(double t, double h) override {
     State y(p_.bodies.size());
     const IntegrationOutcome r =
@@ -480,6 +499,7 @@ class ProgramScheme final : public AnyIntegrator, public detail::RunsElsewhere {
     if (!d_->error_estimate) return std::nullopt;
     json req = fixed_;
     req["op"] = "error_estimate";
+    continues_ = false;  // the program is reset to this state for the estimate
     req["t0"] = t;
     req["h"] = h;
     req["state"] = state_row(p_, x_);
@@ -510,6 +530,10 @@ class ProgramScheme final : public AnyIntegrator, public detail::RunsElsewhere {
     if (g.land_on) req["land_on"] = *g.land_on;
     req["observe"] = {{"every", plan.every}, {"initial", plan.initial}, {"last", true}};
     req["state"] = state_row(p_, x_);
+    // The state sent is the one the program's last answer ended at, with no reset since: the program
+    // may go on from its own (docs/programs.md, "Continuing").
+    req["continues"] = continues_;
+    continues_ = false;
     std::string why;
     const double wall0 = now();
     const std::optional<std::string> line = process_.exchange(req.dump(), d_->timeout_seconds, why);
@@ -623,6 +647,7 @@ class ProgramScheme final : public AnyIntegrator, public detail::RunsElsewhere {
     }
     out.steps = g.steps;
     out.t = g.time(g.steps);
+    continues_ = true;
     return out;
   }
 
@@ -633,6 +658,7 @@ class ProgramScheme final : public AnyIntegrator, public detail::RunsElsewhere {
   State x_;
   Counters counters_;
   json fixed_;
+  bool continues_ = false;
 };
 
 }  // namespace
@@ -647,6 +673,7 @@ SchemeEntry program_scheme_entry(ProgramDeclaration d) {
                 {},
                 false,
                 SchemeOrigin::program};
+  e.in_all = shared->in_all;
   e.cost_note = "the program's own time of its loop per step (ns_per_step in its answers), else the wall time of "
                 "the exchange over the pipe (docs/programs.md)";
   return e;
@@ -732,7 +759,8 @@ json serve_one(const SchemeEntry& e, const json& r, Served& sv) {
   for (const auto& [k, v] : r.at("state").items()) one[k] = json::array({v});
   const State x0 = trajectory_from_json(json{{"data", one}}, "request.state", p, 1).states.at(0);
   const Counters c0 = sv.s->counters();  // before a reset, which may evaluate (an FSAL stage)
-  if (!(sv.last && same_state(*sv.last, x0) && sv.last_t == g.time(g.from))) sv.s->reset(x0, g.time(g.from));
+  if (!(r.value("continues", false) && sv.last && same_state(*sv.last, x0) && sv.last_t == g.time(g.from)))
+    sv.s->reset(x0, g.time(g.from));
   const json& o = r.at("observe");
   const ObservationPlan plan{o.at("every").get<std::int64_t>(), o.at("initial").get<bool>(), o.at("last").get<bool>()};
   const std::vector<std::string> cols = trajectory_columns(p);

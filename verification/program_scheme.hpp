@@ -37,8 +37,24 @@ struct ProgramDeclaration {
   FileConventions conventions;      // of the states the program sends back
   double timeout_seconds = 600;     // the longest one run may take before the program is stopped
   bool error_estimate = false;      // answers "error_estimate" requests (an adaptive scheme's estimator check)
+  /// Builds one physical body (an engine): refuses problems that are none (skipped, as a native
+  /// engine's variants do) and is sent the body every native engine is built from (PhysicalBody).
+  bool physical_body = false;
+  /// false: selected by its name or a glob only, never by "all" (SchemeEntry::in_all): a scheme too
+  /// slow for the default suites and the gate.
+  bool in_all = true;
   std::string file;                 // the declaration file, for messages
 };
+
+/// What the engines' library lends programs that build one physical body (engines/engine_body.hpp):
+/// why a problem is no such body, and the body (mass, centre of mass, central inertia, gravity,
+/// pivot) as JSON. Set by engines::register_engines(); a declaration with "physical_body" is refused
+/// without it.
+struct PhysicalBody {
+  std::string (*refusal)(const Problem&) = nullptr;
+  nlohmann::json (*body)(const Problem&) = nullptr;
+};
+void set_physical_body(PhysicalBody b);
 
 /// The declarations of a file (docs/programs.md, "The declaration file"): one per variant. Throws
 /// InputError naming the file and the key for anything malformed, unknown keys included.

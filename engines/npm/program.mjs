@@ -1,0 +1,93 @@
+// The program side of rigidbench's protocol for the engines run by Node.js (docs/programs.md): one
+// JSON request per line on stdin, one answer per line on stdout. An engine module gives make(request)
+// -> {reset(q, W), step(h) -> null | reason, read() -> {q, W}, counters()}; this file does the rest
+// once for all of them: the steps t_n = t0 + n h (never accumulated; the last landing on land_on), the
+// states asked for, the engine's own time per step, going on without a reset where the request says
+// it continues the last run (so an engine keeps its internal state - float32 copies, warm starts - as
+// in one run), and an "error" answer for a run the engine cannot make.
+import readline from 'node:readline';
+
+export const COLUMNS = ['t', 'q1', 'q2', 'q3', 'q4', 'W1', 'W2', 'W3'];
+
+/// The unit quaternion (w, x, y, z) of a rotation matrix given by rows (Shepperd: the largest of
+/// the four candidates is divided by, never a small one).
+export function quaternionOf(R) {
+  const t = R[0][0] + R[1][1] + R[2][2];
+  if (t > 0) {
+    const s = 2 * Math.sqrt(1 + t);
+    return [s / 4, (R[2][1] - R[1][2]) / s, (R[0][2] - R[2][0]) / s, (R[1][0] - R[0][1]) / s];
+  }
+  let i = 0;
+  if (R[1][1] > R[i][i]) i = 1;
+  if (R[2][2] > R[i][i]) i = 2;
+  const j = (i + 1) % 3, k = (i + 2) % 3;
+  const s = 2 * Math.sqrt(1 + R[i][i] - R[j][j] - R[k][k]);
+  const q = [(R[k][j] - R[j][k]) / s, 0, 0, 0];
+  q[1 + i] = s / 4;
+  q[1 + j] = (R[j][i] + R[i][j]) / s;
+  q[1 + k] = (R[k][i] + R[i][k]) / s;
+  return q;
+}
+
+function stateOf(s) {
+  const R = [[s.R11, s.R12, s.R13], [s.R21, s.R22, s.R23], [s.R31, s.R32, s.R33]];
+  return {q: quaternionOf(R), W: [s.W1, s.W2, s.W3]};
+}
+
+function run(engine, req) {
+  const {t0, h, from, steps} = req;
+  const every = req.observe.every;
+  const time = (n) => (req.land_on !== undefined && n === steps ? req.land_on : t0 + n * h);
+  const data = Object.fromEntries(COLUMNS.map((c) => [c, []]));
+  const record = (n) => {
+    const {q, W} = engine.read();
+    const row = [time(n), ...q, ...W];
+    COLUMNS.forEach((c, i) => data[c].push(Number.isFinite(row[i]) ? row[i] : null));
+  };
+  const c0 = engine.counters();
+  if (req.observe.initial) record(from);
+  const start = process.hrtime.bigint();
+  for (let n = from; n < steps; ++n) {
+    const why = engine.step(time(n + 1) - time(n));
+    if (why) return {data, steps: n, breakdown: {step: n, reason: why}};
+    const done = n + 1;
+    if ((every > 0 && done % every === 0) || (req.observe.last && done === steps)) record(done);
+  }
+  const ns = Number(process.hrtime.bigint() - start);
+  const c1 = engine.counters();
+  const counters = Object.fromEntries(Object.keys(c1).map((k) => [k, c1[k] - (c0[k] ?? 0)]));
+  return {data, steps, counters, ...(steps > from ? {ns_per_step: ns / (steps - from)} : {})};
+}
+
+/// Serves requests with engines made by make(request) until stdin ends.
+export async function serve(make) {
+  let engine = null, key = '', continuing = false;
+  const lines = readline.createInterface({input: process.stdin, crlfDelay: Infinity});
+  for await (const line of lines) {
+    let answer;
+    try {
+      const req = JSON.parse(line);
+      if (req.protocol !== 1) throw new Error(`protocol ${req.protocol} is not this program's (1)`);
+      if (req.op && req.op !== 'run') throw new Error(`no '${req.op}' here`);
+      const k = JSON.stringify([req.scheme, req.problem, req.settings]);
+      if (k !== key) {
+        engine?.dispose?.();
+        engine = await make(req);
+        key = k;
+        continuing = false;
+      }
+      if (!(req.continues && continuing)) {
+        const {q, W} = stateOf(req.state);
+        engine.reset(q, W);
+      }
+      answer = run(engine, req);
+      continuing = !answer.breakdown;
+    } catch (e) {
+      answer = {error: String(e?.message ?? e)};
+      engine = null;
+      key = '';
+      continuing = false;
+    }
+    process.stdout.write(JSON.stringify(answer) + '\n');
+  }
+}
