@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,7 +56,7 @@ constexpr std::size_t kMaxAnswerBytes = std::size_t(1) << 30;
 const std::vector<std::string_view> kProgramKeys{
     "name", "command", "args", "title", "source", "representation", "notes", "order", "kind", "families",
     "features", "spherical_only", "torque_free_only", "claims", "adaptive", "error_estimate_order",
-    "dense_output", "error_estimate", "physical_body", "in_all", "version", "attitude", "angular_velocity", "timeout_s", "settings", "variants",
+    "dense_output", "error_estimate", "physical_body", "in_all", "memory_mb", "version", "attitude", "angular_velocity", "timeout_s", "settings", "variants",
     "meta"};
 
 void only_keys(const json& j, const std::vector<std::string_view>& keys, const std::string& at) {
@@ -168,6 +169,9 @@ ProgramDeclaration declaration_from(const json& j, const std::string& at, const 
   s.settings = settings_at(j, at);
   d.conventions.attitude = attitude_form_from_string(string_at(j, "attitude", at, "R"));
   d.conventions.omega = omega_frame_from_string(string_at(j, "angular_velocity", at, "body"));
+  d.memory_mb = number_at(j, "memory_mb", at, 4096);
+  if (!(d.memory_mb >= 16) || !(d.memory_mb <= 1 << 20))
+    throw InputError(cat(at, ".memory_mb: expected a number of MiB in [16, 1048576]"));
   d.timeout_seconds = number_at(j, "timeout_s", at, 600);
   if (!(d.timeout_seconds > 0) || !(d.timeout_seconds <= 86400))
     throw InputError(cat(at, ".timeout_s: expected a number of seconds in (0, 86400]"));
@@ -275,8 +279,13 @@ class ProgramProcess {
       close(sv[0]), close(sv[1]);
       return false;
     }
+    const rlim_t bytes = rlim_t(d_.memory_mb) << 20;
     if (pid == 0) {
       setpgid(0, 0);  // its own group: a timeout stops the program and what it started
+      // Its data segment and private writable mappings (RLIMIT_DATA: what malloc and a WebAssembly
+      // memory grow; not the address space V8 reserves, which RLIMIT_AS would count).
+      const rlimit lim{bytes, bytes};
+      setrlimit(RLIMIT_DATA, &lim);
       dup2(sv[1], 0);
       dup2(sv[1], 1);
       if (err_ >= 0) dup2(err_, 2);

@@ -26,6 +26,8 @@ for line in sys.stdin:
         sys.exit(3)
     elif mode == "crash":
         os.kill(os.getpid(), signal.SIGSEGV)
+    elif mode == "memory":
+        hog = bytearray(1 << 30)  # past the declared memory_mb: a MemoryError, the program ends
     elif mode == "garbage":
         sys.stdout.write("hello, rigidbench\n")
         sys.stdout.flush()
