@@ -67,10 +67,11 @@ void register_npm_engines() {
     register_programs((dir / "programs.json").string());
     return;
   }
-  register_absent({"mujoco3_", cat("MuJoCo 3 (npm @mujoco/mujoco, run by Node.js) is not installed: ",
-                                   !node ? "Node.js is not on PATH" : cat("no ", (dir / "node_modules").string()),
-                                   " - scripts/install-deps.sh installs both (npm ci in engines/npm; docs/engines.md, "
-                                   "\"Engines of today\")")});
+  const std::string why = cat("is not installed: ", !node ? "Node.js is not on PATH" : cat("no ", (dir / "node_modules").string()),
+                              " - scripts/install-deps.sh installs both (npm ci in engines/npm; docs/engines.md, "
+                              "\"Engines of today\")");
+  register_absent({"mujoco3_", cat("MuJoCo 3 (npm @mujoco/mujoco, run by Node.js) ", why)});
+  register_absent({"cannon_", cat("cannon-es (npm cannon-es, run by Node.js) ", why)});
 }
 
 }  // namespace
