@@ -119,8 +119,8 @@ expect = {
     "refuse": "the program refused the run: faulty: this problem",
 }
 decl = declare("faulty", [{"name": "faulty_" + m, "command": [sys.executable, faulty, m, rigidbench], "order": 1,
-                           "timeout_s": 0.5 if m == "hang" else 60, "memory_mb": 256, "claims": {"constraint": "exact"}}
-                          for m in expect])
+                           "timeout_s": 0.5 if m == "hang" else 60, "claims": {"constraint": "exact"},
+                           **({"memory_mb": 256} if m == "memory" else {})} for m in expect])
 with open(decl) as f:  # a command that cannot be executed: the child's exec fails (127)
     d = json.load(f)
 d["programs"][0]["command"] = ["/nonexistent/program"]

@@ -169,8 +169,8 @@ ProgramDeclaration declaration_from(const json& j, const std::string& at, const 
   s.settings = settings_at(j, at);
   d.conventions.attitude = attitude_form_from_string(string_at(j, "attitude", at, "R"));
   d.conventions.omega = omega_frame_from_string(string_at(j, "angular_velocity", at, "body"));
-  d.memory_mb = number_at(j, "memory_mb", at, 4096);
-  if (!(d.memory_mb >= 16) || !(d.memory_mb <= 1 << 20))
+  d.memory_mb = number_at(j, "memory_mb", at, 0);
+  if (j.contains("memory_mb") && (!(d.memory_mb >= 16) || !(d.memory_mb <= 1 << 20)))
     throw InputError(cat(at, ".memory_mb: expected a number of MiB in [16, 1048576]"));
   d.timeout_seconds = number_at(j, "timeout_s", at, 600);
   if (!(d.timeout_seconds > 0) || !(d.timeout_seconds <= 86400))
@@ -285,7 +285,7 @@ class ProgramProcess {
       // Its data segment and private writable mappings (RLIMIT_DATA: what malloc and a WebAssembly
       // memory grow; not the address space V8 reserves, which RLIMIT_AS would count).
       const rlimit lim{bytes, bytes};
-      setrlimit(RLIMIT_DATA, &lim);
+      if (bytes > 0) setrlimit(RLIMIT_DATA, &lim);
       dup2(sv[1], 0);
       dup2(sv[1], 1);
       if (err_ >= 0) dup2(err_, 2);

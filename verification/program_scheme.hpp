@@ -36,7 +36,7 @@ struct ProgramDeclaration {
   std::string dir;                  // the working directory: the declaration file's folder
   FileConventions conventions;      // of the states the program sends back
   double timeout_seconds = 600;     // the longest one run may take before the program is stopped
-  double memory_mb = 4096;          // the program's data (RLIMIT_DATA): past it, its allocations fail
+  double memory_mb = 0;             // the program's data (RLIMIT_DATA), 0: unbounded; past it, its allocations fail
   bool error_estimate = false;      // answers "error_estimate" requests (an adaptive scheme's estimator check)
   /// Builds one physical body (an engine): refuses problems that are none (skipped, as a native
   /// engine's variants do) and is sent the body every native engine is built from (PhysicalBody).

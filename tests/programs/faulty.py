@@ -16,6 +16,8 @@ mode, rigidbench = sys.argv[1], sys.argv[2]
 serve = subprocess.Popen([rigidbench, "program-serve", "--integrator", "lie_euler"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, text=True)
 for line in sys.stdin:
+    if mode == "memory":
+        hog = bytearray(1 << 30)  # past the declared memory_mb: a MemoryError, the program ends
     serve.stdin.write(line)
     serve.stdin.flush()
     answer = json.loads(serve.stdout.readline())
@@ -26,8 +28,6 @@ for line in sys.stdin:
         sys.exit(3)
     elif mode == "crash":
         os.kill(os.getpid(), signal.SIGSEGV)
-    elif mode == "memory":
-        hog = bytearray(1 << 30)  # past the declared memory_mb: a MemoryError, the program ends
     elif mode == "garbage":
         sys.stdout.write("hello, rigidbench\n")
         sys.stdout.flush()
