@@ -228,6 +228,19 @@ namespace {
 
 // ---- the program's process ----
 
+/// The executable `name` resolves to on $PATH, or empty.
+std::string on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  const std::string list = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  for (std::size_t from = 0; from <= list.size();) {
+    const std::size_t colon = std::min(list.find(':', from), list.size());
+    const fs::path candidate = fs::path(list.substr(from, colon - from).empty() ? "." : list.substr(from, colon - from)) / name;
+    from = colon + 1;
+    if (access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) return candidate.string();
+  }
+  return {};
+}
+
 /// Seconds on a monotonic clock.
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -262,12 +275,24 @@ class ProgramProcess {
       why = cat("could not make the program's pipe: ", std::strerror(errno));
       return false;
     }
+    if (err_ >= 0) close(err_);  // a start that failed before the fork
     char tmpl[] = "/tmp/rigidbench-program-XXXXXX";
     err_ = mkostemp(tmpl, O_CLOEXEC);
     if (err_ >= 0) unlink(tmpl);
     // argv before the fork: between fork and exec the child only calls what is safe there.
     std::string exe = d_.command[0];
     if (exe.find('/') != std::string::npos && fs::path(exe).is_relative()) exe = (fs::path(d_.dir) / exe).string();
+    if (exe.find('/') == std::string::npos) {
+      // Looked up on PATH here, not by execvp in the child: after a fork in a process with threads the
+      // child calls only what is safe there.
+      const std::string found = on_path(exe);
+      if (found.empty()) {
+        why = cat("the program '", exe, "' is not on PATH (", d_.file, ")");
+        close(sv[0]), close(sv[1]);
+        return false;
+      }
+      exe = found;
+    }
     std::vector<char*> argv;
     std::vector<std::string> args = d_.command;
     args[0] = exe;
@@ -290,7 +315,7 @@ class ProgramProcess {
       dup2(sv[1], 1);
       if (err_ >= 0) dup2(err_, 2);
       if (chdir(d_.dir.c_str()) != 0) _exit(126);
-      execvp(argv[0], argv.data());
+      execv(argv[0], argv.data());
       const char msg[] = "rigidbench: the program could not be executed\n";
       [[maybe_unused]] const auto n = write(2, msg, sizeof msg - 1);
       _exit(127);
