@@ -76,7 +76,9 @@ int run_list(bool json) {
                 i.order, to_string(i.kind), applies_text(i.applies).c_str(), claims_text(i.claims).c_str(),
                 std::string(i.title).c_str(),
                 cat(i.adaptive ? "  [adaptive: judged on a tolerance ladder]" : "",
-                    e.builtin ? "" : "  [registered by this program]", e.in_all ? "" : "  [on request: by name or glob, not in 'all']").c_str(),
+                    e.builtin                            ? ""
+                    : e.origin == SchemeOrigin::program ? "  [a program: docs/programs.md]"
+                                                        : "  [registered by this program]", e.in_all ? "" : "  [on request: by name or glob, not in 'all']").c_str(),
                 std::string(i.source).c_str());
     for (const SettingInfo& si : i.settings)
       std::printf("      --set %s.%s=%s  (in [%s, %s]%s) %s\n", std::string(i.name).c_str(), std::string(si.name).c_str(),

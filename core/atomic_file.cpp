@@ -16,6 +16,7 @@
 #include <random>
 #include <utility>
 
+#include "signal_cleanup.hpp"
 #include "types.hpp"
 
 namespace rigidbench {
@@ -32,25 +33,9 @@ struct Slot {
 };
 std::array<Slot, kSlots> g_slots;
 
-extern "C" void remove_temporaries_and_reraise(int sig) {
+void remove_temporaries() {
   for (Slot& s : g_slots)
     if (s.ready.load()) ::unlink(s.path);
-  ::signal(sig, SIG_DFL);
-  ::raise(sig);
-}
-
-void install_handlers_once() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    for (int sig : {SIGINT, SIGTERM}) {
-      struct sigaction old {};
-      if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue;  // someone else's
-      struct sigaction sa {};
-      sa.sa_handler = remove_temporaries_and_reraise;
-      sigemptyset(&sa.sa_mask);
-      ::sigaction(sig, &sa, nullptr);
-    }
-  });
 }
 
 int claim_slot(const std::string& tmp) {
@@ -222,7 +207,7 @@ AtomicFile::AtomicFile(const std::string& path) : path_(path) {
   if (!fs::is_directory(dir_, ec)) throw InputError(cat("cannot write '", path, "': folder '", dir_, "' does not exist"));
   const std::string name = tp.filename().string();
   remove_stale_temporaries(dir_, name);
-  install_handlers_once();
+  on_fatal_signal(remove_temporaries);
   // Created, never opened: O_EXCL fails on anything already at the name (a file, a link someone
   // planted, dangling or not) and O_NOFOLLOW refuses a link, so the bytes go to a new file of this
   // process's and nowhere else. The name is unpredictable too, so that no one can make the creation

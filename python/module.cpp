@@ -465,7 +465,12 @@ PYBIND11_MODULE(_rigidbench, m) {
   engines::register_engines();
   // Schemes that are programs (docs/programs.md): the files of $RIGIDBENCH_PROGRAMS, as the command
   // has them, and any other file by register_programs(path).
-  register_programs_from_environment();
+  // A stale entry there is said as a warning, not an import that fails: the module stays usable.
+  try {
+    register_programs_from_environment();
+  } catch (const InputError& e) {
+    PyErr_WarnEx(PyExc_RuntimeWarning, cat("rigidbench: $RIGIDBENCH_PROGRAMS: ", e.what()).c_str(), 1);
+  }
   m.def(
       "register_programs", [](const std::string& file) { return register_programs(file); }, py::arg("file"),
       "Registers the schemes a program declaration file declares (docs/programs.md); returns their names");

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -21,10 +22,12 @@
 #include <memory>
 #include <mutex>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include "../core/cancel.hpp"
 #include "../core/hash.hpp"
+#include "../core/signal_cleanup.hpp"
 #include "../core/json_input.hpp"
 #include "../integrators/integrate.hpp"
 #include "../problems/problem_file.hpp"
@@ -251,9 +254,40 @@ std::string signal_text(int sig) {
   return cat("signal ", std::to_string(sig), name ? cat(" (", name, ")") : std::string());
 }
 
+// ---- programs alive, for a signal that ends rigidbench ----
+// Each program runs in a process group of its own (so that a timeout stops what it started too);
+// the terminal's Ctrl-C and a kill of rigidbench therefore do not reach it. The groups alive are kept
+// here, in slots a signal handler may read, and killed by the cleanup of core/signal_cleanup.hpp
+// before a SIGINT, SIGTERM or SIGHUP ends rigidbench. (A SIGKILL of rigidbench leaves them:
+// PR_SET_PDEATHSIG would follow the thread that started a program, not the process.)
+constexpr std::size_t kSlots = 512;
+std::atomic<pid_t> g_alive[kSlots];
+
+void kill_programs() {
+  for (std::atomic<pid_t>& slot : g_alive)
+    if (const pid_t g = slot.load(); g > 0) kill(-g, SIGKILL);
+}
+
+void track(pid_t group, bool alive) {
+  for (std::atomic<pid_t>& slot : g_alive) {
+    pid_t expected = alive ? 0 : group;
+    if (slot.compare_exchange_strong(expected, alive ? group : 0)) return;
+  }
+}
+
+/// Why `exe` cannot be executed, or empty.
+std::string not_executable(const std::string& exe) {
+  std::error_code ec;
+  if (!fs::exists(exe, ec)) return cat("'", exe, "' does not exist");
+  if (fs::is_directory(exe, ec)) return cat("'", exe, "' is a directory");
+  if (access(exe.c_str(), X_OK) != 0) return cat("'", exe, "' is not executable (", std::strerror(errno), ")");
+  return {};
+}
+
 /// The program, started once and kept for the runs of one integrator: its standard input and output
-/// are one socket (a write to a program that has gone is an error here, never a SIGPIPE), its
-/// standard error a file whose last line a breakdown quotes.
+/// are two sockets (a write to a program that has gone is an error here, never a SIGPIPE; a program
+/// that closes its output is seen at once), its standard error a file whose last line a breakdown
+/// quotes.
 class ProgramProcess {
  public:
   explicit ProgramProcess(const ProgramDeclaration& d) : d_(d) {}
@@ -264,55 +298,84 @@ class ProgramProcess {
   /// One request and its answer; on failure, empty with `why` set (and the process stopped).
   std::optional<std::string> exchange(const std::string& request, double timeout, std::string& why) {
     if (pid_ < 0 && !start(why)) return std::nullopt;
+    // Anything the program wrote since its last answer would be read as the answer to this request.
+    if (!buffer_.empty() || readable_now()) {
+      if (receive_available() && buffer_.empty()) {
+        why = ended();  // it ended after its last answer: a program answers until its input ends
+        return std::nullopt;
+      }
+      why = cat("the program wrote more after its last answer (\"", brief(buffer_), "\"): one line per request");
+      stop();
+      return std::nullopt;
+    }
     if (!send_all(request + "\n", why)) return std::nullopt;
-    return receive_line(timeout, why);
+    std::optional<std::string> line = receive_line(timeout, why);
+    if (line && !buffer_.empty()) {  // more came with the answer
+      why = cat("the program wrote more after its answer (\"", brief(buffer_), "\"): one line per request");
+      stop();
+      return std::nullopt;
+    }
+    return line;
   }
 
  private:
-  bool start(std::string& why) {
-    int sv[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-      why = cat("could not make the program's pipe: ", std::strerror(errno));
-      return false;
-    }
-    if (err_ >= 0) close(err_);  // a start that failed before the fork
-    char tmpl[] = "/tmp/rigidbench-program-XXXXXX";
-    err_ = mkostemp(tmpl, O_CLOEXEC);
-    if (err_ >= 0) unlink(tmpl);
-    // argv before the fork: between fork and exec the child only calls what is safe there.
+  static std::string brief(const std::string& s) { return s.size() > 80 ? s.substr(0, 80) + "..." : s; }
+
+  /// argv[0] as the child will execute it, or empty with `why` set.
+  std::string executable(std::string& why) const {
     std::string exe = d_.command[0];
     if (exe.find('/') != std::string::npos && fs::path(exe).is_relative()) exe = (fs::path(d_.dir) / exe).string();
     if (exe.find('/') == std::string::npos) {
       // Looked up on PATH here, not by execvp in the child: after a fork in a process with threads the
       // child calls only what is safe there.
       const std::string found = on_path(exe);
-      if (found.empty()) {
-        why = cat("the program '", exe, "' is not on PATH (", d_.file, ")");
-        close(sv[0]), close(sv[1]);
-        return false;
-      }
-      exe = found;
+      if (found.empty()) why = cat("the program '", exe, "' is not on PATH (", d_.file, ")");
+      return found;
     }
-    std::vector<char*> argv;
+    if (std::string bad = not_executable(exe); !bad.empty()) {
+      why = cat("the program cannot be executed: ", bad, " (", d_.file, ")");
+      return {};
+    }
+    return exe;
+  }
+
+  bool start(std::string& why) {
+    const std::string exe = executable(why);
+    if (exe.empty()) return false;
+    int in[2], out[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0) {
+      why = cat("could not make the program's pipe: ", std::strerror(errno));
+      return false;
+    }
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, out) != 0) {
+      why = cat("could not make the program's pipe: ", std::strerror(errno));
+      close(in[0]), close(in[1]);
+      return false;
+    }
+    char tmpl[] = "/tmp/rigidbench-program-XXXXXX";
+    err_ = mkostemp(tmpl, O_CLOEXEC);
+    if (err_ >= 0) unlink(tmpl);
     std::vector<std::string> args = d_.command;
     args[0] = exe;
+    std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
+    on_fatal_signal(kill_programs);
+    const rlim_t bytes = rlim_t(d_.memory_mb) << 20;
     const pid_t pid = fork();
     if (pid < 0) {
       why = cat("could not start the program: ", std::strerror(errno));
-      close(sv[0]), close(sv[1]);
+      close(in[0]), close(in[1]), close(out[0]), close(out[1]);
       return false;
     }
-    const rlim_t bytes = rlim_t(d_.memory_mb) << 20;
     if (pid == 0) {
       setpgid(0, 0);  // its own group: a timeout stops the program and what it started
       // Its data segment and private writable mappings (RLIMIT_DATA: what malloc and a WebAssembly
       // memory grow; not the address space V8 reserves, which RLIMIT_AS would count).
       const rlimit lim{bytes, bytes};
       if (bytes > 0) setrlimit(RLIMIT_DATA, &lim);
-      dup2(sv[1], 0);
-      dup2(sv[1], 1);
+      dup2(in[1], 0);
+      dup2(out[1], 1);
       if (err_ >= 0) dup2(err_, 2);
       if (chdir(d_.dir.c_str()) != 0) _exit(126);
       execv(argv[0], argv.data());
@@ -320,10 +383,15 @@ class ProgramProcess {
       [[maybe_unused]] const auto n = write(2, msg, sizeof msg - 1);
       _exit(127);
     }
-    close(sv[1]);
-    sock_ = sv[0];
+    setpgid(pid, pid);  // also here, so that the group exists before either side goes on
+    track(pid, true);
+    close(in[1]);
+    close(out[1]);
+    to_ = in[0];
+    from_ = out[0];
     pid_ = pid;
     buffer_.clear();
+    scanned_ = 0;
     return true;
   }
 
@@ -332,10 +400,11 @@ class ProgramProcess {
       kill(-pid_, SIGKILL);
       kill(pid_, SIGKILL);
       waitpid(pid_, nullptr, 0);
+      track(pid_, false);
     }
-    if (sock_ >= 0) close(sock_);
-    if (err_ >= 0) close(err_);
-    pid_ = sock_ = err_ = -1;
+    for (int* fd : {&to_, &from_, &err_})
+      if (*fd >= 0) close(*fd), *fd = -1;
+    pid_ = -1;
   }
 
   /// The last non-empty line the program wrote to its standard error, quoted for a reason.
@@ -343,7 +412,7 @@ class ProgramProcess {
     if (err_ < 0) return {};
     const off_t size = lseek(err_, 0, SEEK_END);
     const off_t from = std::max<off_t>(0, size - 4096);
-    std::string tail(std::size_t(size - from), '\0');
+    std::string tail(std::size_t(std::max<off_t>(size - from, 0)), '\0');
     if (size <= 0 || pread(err_, tail.data(), tail.size(), from) <= 0) return {};
     while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r' || tail.back() == ' ')) tail.pop_back();
     const std::size_t nl = tail.rfind('\n');
@@ -352,13 +421,16 @@ class ProgramProcess {
     return line.empty() ? std::string() : cat("; its last line on stderr: \"", line, "\"");
   }
 
-  /// Why the program ended (it has closed its output): its exit status or signal, and its stderr.
+  /// Why the program's output ended: its exit status or signal, or that it closed its output and
+  /// lives on (then it is stopped); and its stderr.
   std::string ended() {
     int status = 0;
-    std::string how = "ended";
-    for (int i = 0; i < 200 && waitpid(pid_, &status, WNOHANG) == 0; ++i) usleep(5000);
-    if (WIFEXITED(status)) how = cat("exited with status ", std::to_string(WEXITSTATUS(status)));
-    else if (WIFSIGNALED(status)) how = cat("was killed by ", signal_text(WTERMSIG(status)));
+    pid_t done = 0;
+    for (int i = 0; i < 100 && (done = waitpid(pid_, &status, WNOHANG)) == 0; ++i) usleep(5000);
+    std::string how = "closed its output and was stopped";
+    if (done == pid_ && WIFEXITED(status)) how = cat("exited with status ", std::to_string(WEXITSTATUS(status)));
+    else if (done == pid_ && WIFSIGNALED(status)) how = cat("was killed by ", signal_text(WTERMSIG(status)));
+    if (done == pid_) track(pid_, false), pid_ = -1;  // reaped: stop() must not signal the pid again
     std::string why = cat("the program ", how, " before answering", last_error_line());
     stop();
     return why;
@@ -367,7 +439,7 @@ class ProgramProcess {
   bool send_all(const std::string& s, std::string& why) {
     std::size_t done = 0;
     while (done < s.size()) {
-      const ssize_t n = send(sock_, s.data() + done, s.size() - done, MSG_NOSIGNAL);
+      const ssize_t n = send(to_, s.data() + done, s.size() - done, MSG_NOSIGNAL);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
         why = ended();
@@ -378,17 +450,37 @@ class ProgramProcess {
     return true;
   }
 
+  bool readable_now() const {
+    pollfd pfd{from_, POLLIN, 0};
+    return poll(&pfd, 1, 0) > 0;
+  }
+
+  /// Reads what is there without waiting (for a message); true when the program has closed its output.
+  bool receive_available() {
+    char chunk[4096];
+    while (buffer_.size() < 4096 && readable_now()) {
+      const ssize_t n = recv(from_, chunk, sizeof chunk, MSG_DONTWAIT);
+      if (n == 0) return true;
+      if (n < 0) break;
+      buffer_.append(chunk, std::size_t(n));
+    }
+    return false;
+  }
+
   std::optional<std::string> receive_line(double timeout, std::string& why) {
     const double deadline = now() + timeout;
     char chunk[65536];
     for (;;) {
-      if (const std::size_t nl = buffer_.find('\n'); nl != std::string::npos) {
+      // Only what arrived since the last look is searched: a long answer is scanned once.
+      if (const std::size_t nl = buffer_.find('\n', scanned_); nl != std::string::npos) {
         std::string line = buffer_.substr(0, nl);
         buffer_.erase(0, nl + 1);
+        scanned_ = 0;
         return line;
       }
+      scanned_ = buffer_.size();
       if (buffer_.size() > kMaxAnswerBytes) {
-        why = cat("the program's answer is longer than ", std::to_string(kMaxAnswerBytes >> 20), " MB");
+        why = cat("the program's answer is longer than ", std::to_string(kMaxAnswerBytes >> 20), " MiB without an end of line");
         stop();
         return std::nullopt;
       }
@@ -404,7 +496,7 @@ class ProgramProcess {
         stop();
         return std::nullopt;
       }
-      pollfd pfd{sock_, POLLIN, 0};
+      pollfd pfd{from_, POLLIN, 0};
       const int r = poll(&pfd, 1, int(std::min(100.0, left * 1000) + 1));
       if (r < 0 && errno != EINTR) {
         why = cat("waiting for the program: ", std::strerror(errno));
@@ -412,7 +504,7 @@ class ProgramProcess {
         return std::nullopt;
       }
       if (r <= 0) continue;
-      const ssize_t n = recv(sock_, chunk, sizeof chunk, 0);
+      const ssize_t n = recv(from_, chunk, sizeof chunk, 0);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
         why = ended();
@@ -424,8 +516,9 @@ class ProgramProcess {
 
   const ProgramDeclaration& d_;
   pid_t pid_ = -1;
-  int sock_ = -1, err_ = -1;
+  int to_ = -1, from_ = -1, err_ = -1;
   std::string buffer_;
+  std::size_t scanned_ = 0;
 };
 
 // ---- the protocol, rigidbench's side ----
@@ -606,6 +699,21 @@ class ProgramScheme final : public AnyIntegrator, public detail::RunsElsewhere {
     return {end, why.empty() ? "the program declared a breakdown without a reason" : why};
   }
 
+  /// The program's own time of its loop per step (docs/programs.md, "Cost"): given with every run of
+  /// steps, and no more than the exchange took - a program cannot spend longer on its steps than
+  /// rigidbench waited for it.
+  static double time_per_step(const json& a, double steps, double wall) {
+    if (a.contains("ns_per_step") && !a["ns_per_step"].is_number())
+      throw InputError(cat("\"ns_per_step\" is ", json_brief(a["ns_per_step"]), ", not a number"));
+    const double ns = a.contains("ns_per_step") ? a["ns_per_step"].get<double>() : kNaN;
+    if (steps <= 0) return ns;
+    if (!(ns >= 0)) throw InputError("no \"ns_per_step\" (the program's own time per step, in ns, non-negative)");
+    if (ns * steps * 1e-9 > 1.05 * wall + 0.01)
+      throw InputError(cat("\"ns_per_step\" says ", format_number(ns, 6), " ns for ", format_number(steps, 10), " steps, ",
+                           format_number(ns * steps * 1e-9, 4), " s, in an exchange of ", format_number(wall, 4), " s"));
+    return ns;
+  }
+
   /// The answer read and checked against what was asked; the observer called on each state asked for.
   IntegrationOutcome answer(const std::string& line, const FixedSteps& g, const Expected& want, State& x,
                             const detail::ObserveFn& observe, detail::RunClock* clock, double wall, IntegrationOutcome& out) {
@@ -625,7 +733,11 @@ class ProgramScheme final : public AnyIntegrator, public detail::RunsElsewhere {
     const RecordedTrajectory rows = trajectory_from_json(a, at, p_, want.done.size(), d_->conventions);
     const Counters c = counters_from(a, at);
     const auto [end, broke] = declared_breakdown(a, g);
-    if (!a.contains("steps") || !a["steps"].is_number_integer() || a["steps"].get<std::int64_t>() != end)
+    // A run that broke down owes no time (it is no cost figure).
+    const double steps = broke.empty() ? double(g.steps - g.from) : 0;
+    const double ns = time_per_step(a, steps, wall);
+    // A whole number however written (1000.0 from a Python program that counted in floats).
+    if (!a.contains("steps") || !a["steps"].is_number() || a["steps"].get<double>() != double(end))
       throw InputError(cat("\"steps\" says ", a.contains("steps") ? json_brief(a["steps"]) : std::string("nothing"),
                            ", but the run ", broke.empty() ? "was to end" : "broke down", " at step ", std::to_string(end)));
     std::size_t owed = 0;  // rows due before the end
@@ -670,13 +782,7 @@ class ProgramScheme final : public AnyIntegrator, public detail::RunsElsewhere {
       return out;
     }
     if (clock) {
-      // The program's own time of its loop where it says it (docs/programs.md, "Cost"); else the
-      // exchange's wall time, pipe and parsing included.
-      const double steps = double(g.steps - g.from);
-      double s = wall;
-      if (a.contains("ns_per_step") && a["ns_per_step"].is_number() && a["ns_per_step"].get<double>() >= 0)
-        s = a["ns_per_step"].get<double>() * steps * 1e-9;
-      clock->cpu_seconds = clock->wall_seconds = s;
+      clock->cpu_seconds = clock->wall_seconds = steps > 0 ? ns * steps * 1e-9 : 0;
       clock->counters = counters_;
     }
     out.steps = g.steps;
@@ -708,12 +814,21 @@ SchemeEntry program_scheme_entry(ProgramDeclaration d) {
                 false,
                 SchemeOrigin::program};
   e.in_all = shared->in_all;
-  e.cost_note = "the program's own time of its loop per step (ns_per_step in its answers), else the wall time of "
-                "the exchange over the pipe (docs/programs.md)";
+  e.cost_note = "the program's own time of its loop per step (ns_per_step in its answers, no more than the exchange's "
+                "wall time; docs/programs.md), not the pipe's";
   return e;
 }
 
 std::vector<std::string> register_programs(const std::string& file) {
+  // A file given twice (--program and $RIGIDBENCH_PROGRAMS, two spellings of one path) is read once.
+  static std::mutex m;
+  static std::set<std::string> seen;
+  std::error_code ec;
+  const std::string key = fs::weakly_canonical(fs::absolute(file), ec).string();
+  {
+    std::lock_guard lock(m);
+    if (!seen.insert(key).second) return {};
+  }
   std::vector<std::string> names;
   for (ProgramDeclaration& d : read_program_declarations(file)) {
     names.push_back(d.scheme.name);

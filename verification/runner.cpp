@@ -631,7 +631,10 @@ CostResult measure_cost(const Problem& p, const SchemeEntry& s, double h, int st
     integ->reset(p.initial, p.t0);
     // timed_run: an isolated scheme (an engine that may abort) is timed in its child process.
     const TimedRun run = timed_run(*integ, FixedSteps{p.t0, h, steps}, p.bodies.size());
-    if (!run.outcome.ok) return c;  // broke down: no cost figure
+    if (!run.outcome.ok) {  // broke down: no cost figure, and the report says why
+      c.breakdown = run.outcome.reason;
+      return c;
+    }
     best = std::min(best, run.wall_seconds);
     cnt = run.counters;
   }

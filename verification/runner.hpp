@@ -178,6 +178,8 @@ struct CostResult {
   /// SchemeEntry::not_comparable: why this figure is not comparable with rigidbench's own (an outside
   /// step compiled without optimisation); empty where it is.
   std::string not_comparable;
+  /// Why there is no figure: the cost run broke down (its reason); empty otherwise.
+  std::string breakdown;
 };
 
 /// Time histories for the report's plots, on the observation grid thinned to at most ~256 points:

@@ -30,13 +30,14 @@ except ImportError:  # a python3 other than Debian's (pyenv, a venv) of the same
     import numpy as _np
 
 from ._rigidbench import (BodyState, InputError, Problem, State, card, ladder, load_problem, problem,  # noqa: F401
-                          problem_names, quick_problem_names, schemes, score, simulate)
+                          problem_names, quick_problem_names, register_programs, schemes, score, simulate)
 from . import _rigidbench
 
 __version__ = _rigidbench.__version__  # rigidbench --version, CMake's project version, CITATION.cff
 
 __all__ = ["BodyState", "InputError", "Problem", "State", "card", "ladder", "load_problem", "problem", "problem_names",
-           "quick_problem_names", "Report", "schemes", "score", "simulate", "verify", "call_overhead_ns"]
+           "quick_problem_names", "register_programs", "Report", "schemes", "score", "simulate", "verify",
+           "call_overhead_ns"]
 
 
 class _EmptyStep:

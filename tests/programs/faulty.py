@@ -32,6 +32,14 @@ for line in sys.stdin:
         sys.stdout.write("hello, rigidbench\n")
         sys.stdout.flush()
         continue
+    elif mode == "two_lines":
+        sys.stdout.write(json.dumps(answer) + "\n")
+    elif mode == "close_output":
+        sys.stdout.close()
+        os.close(1)
+        time.sleep(3600)
+    elif mode == "lie_time":
+        answer["ns_per_step"] = 1e300
     elif mode == "lie_steps":
         answer["steps"] += 1
     elif mode == "wrong_times":
