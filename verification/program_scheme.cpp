@@ -123,8 +123,20 @@ std::vector<SettingDeclaration> settings_at(const json& j, const std::string& at
   return out;
 }
 
-/// One scheme from its merged object (the program's keys with a variant's over them).
+ProgramDeclaration parse_declaration(const json& j, const std::string& at, const std::string& file, std::uint64_t file_hash);
+
+/// One scheme from its merged object (the program's keys with a variant's over them); every message
+/// names the file and the entry.
 ProgramDeclaration declaration_from(const json& j, const std::string& at, const std::string& file, std::uint64_t file_hash) {
+  try {
+    return parse_declaration(j, at, file, file_hash);
+  } catch (const InputError& e) {
+    if (std::string_view(e.what()).substr(0, at.size()) == at) throw;
+    throw InputError(cat(at, ": ", e.what()));
+  }
+}
+
+ProgramDeclaration parse_declaration(const json& j, const std::string& at, const std::string& file, std::uint64_t file_hash) {
   ProgramDeclaration d;
   d.file = file;
   d.dir = fs::absolute(fs::path(file)).parent_path().string();
