@@ -54,6 +54,7 @@ int run_list(bool json) {
       if (i.adaptive)
         j["integrators"].back().update({{"error_estimate_order", i.error_estimate_order}, {"dense_output", i.dense_output}});
       if (!i.version.empty()) j["integrators"].back()["version"] = i.version;
+      j["integrators"].back()["precision"] = i.precision.empty() ? std::string_view("float64") : i.precision;
     }
     j["absent"] = nlohmann::ordered_json::array();
     for (const AbsentSchemes& a : absent_schemes()) j["absent"].push_back({{"prefix", a.prefix}, {"why", a.why}});
@@ -78,8 +79,10 @@ int run_list(bool json) {
                 cat(i.adaptive ? "  [adaptive: judged on a tolerance ladder]" : "",
                     e.builtin                            ? ""
                     : e.origin == SchemeOrigin::program ? "  [a program: docs/programs.md]"
-                                                        : "  [registered by this program]", e.in_all ? "" : "  [on request: by name or glob, not in 'all']").c_str(),
+                                                        : "  [registered by this program]", e.in_all ? "" : "  [on request: by name or glob, not in 'all']",
+                    i.precision.empty() ? "" : cat("  [", std::string(i.precision), "]")).c_str(),
                 std::string(i.source).c_str());
+    if (!i.version.empty()) std::printf("      version: %s\n", std::string(i.version).c_str());
     for (const SettingInfo& si : i.settings)
       std::printf("      --set %s.%s=%s  (in [%s, %s]%s) %s\n", std::string(i.name).c_str(), std::string(si.name).c_str(),
                   format_number(si.default_value, 6).c_str(), format_number(si.min, 6).c_str(),

@@ -72,6 +72,7 @@ void register_npm_engines() {
                               "\"Engines of today\")");
   register_absent({"mujoco3_", cat("MuJoCo 3 (npm @mujoco/mujoco, run by Node.js) ", why)});
   register_absent({"cannon_", cat("cannon-es (npm cannon-es, run by Node.js) ", why)});
+  register_absent({"rapier", cat("Rapier (npm @dimforge/rapier3d-compat, run by Node.js) ", why)});
 }
 
 }  // namespace

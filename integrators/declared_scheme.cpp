@@ -196,6 +196,7 @@ const SchemeInfo& declare_scheme(SchemeDeclaration d) {
   i.dense_output = x.dense_output;
   i.identity = x.identity;
   i.version = x.version;
+  i.precision = x.precision;
   if (x.adaptive) i.settings = {kAbsTolerance, kRelTolerance};
   for (const SettingDeclaration& sd : x.settings)
     i.settings.push_back({sd.name, sd.description, sd.default_value, sd.min, sd.max, sd.integer});

@@ -37,6 +37,7 @@ struct SchemeDeclaration {
   bool dense_output = false;  ///< SchemeInfo::dense_output; an adaptive scheme only
   std::string identity;       ///< SchemeInfo::identity (a Python class: its `version`, else its source's hash)
   std::string version;        ///< SchemeInfo::version (a program's declaration file)
+  std::string precision;      ///< SchemeInfo::precision: "float32", or empty for double
   /// Settings beyond an adaptive scheme's tolerances (a program's declaration file): names
   /// [a-z0-9_]{1,64}, min <= default <= max, all finite, a whole default where integer.
   std::vector<SettingDeclaration> settings;

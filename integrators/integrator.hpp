@@ -172,6 +172,10 @@ struct SchemeInfo {
   /// empty for schemes written for rigidbench (versioned by the tool). The report carries it and the
   /// gate pins it: a baseline blessed with another version is stale (docs/gate.md).
   std::string_view version = {};
+  /// The arithmetic the scheme's state is kept in where it is not double precision: "float32" for an
+  /// engine built in single precision (Rapier's WebAssembly build). `list` and the report's scheme
+  /// notes say it; an error below its rounding is that precision's floor, not the scheme's order.
+  std::string_view precision = {};
   /// What the history keys an outside scheme's results by (docs/history.md, "Outside schemes"): the
   /// code it ran, e.g. a hash of a Python class's source. Empty: the version where there is one, else
   /// for a scheme compiled into an outside program the program's (program_identity()), else

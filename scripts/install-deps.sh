@@ -34,7 +34,7 @@ else
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# The npm engines (engines/npm: MuJoCo 3's WebAssembly build), at the versions of the committed lockfile;
+# The npm engines (engines/npm: MuJoCo 3's and Rapier's WebAssembly builds, cannon-es), at the versions of the committed lockfile;
 # nothing is downloaded at run time. Without them everything else works: they are named absent.
 npm_engines() {
   local dir
@@ -47,7 +47,7 @@ npm_engines() {
     cp "$dir/package-lock.json" "$dir/.installed-lock"
     echo "install-deps: npm engines installed (engines/npm, npm ci)"
   else
-    echo "install-deps: warning: npm ci failed in engines/npm; the npm engines (mujoco3_*) will be absent" >&2
+    echo "install-deps: warning: npm ci failed in engines/npm; the npm engines (mujoco3_*, cannon_es, rapier) will be absent" >&2
   fi
 }
 npm_engines

@@ -59,7 +59,7 @@ constexpr std::size_t kMaxAnswerBytes = std::size_t(1) << 30;
 const std::vector<std::string_view> kProgramKeys{
     "name", "command", "args", "title", "source", "representation", "notes", "order", "kind", "families",
     "features", "spherical_only", "torque_free_only", "claims", "adaptive", "error_estimate_order",
-    "dense_output", "error_estimate", "physical_body", "in_all", "memory_mb", "version", "attitude", "angular_velocity", "timeout_s", "settings", "variants",
+    "dense_output", "error_estimate", "physical_body", "in_all", "memory_mb", "precision", "version", "attitude", "angular_velocity", "timeout_s", "settings", "variants",
     "meta"};
 
 void only_keys(const json& j, const std::vector<std::string_view>& keys, const std::string& at) {
@@ -179,6 +179,10 @@ ProgramDeclaration parse_declaration(const json& j, const std::string& at, const
   if (d.error_estimate && !s.adaptive)
     throw InputError(cat(at, ".error_estimate: only an adaptive scheme's error estimate is checked (docs/adaptive.md)"));
   s.version = string_at(j, "version", at);
+  s.precision = string_at(j, "precision", at, "float64");
+  if (s.precision != "float64" && s.precision != "float32")
+    throw InputError(cat(at, ".precision: float64 (the default) or float32, not '", s.precision.substr(0, 40), "'"));
+  if (s.precision == "float64") s.precision.clear();
   // What the history tells versions apart by: the declared version, else the declaration's text.
   s.identity = s.version.empty() ? cat("declaration ", format_hex(file_hash)) : s.version;
   s.settings = settings_at(j, at);

@@ -8,20 +8,15 @@
 //
 //   node cannon.mjs
 import * as CANNON from 'cannon-es';
-import {serve} from './program.mjs';
+import {diagonalBody, serve} from './program.mjs';
 
 function make(req) {
-  if (!req.body) throw new Error('no "body" in the request (declare "physical_body": true)');
-  const b = req.body;
-  const I = b.central_inertia;
-  const off = Math.max(Math.abs(I[0][1]), Math.abs(I[0][2]), Math.abs(I[1][2]));
-  if (off > 1e-12 * Math.max(I[0][0], I[1][1], I[2][2]))
-    throw new Error('cannon-es keeps a diagonal inertia in the body frame: this body\'s central inertia is not diagonal');
+  const {b, moments: J} = diagonalBody(req, 'cannon-es');
   const world = new CANNON.World({gravity: new CANNON.Vec3(...b.gravity)});
   world.allowSleep = false;
   const body = new CANNON.Body({mass: b.mass, linearDamping: 0, angularDamping: 0});
-  body.inertia.set(I[0][0], I[1][1], I[2][2]);
-  body.invInertia.set(1 / I[0][0], 1 / I[1][1], 1 / I[2][2]);
+  body.inertia.set(...J);
+  body.invInertia.set(1 / J[0], 1 / J[1], 1 / J[2]);
   world.addBody(body);
   const c = new CANNON.Vec3(...b.centre);  // the centre of mass from the body origin (the pivot), body frame
   if (b.pivot) {

@@ -91,3 +91,15 @@ export async function serve(make) {
     process.stdout.write(JSON.stringify(answer) + '\n');
   }
 }
+
+/// The body of a request (rigidbench's EngineBody, "physical_body": true) and its principal moments, for
+/// an engine that keeps a diagonal inertia in the body frame (cannon-es; Rapier as its adapter uses it):
+/// a body whose central inertia is not diagonal in its own frame is refused, naming the engine.
+export function diagonalBody(req, engine) {
+  if (!req.body) throw new Error('no "body" in the request (declare "physical_body": true)');
+  const I = req.body.central_inertia;
+  const off = Math.max(Math.abs(I[0][1]), Math.abs(I[0][2]), Math.abs(I[1][2]));
+  if (off > 1e-12 * Math.max(I[0][0], I[1][1], I[2][2]))
+    throw new Error(`${engine} is given a diagonal inertia in the body frame here: this body's central inertia is not diagonal`);
+  return {b: req.body, moments: [I[0][0], I[1][1], I[2][2]]};
+}

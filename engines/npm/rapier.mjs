@@ -1,0 +1,65 @@
+// Rapier 0.21 (npm @dimforge/rapier3d-compat: Rapier compiled to WebAssembly, the wasm embedded in the
+// package; single precision), run by Node.js as a program (docs/programs.md; docs/engines.md, "Engines
+// of today"). One dynamic rigid body without colliders, given its mass, centre of mass and principal
+// moments (setAdditionalMassProperties; a body whose central inertia is not diagonal in its own frame
+// is refused), no damping, no sleeping, stepped by World.step() with world.timestep = h; a top hangs on
+// a spherical impulse joint to a fixed body at the pivot. Rapier's rigid body has no gyroscopic switch
+// in this version: what it does is judged.
+//
+//   node rapier.mjs
+import RAPIER from '@dimforge/rapier3d-compat';
+import {diagonalBody, serve} from './program.mjs';
+
+await RAPIER.init();
+
+function rotate(q, v) {  // q = [w, x, y, z] applied to v
+  const [w, x, y, z] = q;
+  const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
+  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
+}
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const vec = (a) => ({x: a[0], y: a[1], z: a[2]});
+
+function make(req) {
+  const {b, moments: J} = diagonalBody(req, 'Rapier');
+  const world = new RAPIER.World(vec(b.gravity));
+  const body = world.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setCanSleep(false)
+      .setAdditionalMassProperties(b.mass, vec(b.centre), vec(J), {x: 0, y: 0, z: 0, w: 1}));
+  if (b.pivot) {
+    const ground = world.createRigidBody(RAPIER.RigidBodyDesc.fixed());
+    world.createImpulseJoint(RAPIER.JointData.spherical({x: 0, y: 0, z: 0}, {x: 0, y: 0, z: 0}), ground, body, true);
+  }
+  let loads = 0, timestep = 0;
+  return {
+    reset(q, W) {
+      body.setTranslation({x: 0, y: 0, z: 0}, true);
+      body.setRotation({x: q[1], y: q[2], z: q[3], w: q[0]}, true);
+      const w = rotate(q, W);  // Rapier's angular velocity is in world components
+      body.setAngvel(vec(w), true);
+      body.setLinvel(vec(cross(w, rotate(q, b.centre))), true);  // the centre of mass's, about the pivot
+    },
+    step(h) {
+      if (h !== timestep) world.timestep = timestep = h;
+      world.step();
+      const r = body.rotation();
+      if (![r.x, r.y, r.z, r.w].every(Number.isFinite)) return 'Rapier: a non-finite rotation';
+      if (b.pivot) loads += 1;
+      return null;
+    },
+    read() {
+      const r = body.rotation();
+      const q = [r.w, r.x, r.y, r.z];
+      const n = Math.hypot(...q);  // single precision: |q| is 1 within ~1e-7
+      const a = body.angvel();
+      return {q: q.map((c) => c / n), W: rotate([q[0] / n, -q[1] / n, -q[2] / n, -q[3] / n], [a.x, a.y, a.z])};
+    },
+    counters() {
+      return {load_evaluations: loads};
+    },
+    dispose() {
+      world.free();
+    },
+  };
+}
+
+await serve(make);
