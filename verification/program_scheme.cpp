@@ -635,9 +635,9 @@ class ProgramScheme final : public AnyIntegrator, public detail::RunsElsewhere {
   void read(State& x) const override { x = x_; }
   Counters counters() const override { return counters_; }
   std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
-  /// One uncontrolled step's error estimate from the current state (docs/programs.md, "The error
-  /// estimate"), for the check of the estimator's order; nothing when the program does not declare it
-  /// or does not give one.
+  /// One uncontrolled step's error estimate from the current state (docs/programs.md, the request
+  /// `"op": "error_estimate"`), for the check of the estimator's order; nothing when the program does
+  /// not declare it or does not give one.
   std::optional<double> error_estimate(double t, double h) override {
     if (!d_->error_estimate) return std::nullopt;
     json req = fixed_;
@@ -715,8 +715,8 @@ class ProgramScheme final : public AnyIntegrator, public detail::RunsElsewhere {
     return {end, why.empty() ? "the program declared a breakdown without a reason" : why};
   }
 
-  /// The program's own time of its loop per step (docs/programs.md, "Cost"): given with every run of
-  /// steps, and no more than the exchange took - a program cannot spend longer on its steps than
+  /// The program's own time of its loop per step (docs/programs.md, the answer's `ns_per_step`):
+  /// given with every run of steps, and no more than the exchange took - a program cannot spend longer on its steps than
   /// rigidbench waited for it.
   static double time_per_step(const json& a, double steps, double wall) {
     if (a.contains("ns_per_step") && !a["ns_per_step"].is_number())
