@@ -4,12 +4,30 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
+#include <filesystem>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
 namespace rigidbench {
+
+std::string find_on_path(const std::string& name) {
+  namespace fs = std::filesystem;
+  const char* path = std::getenv("PATH");
+  const std::string list = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  for (std::size_t from = 0; from <= list.size();) {
+    const std::size_t colon = std::min(list.find(':', from), list.size());
+    const std::string dir = list.substr(from, colon - from);
+    from = colon + 1;
+    const fs::path candidate = fs::path(dir.empty() ? "." : dir) / name;
+    std::error_code ec;
+    if (access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate, ec)) return candidate.string();
+  }
+  return {};
+}
 
 int run_process(const std::vector<std::string>& args, const std::string& log) {
   if (args.empty()) throw std::logic_error("run_process: no program");

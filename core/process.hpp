@@ -11,4 +11,8 @@ namespace rigidbench {
 /// file; otherwise it shares ours.
 int run_process(const std::vector<std::string>& args, const std::string& log = "");
 
+/// The executable file `name` (no '/') resolves to on $PATH, or empty: a program's command looked up
+/// before a fork (verification/program_scheme.cpp), Node.js for the npm engines (engines/engines.cpp).
+std::string find_on_path(const std::string& name);
+
 }  // namespace rigidbench

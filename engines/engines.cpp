@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include <unistd.h>
 
 #include "engine_body.hpp"
+#include "../core/process.hpp"
 #include "../verification/program_scheme.hpp"
 
 namespace rigidbench::engines {
@@ -54,15 +54,7 @@ void register_npm_engines() {
   const fs::path dir = env != nullptr ? fs::path(env) : fs::path(RIGIDBENCH_NPM_ENGINES_DIR);
   std::error_code ec;
   const bool installed = fs::exists(dir / "node_modules" / ".package-lock.json", ec);
-  bool node = false;
-  if (const char* path = std::getenv("PATH")) {
-    const std::string list = path;
-    for (std::size_t from = 0; from <= list.size() && !node;) {
-      const std::size_t colon = std::min(list.find(':', from), list.size());
-      node = access((fs::path(list.substr(from, colon - from)) / "node").c_str(), X_OK) == 0;
-      from = colon + 1;
-    }
-  }
+  const bool node = !find_on_path("node").empty();
   if (installed && node) {
     register_programs((dir / "programs.json").string());
     return;

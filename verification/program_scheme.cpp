@@ -27,6 +27,7 @@
 
 #include "../core/cancel.hpp"
 #include "../core/hash.hpp"
+#include "../core/process.hpp"
 #include "../core/signal_cleanup.hpp"
 #include "../core/json_input.hpp"
 #include "../integrators/integrate.hpp"
@@ -247,19 +248,6 @@ namespace {
 
 // ---- the program's process ----
 
-/// The executable `name` resolves to on $PATH, or empty.
-std::string on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  const std::string list = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
-  for (std::size_t from = 0; from <= list.size();) {
-    const std::size_t colon = std::min(list.find(':', from), list.size());
-    const fs::path candidate = fs::path(list.substr(from, colon - from).empty() ? "." : list.substr(from, colon - from)) / name;
-    from = colon + 1;
-    if (access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) return candidate.string();
-  }
-  return {};
-}
-
 /// Seconds on a monotonic clock.
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -344,7 +332,7 @@ class ProgramProcess {
     if (exe.find('/') == std::string::npos) {
       // Looked up on PATH here, not by execvp in the child: after a fork in a process with threads the
       // child calls only what is safe there.
-      const std::string found = on_path(exe);
+      const std::string found = find_on_path(exe);
       if (found.empty()) why = cat("the program '", exe, "' is not on PATH (", d_.file, ")");
       return found;
     }
@@ -891,6 +879,14 @@ struct Served {
   double last_t = 0;
 };
 
+/// The request's state (one row of the default columns), read as a one-row trajectory: the same checks.
+State request_state(const json& r, const Problem& p, double t) {
+  json one = json::object();
+  one["t"] = json::array({t});
+  for (const auto& [k, v] : r.at("state").items()) one[k] = json::array({v});
+  return trajectory_from_json(json{{"data", one}}, "request.state", p, 1).states.at(0);
+}
+
 json serve_one(const SchemeEntry& e, const json& r, Served& sv) {
   if (!r.is_object() || !r.contains("protocol") || r["protocol"] != kProtocol)
     throw InputError(cat("not a request of protocol ", std::to_string(kProtocol)));
@@ -907,10 +903,7 @@ json serve_one(const SchemeEntry& e, const json& r, Served& sv) {
   const Problem& p = *sv.problem;
   if (r.value("op", std::string("run")) == "error_estimate") {
     const double t = r.at("t0").get<double>(), h = r.at("h").get<double>();
-    json one = json::object();
-    one["t"] = json::array({t});
-    for (const auto& [k, v] : r.at("state").items()) one[k] = json::array({v});
-    sv.s->reset(trajectory_from_json(json{{"data", one}}, "request.state", p, 1).states.at(0), t);
+    sv.s->reset(request_state(r, p, t), t);
     sv.last.reset();
     const std::optional<double> e = sv.s->error_estimate(t, h);
     if (!e) throw InputError("this scheme gives no error estimate");
@@ -919,10 +912,7 @@ json serve_one(const SchemeEntry& e, const json& r, Served& sv) {
   FixedSteps g{r.at("t0").get<double>(), r.at("h").get<double>(), r.at("steps").get<std::int64_t>(), std::nullopt,
                r.at("from").get<std::int64_t>()};
   if (r.contains("land_on")) g.land_on = r["land_on"].get<double>();
-  json one = json::object();
-  one["t"] = json::array({g.time(g.from)});
-  for (const auto& [k, v] : r.at("state").items()) one[k] = json::array({v});
-  const State x0 = trajectory_from_json(json{{"data", one}}, "request.state", p, 1).states.at(0);
+  const State x0 = request_state(r, p, g.time(g.from));
   const Counters c0 = sv.s->counters();  // before a reset, which may evaluate (an FSAL stage)
   if (!(r.value("continues", false) && sv.last && same_state(*sv.last, x0) && sv.last_t == g.time(g.from)))
     sv.s->reset(x0, g.time(g.from));
