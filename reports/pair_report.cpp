@@ -36,8 +36,9 @@ constexpr const char* kTrueVsPrinted =
 SchemeRecord scheme_of(const PairResult& r, const SchemeInfo& info) {
   SchemeRecord s{std::string(info.title), std::string(info.source), info.order, to_string(info.kind),
                  std::string(info.representation), std::string(info.notes), r.origin == SchemeOrigin::builtin,
-                 to_string(r.origin), std::nullopt, std::nullopt};
+                 to_string(r.origin), std::nullopt, std::nullopt, std::nullopt};
   if (!info.version.empty()) s.version = std::string(info.version);
+  if (!info.precision.empty()) s.precision = std::string(info.precision);
   // The code the results came from, where it is not rigidbench's revision (docs/history.md).
   // rigidbench's own schemes and engines are that revision's (their libraries pinned by its build).
   if (r.origin != SchemeOrigin::builtin) {

@@ -31,6 +31,7 @@ struct SchemeRecord {
   std::string origin;
   std::optional<std::string> version;  ///< an engine's library version
   std::optional<std::string> identity;  ///< what the history keys an outside scheme by (SchemeInfo::identity)
+  std::optional<std::string> precision;  ///< "float32" for a scheme in single precision (SchemeInfo::precision)
 };
 
 /// The step ladder and what the run was given.
@@ -93,7 +94,7 @@ struct Fields<SchemeRecord> {
     return std::tuple{RIGIDBENCH_FIELD(title), RIGIDBENCH_FIELD(source), RIGIDBENCH_FIELD(order),
                       RIGIDBENCH_FIELD(kind), RIGIDBENCH_FIELD(representation), RIGIDBENCH_FIELD(notes),
                       RIGIDBENCH_FIELD(builtin), RIGIDBENCH_FIELD(origin), RIGIDBENCH_FIELD(version, Written::if_set),
-                      RIGIDBENCH_FIELD(identity, Written::if_set)};
+                      RIGIDBENCH_FIELD(identity, Written::if_set), RIGIDBENCH_FIELD(precision, Written::if_set)};
   }
 };
 

@@ -8,7 +8,8 @@
 2. Each way a program can fail (cannot start, hangs, dies, crashes, writes garbage, counts steps it did
    not take, answers other times, fewer states, a non-rotation, a NaN, a declared breakdown, a refusal)
    is that pair's breakdown with its reason; the command ends, the other pair of the run is judged.
-3. The Python example (examples/program/) reaches its order through the protocol.
+3. A program declared in single precision is judged with float32's round-off budgets.
+4. The Python example (examples/program/) reaches its order through the protocol.
 
     program_schemes.py RIGIDBENCH WORKDIR [--quick]
 
@@ -155,7 +156,34 @@ for mode, text in expect.items():
     check(ok["status"] == "ok", f"{mode}: the other pair is judged")
     print(f"fault {mode}: breakdown in {time.time() - t0:.1f} s: {reason[:160]}")
 
-# ---- 3. the example ----
+# ---- 3. single precision: round-off budgets in float32's eps ----
+# The same float32 program declared in single precision and (wrongly) in double: the first's
+# rounding budget per level is 2^29 times the second's (eps32 / eps64), the levels whose error is
+# not above it are its floor, left out of the fit, and the report says so.
+f32 = os.path.join(here, "programs", "float32_euler.py")
+decl = declare("float32", [{"name": n, "command": [sys.executable, f32], "order": 1, "kind": "explicit",
+                            "attitude": "quaternion_wxyz", "angular_velocity": "body", "claims": {"energy": "none"},
+                            **({"precision": "float32"} if n == "f32_euler" else {})} for n in ("f32_euler", "f64_euler")])
+rc, out, err = run(["--program", decl, "verify", "--integrator", "f32_euler", "f64_euler", "--problem", "free_body",
+                    "--fixed-ladder", "--quiet", "--out", os.path.join(work, "float32")])
+check(rc == 0, f"the float32 program verifies (got {rc}: {err[-300:]})")
+if rc == 0:
+    r = results(os.path.join(work, "float32", "report.json"))
+    a, b = r[("f32_euler", "free_body")], r[("f64_euler", "free_body")]
+    check(a["scheme"].get("precision") == "float32" and "precision" not in b["scheme"],
+          "the report's scheme says float32 where declared, nothing otherwise")
+    for m in ("attitude_error_final", "omega_error_max", "h1_distance"):
+        ca, cb = a["convergence"][m], b["convergence"][m]
+        ratios = [x / y for x, y in zip(ca["rounding"], cb["rounding"])]
+        check(all(abs(q / 2.0 ** 29 - 1) < 1e-12 for q in ratios), f"{m}: rounding budget eps32 / eps64 = 2^29 ({ratios[:2]})")
+    c = a["convergence"]["attitude_error_final"]
+    at_floor = [e <= f for e, f in zip(c["error"], c["floor"])]
+    check(any(at_floor), f"the float32 program's finest level is at float32's floor ({c['error']} vs {c['floor']})")
+    check(all(not (f and x) for f, x in zip(at_floor, c["asymptotic"])), "levels at the floor are left out of the fit")
+    check(c["verdict"] == "pass" and "single precision" in c["note"],
+          f"order read above the floor, and said ({c['verdict']}, {c['note'][:120]})")
+
+# ---- 4. the example ----
 if quick:
     print("program schemes:", "FAILED " + "; ".join(failures) if failures else "all checks passed (quick)")
     sys.exit(1 if failures else 0)

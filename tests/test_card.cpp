@@ -141,6 +141,24 @@ TEST_CASE("card: a scheme without the gyroscopic term is absent, one with twice 
   CHECK(flips.points.at(0).flips_seen == 0);
 }
 
+TEST_CASE("card: W kept to float32's rounding is 'absent' for a float32 scheme, 'wrong' for a double one", "[card]") {
+  // Jolt with its gyroscopic force off (the default): W stays at W0 to ~1e-6, a float32 random walk
+  // that does not fall with h. In float32's ulps that is the flow without the term; in double's it
+  // is neither flow.
+  GyroscopicProbe g;
+  g.h = {0.02, 0.01, 0.005, 0.0025};
+  g.error_exact = {1.15, 1.15, 1.15, 1.15};
+  g.error_constant = {9e-7, 1.3e-6, 1.1e-6, 1.25e-6};
+  g.separation = 1.15;
+  GyroscopicProbe in_double = g;
+  CHECK(gyroscopic_verdict(in_double) == "wrong");
+  g.eps = unit_roundoff("float32");
+  CHECK(gyroscopic_verdict(g) == "absent");
+  // A float32 scheme whose W moves off W0 by more than its rounding and does not converge is still wrong.
+  g.error_constant = {0.3, 0.3, 0.3, 0.3};
+  CHECK(gyroscopic_verdict(g) == "wrong");
+}
+
 TEST_CASE("card: energy gained at a known rate is 'gaining' with that rate, and (h|omega|)^2 damping is 'losing'", "[card]") {
   const Problem p = catalogue_problem("free_body");
   const EnergySweep gain = sweep_energy(p, scheme_entry<Modified<Gaining>>(), kSweep, 100);

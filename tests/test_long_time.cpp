@@ -17,6 +17,9 @@ TEST_CASE("long-time energy: classes from the exponent, round-off from the final
   CHECK(classify_energy_growth(1.0, 1e-6, 100000) == "linear_drift");
   CHECK(classify_energy_growth(2.0, 1e-6, 100000) == "faster_than_linear");
   CHECK(classify_energy_growth(1.0, 1e-15, 100000) == "roundoff");  // below 10 eps sqrt(N) = 7e-13
+  // In a scheme's single precision, 10 eps32 sqrt(N) = 3.8e-4: Jolt's 1.8e-5 over 1e4 steps is rounding.
+  CHECK(classify_energy_growth(1.0, 1.8e-5, 10000) == "linear_drift");
+  CHECK(classify_energy_growth(1.0, 1.8e-5, 10000, nullptr, kNaN, unit_roundoff("float32")) == "roundoff");
   CHECK(classify_energy_growth(kNaN, 1e-6, 100000) == "undefined");
   CHECK(classify_energy_growth(0.7, 1e-6, 100000, &unsure, 0.05) == "random_walk");
   CHECK(unsure);  // 0.75 is within two standard errors

@@ -17,7 +17,9 @@ namespace rigidbench {
 
 namespace {
 
-constexpr double kRoundoff = 1e-12;  // a relative error this small is the run's round-off, not a trend
+/// A relative error this small is the run's round-off, not a trend: 1e-12 in double, the same number
+/// of ulps (~4 500) of a single-precision scheme's arithmetic (SchemeInfo::precision), 5.4e-4.
+double roundoff_of(double eps) { return 1e-12 / kEps * eps; }
 
 // The final state of N steps of h from p's initial state; the outcome says whether it completed.
 IntegrationOutcome final_state(const Problem& p, const SchemeEntry& s, double h, std::int64_t N, State& out) {
@@ -30,10 +32,10 @@ IntegrationOutcome final_state(const Problem& p, const SchemeEntry& s, double h,
 }
 
 // The slope of log e against log h over the errors above round-off (NaN with fewer than two).
-double loglog_slope(const std::vector<double>& h, const std::vector<double>& e) {
+double loglog_slope(const std::vector<double>& h, const std::vector<double>& e, double roundoff) {
   std::vector<double> x, y;
   for (std::size_t k = 0; k < h.size(); ++k)
-    if (e[k] > kRoundoff) x.push_back(std::log(h[k])), y.push_back(std::log(e[k]));
+    if (e[k] > roundoff) x.push_back(std::log(h[k])), y.push_back(std::log(e[k]));
   return x.size() >= 2 ? fit_line(x, y).slope : kNaN;
 }
 
@@ -61,13 +63,13 @@ std::int64_t probe_steps(double span, double omega, double h_omega, std::int64_t
 // ---- the gyroscopic term ----
 
 std::string gyroscopic_verdict(GyroscopicProbe& g) {
-  const double sep = g.separation;
+  const double sep = g.separation, roundoff = roundoff_of(g.eps);
   const auto converges = [&](const std::vector<double>& e, double slope) {
     const double last = e.back();
-    return last <= 0.1 * sep && (last <= kRoundoff || slope >= 0.5);
+    return last <= 0.1 * sep && (last <= roundoff || slope >= 0.5);
   };
-  g.slope_exact = loglog_slope(g.h, g.error_exact);
-  g.slope_constant = loglog_slope(g.h, g.error_constant);
+  g.slope_exact = loglog_slope(g.h, g.error_exact, roundoff);
+  g.slope_constant = loglog_slope(g.h, g.error_constant, roundoff);
   const auto show = [](double x) { return format_or_dash(x, 3); };
   const std::string numbers = cat("at h = ", show(g.h.back()), ": |W - W_exact| / |W0| = ", show(g.error_exact.back()),
                                   " (slope ", show(g.slope_exact), "), |W - W0| / |W0| = ", show(g.error_constant.back()),
@@ -95,6 +97,7 @@ GyroscopicProbe probe_gyroscopic(const Problem& p, const SchemeEntry& s, double 
   const Vec3 W0 = p.initial.body().W;
   const Vec3 W_exact = torque_free_analytic(p, {p.t0, T}).states.back().body().W;
   g.separation = (W_exact - W0).norm() / W0.norm();
+  g.eps = unit_roundoff(s.info->precision);
   for (int k = 0; k < levels; ++k) {
     const double h = h0 / double(1 << k);
     const auto N = std::int64_t(std::llround(t_span / h));

@@ -9,9 +9,8 @@
 namespace rigidbench {
 
 std::string classify_energy_growth(double a, double final_deviation, std::int64_t steps, bool* uncertain,
-                                   double stderr_a) {
+                                   double stderr_a, double eps) {
   if (uncertain) *uncertain = false;
-  constexpr double eps = std::numeric_limits<double>::epsilon();
   if (std::isfinite(final_deviation) && final_deviation <= 10 * eps * std::sqrt(double(std::max<std::int64_t>(steps, 1))))
     return "roundoff";
   if (!std::isfinite(a)) return "undefined";
@@ -41,7 +40,7 @@ std::vector<std::int64_t> checkpoints(std::int64_t steps) {
 // The exponent of the running maximum: the fit over the last three decades of checkpoints (the first
 // ones are the transient of the first oscillations), where the deviation is above zero; and the
 // behaviour it indicates once the run completed.
-void classify(InvariantGrowth& g, std::int64_t steps_run, bool completed) {
+void classify(InvariantGrowth& g, std::int64_t steps_run, bool completed, double eps) {
   std::vector<double> lx, ly;
   const double t_last = g.t.empty() ? 0.0 : g.t.back();
   for (std::size_t k = 0; k < g.t.size(); ++k)
@@ -50,7 +49,7 @@ void classify(InvariantGrowth& g, std::int64_t steps_run, bool completed) {
   if (lx.size() >= 3) g.fit = fit_line(lx, ly);
   if (completed)
     g.behaviour = classify_energy_growth(g.fit.slope, g.max_deviation.empty() ? kNaN : g.max_deviation.back(), steps_run,
-                                         &g.uncertain, g.fit.stderr_slope);
+                                         &g.uncertain, g.fit.stderr_slope, eps);
 }
 
 }  // namespace
@@ -111,7 +110,7 @@ LongTimeRun long_time_run(const Problem& p, const SchemeEntry& s, double h, std:
     r.reason = run.reason;
   }
   for (std::size_t i = 0; i < m; ++i) {
-    classify(r.invariants[i], r.steps_run, run.ok);
+    classify(r.invariants[i], r.steps_run, run.ok, unit_roundoff(s.info->precision));
     // The centres of the first and last tenths are (tenth + 1) / 2 and steps - (tenth - 1) / 2 steps in.
     if (!run.ok) continue;
     r.invariants[i].final_mean = tail[i] / double(std::min(tenth, steps));

@@ -57,9 +57,10 @@ LongTimeRun long_time_run(const Problem& p, const SchemeEntry& s, double h, std:
                           const std::vector<std::size_t>& which, const std::function<void(const State&)>& each = {});
 
 /// The behaviour a fitted exponent indicates (see above); `final_deviation` is the last running
-/// maximum, compared with the round-off of `steps` steps, 10 eps sqrt(steps).
+/// maximum, compared with the round-off of `steps` steps, 10 eps sqrt(steps), eps the scheme's unit of
+/// rounding (unit_roundoff: float's for a scheme in single precision).
 std::string classify_energy_growth(double exponent, double final_deviation, std::int64_t steps, bool* uncertain = nullptr,
-                                   double stderr_exponent = kNaN);
+                                   double stderr_exponent = kNaN, double eps = kEps);
 
 /// Runs s on p for `steps` steps of size h from the initial state. not_applicable when the problem
 /// declares no conserved energy (an invariant of kind energy holding from t0) or the scheme does not

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rigidbench {
@@ -18,6 +19,13 @@ const char* to_string(Verdict v);
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kEps = std::numeric_limits<double>::epsilon();
+/// The unit of rounding of a scheme's arithmetic (SchemeInfo::precision): double's eps, or float's
+/// for a scheme kept in single precision ("float32", an engine built so). Every round-off budget
+/// below is in ulps of it, so that a float32 engine's rounding is its floor, not its order
+/// (docs/metrics.md, "Schemes in single precision").
+inline double unit_roundoff(std::string_view precision) {
+  return precision == "float32" ? double(std::numeric_limits<float>::epsilon()) : kEps;
+}
 
 /// Default verdict tolerances (docs/metrics.md).
 constexpr double kSlopeTolerance = 0.15;  // |slope - expected| <= 0.15
@@ -30,9 +38,9 @@ constexpr double kRoundoffUlps = 100;     // ... nor errors within 100 ulps of r
 constexpr double kRoundoffUlpsPerStep = 4;
 /// What an exact claim allows after `steps` steps, relative to the invariant's scale: max(tau, 4 N eps)
 /// with tau the problem's exact_threshold; `ulp_scale` is S_v / S_I for a component of a vector
-/// (docs/metrics.md, "Invariants").
-inline double exact_allowance(double exact_threshold, double steps, double ulp_scale = 1) {
-  return std::max(exact_threshold, kRoundoffUlpsPerStep * steps * kEps * ulp_scale);
+/// (docs/metrics.md, "Invariants"); `eps` the scheme's unit_roundoff.
+inline double exact_allowance(double exact_threshold, double steps, double ulp_scale = 1, double eps = kEps) {
+  return std::max(exact_threshold, kRoundoffUlpsPerStep * steps * eps * ulp_scale);
 }
 /// A bounded claim holds when the growth exponent of the running maximum deviation is below this by
 /// two standard errors, and fails when above it by two (docs/metrics.md, "Invariants"): the random

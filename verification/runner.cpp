@@ -249,6 +249,7 @@ InvariantResult invariant_header(const InvariantDef& d, const Problem& p, const 
   ir.scale = std::abs(ir.initial) > 1e-6 * d.natural_scale ? std::abs(ir.initial) : d.natural_scale;
   ir.roundoff_scale = d.component ? std::max(d.natural_scale, ir.scale) : ir.scale;
   if (d.kind == InvariantKind::constraint) ir.scale = ir.roundoff_scale = 1.0;
+  ir.unit_roundoff = unit_roundoff(s.info->precision);
   return ir;
 }
 
@@ -362,7 +363,8 @@ ErrorSeries error_series(const ErrorInputs& in, const std::vector<LevelRun>& run
   const double scale = e.rounding_scale(in);
   s.rounding.resize(std::size_t(in.L.levels));
   for (std::size_t k = 0; k < s.rounding.size(); ++k)
-    s.rounding[k] = kRoundoffUlpsPerStep * kEps * double(in.L.steps(int(k))) * scale;
+    s.rounding[k] = kRoundoffUlpsPerStep * in.eps * double(in.L.steps(int(k))) * scale;
+  s.eps = in.eps;
   // Most metrics' size is their rounding scale (the same function): not evaluated twice (the omega
   // and H1 scales walk the whole reference grid).
   s.saturation = e.saturation == e.rounding_scale ? scale : e.saturation(in);
@@ -488,7 +490,7 @@ PairResult assess_verdicts(const Problem& p, const SchemeEntry& s, const Ladder&
     }
   }
   // Every error metric of the table, computed by its own file (verification/error_metrics/).
-  const ErrorInputs in{p, L, ref};
+  const ErrorInputs in{p, L, ref, unit_roundoff(s.info->precision)};
   for (const MetricDef& m : metric_table()) {
     if (!is_error_metric(m)) continue;
     if (!m.error) throw std::logic_error(cat("verify_pair: the error metric '", m.name, "' declares no ErrorMeasure"));
@@ -501,9 +503,9 @@ PairResult assess_verdicts(const Problem& p, const SchemeEntry& s, const Ladder&
   for (const MetricDef& m : metric_table()) {
     if (m.section != MetricSection::q_ii) continue;
     if (m.name == "q_ii")  // the configuration norm of paper 000's tables
-      R.q_ii = assess_qii(p, runs, L, order, p.configuration_observables(), {"R (9 director components)"});
+      R.q_ii = assess_qii(p, runs, L, order, p.configuration_observables(), {"R (9 director components)"}, in.eps);
     else if (m.name == "q_ii_full")
-      R.q_ii_full = assess_qii(p, runs, L, order, all_comps, {"R (9)", "W (3)"});
+      R.q_ii_full = assess_qii(p, runs, L, order, all_comps, {"R (9)", "W (3)"}, in.eps);
     else
       throw std::logic_error(cat("verify_pair: no observables declared for the Q_II metric '", m.name, "'"));
   }
@@ -604,7 +606,7 @@ PairResult assess_pair(const Problem& p, const SchemeEntry& s, const Ladder& L, 
   double level_seconds = 0;
   for (const LevelRun& run : runs) level_seconds += run.seconds;
   R.structure = assess_structure(p, s, L.h0);
-  const ErrorInputs in{p, ran, ref};
+  const ErrorInputs in{p, ran, ref, unit_roundoff(s.info->precision)};
   R.anatomy = error_anatomy(in, runs, R.h);
   R.measures = measure_pair({p, s, runs, ref, [&](std::size_t k) {
                                const auto integ = s.make(p);

@@ -125,6 +125,8 @@ struct InvariantResult {
   /// a vector invariant the size of the vector (its rounding is relative to the vector, not to a
   /// component that may be much smaller). >= scale.
   double roundoff_scale = 0;
+  /// The scheme's unit of rounding (unit_roundoff of SchemeInfo::precision): the allowances are ulps of it.
+  double unit_roundoff = kEps;
   double drift = kNaN;                   // at the finest level that ran
   std::vector<double> drift_by_level;    // delta_I per level (NaN where a level broke down)
   /// max |I - I0| / S over each half of a run, per level (NaN where a level broke down), and the

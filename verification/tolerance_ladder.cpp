@@ -73,11 +73,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 /// The reference's floor on the output times: 100x its own attitude estimate there (and, translating,
-/// its position estimate: kept as the maximum over the grid only), or 100 ulps.
-double reference_floor(const ReferenceSolution& ref, std::size_t stride, bool translating) {
+/// its position estimate: kept as the maximum over the grid only), or 100 ulps of the scheme's arithmetic.
+double reference_floor(const ReferenceSolution& ref, std::size_t stride, bool translating, double eps) {
   double est = translating ? ref.error_estimate.position : 0.0;
   for (std::size_t j = 0; j < ref.estimate_attitude.size(); j += stride) est = std::max(est, ref.estimate_attitude[j]);
-  return std::max(kRefFloorFactor * est, kRoundoffUlps * kEps);
+  return std::max(kRefFloorFactor * est, kRoundoffUlps * eps);
 }
 
 /// The other timed runs of a level: the same scheme from the same state on the same output times (a
@@ -276,7 +276,7 @@ std::optional<EstimatorOrder> estimator_order(const Problem& p, const SchemeEntr
   // two solutions of the same step, each rounded at every stage).
   double scale = 1;
   for (const BodyState& b : p.initial.bodies) scale = std::max({scale, b.W.norm(), b.x.norm()});
-  const double floor = 1e4 * kEps * scale;
+  const double floor = 1e4 * unit_roundoff(s.info->precision) * scale;
   for (int k = 0; k < kEstimatorLevels; ++k) {
     const double h = h0 * std::pow(2.0, -0.5 * double(k));
     E.h.push_back(h);
@@ -383,7 +383,7 @@ ToleranceStudy tolerance_study(const Problem& p, const SchemeEntry& s, const Ref
   st.output_intervals = (ref.times.size() - 1) / stride;
   std::vector<double> lt, le, lw, ls;  // log10 tol, judged error, omega error, accepted steps
   std::vector<LevelRun> runs;         // kept for the measures of the pair
-  const double floor = reference_floor(ref, stride, st.translating);
+  const double floor = reference_floor(ref, stride, st.translating, unit_roundoff(s.info->precision));
   const OutputGridReference out = on_output_grid(ref, stride);
   std::optional<OutputGridReference> dense;
   if (s.info->dense_output) {

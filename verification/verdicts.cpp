@@ -17,10 +17,17 @@ std::vector<std::size_t> sample_rows(const Problem& p, const Ladder& L, std::str
   return rows;
 }
 
+/// What a verdict's note adds for a scheme whose arithmetic is not double's: the eps of its budgets.
+std::string arithmetic_note(double eps) {
+  return eps == kEps ? std::string()
+                     : cat("; eps is the scheme's single precision (", format_number(eps, 3),
+                           "): an error at or below the rounding budget is float32's floor, not the order");
+}
+
 }  // namespace
 
 QiiResult assess_qii(const Problem& p, const std::vector<LevelRun>& runs, const Ladder& L, int order,
-                     const std::vector<int>& comps, const std::vector<std::string>& names) {
+                     const std::vector<int>& comps, const std::vector<std::string>& names, double eps) {
   QiiResult q;
   q.expected = std::pow(2.0, order);
   q.components = names;
@@ -36,7 +43,7 @@ QiiResult assess_qii(const Problem& p, const std::vector<LevelRun>& runs, const 
     // (~eps sqrt(N) |xi| for N steps); 1e3 times that is the margin used here.
     double xi_size = 0;
     for (int c : comps) xi_size += runs[k].xi(0, c) * runs[k].xi(0, c);
-    const double floor = 1e3 * kEps * std::sqrt(double(L.steps(k + 2))) * std::max(1.0, std::sqrt(xi_size));
+    const double floor = 1e3 * eps * std::sqrt(double(L.steps(k + 2))) * std::max(1.0, std::sqrt(xi_size));
     if (lv.min_denominator >= floor) usable.push_back(int(q.levels.size()));
     q.levels.push_back(std::move(lv));
   }
@@ -82,6 +89,7 @@ Convergence judge_order(const MetricDef& m, const std::vector<double>& h, const 
   c.rounding = s.rounding;
   c.saturation = s.saturation;
   if (!m.note.empty()) c.note = std::string(m.note) + (c.note.empty() ? "" : "; " + c.note);
+  if (s.eps != kEps) c.note = cat(c.note.empty() ? "rounding N_k eps S" : c.note, arithmetic_note(s.eps));
   return c;
 }
 
@@ -132,9 +140,9 @@ void judge_exact(InvariantResult& ir, const Problem& p, const std::vector<double
   for (std::size_t k = 0; k < nl; ++k) {
     const double d = ir.drift_by_level[k];
     if (!std::isfinite(d)) continue;
-    const double thr = exact_allowance(p.verification.exact_threshold, steps[k], f);
+    const double thr = exact_allowance(p.verification.exact_threshold, steps[k], f, ir.unit_roundoff);
     if (d / thr > worst_ratio) worst_ratio = d / thr, ir.threshold = thr, ir.judged_level = int(k);
-    const double one_ulp = std::max(p.verification.exact_threshold, steps[k] * kEps * f);
+    const double one_ulp = std::max(p.verification.exact_threshold, steps[k] * ir.unit_roundoff * f);
     bool shrinks = d > one_ulp && k + 2 < nl;
     for (std::size_t j = k + 1; shrinks && j <= k + 2; ++j)
       shrinks = std::isfinite(ir.drift_by_level[j]) && ir.drift_by_level[j] <= kShrinks * ir.drift_by_level[j - 1];
@@ -149,10 +157,11 @@ void judge_exact(InvariantResult& ir, const Problem& p, const std::vector<double
   if (worst_ratio <= 1 && converging >= 0) {
     const std::size_t k = std::size_t(converging);
     ir.judged_level = converging;
-    ir.threshold = std::max(p.verification.exact_threshold, steps[k] * kEps * f);
+    ir.threshold = std::max(p.verification.exact_threshold, steps[k] * ir.unit_roundoff * f);
     ir.note += cat("; but the drift at level ", std::to_string(k), " (", format_number(ir.drift_by_level[k], 3),
                    ", above one ulp per step) falls as h falls: the scheme's error, not rounding");
   }
+  ir.note += arithmetic_note(ir.unit_roundoff);
 }
 
 bool exact_pass_holds(const InvariantResult& ir, const Problem& p, const Ladder& planned) {
@@ -169,7 +178,7 @@ bool exact_pass_holds(const InvariantResult& ir, const Problem& p, const Ladder&
   }
   const int last = planned.levels - 1;
   const double grown = ir.drift_by_level[std::size_t(k)] * std::pow(rate, last - k);
-  return grown <= exact_allowance(p.verification.exact_threshold, double(planned.steps(last)), roundoff_factor(ir));
+  return grown <= exact_allowance(p.verification.exact_threshold, double(planned.steps(last)), roundoff_factor(ir), ir.unit_roundoff);
 }
 
 void judge_exact(InvariantResult& ir, const Problem& p, const Ladder& L) {
@@ -201,7 +210,8 @@ void judge_bounded(InvariantResult& ir, const Ladder& L) {
     const double d = ir.drift_by_level[k];
     if (!std::isfinite(d)) continue;
     ran = true;
-    const double budget = std::max(kRoundoffUlps * kEps, kRoundoffUlpsPerStep * double(L.steps(int(k))) * kEps) * f;
+    const double eps = ir.unit_roundoff;
+    const double budget = std::max(kRoundoffUlps * eps, kRoundoffUlpsPerStep * double(L.steps(int(k))) * eps) * f;
     const bool converging = !std::isfinite(coarser) || d <= 0.5 * coarser;
     if (d > budget && converging && k < ir.growth_by_level.size()) {
       ir.judged_level = int(k);
@@ -219,6 +229,7 @@ void judge_bounded(InvariantResult& ir, const Ladder& L) {
     ir.note = "bounded: no level's drift is both above its round-off budget max(100 eps, 4 N_k eps) and "
               "converging (<= half the coarser level's): bounded at round-off";
     if (f > 1) ir.note += cat("; budgets in ulps of the vector (S_v / S_I = ", format_number(f, 3), ")");
+    ir.note += arithmetic_note(ir.unit_roundoff);
     return;
   }
   const auto k = std::size_t(ir.judged_level);
@@ -250,6 +261,7 @@ void judge_bounded(InvariantResult& ir, const Ladder& L) {
     }
   }
   if (f > 1) ir.note += cat("; budgets in ulps of the vector (S_v / S_I = ", format_number(f, 3), ")");
+  ir.note += arithmetic_note(ir.unit_roundoff);
 }
 
 /// Rule claim (docs/metrics.md, "Invariants"): the scheme's claim for the invariant's kind picks the rule.

@@ -20,6 +20,7 @@ struct ErrorSeries {
   /// docs/gate.md "Tolerances"); a level whose error is not above it is left out of the order fit.
   std::vector<double> rounding;
   double saturation = kNaN;  // ErrorMeasure::saturation
+  double eps = kEps;         // the scheme's unit of rounding (ErrorInputs::eps)
 };
 
 /// Rules order / order_at_least (docs/metrics.md, "Observed order"), with the metric's gating and note.
@@ -39,7 +40,7 @@ Verdict judge_measure(const MetricDef& m, double value);
 /// Rule second_quotient on the observables `comps` of the level runs (docs/metrics.md, "Second
 /// quotient of precision"): every admissible h, the primary level and its verdict.
 QiiResult assess_qii(const Problem& p, const std::vector<LevelRun>& runs, const Ladder& L, int order,
-                     const std::vector<int>& comps, const std::vector<std::string>& names);
+                     const std::vector<int>& comps, const std::vector<std::string>& names, double eps = kEps);
 
 /// Rule claim (docs/metrics.md, "Invariants"): the scheme's claim for the invariant's kind picks
 /// judge_exact, judge_bounded or no verdict. `ir` carries the drifts; sets verdict, threshold, note.

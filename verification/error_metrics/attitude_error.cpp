@@ -17,11 +17,11 @@ double over_grid(const ErrorInputs& in, const LevelRun& run) {
 }
 // Floors: 100x the reference's own attitude estimate where the metric is taken, or 100 ulps of 1 rad.
 double floor_at_end(const ErrorInputs& in) {
-  return std::max(kRefFloorFactor * in.ref.estimate_attitude[in.M()], kRoundoffUlps * kEps);
+  return std::max(kRefFloorFactor * in.ref.estimate_attitude[in.M()], kRoundoffUlps * in.eps);
 }
 double floor_over_grid(const ErrorInputs& in) {
   const double worst = max_over_grid(in, [&](std::size_t j) { return in.ref.estimate_attitude[j]; });
-  return std::max(kRefFloorFactor * worst, kRoundoffUlps * kEps);
+  return std::max(kRefFloorFactor * worst, kRoundoffUlps * in.eps);
 }
 double radian(const ErrorInputs&) { return 1.0; }  // angles: rounding relative to 1 rad
 // A geodesic angle on SO(3) is at most pi: an error of 0.1 rad is not saturated (bullet_gyro_none on

@@ -19,7 +19,7 @@ double error(const ErrorInputs& in, const LevelRun& run) {
   }
   return E0 != 0 ? std::sqrt(trapezoid(d2, in.L.obs_dt())) / (std::abs(E0) * std::sqrt(in.span())) : kNaN;
 }
-double floor(const ErrorInputs&) { return kRoundoffUlps * kEps; }  // relative: 100 ulps
+double floor(const ErrorInputs& in) { return kRoundoffUlps * in.eps; }  // relative: 100 ulps
 double one(const ErrorInputs&) { return 1.0; }
 
 constexpr ErrorMeasure kEError{error, floor, one, one};

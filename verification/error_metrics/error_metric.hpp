@@ -26,6 +26,9 @@ struct ErrorInputs {
   const Problem& p;
   const Ladder& L;
   const ReferenceSolution& ref;
+  /// The scheme's unit of rounding (unit_roundoff of SchemeInfo::precision): the metrics' round-off
+  /// floors and the runs' accumulated rounding are in ulps of it.
+  double eps = kEps;
   std::size_t M() const { return std::size_t(L.m); }  // observation intervals: times t_0 .. t_M
   double span() const { return L.t_end() - L.t0; }
 };

@@ -36,7 +36,7 @@ double distance(const ErrorInputs& in, const LevelRun& run) {
 // Floor: 100x the reference's own H1 estimate, or 100 ulps of the integrand's scale over the span.
 double floor(const ErrorInputs& in) {
   return std::max(kRefFloorFactor * reference_h1_estimate(in),
-                  kRoundoffUlps * kEps * std::sqrt(in.span()) * (1 + reference_omega_scale(in)));
+                  kRoundoffUlps * in.eps * std::sqrt(in.span()) * (1 + reference_omega_scale(in)));
 }
 double scale(const ErrorInputs& in) { return std::sqrt(in.span()) * (1 + reference_omega_scale(in)); }
 

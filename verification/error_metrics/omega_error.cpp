@@ -18,11 +18,11 @@ double over_grid(const ErrorInputs& in, const LevelRun& run) {
 // |W| (at least 1).
 double floor_at_end(const ErrorInputs& in) {
   return std::max(kRefFloorFactor * in.ref.estimate_omega[in.M()],
-                  kRoundoffUlps * kEps * std::max(1.0, reference_omega_scale(in)));
+                  kRoundoffUlps * in.eps * std::max(1.0, reference_omega_scale(in)));
 }
 double floor_over_grid(const ErrorInputs& in) {
   const double worst = max_over_grid(in, [&](std::size_t j) { return in.ref.estimate_omega[j]; });
-  return std::max(kRefFloorFactor * worst, kRoundoffUlps * kEps * std::max(1.0, reference_omega_scale(in)));
+  return std::max(kRefFloorFactor * worst, kRoundoffUlps * in.eps * std::max(1.0, reference_omega_scale(in)));
 }
 double omega_scale(const ErrorInputs& in) { return std::max(1.0, reference_omega_scale(in)); }
 

@@ -47,7 +47,7 @@ double floor(const ErrorInputs& in) {
     }
   const double q_ref_norm = std::sqrt(trapezoid(qn, in.L.obs_dt()));
   return std::max(std::sqrt(kRefFloorFactor * 2 * reference_h1_estimate(in) / std::max(q_ref_norm, 1e-300)),
-                  std::sqrt(kRoundoffUlps * kEps));
+                  std::sqrt(kRoundoffUlps * in.eps));
 }
 double one(const ErrorInputs&) { return 1.0; }
 
