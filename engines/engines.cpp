@@ -65,6 +65,8 @@ void register_npm_engines() {
   register_absent({"mujoco3_", cat("MuJoCo 3 (npm @mujoco/mujoco, run by Node.js) ", why)});
   register_absent({"cannon_", cat("cannon-es (npm cannon-es, run by Node.js) ", why)});
   register_absent({"rapier", cat("Rapier (npm @dimforge/rapier3d-compat, run by Node.js) ", why)});
+  register_absent({"jolt", cat("Jolt (npm jolt-physics, run by Node.js) ", why)});
+  register_absent({"oimo", cat("Oimo.js (npm oimo, run by Node.js) ", why)});
 }
 
 }  // namespace

@@ -29,6 +29,15 @@ export function quaternionOf(R) {
   return q;
 }
 
+/// The vector v rotated by the unit quaternion q = [w, x, y, z] (body to world components), and a x b:
+/// for the engines that keep world angular velocities (Rapier, Jolt).
+export function rotate(q, v) {
+  const [w, x, y, z] = q;
+  const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
+  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
+}
+export const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+
 function stateOf(s) {
   const R = [[s.R11, s.R12, s.R13], [s.R21, s.R22, s.R23], [s.R31, s.R32, s.R33]];
   return {q: quaternionOf(R), W: [s.W1, s.W2, s.W3]};

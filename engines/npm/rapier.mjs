@@ -8,16 +8,10 @@
 //
 //   node rapier.mjs
 import RAPIER from '@dimforge/rapier3d-compat';
-import {diagonalBody, serve} from './program.mjs';
+import {cross, diagonalBody, rotate, serve} from './program.mjs';
 
 await RAPIER.init();
 
-function rotate(q, v) {  // q = [w, x, y, z] applied to v
-  const [w, x, y, z] = q;
-  const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
-  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
-}
-const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const vec = (a) => ({x: a[0], y: a[1], z: a[2]});
 
 function make(req) {
