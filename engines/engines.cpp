@@ -68,6 +68,7 @@ void register_npm_engines() {
   register_absent({"jolt", cat("Jolt (npm jolt-physics, run by Node.js) ", why)});
   register_absent({"oimo", cat("Oimo.js (npm oimo, run by Node.js) ", why)});
   register_absent({"ammo", cat("Bullet by ammo.js (npm ammojs-typed, run by Node.js) ", why)});
+  register_absent({"havok", cat("Havok (npm @babylonjs/havok, run by Node.js) ", why)});
 }
 
 }  // namespace

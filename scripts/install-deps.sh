@@ -47,7 +47,7 @@ npm_engines() {
     cp "$dir/package-lock.json" "$dir/.installed-lock"
     echo "install-deps: npm engines installed (engines/npm, npm ci)"
   else
-    echo "install-deps: warning: npm ci failed in engines/npm; the npm engines (mujoco3_*, cannon_es, rapier, jolt*, oimo, ammo*) will be absent" >&2
+    echo "install-deps: warning: npm ci failed in engines/npm; the npm engines (mujoco3_*, cannon_es, rapier, jolt*, oimo, ammo*, havok) will be absent" >&2
   fi
 }
 npm_engines
