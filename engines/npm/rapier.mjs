@@ -1,4 +1,5 @@
-// Rapier 0.21 (npm @dimforge/rapier3d-compat: Rapier compiled to WebAssembly, the wasm embedded in the
+// Rapier 0.21 (npm @dimforge/rapier3d-compat and its deterministic build
+// @dimforge/rapier3d-deterministic-compat: Rapier compiled to WebAssembly, the wasm embedded in the
 // package; single precision), run by Node.js as a program (docs/programs.md; docs/engines.md, "Engines
 // of today"). One dynamic rigid body without colliders, given its mass, centre of mass and principal
 // moments (setAdditionalMassProperties; a body whose central inertia is not diagonal in its own frame
@@ -6,10 +7,15 @@
 // a spherical impulse joint to a fixed body at the pivot. Rapier's rigid body has no gyroscopic switch
 // in this version: what it does is judged.
 //
-//   node rapier.mjs
-import RAPIER from '@dimforge/rapier3d-compat';
+//   node rapier.mjs [default|deterministic]
 import {cross, diagonalBody, rotate, serve} from './program.mjs';
 
+// The build is the argument: the default one (SIMD, "locally deterministic, on the same machine") or
+// the deterministic one, "a less optimized build but with a guarantee of a cross-platform
+// deterministic execution" (the packages' README).
+const build = {default: '@dimforge/rapier3d-compat', deterministic: '@dimforge/rapier3d-deterministic-compat'}[process.argv[2] ?? 'default'];
+if (!build) throw new Error('rapier.mjs [default|deterministic]');
+const RAPIER = (await import(build)).default;
 await RAPIER.init();
 
 const vec = (a) => ({x: a[0], y: a[1], z: a[2]});
