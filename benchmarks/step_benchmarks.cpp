@@ -28,6 +28,7 @@ void bm_step(benchmark::State& st, const SchemeEntry* e, const Problem* p, doubl
     // kRestart steps from the initial state, run in its child or the program and timed there
     // (timed_run); the benchmark is registered with manual time (register_step_benchmarks), so the
     // fork or the pipe is not in the figure.
+    double exchange = 0;  // rigidbench's own wall time of the turns, the pipe or the fork included
     while (st.KeepRunningBatch(kRestart)) {
       s->reset(p->initial, p->t0);
       const TimedRun r = timed_run(*s, FixedSteps{.t0 = p->t0, .h = h, .steps = kRestart}, p->bodies.size());
@@ -36,8 +37,10 @@ void bm_step(benchmark::State& st, const SchemeEntry* e, const Problem* p, doubl
         break;
       }
       st.SetIterationTime(r.cpu_seconds);
+      exchange += r.exchange_wall_seconds;
     }
     st.counters["steps_per_s"] = benchmark::Counter(double(st.iterations()), benchmark::Counter::kIsRate);
+    if (st.iterations() > 0) st.counters["exchange_ns_per_step"] = exchange / double(st.iterations()) * 1e9;
     st.SetLabel(cat("h=", format_number(h, 12)));
     return;
   }

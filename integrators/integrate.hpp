@@ -28,6 +28,7 @@
 #include <concepts>
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <functional>
 #include <optional>
 #include <string>
@@ -273,11 +274,14 @@ IntegrationOutcome integrate(S& s, const FixedSteps& grid) {
 }
 
 /// A run of steps alone with its cost: the loop's thread CPU time and wall time, measured where the
-/// loop runs, and the scheme's counters after it.
+/// loop runs, and the scheme's counters after it. For a scheme timed elsewhere (a program, an
+/// isolated scheme), also the wall time of the whole run as this process saw it: the loop plus the
+/// request, the pipe and the answer (or the fork), what a caller of the scheme pays (NaN otherwise).
 struct TimedRun {
   IntegrationOutcome outcome;
   double cpu_seconds = 0, wall_seconds = 0;
   Counters counters;
+  double exchange_wall_seconds = std::numeric_limits<double>::quiet_NaN();
 };
 namespace detail {
 struct RunClock {
@@ -301,8 +305,10 @@ inline TimedRun timed_run(AnyIntegrator& s, const FixedSteps& grid, std::size_t 
     detail::RunClock c;
     State x(bodies);
     const auto none = [](const Observation&, const State&) { return StepStatus::success(); };
+    const double wall0 = detail::wall_seconds();
     r.outcome = elsewhere != nullptr ? elsewhere->run_elsewhere(grid, ObservationPlan::none(), x, none, &c)
                                      : detail::integrate_isolated(s, grid, ObservationPlan::none(), x, none, &c);
+    r.exchange_wall_seconds = detail::wall_seconds() - wall0;
     r.cpu_seconds = c.cpu_seconds;
     r.wall_seconds = c.wall_seconds;
     r.counters = c.counters;

@@ -248,6 +248,7 @@ struct Fields<CostResult> {
         RIGIDBENCH_FIELD(steps),
         RIGIDBENCH_FIELD(repetitions),
         RIGIDBENCH_FIELD(call_overhead_ns, Written::if_set),
+        RIGIDBENCH_FIELD(exchange_ns_per_step, Written::if_set),
         RIGIDBENCH_FIELD(declared, Written::if_set),
         RIGIDBENCH_FIELD(breakdown, Written::if_set),
         RIGIDBENCH_FIELD(not_comparable, Written::if_set)};

@@ -101,6 +101,13 @@ for n in names:
                 print(f"{n}/{p} differs in {diff}")
             check(same, f"{n}/{p}: the served scheme's results are the built-in's bit for bit")
             check(b["scheme"]["origin"] == "program", f"{n}/{p}: origin program")
+            # Cost: the program's clock of its loop, and rigidbench's of the whole exchange beside it,
+            # never less (each run's exchange contains its loop); a built-in has no exchange. (An
+            # adaptive scheme's cost is per tolerance, in its ladder.)
+            ca, cb = a["cost"], b["cost"]
+            check("exchange_ns_per_step" not in ca, f"{n}/{p}: a built-in's cost has no exchange time")
+            check(cb["ns_per_step"] is None or cb.get("exchange_ns_per_step", 0) >= cb["ns_per_step"] > 0,
+                  f"{n}/{p}: exchange_ns_per_step {cb.get('exchange_ns_per_step')} >= ns_per_step {cb['ns_per_step']}")
 
 # ---- 2. faults ----
 faulty = os.path.join(here, "programs", "faulty.py")

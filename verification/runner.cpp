@@ -627,7 +627,7 @@ CostResult measure_cost(const Problem& p, const SchemeEntry& s, double h, int st
   c.not_comparable = s.not_comparable;
   if (!not_applicable(*s.info, p).empty()) return c;
   auto integ = s.make(p);
-  double best = std::numeric_limits<double>::infinity();
+  double best = std::numeric_limits<double>::infinity(), best_exchange = best;
   Counters cnt;
   for (int r = 0; r < repetitions; ++r) {
     integ->reset(p.initial, p.t0);
@@ -638,9 +638,11 @@ CostResult measure_cost(const Problem& p, const SchemeEntry& s, double h, int st
       return c;
     }
     best = std::min(best, run.wall_seconds);
+    best_exchange = std::min(best_exchange, run.exchange_wall_seconds);  // NaN for a scheme timed here
     cnt = run.counters;
   }
   c.ns_per_step = best / steps * 1e9;
+  if (std::isfinite(best_exchange)) c.exchange_ns_per_step = best_exchange / steps * 1e9;
   c.load_evaluations_per_step = double(cnt.load_evaluations) / steps;
   c.newton_iterations_per_step = double(cnt.newton_iterations) / steps;
   return c;

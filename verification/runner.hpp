@@ -173,6 +173,10 @@ struct CostResult {
   /// otherwise SchemeEntry::cost_note, or why there is no figure (trajectories scored from files).
   std::string source;
   double call_overhead_ns = kNaN;  // SchemeEntry::call_overhead_ns (a Python scheme's empty step)
+  /// A scheme timed elsewhere (a program, an isolated scheme): rigidbench's own wall time per step of
+  /// the same run (TimedRun::exchange_wall_seconds, min of the repetitions), beside ns_per_step, the
+  /// program's or the child's clock of its loop: what the pipe, the JSON and starting the run add.
+  double exchange_ns_per_step = kNaN;
   /// A cost the program declared about itself (trajectories scored from files with a manifest's
   /// "cost"): never measured here, so the report and `compare` flag it. ns_per_step is then the
   /// finest level's declared figure (h that level's step).
