@@ -6,12 +6,12 @@
 // damping or armature; nothing but mj_step advances it. The body comes with the request ("body":
 // rigidbench's engines/engine_body.hpp, the same for every engine).
 //
-//   node mujoco.mjs INTEGRATOR        (Euler | RK4 | implicit | implicitfast)
+//   node mujoco.mjs INTEGRATOR        (Euler | RK4 | implicit | implicitfast | discrete)
 import loadMujoco from '@mujoco/mujoco';
 import {serve} from './program.mjs';
 
 const integrator = process.argv[2];
-if (!['Euler', 'RK4', 'implicit', 'implicitfast'].includes(integrator)) {
+if (!['Euler', 'RK4', 'implicit', 'implicitfast', 'discrete'].includes(integrator)) {
   process.stderr.write(`mujoco.mjs: unknown integrator '${integrator}'\n`);
   process.exit(2);
 }
