@@ -73,6 +73,15 @@ write("manifest", JSON_TOKENS + ['"levels"', '"h"', '"file"', '0.05', '0.025', '
 write("plugin_file", ["\x7fELF", "\x02\x01\x01", "\x03\x00", "\x3e\x00", "\x07\x00\x00\x00", "rigidbench\x00",
                       "dart-plugin 1\x00", "dart-plugin 2\x00", "\x0b\x00\x00\x00", "\x0e\x00\x00\x00",
                       "\x01\x00\x00\x00", "\x40\x00", "\xff\xff\xff\xff\xff\xff\xff\xff", ".note.rigidbench"])
+# A declaration file of programs (verification/program_scheme.cpp, docs/programs.md): its keys and values.
+write("program_declaration", JSON_TOKENS + [f'"{k}"' for k in [
+    "programs", "name", "command", "args", "variants", "order", "kind", "families", "features", "claims", "adaptive",
+    "error_estimate_order", "dense_output", "error_estimate", "physical_body", "in_all", "memory_mb", "precision",
+    "version", "attitude", "angular_velocity", "timeout_s", "settings", "meta", "title", "source", "representation",
+    "notes", "default", "min", "max", "integer", "description", "float32", "float64", "explicit", "implicit",
+    "semi-implicit", "rigid_body", "energy", "casimir", "momentum", "constraint", "exact", "bounded", "none",
+    "quaternion_wxyz", "quaternion_xyzw", "R_row_major", "R_column_major", "body", "world", "node", "python3",
+    "./a", "../b", "/bin/sh", ""]] + ['0.5', '600', '1e308', '-1', '0'])
 # A history is an SQLite file: its header, and the SQL of its schema and of what must be refused in it
 # (tracking/history.cpp).
 write("history", ["SQLite format 3\x00", "\x02\x00", "\x10\x00", "\x01\x01\x00\x40\x20\x20", "RBH1",

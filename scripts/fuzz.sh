@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes rigidbench's readers of outside input for SECONDS each (docs/fuzzing.md):
 #   bash scripts/fuzz.sh SECONDS [TARGET...]     targets: problem_file gate_snapshot report trajectory manifest
-#                                                         plugin_file history
+#                                                         plugin_file history program_declaration
 # Builds the sanitize preset's fuzz targets when needed (clang, ASan + UBSan + libFuzzer), starts each
 # from its committed corpus (fuzz/corpus/<target>, copied: new inputs land in build/sanitize/fuzz-runs,
 # never in the source tree) with its dictionary, and prints the executions per target and in total.
@@ -15,7 +15,7 @@ if [ $# -lt 1 ] || ! [[ $1 =~ ^[0-9]+$ ]] || [ "$1" -eq 0 ]; then
 fi
 seconds=$1
 shift
-all=(problem_file gate_snapshot report trajectory manifest plugin_file history)
+all=(problem_file gate_snapshot report trajectory manifest plugin_file history program_declaration)
 targets=("${@:-${all[@]}}")
 for t in "${targets[@]}"; do
   [[ " ${all[*]} " == *" $t "* ]] || { echo "fuzz.sh: unknown target '$t' (targets: ${all[*]})" >&2; exit 2; }
