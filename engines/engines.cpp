@@ -69,6 +69,7 @@ void register_npm_engines() {
   register_absent({"oimo", cat("Oimo.js (npm oimo, run by Node.js) ", why)});
   register_absent({"ammo", cat("Bullet by ammo.js (npm ammojs-typed, run by Node.js) ", why)});
   register_absent({"havok", cat("Havok (npm @babylonjs/havok, run by Node.js) ", why)});
+  register_absent({"physx", cat("PhysX (npm physx-js-webidl, run in headless Chromium by Node.js) ", why)});
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ PKGS=(build-essential cmake ninja-build git
       libclang-rt-dev        # clang's ASan, UBSan and libFuzzer runtimes: the sanitize preset (docs/fuzzing.md)
       libsqlite3-dev         # the run history (docs/history.md)
       openmpi-bin libopenmpi-dev   # MPI ranks for verify/bench/gate --run (docs/scaling.md)
-      poppler-utils chromium       # the report's fonts (pdffonts) and the page in a browser (docs/reports.md)
+      poppler-utils chromium       # the report's fonts (pdffonts), the page in a browser (docs/reports.md), PhysX's runtime (docs/engines.md)
       python3-plotly               # the report's interactive figures (docs/reports.md, "Interactive figures")
       pkgconf libmujoco-dev libode-dev libbullet-dev libsimbody-dev libdart-dev   # physics engines judged as schemes (docs/engines.md)
       libomp-14-dev          # OpenMP for clang builds (gcc has libgomp): threads inside a unit (docs/decisions.md, "Parallel loads")
@@ -34,7 +34,9 @@ else
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# The npm engines (engines/npm: MuJoCo 3's and Rapier's WebAssembly builds, cannon-es), at the versions of the committed lockfile;
+# The npm engines (engines/npm: the WebAssembly builds of MuJoCo 3, Jolt, Rapier, Bullet by ammo.js, Havok
+# and PhysX - the last run in headless Chromium through playwright-core, which downloads no browser -
+# and cannon-es and Oimo.js), at the versions of the committed lockfile;
 # nothing is downloaded at run time. Without them everything else works: they are named absent.
 npm_engines() {
   local dir
@@ -47,7 +49,7 @@ npm_engines() {
     cp "$dir/package-lock.json" "$dir/.installed-lock"
     echo "install-deps: npm engines installed (engines/npm, npm ci)"
   else
-    echo "install-deps: warning: npm ci failed in engines/npm; the npm engines (mujoco3_*, cannon_es, rapier, jolt*, oimo, ammo*, havok) will be absent" >&2
+    echo "install-deps: warning: npm ci failed in engines/npm; the npm engines (mujoco3_*, cannon_es, rapier*, jolt*, oimo, ammo*, havok, physx) will be absent" >&2
   fi
 }
 npm_engines

@@ -1,12 +1,12 @@
-// The program side of rigidbench's protocol for the engines run by Node.js (docs/programs.md): one
-// JSON request per line on stdin, one answer per line on stdout. An engine module gives make(request)
-// -> {reset(q, W), step(h) -> null | reason, read() -> {q, W}, counters()}; this file does the rest
-// once for all of them: the steps t_n = t0 + n h (never accumulated; the last landing on land_on), the
-// states asked for, the engine's own time per step, going on without a reset where the request says
-// it continues the last run (so an engine keeps its internal state - float32 copies, warm starts - as
-// in one run), and an "error" answer for a run the engine cannot make.
-import readline from 'node:readline';
-
+// The program side of rigidbench's protocol (docs/programs.md), shared by every engine in this folder
+// and free of any runtime's API, so that it runs under Node.js (program.mjs: one JSON request per line
+// on stdin, one answer per line on stdout) and in a browser page (physx.mjs drives headless Chromium).
+// An engine module gives make(request) -> {reset(q, W), step(h) -> null | reason, read() -> {q, W},
+// counters()}; this file does the rest once for all of them: the steps t_n = t0 + n h (never
+// accumulated; the last landing on land_on), the states asked for, the engine's own time per step,
+// going on without a reset where the request says it continues the last run (so an engine keeps its
+// internal state - float32 copies, warm starts - as in one run), and an "error" answer for a run the
+// engine cannot make.
 export const COLUMNS = ['t', 'q1', 'q2', 'q3', 'q4', 'W1', 'W2', 'W3'];
 
 /// The unit quaternion (w, x, y, z) of a rotation matrix given by rows (Shepperd: the largest of
@@ -55,24 +55,24 @@ function run(engine, req) {
   };
   const c0 = engine.counters();
   if (req.observe.initial) record(from);
-  const start = process.hrtime.bigint();
+  const start = performance.now();  // ms; Node's and a page's clock alike
   for (let n = from; n < steps; ++n) {
     const why = engine.step(time(n + 1) - time(n));
     if (why) return {data, steps: n, breakdown: {step: n, reason: why}};
     const done = n + 1;
     if ((every > 0 && done % every === 0) || (req.observe.last && done === steps)) record(done);
   }
-  const ns = Number(process.hrtime.bigint() - start);
+  const ns = (performance.now() - start) * 1e6;
   const c1 = engine.counters();
   const counters = Object.fromEntries(Object.keys(c1).map((k) => [k, c1[k] - (c0[k] ?? 0)]));
   return {data, steps, counters, ...(steps > from ? {ns_per_step: ns / (steps - from)} : {})};
 }
 
-/// Serves requests with engines made by make(request) until stdin ends.
-export async function serve(make) {
+/// The answerer of one program: answer(line) is the answer object to one request line, with engines
+/// made by make(request) (awaited) and kept while the scheme, problem and settings stay the same.
+export function answerer(make) {
   let engine = null, key = '', continuing = false;
-  const lines = readline.createInterface({input: process.stdin, crlfDelay: Infinity});
-  for await (const line of lines) {
+  return async (line) => {
     let answer;
     try {
       const req = JSON.parse(line);
@@ -97,8 +97,8 @@ export async function serve(make) {
       key = '';
       continuing = false;
     }
-    process.stdout.write(JSON.stringify(answer) + '\n');
-  }
+    return answer;
+  };
 }
 
 /// The body of a request (rigidbench's EngineBody, "physical_body": true) and its principal moments, for
