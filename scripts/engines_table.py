@@ -64,9 +64,15 @@ def slope(conv, key):
 
 
 def engine_of(result):
-    """The engine and its version: the scheme title up to its first comma ("DART 6.12.1")."""
+    """The engine and its version: the scheme title up to its first comma outside parentheses ("DART
+    6.12.1", "Rapier 0.21.0 (WebAssembly, single precision)")."""
     title = (result.get("scheme") or {}).get("title", "") or result["integrator"]
-    return title.split(",")[0].strip()
+    depth = 0
+    for i, c in enumerate(title):
+        depth += (c == "(") - (c == ")")
+        if c == "," and depth == 0:
+            return title[:i].strip()
+    return title.strip()
 
 
 def pair_verdict(r):
