@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,12 @@ void reject_or_accept(F&& f) {
     f();
   } catch (const InputError&) {
   }
+}
+
+/// The input's bytes as the file `path` (replaced), for a reader that takes a file.
+inline void write_file(const std::string& path, const std::uint8_t* data, std::size_t size) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
 }
 
 /// A property the reader promises broke: report it the way libFuzzer reports a crash.

@@ -6,7 +6,6 @@
 // is accepted reads without error.
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "fuzz.hpp"
@@ -23,10 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const HistoryDb::Mode mode : {HistoryDb::Mode::read, HistoryDb::Mode::record}) {
     std::error_code ec;
     fs::remove(path + "-journal", ec);
-    {
-      std::ofstream out(path, std::ios::binary | std::ios::trunc);
-      out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
-    }
+    fuzz::write_file(path, data, size);
     fuzz::reject_or_accept([&] {
       const HistoryDb db(path, mode);
       (void)db.integrity_check();

@@ -44,10 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const Problem p = resolve_problem("free_body", "");
   static const Ladder L = make_ladder(p, 2, {.levels = 3});
   static const std::string dir = make_folder();
-  {
-    std::ofstream out(fs::path(dir) / "manifest.json", std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
-  }
+  fuzz::write_file((fs::path(dir) / "manifest.json").string(), data, size);
   fuzz::reject_or_accept([&] {
     const TrajectorySet set = trajectory_set(dir, L);
     if (set.levels.size() != std::size_t(L.levels)) fuzz::finding("not one file per level");

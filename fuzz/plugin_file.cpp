@@ -4,7 +4,6 @@
 // notes with offsets and sizes taken from the file: it must never read out of bounds, never throw,
 // and accept only a file that carries the note's owner and description in its bytes.
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <string_view>
 
@@ -15,10 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace rigidbench;
   static const std::string path =
       (std::filesystem::path(fuzz::scratch_folder("rigidbench-fuzz-plugin")) / "plugin.so").string();
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
-  }
+  fuzz::write_file(path, data, size);
   const std::string why = plugin_file_problem(path, "dart-plugin 1");  // noexcept in practice: a throw is a finding
   if (why.empty()) {
     const std::string_view bytes = fuzz::text(data, size);

@@ -6,7 +6,6 @@
 // is started by reading (the program runs at an integrator's first run).
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "fuzz.hpp"
@@ -16,10 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace rigidbench;
   static const std::string path =
       (std::filesystem::path(fuzz::scratch_folder("rigidbench-fuzz-programs")) / "programs.json").string();
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
-  }
+  fuzz::write_file(path, data, size);
   fuzz::reject_or_accept([&] {
     for (const ProgramDeclaration& d : read_program_declarations(path)) {
       if (d.scheme.name.empty() || d.command.empty() || d.command.front().empty() || d.dir.empty())

@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import {createRequire} from 'node:module';
 import path from 'node:path';
-import {cross, diagonalBody, rotate, serve} from './program.mjs';
+import {diagonalBody, fromWorld, serve, toWorld} from './program.mjs';
 
 const require = createRequire(import.meta.url);
 const dir = path.dirname(require.resolve('ammojs-typed/package.json'));
@@ -51,12 +51,11 @@ function make(req) {
     reset(q, W) {
       t.setIdentity();
       t.setRotation(new A.btQuaternion(q[1], q[2], q[3], q[0]));
-      const w = rotate(q, W);  // world angular velocity w = R W
-      const x = rotate(q, b.centre);  // the centre of mass: R c from the pivot at the origin
+      const {w, x, v} = toWorld(q, W, b.centre);  // Bullet's velocities are in world components
       t.setOrigin(v3(x));
       body.setCenterOfMassTransform(t);
       body.setAngularVelocity(v3(w));
-      body.setLinearVelocity(v3(cross(w, x)));
+      body.setLinearVelocity(v3(v));
       body.clearForces();
     },
     step(h) {
@@ -67,11 +66,8 @@ function make(req) {
       return null;
     },
     read() {
-      const r = body.getCenterOfMassTransform().getRotation();
-      const q = [r.w(), r.x(), r.y(), r.z()];
-      const n = Math.hypot(...q);  // single precision: |q| is 1 within ~1e-7
-      const a = body.getAngularVelocity();
-      return {q: q.map((c) => c / n), W: rotate([q[0] / n, -q[1] / n, -q[2] / n, -q[3] / n], [a.x(), a.y(), a.z()])};
+      const r = body.getCenterOfMassTransform().getRotation(), a = body.getAngularVelocity();
+      return fromWorld([r.w(), r.x(), r.y(), r.z()], [a.x(), a.y(), a.z()]);
     },
     counters() {
       return {load_evaluations: loads};

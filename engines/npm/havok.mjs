@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import {createRequire} from 'node:module';
 import path from 'node:path';
 import HavokPhysics from '@babylonjs/havok';
-import {cross, diagonalBody, rotate, serve} from './program.mjs';
+import {diagonalBody, fromWorld, serve, toWorld} from './program.mjs';
 
 const require = createRequire(import.meta.url);
 const wasm = path.join(path.dirname(require.resolve('@babylonjs/havok')), '..', 'esm', 'HavokPhysics.wasm');
@@ -58,22 +58,21 @@ function make(req) {
   return {
     reset(q, W) {
       ok(HP.HP_Body_SetQTransform(body, [[0, 0, 0], [q[1], q[2], q[3], q[0]]]), 'HP_Body_SetQTransform');
-      const w = rotate(q, W);  // Havok's angular velocity is in world components
+      const {w, v} = toWorld(q, W, b.centre);  // Havok's velocities are in world components
       ok(HP.HP_Body_SetAngularVelocity(body, w), 'HP_Body_SetAngularVelocity');
-      ok(HP.HP_Body_SetLinearVelocity(body, cross(w, rotate(q, b.centre))), 'HP_Body_SetLinearVelocity');
+      ok(HP.HP_Body_SetLinearVelocity(body, v), 'HP_Body_SetLinearVelocity');
     },
     step(h) {
       ok(HP.HP_World_Step(world, h), 'HP_World_Step');
+      const [[, r]] = ok(HP.HP_Body_GetQTransform(body), 'HP_Body_GetQTransform');
+      if (!r.every(Number.isFinite)) return 'Havok: a non-finite rotation';
       if (b.pivot) loads += 1;
       return null;
     },
     read() {
       const [[, r]] = ok(HP.HP_Body_GetQTransform(body), 'HP_Body_GetQTransform');
-      if (!r.every(Number.isFinite)) throw new Error('Havok: a non-finite rotation');
-      const q = [r[3], r[0], r[1], r[2]];
-      const n = Math.hypot(...q);
       const [a] = ok(HP.HP_Body_GetAngularVelocity(body), 'HP_Body_GetAngularVelocity');
-      return {q: q.map((c) => c / n), W: rotate([q[0] / n, -q[1] / n, -q[2] / n, -q[3] / n], a)};
+      return fromWorld([r[3], r[0], r[1], r[2]], a);
     },
     counters() {
       return {load_evaluations: loads};

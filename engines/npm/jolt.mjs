@@ -12,7 +12,7 @@
 //
 //   node jolt.mjs off|on
 import initJolt from 'jolt-physics';
-import {cross, rotate, serve} from './program.mjs';
+import {fromWorld, serve, toWorld} from './program.mjs';
 
 const Jolt = await initJolt();
 const gyroscopic = process.argv[2] === 'on';
@@ -74,10 +74,9 @@ function make(req) {
   let loads = 0;
   return {
     reset(q, W) {
-      const x = rotate(q, b.centre);  // the centre of mass: R c from the pivot at the origin
+      const {w, x, v} = toWorld(q, W, b.centre);  // Jolt's velocities are in world components
       bodies.SetPositionAndRotation(id, r3(x), new Jolt.Quat(q[1], q[2], q[3], q[0]), Jolt.EActivation_Activate);
-      const w = rotate(q, W);  // Jolt's angular velocity is in world components
-      bodies.SetLinearAndAngularVelocity(id, v3(cross(w, x)), v3(w));
+      bodies.SetLinearAndAngularVelocity(id, v3(v), v3(w));
     },
     step(h) {
       jolt.Step(h, 1);
@@ -87,11 +86,8 @@ function make(req) {
       return null;
     },
     read() {
-      const r = body.GetRotation();
-      const q = [r.GetW(), r.GetX(), r.GetY(), r.GetZ()];
-      const n = Math.hypot(...q);  // single precision: |q| is 1 within ~1e-7
-      const a = body.GetAngularVelocity();
-      return {q: q.map((c) => c / n), W: rotate([q[0] / n, -q[1] / n, -q[2] / n, -q[3] / n], [a.GetX(), a.GetY(), a.GetZ()])};
+      const r = body.GetRotation(), a = body.GetAngularVelocity();
+      return fromWorld([r.GetW(), r.GetX(), r.GetY(), r.GetZ()], [a.GetX(), a.GetY(), a.GetZ()]);
     },
     counters() {
       return {load_evaluations: loads};

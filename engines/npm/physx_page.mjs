@@ -8,7 +8,7 @@
 // at the pivot. The bindings do not expose PxRigidBodyFlag::eENABLE_GYROSCOPIC_FORCES, so the body
 // has PhysX's default (no gyroscopic force): what it does is judged.
 import PhysXModule from './physx-js-webidl/physx-js-webidl.mjs';
-import {answerer, cross, diagonalBody, rotate} from './protocol.mjs';
+import {answerer, diagonalBody, fromWorld, toWorld} from './protocol.mjs';
 
 const PhysX = await PhysXModule();
 const version = PhysX.PHYSICS_VERSION;
@@ -41,9 +41,9 @@ function make(req) {
   return {
     reset(q, W) {
       body.setGlobalPose(new PhysX.PxTransform(v3([0, 0, 0]), new PhysX.PxQuat(q[1], q[2], q[3], q[0])), true);
-      const w = rotate(q, W);  // PhysX's angular velocity is in world components
+      const {w, v} = toWorld(q, W, b.centre);  // PhysX's velocities are in world components
       body.setAngularVelocity(v3(w), true);
-      body.setLinearVelocity(v3(cross(w, rotate(q, b.centre))), true);  // the centre of mass's
+      body.setLinearVelocity(v3(v), true);  // the centre of mass's
     },
     step(h) {
       scene.simulate(h);
@@ -54,11 +54,8 @@ function make(req) {
       return null;
     },
     read() {
-      const r = body.getGlobalPose().q;
-      const q = [r.w, r.x, r.y, r.z];
-      const n = Math.hypot(...q);  // single precision: |q| is 1 within ~1e-7
-      const a = body.getAngularVelocity();
-      return {q: q.map((c) => c / n), W: rotate([q[0] / n, -q[1] / n, -q[2] / n, -q[3] / n], [a.x, a.y, a.z])};
+      const r = body.getGlobalPose().q, a = body.getAngularVelocity();
+      return fromWorld([r.w, r.x, r.y, r.z], [a.x, a.y, a.z]);
     },
     counters() {
       return {load_evaluations: loads};

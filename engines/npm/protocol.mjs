@@ -7,11 +7,11 @@
 // going on without a reset where the request says it continues the last run (so an engine keeps its
 // internal state - float32 copies, warm starts - as in one run), and an "error" answer for a run the
 // engine cannot make.
-export const COLUMNS = ['t', 'q1', 'q2', 'q3', 'q4', 'W1', 'W2', 'W3'];
+const COLUMNS = ['t', 'q1', 'q2', 'q3', 'q4', 'W1', 'W2', 'W3'];
 
 /// The unit quaternion (w, x, y, z) of a rotation matrix given by rows (Shepperd: the largest of
 /// the four candidates is divided by, never a small one).
-export function quaternionOf(R) {
+function quaternionOf(R) {
   const t = R[0][0] + R[1][1] + R[2][2];
   if (t > 0) {
     const s = 2 * Math.sqrt(1 + t);
@@ -31,12 +31,28 @@ export function quaternionOf(R) {
 
 /// The vector v rotated by the unit quaternion q = [w, x, y, z] (body to world components), and a x b:
 /// for the engines that keep world angular velocities (Rapier, Jolt).
-export function rotate(q, v) {
+function rotate(q, v) {
   const [w, x, y, z] = q;
   const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
   return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
 }
-export const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+
+/// For an engine that keeps world quantities, the motion of the state (q, W) with the centre of mass
+/// at c in the body frame and the pivot (or the centre of mass) at the origin: w = R W, the centre of
+/// mass x = R c and its velocity v = w x x.
+export function toWorld(q, W, c) {
+  const w = rotate(q, W), x = rotate(q, c);
+  return {w, x, v: cross(w, x)};
+}
+
+/// The protocol's state from an engine's rotation q = [w, x, y, z] (normalised here: a float32
+/// engine's is a unit quaternion within ~1e-7) and world angular velocity w: W = R^T w.
+export function fromWorld(q, w) {
+  const n = Math.hypot(...q);
+  const u = q.map((c) => c / n);
+  return {q: u, W: rotate([u[0], -u[1], -u[2], -u[3]], w)};
+}
 
 function stateOf(s) {
   const R = [[s.R11, s.R12, s.R13], [s.R21, s.R22, s.R23], [s.R31, s.R32, s.R33]];

@@ -8,7 +8,7 @@
 // in this version: what it does is judged.
 //
 //   node rapier.mjs [default|deterministic]
-import {cross, diagonalBody, rotate, serve} from './program.mjs';
+import {diagonalBody, fromWorld, serve, toWorld} from './program.mjs';
 
 // The build is the argument: the default one (SIMD, "locally deterministic, on the same machine") or
 // the deterministic one, "a less optimized build but with a guarantee of a cross-platform
@@ -34,9 +34,9 @@ function make(req) {
     reset(q, W) {
       body.setTranslation({x: 0, y: 0, z: 0}, true);
       body.setRotation({x: q[1], y: q[2], z: q[3], w: q[0]}, true);
-      const w = rotate(q, W);  // Rapier's angular velocity is in world components
+      const {w, v} = toWorld(q, W, b.centre);  // Rapier's velocities are in world components
       body.setAngvel(vec(w), true);
-      body.setLinvel(vec(cross(w, rotate(q, b.centre))), true);  // the centre of mass's, about the pivot
+      body.setLinvel(vec(v), true);  // the centre of mass's, about the pivot
     },
     step(h) {
       if (h !== timestep) world.timestep = timestep = h;
@@ -47,11 +47,8 @@ function make(req) {
       return null;
     },
     read() {
-      const r = body.rotation();
-      const q = [r.w, r.x, r.y, r.z];
-      const n = Math.hypot(...q);  // single precision: |q| is 1 within ~1e-7
-      const a = body.angvel();
-      return {q: q.map((c) => c / n), W: rotate([q[0] / n, -q[1] / n, -q[2] / n, -q[3] / n], [a.x, a.y, a.z])};
+      const r = body.rotation(), a = body.angvel();
+      return fromWorld([r.w, r.x, r.y, r.z], [a.x, a.y, a.z]);
     },
     counters() {
       return {load_evaluations: loads};
