@@ -180,12 +180,13 @@ def replace_block(path, begin, end, block):
 
 def cards_block(path):
     """The engines' conformance cards (docs/card.md) as the summary table of the card renderer, from a
-    `rigidbench card` report: the variants registered through the public API (runtime "registered")
-    whose probes ran."""
+    `rigidbench card` report: the variants whose probes ran, of the engines registered through the
+    public API (runtime "registered": Debian's) or declared as programs (runtime "program": the npm
+    engines, the only programs `card --integrator '*'` registers)."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "reports", "render"))
     import render_cards
     rep = render_cards.load(path)
-    cards = [c for c in rep["cards"] if c["cost"]["runtime"] == "registered" and c["status"] == "ok"]
+    cards = [c for c in rep["cards"] if c["cost"]["runtime"] in ("registered", "program") and c["status"] == "ok"]
     if not cards:
         raise ValueError(f"{path}: no engine variant's card")
     cmd = rep.get("command") or []

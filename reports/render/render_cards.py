@@ -139,7 +139,7 @@ def row(card, link=""):
         (esc(f'{f["flips_seen"]}/{f["flips_expected"]}') if f else "-", f["flips_seen"] if f else -1),
         (esc(num(s["safe_h_omega"])), s["safe_h_omega"] if s["safe_h_omega"] is not None else -1),
         (esc(det), det),
-        (esc(num(card["cost"]["ns_per_step"])), card["cost"]["ns_per_step"] if card["cost"]["ns_per_step"] is not None else 1e18),
+        (esc(cost_cell(card["cost"])), card["cost"]["ns_per_step"] if card["cost"]["ns_per_step"] is not None else 1e18),
         (str(failed), failed),
     ]
     return cells
@@ -148,7 +148,7 @@ def row(card, link=""):
 COLUMNS = [("scheme", "scheme"), ("gyro", "gyroscopic term"), ("order", "attitude order, free_body (claimed)"),
            ("energy", "energy over the sweep (worst)"), ("flips", "flips at h|&omega;| ~ 0.01"),
            ("safe", "largest safe h|&omega;|"), ("det", "deterministic: process/threads/processes/MPI ranks"),
-           ("cost", "ns per step"), ("failed", "failed checks")]
+           ("cost", "ns per step (runtime)"), ("failed", "failed checks")]
 
 
 def table(cards, table_id="cards", link=""):
@@ -321,10 +321,22 @@ def gyro_text(card):
     return card["gyroscopic"]["verdict"] if card["status"] == "ok" else card["status"].replace("_", " ")
 
 
+# A cost is never ranked across runtimes without its label (docs/metrics.md, Cost): a program's step is
+# timed by its own clock in its own runtime (Node.js, a browser, ...), which the scheme's title names.
+RUNTIME = {"builtin": "native", "registered": "native", "python": "Python", "program": "program"}
+
+
+def cost_cell(cost):
+    """ns/step with its runtime; a card whose probes did not apply measured none ("")."""
+    if not cost["runtime"] or cost["ns_per_step"] is None:
+        return "-"
+    return f'{num(cost["ns_per_step"])} ({RUNTIME.get(cost["runtime"], cost["runtime"])})'
+
+
 def summary_table(cards):
     """The Markdown table of the cards, one row each."""
     head = ("| scheme | gyroscopic term | attitude order, free_body (claimed) | energy over the sweep (worst) | "
-            "flips at h\\|ω\\| ≈ 0.01 | largest safe h\\|ω\\| | deterministic (process/threads/processes/MPI ranks) | ns/step | failed checks |\n"
+            "flips at h\\|ω\\| ≈ 0.01 | largest safe h\\|ω\\| | deterministic (process/threads/processes/MPI ranks) | ns/step (runtime) | failed checks |\n"
             "|---|---|---|---|---|---|---|---|---|\n")
     rows = []
     for c in cards:
@@ -341,7 +353,7 @@ def summary_table(cards):
             f'{slope(o["slope"])} ({num(o["expected"], 2)})' if o else "-", energy,
             f'{f["flips_seen"]}/{f["flips_expected"]}' if f else "-", safe,
             "/".join(d[k] for k in ("same_process", "across_threads", "across_processes", "across_ranks")),
-            num(c["cost"]["ns_per_step"]), failed]) + " |")
+            cost_cell(c["cost"]), failed]) + " |")
     return head + "\n".join(rows) + "\n"
 
 
