@@ -28,7 +28,7 @@ const SchemeInfo& OdeintRk4Quaternion::info() {
       .representation = "unit quaternion q (not renormalised) and body angular velocity W",
       .order = 4,
       .kind = SchemeKind::explicit_,
-      .applies = {.families = {"rigid_body", "body_system"}, .features = {"internal_momentum"}},
+      .applies = {.families = {"rigid_body", "body_system", "spherical_chain"}, .features = {"internal_momentum"}},
       .claims = {.constraint = Claim::exact},
       .notes = "Canonical attitude R(q/|q|), orthogonal by construction; |q| itself drifts at O(h^4).",
       .flops = &odeint_rk4_flops};

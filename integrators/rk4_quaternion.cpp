@@ -26,7 +26,7 @@ const SchemeInfo& Rk4Quaternion::info() {
       .representation = "unit quaternion q (not renormalised) and body angular velocity W",
       .order = 4,
       .kind = SchemeKind::explicit_,
-      .applies = {.families = {"rigid_body", "body_system"}, .features = {"internal_momentum"}},
+      .applies = {.families = {"rigid_body", "body_system", "spherical_chain"}, .features = {"internal_momentum"}},
       .claims = {.constraint = Claim::exact},
       .notes = "the same method and arithmetic as odeint_rk4_quat without odeint's generic algebra: the "
                "arithmetic-limit baseline (ratio_to_rk4). Canonical attitude R(q/|q|).",

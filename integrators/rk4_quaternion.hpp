@@ -9,11 +9,13 @@
 #include "scheme_base.hpp"
 #include "../problems/formulations/body_system.hpp"
 #include "../problems/formulations/kirchhoff.hpp"
+#include "../problems/formulations/spherical_chain.hpp"
 
 namespace rigidbench {
 
 /// The classical RK4 written out by hand on the very right-hand side the Boost.Odeint baseline
-/// integrates (formulations/kirchhoff.hpp; for a body_system, formulations/body_system.hpp): the second
+/// integrates (formulations/kirchhoff.hpp; for a body_system, formulations/body_system.hpp; for a
+/// spherical_chain, formulations/spherical_chain.hpp): the second
 /// in-run baseline of every cost ratio (docs/metrics.md, Cost). Why two baselines: odeint's generic
 /// Runge-Kutta algebra costs about as much again as the arithmetic it performs, so a ratio to it
 /// measures odeint's overhead as much as the scheme's cost; this one is the same method at the
@@ -28,19 +30,21 @@ class Rk4Quaternion final : public SchemeBase {
  public:
   static const SchemeInfo& info();
   explicit Rk4Quaternion(const Problem& p)
-      : SchemeBase(p), system_(p.translating()), rhs_(p, &c_.load_evaluations), sys_(&p, &c_.load_evaluations) {}
+      : SchemeBase(p), form_(form_of(p)), rhs_(p, &c_.load_evaluations), sys_(&p, &c_.load_evaluations),
+        chain_(&p, &c_.load_evaluations) {}
 
   void reset(const State& x0, double) {
-    if (system_) {
-      ys_ = formulations::BodySystemQuaternion::from_state(x0);
-      for (auto* v : {&k1s_, &k2s_, &k3s_, &k4s_, &tmps_}) v->assign(ys_.size(), 0.0);
-    } else {
+    if (form_ == Form::body) {
       y_ = formulations::KirchhoffQuaternion::from_body(x0.body());
+    } else {
+      ys_ = form_ == Form::system ? formulations::BodySystemQuaternion::from_state(x0) : chain_.from_state(x0);
+      for (auto* v : {&k1s_, &k2s_, &k3s_, &k4s_, &tmps_}) v->assign(ys_.size(), 0.0);
     }
     c_ = {};
   }
   StepStatus step(double t, double h) {
-    if (system_) rk4(sys_, ys_, t, h, k1s_, k2s_, k3s_, k4s_, tmps_);
+    if (form_ == Form::system) rk4(sys_, ys_, t, h, k1s_, k2s_, k3s_, k4s_, tmps_);
+    else if (form_ == Form::chain) rk4(chain_, ys_, t, h, k1s_, k2s_, k3s_, k4s_, tmps_);
     else {
       std::array<double, 7> k1, k2, k3, k4, tmp;
       rk4(rhs_, y_, t, h, k1, k2, k3, k4, tmp);
@@ -48,7 +52,8 @@ class Rk4Quaternion final : public SchemeBase {
     return {};
   }
   void read(State& x) const {
-    if (system_) formulations::BodySystemQuaternion::to_state(ys_, x);
+    if (form_ == Form::system) formulations::BodySystemQuaternion::to_state(ys_, x);
+    else if (form_ == Form::chain) chain_.to_state(ys_, x);
     else formulations::KirchhoffQuaternion::to_body(y_, x.body());
   }
 
@@ -109,11 +114,18 @@ class Rk4Quaternion final : public SchemeBase {
     for (std::size_t i = 0; i < n; ++i) y[i] = y[i] + b1 * k1[i] + b2 * k2[i] + b2 * k3[i] + b1 * k4[i];
   }
 
-  bool system_;  // a body_system (of the families the scheme integrates, the one that translates)
+  // One body (Kirchhoff), a body_system (every body in that form with its interactions), or a
+  // spherical_chain (its minimal form, formulations/spherical_chain.hpp).
+  enum class Form { body, system, chain };
+  static Form form_of(const Problem& p) {
+    return p.of_family("spherical_chain") ? Form::chain : p.translating() ? Form::system : Form::body;
+  }
+  Form form_;
   formulations::KirchhoffQuaternion::state_type y_{};
   Rhs rhs_;
   formulations::BodySystemQuaternion sys_;
-  formulations::BodySystemQuaternion::state_type ys_, k1s_, k2s_, k3s_, k4s_, tmps_;
+  formulations::ChainMinimal chain_;
+  formulations::BodySystemQuaternion::state_type ys_, k1s_, k2s_, k3s_, k4s_, tmps_;  // a body system's or a chain's
 };
 
 // The type-erased wrapper that verify, simulate and bench step is instantiated once, in rk4_quaternion.cpp

@@ -47,6 +47,7 @@ inline double binomial_coefficient<double, policies::policy<>>(unsigned n, unsig
 #include "../problems/problem_file.hpp"
 #include "analytic.hpp"
 #include "../problems/formulations/body_system.hpp"
+#include "../problems/formulations/spherical_chain.hpp"
 #include "../problems/formulations/euler_angles.hpp"
 #include "../problems/formulations/kirchhoff.hpp"
 #include "../problems/formulations/kirchhoff_body.hpp"
@@ -272,6 +273,21 @@ ReferenceRun system_run(const Sys& sys, const Problem& p, const std::vector<doub
   return r;
 }
 
+/// A chain's formulation (formulations/spherical_chain.hpp) on the grid, by RKF78 landing on it (a
+/// grid-bound solver). Not Bulirsch-Stoer: on the chaotic chains its estimate (the run at 10 tol) fell
+/// short of its error - chain_double's W off by 8e-12 between tolerances 1e-13 and 1e-14 and between
+/// the two formulations, against an estimate of 3.9e-12 -, where RKF78's estimate bounds both
+/// (tests/test_chains.cpp; docs/problems.md, "Chains").
+template <class Sys>
+ReferenceRun chain_run(const Problem& p, const std::vector<double>& times, double tol, const ReferenceSettings&) {
+  const Sys sys(&p);
+  ReferenceRun r;
+  auto raw = integrate_on_grid(sys, sys.from_state(p.initial), times, tol, ReferenceStepper::rkf78, r.steps, {});
+  r.states.resize(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) sys.to_state(raw[i], r.states[i]);
+  return r;
+}
+
 /// A body system's stepper: Dormand-Prince 5(4) when it has Hertz contact (eq. 56, between spheres
 /// or with a wall), RKF78 when only bonds couple it (smooth: the higher order is cheaper).
 /// Every contact begins and ends with a C^1 instant: the force K/D s^{3/2} has a second derivative
@@ -331,6 +347,10 @@ std::vector<ReferenceSolver> builtin_solvers() {
          if (!k.empty()) r.notes = cat("integration restarted at the load's ", std::to_string(k.size()), " kink(s)");
          return r;
        }},
+      {"spherical_chain", Formulation{"chain_minimal"}, "chain_minimal_newton_euler_quaternions", /*grid_bound=*/true, false,
+       chain_run<formulations::ChainMinimal>},
+      {"spherical_chain", Formulation{"chain_maximal"}, "chain_maximal_baumgarte_quaternions", /*grid_bound=*/true, false,
+       chain_run<formulations::ChainMaximal>},
       {"kirchhoff_body", F::kirchhoff, "kirchhoff_body_quaternion", false, false,
        [](const Problem& p, const Times& t, double tol, const S& s) {
          return system_run(formulations::KirchhoffBody{&p}, p, t, tol, s);

@@ -38,7 +38,10 @@ TEMPLATE_LIST_TEST_CASE("contract: reset then read gives back the canonical stat
       INFO("body " << b);
       CHECK(compare(a.R, e.R, 4e-16) == "");
       CHECK(compare(a.W, e.W, 1e-14 * (1 + e.W.norm())) == "");
-      if (p.translating()) CHECK((compare(a.x, e.x, 0.0) + compare(a.v, e.v, 0.0)) == "");
+      // A chain's centres of mass follow from its attitudes (place_chain): R's rounding reaches them.
+      const double tx = p.of_family("spherical_chain") ? 4e-16 * (1 + e.x.norm()) : 0.0;
+      const double tv = p.of_family("spherical_chain") ? 1e-14 * (1 + e.v.norm()) : 0.0;
+      if (p.translating()) CHECK((compare(a.x, e.x, tx) + compare(a.v, e.v, tv)) == "");
     }
   }
 }

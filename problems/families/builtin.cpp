@@ -14,6 +14,7 @@ std::unique_ptr<Family> kirchhoff_body();
 std::unique_ptr<Family> non_twisting();
 std::unique_ptr<Family> body_system();
 std::unique_ptr<Family> gyrostat();
+std::unique_ptr<Family> spherical_chain();
 }  // namespace families
 
 std::vector<std::unique_ptr<Family>> builtin_families() {
@@ -23,6 +24,7 @@ std::vector<std::unique_ptr<Family>> builtin_families() {
   f.push_back(families::non_twisting());
   f.push_back(families::body_system());
   f.push_back(families::gyrostat());
+  f.push_back(families::spherical_chain());
   return f;
 }
 

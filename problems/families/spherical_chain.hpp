@@ -1,0 +1,51 @@
+#pragma once
+// The spherical_chain family: n rigid bodies joined in a chain by spherical (ball) joints, hanging from a
+// fixed pivot or floating free, under uniform gravity (docs/problems.md, "Chains"). Configuration on
+// SO(3)^n (each body's attitude R_i; a free chain adds body 0's position): the centres of mass follow
+// from the joints. Body i (i >= 1) is joined to body i-1 at joint i; joint 0 joins body 0 to the pivot.
+// In body i's frame, from its centre of mass, a_i is the point of its inboard joint (toward the pivot)
+// and b_i that of its outboard joint (toward body i+1), so that the joints hold
+//   x_0 + R_0 a_0 = p  (pivoted),     x_i + R_i a_i = x_{i-1} + R_{i-1} b_{i-1}  (i >= 1),
+// the global formulation of connected rigid bodies on SO(3)^n of [LLM] (T. Lee, M. Leok, N. H.
+// McClamroch, Global Formulations of Lagrangian and Hamiltonian Dynamics on Manifolds, Springer 2018,
+// ch. 7; docs/bibliography.md). The canonical state holds every body's (R, W, x, v), x the centre of
+// mass: minimal-coordinate schemes fill x and v from the joints, maximal-coordinate engines carry them,
+// and the joints' separation is then an invariant the problem measures (a constraint).
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "../../core/state.hpp"
+#include "../../core/types.hpp"
+#include "../family_data.hpp"
+#include "../problem.hpp"
+
+namespace rigidbench {
+
+/// What a spherical_chain problem holds beyond the common model (Problem::family_data). The bodies'
+/// inertia (Problem::bodies) is about each body's centre of mass.
+struct ChainData : FamilyDataOf<ChainData> {
+  std::optional<Vec3> pivot;          // the fixed point joint 0 holds body 0 to; none: a free chain
+  Vec3 gravity = Vec3::Zero();        // g: the potential is U = -sum m_i g . x_i
+  std::vector<Vec3> inboard, outboard;  // a_i, b_i per body (body frame, from the centre of mass)
+  bool operator==(const ChainData& o) const {
+    return pivot == o.pivot && gravity == o.gravity && inboard == o.inboard && outboard == o.outboard;
+  }
+};
+
+/// The chain's data of p (none: an empty chain).
+inline const ChainData& chain_data(const Problem& p) { return p.family_data.get<ChainData>(); }
+
+/// The centres of mass and their velocities of s from its attitudes and angular velocities (and, for a
+/// free chain, body 0's position and velocity), through the joints: x_i = x_{i-1} + R_{i-1} b_{i-1} -
+/// R_i a_i, v_i = v_{i-1} + R_{i-1} (W_{i-1} x b_{i-1}) - R_i (W_i x a_i).
+void place_chain(const ChainData& d, State& s);
+
+/// The largest distance between the two anchor points of a joint (the pivot's included) in s: zero for
+/// a state on the chain's configuration manifold.
+double joint_separation(const ChainData& d, const State& s);
+
+/// E = sum (m |v|^2 + W.J W)/2 - m g . x.
+double chain_energy(const Problem& p, const State& s);
+
+}  // namespace rigidbench

@@ -1,0 +1,232 @@
+#pragma once
+// Two independent formulations of a spherical_chain (families/spherical_chain.hpp; docs/problems.md,
+// "Chains"), attitudes as unit quaternions q_i' = 1/2 q_i (x) (0, W_i):
+//
+// ChainMinimal - the minimal form on SO(3)^n (and body 0's position when free): the joint forces
+//   eliminated by summing Newton's law from the tip, F_i = sum_{k >= i} m_k (x_k'' - g) (F_i the force
+//   body i-1, or the pivot, exerts on body i at its inboard joint; a free chain has F_0 = 0), into
+//   Euler's equations of each body,
+//     J_i W_i' + W_i x J_i W_i = a_i x R_i^T F_i - b_i x R_i^T F_{i+1},
+//   with every x_k'' linear in the W_j' through the joints (place_chain differentiated twice):
+//     x_k'' = x_{k-1}'' - R_{k-1} hat(b_{k-1}) W_{k-1}' + R_{k-1} W_{k-1} x (W_{k-1} x b_{k-1})
+//             + R_k hat(a_k) W_k' - R_k W_k x (W_k x a_k).
+//   One dense linear solve of 3n (+3) unknowns per evaluation: the recursive Newton-Euler equations of
+//   a chain ([LLM] ch. 7 derives the same equations from Hamilton's principle on SO(3)^n).
+//
+// ChainMaximal - maximal coordinates: every body's (q, W, x, v) integrated, the joint forces as
+//   Lagrange multipliers of the joint constraints c_j = (parent's anchor) - (child's anchor) = 0,
+//   reduced to index 1 at the acceleration level and stabilised by Baumgarte's terms,
+//     c_j'' + 2 w_B c_j' + w_B^2 c_j = 0   (w_B = kBaumgarte),
+//   one KKT solve of 6n + 3(joints) unknowns per evaluation. It shares no code with ChainMinimal but
+//   the data: the references of the two agree within their estimates (tests/test_chains.cpp).
+#include <Eigen/Dense>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "../../core/quaternion.hpp"
+#include "../../core/so3.hpp"
+#include "../../core/state.hpp"
+#include "../families/spherical_chain.hpp"
+#include "body_system.hpp"
+#include "../problem.hpp"
+
+namespace rigidbench::formulations {
+
+struct ChainMinimal {
+  using state_type = std::vector<double>;  // per body: q (w, x, y, z), W; a free chain then x_0, v_0
+
+  explicit ChainMinimal(const Problem* p, std::uint64_t* counter = nullptr)
+      : problem(p), d(&chain_data(*p)), n(p->bodies.size()), free(!d->pivot),
+        load_evaluations(d->gravity.norm() > 0 ? counter : nullptr) {}
+  const Problem* problem;
+  const ChainData* d;
+  std::size_t n;
+  bool free;
+  std::uint64_t* load_evaluations;  // optional: counts the evaluations of gravity's moments
+
+  void operator()(const state_type& y, state_type& dy, double /*t*/) const {
+    if (load_evaluations) ++*load_evaluations;
+    const std::size_t N = 3 * n + (free ? 3 : 0);
+    std::vector<Mat3> R(n);
+    std::vector<Vec3> W(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      R[i] = quat::to_matrix(Vec4(y[7 * i], y[7 * i + 1], y[7 * i + 2], y[7 * i + 3]));
+      W[i] = Vec3(y[7 * i + 4], y[7 * i + 5], y[7 * i + 6]);
+    }
+    // x_k'' = X[k] u + c[k], u = (W_0', ..., W_{n-1}' [, x_0''])
+    std::vector<Eigen::MatrixXd> X(n, Eigen::MatrixXd::Zero(3, N));
+    std::vector<Vec3> c(n, Vec3::Zero());
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k > 0) {
+        X[k] = X[k - 1];
+        X[k].middleCols<3>(3 * (k - 1)) -= R[k - 1] * so3::hat(d->outboard[k - 1]);
+        c[k] = c[k - 1] + R[k - 1] * W[k - 1].cross(W[k - 1].cross(d->outboard[k - 1]));
+      } else if (free) {
+        X[0].middleCols<3>(3 * n).setIdentity();
+      }
+      if (k > 0 || !free) {
+        X[k].middleCols<3>(3 * k) += R[k] * so3::hat(d->inboard[k]);
+        c[k] -= R[k] * W[k].cross(W[k].cross(d->inboard[k]));
+      }
+    }
+    // F_i = FM[i] u + Fc[i], summed from the tip (F_n = 0).
+    std::vector<Eigen::MatrixXd> FM(n + 1, Eigen::MatrixXd::Zero(3, N));
+    std::vector<Vec3> Fc(n + 1, Vec3::Zero());
+    for (std::size_t i = n; i-- > 0;) {
+      const double m = problem->bodies[i].mass;
+      FM[i] = FM[i + 1] + m * X[i];
+      Fc[i] = Fc[i + 1] + m * (c[i] - d->gravity);
+    }
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(N, N);
+    Eigen::VectorXd r(N);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Mat3& J = problem->inertia(i);
+      const Mat3 Ta = so3::hat(d->inboard[i]) * R[i].transpose(), Tb = so3::hat(d->outboard[i]) * R[i].transpose();
+      A.block<3, 3>(3 * i, 3 * i) += J;
+      Vec3 ri = -W[i].cross(J * W[i]) - Tb * Fc[i + 1];
+      A.middleRows<3>(3 * i) += Tb * FM[i + 1];
+      if (i > 0 || !free) {
+        A.middleRows<3>(3 * i) -= Ta * FM[i];
+        ri += Ta * Fc[i];
+      }
+      r.segment<3>(3 * i) = ri;
+    }
+    if (free) {  // no force at body 0's inboard point: F_0 = 0
+      A.bottomRows<3>() = FM[0];
+      r.tail<3>() = -Fc[0];
+    }
+    const Eigen::VectorXd u = A.partialPivLu().solve(r);
+    dy.resize(y.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec4 dq = 0.5 * quat::multiply(Vec4(y[7 * i], y[7 * i + 1], y[7 * i + 2], y[7 * i + 3]),
+                                           Vec4(0.0, W[i].x(), W[i].y(), W[i].z()));
+      for (int k = 0; k < 4; ++k) dy[7 * i + k] = dq[k];
+      for (int k = 0; k < 3; ++k) dy[7 * i + 4 + k] = u[3 * i + k];
+    }
+    if (free)
+      for (int k = 0; k < 3; ++k) {
+        dy[7 * n + k] = y[7 * n + 3 + k];
+        dy[7 * n + 3 + k] = u[3 * n + k];
+      }
+  }
+
+  state_type from_state(const State& s) const {
+    state_type y(7 * n + (free ? 6 : 0));
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec4 q = quat::from_matrix(s.bodies[i].R);
+      for (int k = 0; k < 4; ++k) y[7 * i + k] = q[k];
+      for (int k = 0; k < 3; ++k) y[7 * i + 4 + k] = s.bodies[i].W[k];
+    }
+    if (free)
+      for (int k = 0; k < 3; ++k) {
+        y[7 * n + k] = s.bodies[0].x[k];
+        y[7 * n + 3 + k] = s.bodies[0].v[k];
+      }
+    return y;
+  }
+  /// The canonical state: attitudes from the normalised quaternions, the centres of mass by the joints.
+  void to_state(const state_type& y, State& s) const {
+    s.bodies.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      s.bodies[i].R = quat::to_matrix(Vec4(y[7 * i], y[7 * i + 1], y[7 * i + 2], y[7 * i + 3]));
+      s.bodies[i].W = Vec3(y[7 * i + 4], y[7 * i + 5], y[7 * i + 6]);
+    }
+    if (free) {
+      s.bodies[0].x = Vec3(y[7 * n], y[7 * n + 1], y[7 * n + 2]);
+      s.bodies[0].v = Vec3(y[7 * n + 3], y[7 * n + 4], y[7 * n + 5]);
+    }
+    place_chain(*d, s);
+  }
+};
+
+struct ChainMaximal {
+  using state_type = BodySystemQuaternion::state_type;  // per body: q (w, x, y, z), W, x, v
+  static constexpr std::size_t kPer = BodySystemQuaternion::kPer;
+  /// Baumgarte's rate [1/s]: a joint's drift decays as (1 + w t) e^{-w t}, in 0.5 s to 4 % of itself;
+  /// the drift the tolerance lets in stays at its own size instead of growing with the span.
+  static constexpr double kBaumgarte = 10.0;
+
+  explicit ChainMaximal(const Problem* p) : problem(p), d(&chain_data(*p)), n(p->bodies.size()) {}
+  const Problem* problem;
+  const ChainData* d;
+  std::size_t n;
+
+  void operator()(const state_type& y, state_type& dy, double /*t*/) const {
+    const std::size_t first = d->pivot ? 0 : 1;  // the joints: 0 (the pivot's) .. n-1
+    const std::size_t N = 6 * n + 3 * (n - first);
+    std::vector<Mat3> R(n);
+    std::vector<Vec3> W(n), x(n), v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double* s = y.data() + kPer * i;
+      R[i] = quat::to_matrix(Vec4(s[0], s[1], s[2], s[3]));
+      W[i] = Vec3(s[4], s[5], s[6]);
+      x[i] = Vec3(s[7], s[8], s[9]);
+      v[i] = Vec3(s[10], s[11], s[12]);
+    }
+    // Unknowns: W_i' at 3i, x_i'' at 3n + 3i, F_j (joint j's force on body j) at 6n + 3(j - first).
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(N, N);
+    Eigen::VectorXd r = Eigen::VectorXd::Zero(N);
+    auto force = [&](std::size_t j) { return 6 * n + 3 * (j - first); };
+    for (std::size_t i = 0; i < n; ++i) {
+      const Mat3& J = problem->inertia(i);
+      const double m = problem->bodies[i].mass;
+      A.block<3, 3>(3 * i, 3 * i) = J;  // J W' - a x R^T F_i + b x R^T F_{i+1} = -W x J W
+      r.segment<3>(3 * i) = -W[i].cross(J * W[i]);
+      A.block<3, 3>(3 * n + 3 * i, 3 * n + 3 * i) = m * Mat3::Identity();  // m x'' - F_i + F_{i+1} = m g
+      r.segment<3>(3 * n + 3 * i) = m * d->gravity;
+      if (i >= first) {
+        A.block<3, 3>(3 * i, force(i)) -= so3::hat(d->inboard[i]) * R[i].transpose();
+        A.block<3, 3>(3 * n + 3 * i, force(i)) -= Mat3::Identity();
+      }
+      if (i + 1 < n) {
+        A.block<3, 3>(3 * i, force(i + 1)) += so3::hat(d->outboard[i]) * R[i].transpose();
+        A.block<3, 3>(3 * n + 3 * i, force(i + 1)) += Mat3::Identity();
+      }
+    }
+    // Joint j: c = parent - (x_j + R_j a_j); c'' = -2 w c' - w^2 c, with the second derivative of
+    // x + R p being x'' - R hat(p) W' + R W x (W x p).
+    const double w = kBaumgarte;
+    for (std::size_t j = first; j < n; ++j) {
+      const std::size_t row = force(j);
+      const Vec3& a = d->inboard[j];
+      A.block<3, 3>(row, 3 * n + 3 * j) = -Mat3::Identity();
+      A.block<3, 3>(row, 3 * j) = R[j] * so3::hat(a);
+      Vec3 known = -R[j] * W[j].cross(W[j].cross(a));  // c'' = (row of A) u + known
+      Vec3 c = -(x[j] + R[j] * a), cd = -(v[j] + R[j] * W[j].cross(a));
+      if (j == 0) {
+        c += *d->pivot;
+      } else {
+        const std::size_t p = j - 1;
+        const Vec3& b = d->outboard[p];
+        A.block<3, 3>(row, 3 * n + 3 * p) = Mat3::Identity();
+        A.block<3, 3>(row, 3 * p) = -R[p] * so3::hat(b);
+        known += R[p] * W[p].cross(W[p].cross(b));
+        c += x[p] + R[p] * b;
+        cd += v[p] + R[p] * W[p].cross(b);
+      }
+      // A u + known = c'' = -2 w c' - w^2 c
+      r.segment<3>(row) = -known - 2 * w * cd - w * w * c;
+    }
+    const Eigen::VectorXd u = A.partialPivLu().solve(r);
+    dy.resize(y.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      const double* s = y.data() + kPer * i;
+      double* o = dy.data() + kPer * i;
+      const Vec4 dq = 0.5 * quat::multiply(Vec4(s[0], s[1], s[2], s[3]), Vec4(0.0, W[i].x(), W[i].y(), W[i].z()));
+      for (int k = 0; k < 4; ++k) o[k] = dq[k];
+      for (int k = 0; k < 3; ++k) {
+        o[4 + k] = u[3 * i + k];
+        o[7 + k] = s[10 + k];
+        o[10 + k] = u[3 * n + 3 * i + k];
+      }
+    }
+  }
+
+  /// The layout of a body system's Kirchhoff form (formulations/body_system.hpp), whose conversions it
+  /// shares; the joints' drift stays in x (joint_separation measures it).
+  state_type from_state(const State& s) const { return BodySystemQuaternion::from_state(s); }
+  void to_state(const state_type& y, State& s) const { BodySystemQuaternion::to_state(y, s); }
+};
+
+}  // namespace rigidbench::formulations

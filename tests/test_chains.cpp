@@ -1,0 +1,189 @@
+// The spherical_chain family (problems/families/spherical_chain.cpp; docs/problems.md, "Chains"): its
+// two reference formulations against each other within their estimates, one link against the heavy top,
+// its invariants along the reference, the span against the motion's Lyapunov exponent, and its
+// problem file.
+#include <cmath>
+
+#include "../core/so3.hpp"
+#include "../problems/catalogue.hpp"
+#include "../problems/families/spherical_chain.hpp"
+#include "../problems/problem_file.hpp"
+#include "../reference/reference.hpp"
+#include "support.hpp"
+
+using namespace rigidbench;
+
+namespace {
+
+std::vector<double> grid(double t0, double t1, int n) {
+  std::vector<double> g;
+  for (int j = 0; j <= n; ++j) g.push_back(t0 + (t1 - t0) * j / n);
+  return g;
+}
+
+ReferenceSolution reference(const Problem& p, const std::vector<double>& g, const char* formulation) {
+  return compute_reference(p, g, {.formulation = formulation_from_string(formulation), .cache_dir = ""});
+}
+
+/// The largest difference between two references' states on their grid: attitude (rad), W, x, v.
+ReferenceErrorEstimate difference(const ReferenceSolution& a, const ReferenceSolution& b) {
+  ReferenceErrorEstimate d;
+  for (std::size_t j = 0; j < a.states.size(); ++j)
+    for (std::size_t i = 0; i < a.states[j].bodies.size(); ++i) {
+      const BodyState &u = a.states[j].bodies[i], &w = b.states[j].bodies[i];
+      d.attitude = std::max(d.attitude, so3::angle_between(u.R, w.R));
+      d.omega = std::max(d.omega, (u.W - w.W).norm());
+      d.position = std::max(d.position, (u.x - w.x).norm());
+      d.velocity = std::max(d.velocity, (u.v - w.v).norm());
+    }
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("chains: the minimal and maximal formulations agree within their estimates", "[chains][reference][ci]") {
+  for (const char* name : {"chain_double", "chain_5", "chain_free"}) {
+    const Problem p = catalogue_problem(name);
+    const auto g = grid(p.t0, p.t_end, 50);
+    const ReferenceSolution a = reference(p, g, "chain_minimal"), b = reference(p, g, "chain_maximal");
+    const ReferenceErrorEstimate d = difference(a, b);
+    INFO(name << ": estimates " << a.error_estimate.max() << " (minimal), " << b.error_estimate.max()
+              << " (maximal); differences R " << d.attitude << " rad, W " << d.omega << ", x " << d.position << ", v "
+              << d.velocity);
+    CHECK(a.error_estimate.max() <= 1e-10);
+    CHECK(b.error_estimate.max() <= 1e-10);
+    const double allowed = a.error_estimate.max() + b.error_estimate.max();
+    CHECK(d.attitude <= allowed);
+    CHECK(d.omega <= allowed);
+    CHECK(d.position <= allowed);
+    CHECK(d.velocity <= allowed);
+    // Not the same numbers by construction: the formulations integrate different states.
+    CHECK(d.max() > 0);
+  }
+}
+
+TEST_CASE("chains: one link on its pivot is the realisable heavy top", "[chains][reference][ci]") {
+  // heavy_top_realisable: J = diag(5, 5, 1) about the pivot, M = 2, centre of mass at l E3, l = 1,
+  // g = 10: about the centre of mass J_c = J - M l^2 (I - E3 E3^T) = diag(3, 3, 1), the pivot at -E3.
+  const Problem top = catalogue_problem("heavy_top_realisable");
+  Problem p = catalogue_problem("chain_double");
+  p.name = "chain_one";
+  p.bodies = {BodyModel{Vec3(3, 3, 1).asDiagonal(), 2.0}};
+  ChainData& d = p.family_data.edit<ChainData>();
+  d.gravity = Vec3(0, 0, -10);
+  d.inboard = {Vec3(0, 0, -1)};
+  d.outboard = {Vec3::Zero()};
+  p.initial = State(1);
+  p.initial.body().R = top.initial.body().R;
+  p.initial.body().W = top.initial.body().W;
+  place_chain(d, p.initial);
+  p.t_end = 2.0;
+  p.verification = {.h0 = 0.004, .levels = 6, .h0_order1 = std::nullopt, .sample_times = {1.0, 2.0}};
+  p.finalize();
+  const auto g = grid(0.0, 2.0, 20);
+  const ReferenceSolution t = compute_reference(top, g, {.cache_dir = ""});
+  for (const char* f : {"chain_minimal", "chain_maximal"}) {
+    const ReferenceSolution c = reference(p, g, f);
+    double dR = 0, dW = 0;
+    for (std::size_t j = 0; j < g.size(); ++j) {
+      dR = std::max(dR, so3::angle_between(c.states[j].body().R, t.states[j].body().R));
+      dW = std::max(dW, (c.states[j].body().W - t.states[j].body().W).norm());
+    }
+    INFO(f << ": R " << dR << " rad, W " << dW << "; estimates " << c.error_estimate.max() << ", "
+           << t.error_estimate.max());
+    CHECK(dR <= c.error_estimate.max() + t.error_estimate.max());
+    CHECK(dW <= c.error_estimate.max() + t.error_estimate.max());
+  }
+  // The vertical momentum about the pivot is the top's momentum along the field.
+  std::vector<double> ic(p.invariants().size()), it(top.invariants().size());
+  p.evaluate_invariants(p.initial, ic.data());
+  top.evaluate_invariants(top.initial, it.data());
+  auto at = [](const Problem& q, const std::vector<double>& v, const char* n) {
+    for (std::size_t k = 0; k < v.size(); ++k)
+      if (q.invariants()[k].name == n) return v[k];
+    FAIL("no invariant " << n);
+    return 0.0;
+  };
+  CHECK(std::abs(at(p, ic, "momentum_along_field") - at(top, it, "momentum_along_field")) < 1e-12);
+  CHECK(std::abs(at(p, ic, "energy") - at(top, it, "energy")) < 1e-12);
+}
+
+TEST_CASE("chains: invariants from the canonical state hold along the reference", "[chains][reference][ci]") {
+  const std::vector<std::pair<const char*, std::vector<std::string>>> expect = {
+      {"chain_double", {"energy", "momentum_along_field", "joint_separation", "orthogonality"}},
+      {"chain_free",
+       {"energy", "angular_momentum_x", "angular_momentum_y", "angular_momentum_z", "linear_momentum_x",
+        "linear_momentum_y", "linear_momentum_z", "joint_separation", "orthogonality"}}};
+  for (const auto& [name, names] : expect) {
+    const Problem p = catalogue_problem(name);
+    std::vector<std::string> got;
+    for (const auto& d : p.invariants()) got.push_back(d.name);
+    CHECK(got == names);
+    for (const char* f : {"chain_minimal", "chain_maximal"}) {
+      const ReferenceSolution ref = reference(p, grid(p.t0, p.t_end, 25), f);
+      std::vector<double> i0(got.size()), i(got.size());
+      p.evaluate_invariants(p.initial, i0.data());
+      for (const State& s : ref.states) {
+        p.evaluate_invariants(s, i.data());
+        for (std::size_t k = 0; k < got.size(); ++k) {
+          INFO(name << " " << f << ": " << got[k] << " " << i0[k] << " -> " << i[k]);
+          CHECK(std::abs(i[k] - i0[k]) < 1e-10 * p.invariants()[k].natural_scale);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("chains: the spans are short of where the motion's divergence outgrows the reference", "[chains][reference][ci]") {
+  // The largest finite-time Lyapunov exponent over the span, from two minimal references 1e-8 apart in
+  // body 0's angular velocity: growth e^(lambda T) must stay below 1e3 so that the references' 1e-13
+  // tolerance resolves the motion to 1e-10 (docs/problems.md, "Chains", with the exponents measured).
+  for (const char* name : {"chain_double", "chain_5", "chain_free"}) {
+    const Problem p = catalogue_problem(name);
+    Problem q = p;
+    q.initial.bodies[0].W += Vec3(1e-8, 0, 0);
+    place_chain(chain_data(q), q.initial);
+    q.finalize();
+    const auto g = grid(p.t0, p.t_end, 10);
+    const ReferenceSolution a = reference(p, g, "chain_minimal"), b = reference(q, g, "chain_minimal");
+    const double d = std::max(difference(a, b).attitude, difference(a, b).omega / 10);
+    const double lambda = std::log(d / 1e-8) / (p.t_end - p.t0);
+    INFO(name << ": separation " << d << " at t = " << p.t_end << ", lambda ~ " << lambda << " /s");
+    CHECK(lambda * (p.t_end - p.t0) < std::log(1e3));
+    CHECK(d > 1e-12);  // the perturbation did something: the two runs differ (a regular motion may bring them closer)
+  }
+}
+
+TEST_CASE("chains: joint separation measures a state off the joints", "[chains]") {
+  const Problem p = catalogue_problem("chain_5");
+  State s = p.initial;
+  CHECK(joint_separation(chain_data(p), s) < 1e-15);
+  s.bodies[2].x += Vec3(0, 3e-4, 4e-4);  // joints 2 and 3 both open by 5e-4
+  CHECK(std::abs(joint_separation(chain_data(p), s) - 5e-4) < 1e-15);
+}
+
+TEST_CASE("chains: problem file round trip and bad chains", "[chains][problems]") {
+  const Problem p = catalogue_problem("chain_double");
+  const nlohmann::ordered_json j = problem_to_json(p);
+  CHECK(j["family"] == "spherical_chain");
+  CHECK(j["chain"]["gravity"][2] == -9.81);
+  const Problem back = problem_from_json(nlohmann::json::parse(j.dump()), "x.json");
+  CHECK(back == p);
+  auto bad = [&](auto edit, const std::string& what) {
+    nlohmann::json b = nlohmann::json::parse(j.dump());
+    edit(b);
+    CHECK_THROWS_WITH(problem_from_json(b, "x.json"), Catch::Contains(what));
+  };
+  bad([](nlohmann::json& b) { b.erase("chain"); }, "a spherical_chain needs \"chain\"");
+  bad([](nlohmann::json& b) { b["initial"][1]["position"][0] = 0.5; },
+      "body 1: the initial position and velocity must be the joints'");
+  bad([](nlohmann::json& b) { b["chain"]["spin"] = 1; }, "spin");
+  bad([](nlohmann::json& b) {
+        b["loads"] = nlohmann::json::array({{{"type", "uniform_field"}, {"mass", 1}, {"acceleration", {0, 0, -1}}, {"point", {0, 0, 0}}}});
+      },
+      "not loads");
+  // A free chain: no pivot key.
+  const nlohmann::ordered_json f = problem_to_json(catalogue_problem("chain_free"));
+  CHECK_FALSE(f["chain"].contains("pivot"));
+  CHECK(problem_from_json(nlohmann::json::parse(f.dump()), "f.json") == catalogue_problem("chain_free"));
+}
