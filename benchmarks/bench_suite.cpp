@@ -55,7 +55,12 @@ class CollectingReporter : public benchmark::ConsoleReporter {
     return ok;
   }
   void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs)
+    for (const Run& r : runs) {
+      if (r.run_type == Run::RT_Iteration && r.error_occurred) {  // SkipWithError: the scheme's breakdown
+        std::string name = r.benchmark_name();
+        if (const auto at = name.rfind("/manual_time"); at != std::string::npos && at + 12 == name.size()) name.resize(at);
+        errors_[name] = r.error_message;
+      }
       if (r.run_type == Run::RT_Iteration && !r.error_occurred) {
         // A benchmark with manual time (an isolated scheme, timed in its child: bm_step) carries the
         // child's CPU time as its "real" time, and Google Benchmark names it ".../manual_time"; its
@@ -65,9 +70,11 @@ class CollectingReporter : public benchmark::ConsoleReporter {
         if (manual) name.resize(name.size() - 12);
         cpu_ns_[name].push_back((manual ? r.GetAdjustedRealTime() : r.GetAdjustedCPUTime()) * time_unit_ns(r.time_unit));
       }
+    }
     if (!quiet_) ConsoleReporter::ReportRuns(runs);
   }
   std::map<std::string, std::vector<double>> cpu_ns_;
+  std::map<std::string, std::string> errors_;  // why a benchmark has no time
 
  private:
   static double time_unit_ns(benchmark::TimeUnit u) {
@@ -379,6 +386,7 @@ void time_steps(const std::vector<BenchPair>& pairs, const BenchRequest& req, Be
     e.problem = bp.problem->name;
     e.h = bp.h;
     const auto& v = rep.cpu_ns_[bp.name()];
+    if (v.empty()) e.breakdown = rep.errors_[bp.name()];
     if (!v.empty()) {
       e.ns_per_step = *std::min_element(v.begin(), v.end());
       e.ns_per_step_median = median(v);

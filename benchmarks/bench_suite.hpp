@@ -52,6 +52,9 @@ struct BenchEntry {
   /// Each repetition's CPU time per step over the median of the baseline scheme's on the same problem
   /// in the same run: the spread the gate's rank test reads (docs/gate.md, "Times").
   std::vector<double> ratio_samples{};
+  /// Why the pair has no time: the scheme's breakdown in its timed run (a program that died, a
+  /// non-finite state); empty when it was timed.
+  std::string breakdown{};
 };
 
 struct WorkPoint {

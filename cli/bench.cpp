@@ -105,6 +105,9 @@ void print_bench_table(const BenchResult& b) {
                 fmt(e.ns_per_step, "%.1f").c_str(), fmt(e.ratio_to_baseline, "%.3f").c_str(),
                 fmt(e.instructions_per_step, "%.1f").c_str(), fmt(e.instruction_ratio_to_baseline, "%.3f").c_str(),
                 fmt(e.flops_per_step, "%.0f").c_str(), fmt(e.instructions_per_flop, "%.2f").c_str());
+  for (const auto& e : b.entries)
+    if (!e.breakdown.empty())
+      std::printf("%s x %s: no time: breakdown: %s\n", e.integrator.c_str(), e.problem.c_str(), e.breakdown.c_str());
   if (b.scaling.empty()) return;
   std::printf("\nscaling: cost per step ~ n^b (least squares on log-log axes; 1 is O(n))\n");
   std::printf("%-26s %-14s %8s %12s %14s\n", "integrator", "problem", "bodies", "ns/step", "instr/step");

@@ -257,9 +257,16 @@ std::string next_commands(const GateCliOptions& o) {
   std::string again;
   for (const std::string& w : o.command) again += cat(again.empty() ? "" : " ", shell_text(w));
   if (o.baseline.empty()) return cat("gate: reproduce with: ", again, "\n");
-  std::string bless = cat(o.command.empty() ? std::string("rigidbench") : shell_text(o.command.front()), " gate ",
-                          o.run ? std::string("--run") : cat("--in ", shell_text(o.current)), " --bless --baseline ",
-                          shell_text(o.baseline));
+  // The command as typed up to its subcommand: the global options (--program FILE, --plugin ...) that
+  // registered the gated schemes are needed again.
+  std::string head = o.command.empty() ? std::string("rigidbench") : std::string();
+  for (std::size_t i = 0; i < o.command.size(); ++i) {
+    head += cat(head.empty() ? "" : " ", shell_text(o.command[i]));
+    if (i > 0 && o.command[i] == "gate") break;
+  }
+  if (o.command.empty() || head.size() < 5 || head.compare(head.size() - 5, 5, " gate") != 0) head += " gate";
+  std::string bless = cat(head, " ", o.run ? std::string("--run") : cat("--in ", shell_text(o.current)),
+                          " --bless --baseline ", shell_text(o.baseline));
   for (const auto& [flag, v] : {std::pair<const char*, const std::vector<std::string>*>{"--integrator", &o.gate.integrators},
                                 {"--problem", &o.gate.problems}})
     if (!v->empty()) {

@@ -73,7 +73,7 @@ int run_list(bool json) {
   std::printf("Integrators (%zu):\n", registry().size());
   for (const auto& e : registry()) {
     const SchemeInfo& i = *e.info;
-    std::printf("  %-18s order %d  %-13s %-28s claims: %s\n      %s%s\n      source: %s\n", std::string(i.name).c_str(),
+    std::printf("  %-18s order %d  %-13s %-28s claims: %s\n      %s%s\n%s", std::string(i.name).c_str(),
                 i.order, to_string(i.kind), applies_text(i.applies).c_str(), claims_text(i.claims).c_str(),
                 std::string(i.title).c_str(),
                 cat(i.adaptive ? "  [adaptive: judged on a tolerance ladder]" : "",
@@ -81,7 +81,7 @@ int run_list(bool json) {
                     : e.origin == SchemeOrigin::program ? "  [a program: docs/programs.md]"
                                                         : "  [registered by this program]", e.in_all ? "" : "  [on request: by name or glob, not in 'all']",
                     i.precision.empty() ? "" : cat("  [", std::string(i.precision), "]")).c_str(),
-                std::string(i.source).c_str());
+                i.source.empty() ? "" : cat("      source: ", std::string(i.source), "\n").c_str());
     if (!i.version.empty()) std::printf("      version: %s\n", std::string(i.version).c_str());
     for (const SettingInfo& si : i.settings)
       std::printf("      --set %s.%s=%s  (in [%s, %s]%s) %s\n", std::string(i.name).c_str(), std::string(si.name).c_str(),

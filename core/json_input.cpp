@@ -65,9 +65,12 @@ struct LimitsCheck : nlohmann::json_sax<nlohmann::json> {
       throw InputError(cat(origin, ": the key ", json_brief(nlohmann::json(k)), " appears twice in one object"));
     return value();
   }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+  bool parse_error(std::size_t, const std::string& last, const nlohmann::detail::exception& e) override {
     // parse_error (syntax) and out_of_range (a number that overflows a double) alike: bad input.
-    throw InputError(cat(origin, ": not valid JSON: ", e.what()));
+    // Python's json.dumps writes NaN and Infinity, which JSON does not have: say so.
+    const bool nonfinite = !last.empty() && (last.back() == 'N' || last.back() == 'I' || last == "-I");
+    throw InputError(cat(origin, ": not valid JSON: ", e.what(),
+                         nonfinite ? " (NaN and Infinity are not JSON: write null for a number that is not finite)" : ""));
   }
 };
 

@@ -51,16 +51,16 @@ nlohmann::json body_json(const Problem& p) {
 void register_npm_engines() {
   namespace fs = std::filesystem;
   const char* env = std::getenv("RIGIDBENCH_NPM_ENGINES");
-  const fs::path dir = env != nullptr ? fs::path(env) : fs::path(RIGIDBENCH_NPM_ENGINES_DIR);
+  const fs::path dir = env != nullptr && *env != '\0' ? fs::path(env) : fs::path(RIGIDBENCH_NPM_ENGINES_DIR);
   std::error_code ec;
   const bool installed = fs::exists(dir / "node_modules" / ".package-lock.json", ec);
   const bool node = !find_on_path("node").empty();
   if (installed && node) {
-    register_programs((dir / "programs.json").string());
+    register_programs((dir / "programs.json").string(), /*engines=*/true);
     return;
   }
   const std::string why = cat("is not installed: ", !node ? "Node.js is not on PATH" : cat("no ", (dir / "node_modules").string()),
-                              " - scripts/install-deps.sh installs both (npm ci in engines/npm; docs/engines.md, "
+                              " - scripts/install-deps.sh installs Node.js and the packages (npm ci in engines/npm; docs/engines.md, "
                               "\"Engines of today\")");
   register_absent({"mujoco3_", cat("MuJoCo 3 (npm @mujoco/mujoco, run by Node.js) ", why)});
   register_absent({"cannon_", cat("cannon-es (npm cannon-es, run by Node.js) ", why)});

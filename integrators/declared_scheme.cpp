@@ -144,7 +144,7 @@ const SchemeInfo& declare_scheme(SchemeDeclaration d) {
     throw InputError(cat("scheme name '", d.name, "' is a registered scheme's (", find_scheme(d.name).builtin ? "built in" : "registered by this program",
                          "): an outside scheme needs a name of its own, or its results would be taken for that scheme's"));
   for (const std::string_view prefix : engine_name_prefixes())
-    if (d.name.compare(0, prefix.size(), prefix) == 0)
+    if (!d.engine && d.name.compare(0, prefix.size(), prefix) == 0)
       throw InputError(cat("scheme name '", d.name, "' begins with '", std::string(prefix),
                            "', which names the schemes of one of rigidbench's engines (docs/engines.md): an outside scheme "
                            "needs a name of its own"));

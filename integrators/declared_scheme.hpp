@@ -44,6 +44,9 @@ struct SchemeDeclaration {
   /// Applicability::refuses: a condition of the scheme's own on a problem (a program that builds one
   /// physical body: engines/engine_body.hpp, refusal).
   std::string (*refuses)(const Problem& p) = nullptr;
+  /// One of rigidbench's own engines (engines/npm/programs.json): it may take a name under the
+  /// engines' reserved prefixes (engine_name_prefixes), which an outside scheme may not.
+  bool engine = false;
 };
 
 /// Validates `d` (name, order in [1, 12] or, adaptive, [0, 12], at most NameList::kCapacity families and features, names

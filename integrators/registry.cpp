@@ -219,7 +219,11 @@ std::vector<SchemeEntry> configure_schemes(const std::vector<const SchemeEntry*>
 }
 
 const std::vector<std::string_view>& engine_name_prefixes() {
-  static const std::vector<std::string_view> prefixes{"mujoco_", "ode_", "bullet_", "simbody_", "dart_", "sundials_"};
+  // Debian's engines, then the npm ones (engines/npm/programs.json): an outside scheme named jolt_mine
+  // would be taken by --integrator 'jolt*' for one of Jolt's.
+  static const std::vector<std::string_view> prefixes{"mujoco_", "ode_",  "bullet_", "simbody_", "dart_",
+                                                      "sundials_", "mujoco3_", "cannon_", "rapier", "jolt",
+                                                      "oimo", "ammo", "havok", "physx"};
   return prefixes;
 }
 

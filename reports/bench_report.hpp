@@ -67,7 +67,8 @@ struct Fields<BenchEntry> {
                       field("newton_iterations_per_step", RIGIDBENCH_AT(newton_per_step)),
                       field("jacobian_evaluations_per_step", RIGIDBENCH_AT(jacobians_per_step)),
                       RIGIDBENCH_FIELD(flops_per_step), field("transcendental_calls_per_step", RIGIDBENCH_AT(calls_per_step)),
-                      RIGIDBENCH_FIELD(instructions_per_flop), RIGIDBENCH_FIELD(ratio_samples, Written::if_set)};
+                      RIGIDBENCH_FIELD(instructions_per_flop), RIGIDBENCH_FIELD(ratio_samples, Written::if_set),
+                      RIGIDBENCH_FIELD(breakdown, Written::if_set)};
   }
 };
 

@@ -37,6 +37,8 @@ if not versions:
     print("skipped: neither MuJoCo 3 (npm, docs/engines.md) nor MuJoCo 2.2.2 (Debian) is registered")
     sys.exit(77)
 failures = []
+print("MuJoCo versions here: " + ", ".join({"mujoco3_": "3 (npm, WebAssembly)", "mujoco_": "2.2.2 (Debian)"}[v] for v in versions)
+      + ("" if len(versions) == 2 else " - the other is not registered, its checks are skipped"))
 
 
 def check(cond, what):
@@ -133,4 +135,4 @@ if "--sweep" in sys.argv[1:]:
 if failures:
     print(f"{len(failures)} check(s) not as expected")
     sys.exit(1)
-print("MuJoCo's two tests reproduced as expected (docs/engines.md)")
+print(f"MuJoCo's two tests reproduced as expected on {len(versions)} of 2 versions (docs/engines.md)")

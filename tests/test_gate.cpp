@@ -767,6 +767,13 @@ TEST_CASE("gate for someone else's CI: a baseline of some pairs, a failure that 
   CHECK(r.output.find("reproduce with: ") != std::string::npos);
   CHECK(r.output.find("gate --run --bless --baseline " + tampered + " --integrator terze --problem free_body heavy_top "
                       "--accuracy-only") != std::string::npos);
+  // The global options before the subcommand (a program's declaration registers schemes) are kept in
+  // the re-bless command too: without them it names schemes that are not registered.
+  const std::string decl = std::string(RIGIDBENCH_SOURCE_DIR) + "/examples/program/rk4_quaternion.json";
+  r = test::run_cli("--program " + decl + " gate --run --accuracy-only --quiet --baseline " + tampered);
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("re-bless with: ") != std::string::npos);
+  CHECK(r.output.find("--program " + decl + " gate --run --bless --baseline " + tampered) != std::string::npos);
 }
 
 TEST_CASE("Mann-Whitney U: exact one-sided p-values, ties by midranks, the normal approximation beyond",

@@ -162,6 +162,13 @@ ordered_json anatomy_near(const PairReport& r, double h_fixed) {
           {"shape", num(sh[best])}};
 }
 
+/// Where a pair's step ran and was timed (the cost's runtime label): "program" (its own clock, in its
+/// own runtime), "python", or "native" (compiled into rigidbench or registered by a program linking it).
+const char* runtime_of(const PairReport& r) {
+  if (!r.scheme) return "native";
+  return r.scheme->origin == "program" ? "program" : r.scheme->origin == "python" ? "python" : "native";
+}
+
 /// The cost per step of a pair: from the bench report when it has the pair (CPU time, instructions),
 /// else the verify report's informational wall clock.
 struct StepCost {
@@ -182,6 +189,11 @@ StepCost step_cost(const PairReport& r, const BenchEntry* b) {
     fl = b->flops_per_step;
     ipf = b->instructions_per_flop;
     source = "bench: Google Benchmark CPU time (min of interleaved repetitions); callgrind instructions";
+    // A program's step is timed by its own clock in its own runtime (docs/programs.md): labelled so,
+    // never ranked beside a native step without that label.
+    if (std::string_view(runtime_of(r)) == "program")
+      source = "bench: the program's own clock of its loop (ns_per_step of its answers), in its runtime; "
+               "no instructions (callgrind counts rigidbench, not the program)";
   } else {
     ns = r.cost.ns_per_step;
     ratio = r.cost.ratio_to_baseline;
@@ -199,7 +211,8 @@ StepCost step_cost(const PairReport& r, const BenchEntry* b) {
   out.json = {{"ns", num(ns)}, {"ratio_to_baseline", num(ratio)}, {"instructions", num(instr)},
               {"instruction_ratio_to_baseline", num(iratio)}, {"ratio_to_rk4", num(ratio4)},
               {"instruction_ratio_to_rk4", num(iratio4)}, {"flops", num(fl)},
-              {"instructions_per_flop", num(ipf)}, {"source", source}, {"declared", declared}};
+              {"instructions_per_flop", num(ipf)}, {"source", source}, {"declared", declared},
+              {"runtime", runtime_of(r)}};
   // An outside step compiled without optimisation (docs/extending.md, "Build type"): ranked, flagged -
   // whether the figure is the bench report's or verify's, the same program's build produced it.
   if (!r.cost.not_comparable.empty()) out.json["not_comparable"] = r.cost.not_comparable;
@@ -364,6 +377,7 @@ ordered_json adaptive_compare_row(const PairReport& r, const CompareOptions& opt
     per_step[k] = nullptr;
   per_step["source"] = adaptive_cost_source(r, bench);
   per_step["declared"] = !bench && r.cost.declared.has_value();
+  per_step["runtime"] = runtime_of(r);
   row["cost_per_step"] = per_step;
   ordered_json to_target = {{"h", nullptr}};
   bool extrapolated = false;
@@ -609,6 +623,7 @@ std::string compare_markdown(const ordered_json& c) {
         << tilde_e
         << (r["error_at_h"].value("clipped", false) ? std::string("pi (clipped)") : fmt(as_num(r["error_at_h"]["error"])))
         << " | " << anatomy << " | " << fmt(as_num(cp["ns"]), 4) << (cp.value("declared", false) ? " declared" : "")
+        << (cp.value("runtime", std::string("native")) != "native" ? cat(" (", cp.value("runtime", std::string()), ")") : std::string())
         << (cp.contains("not_comparable") ? " (unoptimised build: not comparable)" : "") << " ("
         << fmt(as_num(cp["ratio_to_baseline"])) << ", " << fmt(as_num(cp.value("ratio_to_rk4", ordered_json()))) << ") | "
         << fmt(as_num(cp["instructions"]), 4) << " (" << fmt(as_num(cp["instruction_ratio_to_baseline"])) << ", "

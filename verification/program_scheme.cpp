@@ -166,6 +166,8 @@ ProgramDeclaration parse_declaration(const json& j, const std::string& at, const
     }
   }
   s.adaptive = bool_at(j, "adaptive", at, false);
+  if (!j.contains("order") && !s.adaptive)
+    throw InputError(cat(at, ": needs \"order\", the order the verdicts test (a whole number in [1, 12])"));
   s.error_estimate_order = integer_at(j, "error_estimate_order", at, -1);
   s.dense_output = bool_at(j, "dense_output", at, false);
   d.error_estimate = bool_at(j, "error_estimate", at, false);
@@ -823,7 +825,7 @@ SchemeEntry program_scheme_entry(ProgramDeclaration d) {
   return e;
 }
 
-std::vector<std::string> register_programs(const std::string& file) {
+std::vector<std::string> register_programs(const std::string& file, bool engines) {
   // A file given twice (--program and $RIGIDBENCH_PROGRAMS, two spellings of one path) is read once.
   static std::mutex m;
   static std::set<std::string> seen;
@@ -836,7 +838,12 @@ std::vector<std::string> register_programs(const std::string& file) {
   std::vector<std::string> names;
   for (ProgramDeclaration& d : read_program_declarations(file)) {
     names.push_back(d.scheme.name);
-    register_scheme(program_scheme_entry(std::move(d)));
+    d.scheme.engine = engines;
+    try {
+      register_scheme(program_scheme_entry(std::move(d)));
+    } catch (const InputError& e) {  // declare_scheme's checks (the name, the order...) name the file too
+      throw InputError(cat(file, ": ", e.what()));
+    }
   }
   return names;
 }

@@ -63,8 +63,9 @@ std::vector<ProgramDeclaration> read_program_declarations(const std::string& fil
 /// The entry of a declared program: declares it (declare_scheme: its name must be its own) and
 /// makes integrators that speak to it. The program is started by the first run of each integrator.
 SchemeEntry program_scheme_entry(ProgramDeclaration d);
-/// Registers every scheme of the file and returns their names.
-std::vector<std::string> register_programs(const std::string& file);
+/// Registers every scheme of the file and returns their names. `engines`: the file is rigidbench's own
+/// npm engines' (engines/npm/programs.json), whose names take the engines' reserved prefixes.
+std::vector<std::string> register_programs(const std::string& file, bool engines = false);
 /// Registers the declaration files listed in $RIGIDBENCH_PROGRAMS (separated by ':'), once per process;
 /// `rigidbench --program FILE` appends its files there, so that the processes it starts (a card's
 /// second process) have them too.

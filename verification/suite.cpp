@@ -331,7 +331,11 @@ struct SuiteSchedule {
   LevelRun level(const Pair& pr, const Problem& p, int k) {
     auto integ = pr.scheme->make(p);
     const LevelProgress watch = level_watch(pr, p, k);
-    return run_level(*integ, p, pr.ladder, k, req.progress ? &watch : nullptr);
+    // A program's level is one exchange: its states are observed after its whole run, so a rate taken
+    // at the first observation would put the whole level's time on its first steps (332 h estimated for
+    // a 5-minute level). Its levels have no progress lines.
+    const bool replayed = pr.scheme->origin == SchemeOrigin::program;
+    return run_level(*integ, p, pr.ladder, k, req.progress && !replayed ? &watch : nullptr);
   }
 
   /// Pair i's levels, long-time run and assessment (a skipped pair is recorded at once).

@@ -123,7 +123,8 @@ def row(card, link=""):
     """(cells, sort keys) of a card's row; a key is a number or a string. `link`: the page holding the
     detail views (empty: this one)."""
     o = attitude_slope(card, "free_body")
-    f = flip_near(card)
+    probed = card["status"] == "ok"  # a card whose probes broke down or did not apply measured nothing
+    f = flip_near(card) if probed else None
     s = card["safe_step"]
     d = card["determinism"]
     failed = sum(1 for c in card["claims"] if c["verdict"] == "fail")
@@ -137,7 +138,7 @@ def row(card, link=""):
         (f'<span style="color:{ENERGY_COLOURS.get(energy, "#000")}">{esc(energy)}</span>'
          + esc(energy_text(card)[len(energy):]), ENERGY_ORDER.index(energy) if energy in ENERGY_ORDER else 9),
         (esc(f'{f["flips_seen"]}/{f["flips_expected"]}') if f else "-", f["flips_seen"] if f else -1),
-        (esc(num(s["safe_h_omega"])), s["safe_h_omega"] if s["safe_h_omega"] is not None else -1),
+        (esc(num(s["safe_h_omega"])) if probed else "-", s["safe_h_omega"] if probed and s["safe_h_omega"] is not None else -1),
         (esc(det), det),
         (esc(cost_cell(card["cost"])), card["cost"]["ns_per_step"] if card["cost"]["ns_per_step"] is not None else 1e18),
         (str(failed), failed),
@@ -341,11 +342,12 @@ def summary_table(cards):
     rows = []
     for c in cards:
         o = attitude_slope(c, "free_body")
-        f = flip_near(c)
+        probed = c["status"] == "ok"  # a card whose probes broke down or did not apply measured nothing
+        f = flip_near(c) if probed else None
         s = c["safe_step"]
         d = c["determinism"]
         energy = energy_text(c)
-        safe = num(s["safe_h_omega"]) if s["safe_h_omega"] is not None else (
+        safe = "-" if not probed else num(s["safe_h_omega"]) if s["safe_h_omega"] is not None else (
             f'< {num(s["unsafe_h_omega"])}' if s["unsafe_h_omega"] is not None else "-")
         failed = sum(1 for k in c["claims"] if k["verdict"] == "fail")
         rows.append("| " + " | ".join(md(x) for x in [
