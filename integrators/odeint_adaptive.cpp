@@ -42,7 +42,7 @@ SchemeInfo odeint_info(const OdeintVariant& v) {
                             "q normalised only if project = 1",
           .order = v.order,
           .kind = SchemeKind::explicit_,
-          .applies = {.families = {"rigid_body", "body_system"}, .features = {"internal_momentum"}},
+          .applies = {.families = {"rigid_body", "body_system", "spherical_chain"}, .features = {"internal_momentum"}},
           .claims = {},
           .notes = v.notes,
           .settings = {kAbsTolerance, kRelTolerance, kProjectQuaternion},

@@ -38,6 +38,7 @@
 #include "any_integrator.hpp"
 #include "scheme_base.hpp"
 #include "../problems/formulations/body_system.hpp"
+#include "../problems/formulations/spherical_chain.hpp"
 #include "../problems/formulations/kirchhoff.hpp"
 
 namespace rigidbench {
@@ -56,15 +57,24 @@ struct RigidBodyForm {
   using rhs_type = formulations::KirchhoffQuaternion;
   using state_type = rhs_type::state_type;
   static constexpr std::size_t kPer = 7;  // q (4), W (3)
-  static state_type from(const State& x) { return rhs_type::from_body(x.body()); }
-  static void to(const state_type& y, State& x) { rhs_type::to_body(y, x.body()); }
+  static state_type from(const rhs_type&, const State& x) { return rhs_type::from_body(x.body()); }
+  static void to(const rhs_type&, const state_type& y, State& x) { rhs_type::to_body(y, x.body()); }
 };
 struct BodySystemForm {
   using rhs_type = formulations::BodySystemQuaternion;
   using state_type = rhs_type::state_type;
   static constexpr std::size_t kPer = rhs_type::kPer;  // q (4), W (3), x (3), v (3)
-  static state_type from(const State& x) { return rhs_type::from_state(x); }
-  static void to(const state_type& y, State& x) { rhs_type::to_state(y, x); }
+  static state_type from(const rhs_type&, const State& x) { return rhs_type::from_state(x); }
+  static void to(const rhs_type&, const state_type& y, State& x) { rhs_type::to_state(y, x); }
+};
+/// A spherical_chain's minimal form (formulations/spherical_chain.hpp): the reference's right-hand side.
+/// A free chain's body-0 position and velocity follow the bodies' blocks (project() stops before them).
+struct ChainForm {
+  using rhs_type = formulations::ChainMinimal;
+  using state_type = rhs_type::state_type;
+  static constexpr std::size_t kPer = 7;  // q (4), W (3)
+  static state_type from(const rhs_type& f, const State& x) { return f.from_state(x); }
+  static void to(const rhs_type& f, const state_type& y, State& x) { f.to_state(y, x); }
 };
 /// The rigid body's state type (tests name it).
 using state_type = RigidBodyForm::state_type;
@@ -138,7 +148,7 @@ class Loop {
         control_(Method::template make<state_type>(abs, rel)) {}
 
   void reset(const State& x0, double t0) {
-    y_ = Form::from(x0);
+    y_ = Form::from(rhs_, x0);
     if constexpr (requires { y_.resize(0); })  // out-of-place results are not resized by odeint
       for (state_type* v : {&dydt_, &ynew_, &dydtnew_, &yold_, &dydtold_, &rawnew_, &rawdydt_}) v->resize(y_.size());
     t_ = t0;
@@ -158,7 +168,7 @@ class Loop {
     else return land_on(target);
   }
 
-  void read(State& x) const { Form::to(out_, x); }
+  void read(State& x) const { Form::to(rhs_, out_, x); }
 
   /// The error stepper's own estimate xerr of one step of h from the current state (max norm), as
   /// its do_step gives it without control (HasErrorEstimate; not for Bulirsch-Stoer).
@@ -281,7 +291,8 @@ class Loop {
 /// The adaptive scheme of an odeint method (odeint_adaptive::Dopri5 ...); Tag names its SchemeInfo.
 /// A rigid body is integrated in the quaternion Kirchhoff form, a body system (SE(3)^n) in that form
 /// per body with the interactions (formulations/body_system.hpp: the right-hand side of the body
-/// systems' references, whose steppers odeint_dopri5 and odeint_fehlberg78 are).
+/// systems' references, whose steppers odeint_dopri5 and odeint_fehlberg78 are), a chain in its
+/// minimal form (formulations/spherical_chain.hpp, its reference's right-hand side).
 template <class Method, class Tag>
 class OdeintAdaptive final : public SchemeBase {
  public:
@@ -289,9 +300,10 @@ class OdeintAdaptive final : public SchemeBase {
   static const SchemeInfo& info() { return Tag::info(); }
   OdeintAdaptive(const Problem& p, const SchemeSettings& set)
       : SchemeBase(p),
-        system_(p.translating()),
+        form_(p.of_family("spherical_chain") ? Form::chain : p.translating() ? Form::system : Form::body),
         rigid_(p, c_, set.get(kProjectQuaternion) != 0, set.get(kAbsTolerance), set.get(kRelTolerance)),
-        bodies_(p, c_, set.get(kProjectQuaternion) != 0, set.get(kAbsTolerance), set.get(kRelTolerance)) {}
+        bodies_(p, c_, set.get(kProjectQuaternion) != 0, set.get(kAbsTolerance), set.get(kRelTolerance)),
+        chain_(p, c_, set.get(kProjectQuaternion) != 0, set.get(kAbsTolerance), set.get(kRelTolerance)) {}
   explicit OdeintAdaptive(const Problem& p) : OdeintAdaptive(p, SchemeSettings{}) {}
   // The loops count into c_: not copied or moved with another scheme's counters.
   OdeintAdaptive(const OdeintAdaptive&) = delete;
@@ -299,25 +311,37 @@ class OdeintAdaptive final : public SchemeBase {
 
   void reset(const State& x0, double t0) {
     c_ = {};
-    if (system_) bodies_.reset(x0, t0);
-    else rigid_.reset(x0, t0);
+    with_loop([&](auto& l) { l.reset(x0, t0); });
   }
-  StepStatus step(double t, double h) { return system_ ? bodies_.step(t, h) : rigid_.step(t, h); }
+  StepStatus step(double t, double h) {
+    return form_ == Form::body ? rigid_.step(t, h) : with_loop([&](auto& l) { return l.step(t, h); });
+  }
   /// HasErrorEstimate: the Runge-Kutta pairs (Bulirsch-Stoer's estimate is of a varying order).
   double error_estimate(double t, double h)
     requires(!std::same_as<Method, odeint_adaptive::BulirschStoer>)
   {
-    return system_ ? bodies_.error_estimate(t, h) : rigid_.error_estimate(t, h);
+    return with_loop([&](auto& l) { return l.error_estimate(t, h); });
   }
   void read(State& x) const {
-    if (system_) bodies_.read(x);
-    else rigid_.read(x);
+    if (form_ == Form::body) rigid_.read(x);
+    else if (form_ == Form::system) bodies_.read(x);
+    else chain_.read(x);
   }
 
  private:
-  bool system_;  // a body_system (of the families the scheme integrates, the one that translates)
+  // One body (Kirchhoff), a body_system (every body in that form with its interactions), or a
+  // spherical_chain (its minimal form).
+  enum class Form { body, system, chain };
+  template <class F>
+  decltype(auto) with_loop(F&& f) {
+    if (form_ == Form::body) return f(rigid_);
+    if (form_ == Form::system) return f(bodies_);
+    return f(chain_);
+  }
+  Form form_;
   odeint_adaptive::Loop<Method, odeint_adaptive::RigidBodyForm> rigid_;
   odeint_adaptive::Loop<Method, odeint_adaptive::BodySystemForm> bodies_;
+  odeint_adaptive::Loop<Method, odeint_adaptive::ChainForm> chain_;
 };
 
 /// The built-in instances (their SchemeInfo in odeint_adaptive.cpp).
