@@ -2,7 +2,9 @@
 // two reference formulations against each other within their estimates, one link against the heavy top,
 // its invariants along the reference, the span against the motion's Lyapunov exponent, and its
 // problem file.
+#include <Eigen/Eigenvalues>
 #include <cmath>
+#include <numbers>
 
 #include "../core/so3.hpp"
 #include "../problems/catalogue.hpp"
@@ -212,6 +214,44 @@ TEST_CASE("chains: the adaptive odeint schemes reach the reference at their tole
       CHECK(worst < 1e-7);
       CHECK(worst > 0);
       CHECK(joint_separation(chain_data(p), x) < 1e-13);  // the minimal form keeps the joints
+    }
+  }
+}
+
+TEST_CASE("chains: small oscillations of the double chain have the linearised modes' periods", "[chains][reference][ci]") {
+  // The double chain hanging in its plane is the compound double pendulum: with absolute swing angles
+  // (theta_1, theta_2) about the links' x axes, links of mass m, length L, the centre of mass c = L/2
+  // below each joint and I the central moment about the swing axis,
+  //   M = [I + m c^2 + m L^2, m L c; m L c, I + m c^2],   K = g [m (c + L), 0; 0, m c],
+  // and a small motion in mode k is theta(t) = eps v_k cos(w_k t), K v_k = w_k^2 M v_k. Independent of
+  // both formulations: the reference's states at half and a whole period of each mode must be the
+  // mode's -eps v_k and eps v_k, to O(eps^3) (amplitude 1e-3: 1e-8 holds w_k to about 1e-6).
+  const Problem base = catalogue_problem("chain_double");
+  const double m = 1.0, L = 1.0, c = 0.5, g = 9.81, I = base.inertia(0)(0, 0);
+  Eigen::Matrix2d M, K;
+  M << I + m * c * c + m * L * L, m * L * c, m * L * c, I + m * c * c;
+  K << g * m * (c + L), 0, 0, g * m * c;
+  const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::Matrix2d> modes(K, M);
+  for (int k = 0; k < 2; ++k) {
+    const double w = std::sqrt(modes.eigenvalues()[k]), eps = 1e-3;
+    Eigen::Vector2d v = modes.eigenvectors().col(k);
+    v /= v.cwiseAbs().maxCoeff();
+    Problem p = base;
+    for (int i = 0; i < 2; ++i) {
+      p.initial.bodies[std::size_t(i)].R = so3::exp(eps * v[i] * Vec3::UnitX());
+      p.initial.bodies[std::size_t(i)].W = Vec3::Zero();
+    }
+    place_chain(chain_data(p), p.initial);
+    p.t_end = 2 * std::numbers::pi / w;
+    p.verification = {.h0 = p.t_end / 64, .levels = 3, .h0_order1 = std::nullopt, .sample_times = {p.t_end}};
+    p.finalize();
+    const ReferenceSolution r = reference(p, {0.0, p.t_end / 2, p.t_end}, "chain_minimal");
+    for (int i = 0; i < 2; ++i) {
+      const Vec3 half = so3::log(r.states[1].bodies[std::size_t(i)].R), whole = so3::log(r.states[2].bodies[std::size_t(i)].R);
+      INFO("mode " << k << " (w = " << w << " rad/s), link " << i << ": " << half.transpose() << " at T/2, "
+                   << whole.transpose() << " at T, expected +-" << eps * v[i]);
+      CHECK((half + eps * v[i] * Vec3::UnitX()).norm() < 1e-8);
+      CHECK((whole - eps * v[i] * Vec3::UnitX()).norm() < 1e-8);
     }
   }
 }
