@@ -149,19 +149,21 @@ class SphericalChain final : public Family {
     const ChainData& d = chain_data(p);
     const State& s0 = p.initial;
     std::vector<InvariantGroup> g;
+    // Each invariant's scale: the sum of the magnitudes of its terms, what round-off is relative to
+    // (the angular momentum's about the point it is taken about).
+    const Vec3 origin = d.pivot.value_or(Vec3::Zero());
     double e_scale = 0, ls = 0, ps = 0;
     for (std::size_t i = 0; i < s0.bodies.size(); ++i) {
       const BodyState& b = s0.bodies[i];
       const double m = p.bodies[i].mass;
       e_scale += 0.5 * (m * b.v.squaredNorm() + b.W.dot(p.inertia(i) * b.W)) + m * std::abs(d.gravity.dot(b.x));
       ps += m * b.v.norm();
-      ls += m * b.x.norm() * b.v.norm() + (p.inertia(i) * b.W).norm();
+      ls += m * (b.x - origin).norm() * b.v.norm() + (p.inertia(i) * b.W).norm();
     }
     g.push_back({{{"energy", InvariantKind::energy, "E = sum (m|v|^2 + W.JW)/2 - m g.x", std::max(e_scale, 1e-300)}},
                  [](const Problem& q, const State& s, double* out) { *out = chain_energy(q, s); }});
     // The moment of the joints' forces about a point: the pivot's force has none about the pivot, the
     // free chain's joints none in sum; gravity none about its own direction.
-    const Vec3 origin = d.pivot.value_or(Vec3::Zero());
     auto angular = [origin](const Problem& q, const State& s) {
       Vec3 L = Vec3::Zero();
       for (std::size_t i = 0; i < s.bodies.size(); ++i) {
