@@ -48,22 +48,26 @@ struct ChainMinimal {
   void operator()(const state_type& y, state_type& dy, double /*t*/) const {
     if (load_evaluations) ++*load_evaluations;
     const std::size_t N = 3 * n + (free ? 3 : 0);
-    std::vector<Mat3> R(n);
-    std::vector<Vec3> W(n);
+    Scratch& w = scratch_;
+    w.size(n, N);
     for (std::size_t i = 0; i < n; ++i) {
-      R[i] = quat::to_matrix(Vec4(y[7 * i], y[7 * i + 1], y[7 * i + 2], y[7 * i + 3]));
-      W[i] = Vec3(y[7 * i + 4], y[7 * i + 5], y[7 * i + 6]);
+      w.R[i] = quat::to_matrix(Vec4(y[7 * i], y[7 * i + 1], y[7 * i + 2], y[7 * i + 3]));
+      w.W[i] = Vec3(y[7 * i + 4], y[7 * i + 5], y[7 * i + 6]);
     }
+    const std::vector<Mat3>& R = w.R;
+    const std::vector<Vec3>& W = w.W;
     // x_k'' = X[k] u + c[k], u = (W_0', ..., W_{n-1}' [, x_0''])
-    std::vector<Eigen::MatrixXd> X(n, Eigen::MatrixXd::Zero(3, N));
-    std::vector<Vec3> c(n, Vec3::Zero());
+    std::vector<Eigen::MatrixXd>& X = w.X;
+    std::vector<Vec3>& c = w.c;
     for (std::size_t k = 0; k < n; ++k) {
       if (k > 0) {
         X[k] = X[k - 1];
         X[k].middleCols<3>(3 * (k - 1)) -= R[k - 1] * so3::hat(d->outboard[k - 1]);
         c[k] = c[k - 1] + R[k - 1] * W[k - 1].cross(W[k - 1].cross(d->outboard[k - 1]));
-      } else if (free) {
-        X[0].middleCols<3>(3 * n).setIdentity();
+      } else {
+        X[0].setZero();
+        c[0].setZero();
+        if (free) X[0].middleCols<3>(3 * n).setIdentity();
       }
       if (k > 0 || !free) {
         X[k].middleCols<3>(3 * k) += R[k] * so3::hat(d->inboard[k]);
@@ -71,15 +75,18 @@ struct ChainMinimal {
       }
     }
     // F_i = FM[i] u + Fc[i], summed from the tip (F_n = 0).
-    std::vector<Eigen::MatrixXd> FM(n + 1, Eigen::MatrixXd::Zero(3, N));
-    std::vector<Vec3> Fc(n + 1, Vec3::Zero());
+    std::vector<Eigen::MatrixXd>& FM = w.FM;
+    std::vector<Vec3>& Fc = w.Fc;
+    FM[n].setZero();
+    Fc[n].setZero();
     for (std::size_t i = n; i-- > 0;) {
       const double m = problem->bodies[i].mass;
       FM[i] = FM[i + 1] + m * X[i];
       Fc[i] = Fc[i + 1] + m * (c[i] - d->gravity);
     }
-    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(N, N);
-    Eigen::VectorXd r(N);
+    Eigen::MatrixXd& A = w.A;
+    Eigen::VectorXd& r = w.r;
+    A.setZero();
     for (std::size_t i = 0; i < n; ++i) {
       const Mat3& J = problem->inertia(i);
       const Mat3 Ta = so3::hat(d->inboard[i]) * R[i].transpose(), Tb = so3::hat(d->outboard[i]) * R[i].transpose();
@@ -96,7 +103,8 @@ struct ChainMinimal {
       A.bottomRows<3>() = FM[0];
       r.tail<3>() = -Fc[0];
     }
-    const Eigen::VectorXd u = A.partialPivLu().solve(r);
+    w.lu.compute(A);
+    const Eigen::VectorXd& u = w.u = w.lu.solve(r);
     dy.resize(y.size());
     for (std::size_t i = 0; i < n; ++i) {
       const Vec4 dq = 0.5 * quat::multiply(Vec4(y[7 * i], y[7 * i + 1], y[7 * i + 2], y[7 * i + 3]),
@@ -138,6 +146,32 @@ struct ChainMinimal {
     }
     place_chain(*d, s);
   }
+
+ private:
+  /// The evaluation's work arrays, kept from one evaluation to the next (every RK stage evaluates it):
+  /// sized once, every entry overwritten before it is read. A copy (odeint copies its system) gets
+  /// its own; one object is not shared between threads.
+  struct Scratch {
+    std::vector<Mat3> R;
+    std::vector<Vec3> W, c, Fc;
+    std::vector<Eigen::MatrixXd> X, FM;
+    Eigen::MatrixXd A;
+    Eigen::VectorXd r, u;
+    Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+    void size(std::size_t n, std::size_t N) {
+      if (R.size() == n && A.rows() == Eigen::Index(N)) return;
+      R.resize(n);
+      W.resize(n);
+      c.resize(n);
+      Fc.resize(n + 1);
+      X.assign(n, Eigen::MatrixXd::Zero(3, Eigen::Index(N)));
+      FM.assign(n + 1, Eigen::MatrixXd::Zero(3, Eigen::Index(N)));
+      A.resize(Eigen::Index(N), Eigen::Index(N));
+      r.resize(Eigen::Index(N));
+      lu = Eigen::PartialPivLU<Eigen::MatrixXd>(Eigen::Index(N));
+    }
+  };
+  mutable Scratch scratch_;
 };
 
 struct ChainMaximal {
