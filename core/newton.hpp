@@ -10,6 +10,7 @@
 // tolerance: one extra iteration per step that only confirmed convergence (docs/decisions.md,
 // "Newton stopping test").
 #include <Eigen/Core>
+#include <Eigen/LU>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -52,6 +53,14 @@ struct DenseLu {
   Eigen::Matrix<double, N, 1> solve(const Eigen::Matrix<double, N, 1>& r) const { return lu.solve(-r); }
 };
 
+/// DenseLu for a system whose size is known at run time only (newton_solve<Eigen::Dynamic>): the
+/// residual sizes J itself.
+struct DynamicLu {
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  void factor(const Eigen::MatrixXd& J) { lu.compute(J); }
+  Eigen::VectorXd solve(const Eigen::VectorXd& r) const { return lu.solve(-r); }
+};
+
 /// f(x, r, J) writes the residual r(x) and its Jacobian J = dr/dx; a system that also accepts
 /// f(x, r, J, false) -- the residual alone, J left as it was -- lets the iteration reuse the last
 /// factorised Jacobian (the simplified Newton iteration, Hairer & Wanner II, IV.8): after the first
@@ -68,7 +77,9 @@ NewtonResult newton_solve(F&& f, Eigen::Matrix<double, N, 1>& x, const NewtonSet
   using Mat = Eigen::Matrix<double, N, N>;
   constexpr bool residual_alone = std::is_invocable_v<F&, const Vec&, Vec&, Mat&, bool>;
   NewtonResult res;
-  Vec r = Vec::Zero();
+  Vec r;
+  if constexpr (N == Eigen::Dynamic) r = Vec::Zero(x.size());  // a chain's 3n unknowns (DynamicLu)
+  else r = Vec::Zero();
   Mat J;
   double previous = 0;  // |dx_{k-1}| (judged part); 0 before the first iteration
   bool fresh = true;    // this iteration evaluates and factorises the Jacobian
@@ -107,6 +118,17 @@ NewtonResult newton_solve(F&& f, Eigen::Matrix<double, N, 1>& x, const NewtonSet
   }
   res.iterations = s.max_iterations;
   res.last_residual = r.norm();
+  // An iteration that ran out of iterations with its last increment within ten times the tolerance has
+  // stalled at its residual's round-off, not failed: a system whose residual sums terms much larger
+  // than its solution's share of them (a chain's mass matrix, inertias 1e4 apart) reaches that floor
+  // a little above 1e-14 |x|, and iterating on only draws new round-off. Judged here, after the loop,
+  // so that the iteration's hot path is unchanged (docs/decisions.md, "Newton stopping test").
+  if (s.max_iterations >= 2) {
+    const int m = s.judged < 0 || s.judged > x.size() ? int(x.size()) : s.judged;
+    double x2 = 0;
+    for (int i = 0; i < m; ++i) x2 += x[i] * x[i];
+    res.converged = res.last_increment <= 10 * (s.tolerance * std::sqrt(x2) + s.abs_tolerance);
+  }
   return res;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "../problems/families/rigid_body.hpp"
+#include "../problems/families/spherical_chain.hpp"
 
 namespace rigidbench::engines {
 
@@ -42,7 +43,23 @@ Vec3 principal_moments(const Mat3& J) {
   return Eigen::SelfAdjointEigenSolver<Mat3>(0.5 * (J + J.transpose()), Eigen::EigenvaluesOnly).eigenvalues();
 }
 
+/// Why no body has the central inertia J (with its arithmetic), or empty.
+static std::string unphysical(const Mat3& J) {
+  const Vec3 l = principal_moments(J);
+  if (!(l[0] > 0) || l[2] > l[0] + l[1] * (1 + 1e-12))
+    return cat("its central inertia has principal moments ", vec(l),
+               ", and a body's are positive with each at most the sum of the other two (docs/engines.md, "
+               "\"Realisable bodies\")");
+  return {};
+}
+
 std::string refusal(const Problem& p) {
+  if (p.of_family("spherical_chain")) {
+    for (std::size_t i = 0; i < p.bodies.size(); ++i)
+      if (std::string why = unphysical(p.inertia(i)); !why.empty())
+        return cat("no physical body is link ", std::to_string(i), " of this chain: ", why);
+    return {};
+  }
   if (!p.of_family("rigid_body")) return "an engine's scheme builds one body of the rigid_body family";
   if (p.bodies.size() != 1) return "an engine's scheme builds one body";
   if (!p.followers().empty())
@@ -68,6 +85,17 @@ std::string refusal(const Problem& p) {
                ", and a body's are positive with each at most the sum of the other two (docs/engines.md, "
                "\"Realisable bodies\"; the catalogue's heavy_top_realisable is the heavy top with a body that exists)");
   return {};
+}
+
+EngineChain chain_of(const Problem& p) {
+  if (std::string why = refusal(p); !why.empty()) throw InputError(cat("problem '", p.name, "': ", why));
+  const ChainData& d = chain_data(p);
+  EngineChain c{{}, d.pivot, d.gravity};
+  for (std::size_t i = 0; i < p.bodies.size(); ++i) {
+    const Vec3 origin = i > 0 || d.pivot ? d.inboard[i] : Vec3(Vec3::Zero());
+    c.links.push_back({p.bodies[i].mass, p.inertia(i), -origin, d.outboard[i] - origin});
+  }
+  return c;
 }
 
 EngineBody body_of(const Problem& p) {

@@ -5,7 +5,8 @@
 //
 // The model is what an ODE user writes for these problems: one body with its mass and inertia about
 // the centre of mass (ODE requires the centre of mass at the body's origin), free, or on a ball
-// joint at the pivot (a top), gravity as the problem's field; auto-disabling, damping and the angular
+// joint at the pivot (a top), or a chain of such bodies joined by ball joints (maximal coordinates:
+// every body's pose, the joints as constraints), gravity as the problem's field; auto-disabling, damping and the angular
 // speed limit off; no collision. The pivot's error reduction (ERP) and constraint force mixing (CFM)
 // are 0 by default, so that no correction force enters the equations (setting joint_erp).
 #include <ode/ode.h>
@@ -18,8 +19,10 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "../core/quaternion.hpp"
+#include "../problems/families/spherical_chain.hpp"
 #include "engine_body.hpp"
 #include "engines.hpp"
 #include "../integrators/registry.hpp"
@@ -79,8 +82,8 @@ const SettingInfo kFiniteRotation{"finite_rotation",
                                   "default), 1 finite (exponential about the whole angular velocity)",
                                   0, 0, 1, true};
 const SettingInfo kJointErp{"joint_erp",
-                            "error reduction of a top's pivot (dParamERP): 0 (no correction force, the default) "
-                            "to 1; ODE's own default is 0.2",
+                            "error reduction of the ball joints, a top's pivot or a chain's joints (dParamERP): 0 "
+                            "(no correction force, the default) to 1; ODE's own default is 0.2",
                             0, 0, 1};
 
 void initialise_ode() {
@@ -97,7 +100,18 @@ void initialise_ode() {
 class Ode final : public AnyIntegrator {
  public:
   Ode(const Problem& p, const SchemeSettings& set, const Variant& v, const SchemeInfo& info)
-      : info_(&info), v_(&v), body_(body_of(p)) {
+      : info_(&info), v_(&v) {
+    std::vector<EngineLink> links;
+    if (p.of_family("spherical_chain")) {
+      chain_ = &chain_data(p);
+      const EngineChain c = chain_of(p);
+      links = c.links;
+      body_.gravity = c.gravity;
+      body_.pivot = c.pivot.has_value();
+    } else {
+      body_ = body_of(p);
+      links = {EngineLink{body_.mass, body_.central_inertia, body_.centre, Vec3::Zero()}};
+    }
     initialise_ode();
     world_ = dWorldCreate();
     // ODE's default stepping "threading" is one self-threaded job list shared by every world, with
@@ -112,18 +126,22 @@ class Ode final : public AnyIntegrator {
     dWorldSetLinearDamping(world_, 0);
     dWorldSetAngularDamping(world_, 0);
     dWorldSetMaxAngularSpeed(world_, dInfinity);
-    body_id_ = dBodyCreate(world_);
-    dMass m;
-    const Mat3& I = body_.central_inertia;
-    dMassSetParameters(&m, body_.mass, 0, 0, 0, I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2));
-    dBodySetMass(body_id_, &m);
-    dBodySetGyroscopicMode(body_id_, set.get(kGyroscopic) != 0);
-    dBodySetFiniteRotationMode(body_id_, set.get(kFiniteRotation) != 0);
-    dBodySetFiniteRotationAxis(body_id_, 0, 0, 0);
-    if (body_.pivot) {
-      joint_ = dJointCreateBall(world_, nullptr);
-      erp_ = set.get(kJointErp);
+    for (const EngineLink& l : links) {
+      const dBodyID b = dBodyCreate(world_);
+      dMass m;
+      const Mat3& I = l.central_inertia;
+      dMassSetParameters(&m, l.mass, 0, 0, 0, I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2));
+      dBodySetMass(b, &m);
+      dBodySetGyroscopicMode(b, set.get(kGyroscopic) != 0);
+      dBodySetFiniteRotationMode(b, set.get(kFiniteRotation) != 0);
+      dBodySetFiniteRotationAxis(b, 0, 0, 0);
+      bodies_.push_back(b);
     }
+    body_id_ = bodies_[0];
+    // Joint 0 holds body 0 to the pivot (a top's, or a pivoted chain's); joint i >= 1 body i to i - 1.
+    for (std::size_t i = body_.pivot ? 0 : 1; i < (chain_ ? bodies_.size() : std::size_t(body_.pivot)); ++i)
+      joints_.push_back(dJointCreateBall(world_, nullptr));
+    erp_ = set.get(kJointErp);
   }
   Ode(const Ode&) = delete;
   Ode& operator=(const Ode&) = delete;
@@ -145,6 +163,7 @@ class Ode final : public AnyIntegrator {
   void reset(const State& x0, double) override {
     if (faulted_) return;  // every step says why
     initialise_ode();
+    if (chain_) return reset_chain(x0);
     const Mat3& R = x0.body().R;
     const Vec4 q = quat::from_matrix(R);
     const dQuaternion dq = {q[0], q[1], q[2], q[3]};
@@ -155,14 +174,7 @@ class Ode final : public AnyIntegrator {
     dBodySetLinearVel(body_id_, v.x(), v.y(), v.z());
     dBodySetForce(body_id_, 0, 0, 0);
     dBodySetTorque(body_id_, 0, 0, 0);
-    if (joint_) {
-      // Attached after the body is placed: the anchor is then the pivot in both frames.
-      dJointAttach(joint_, nullptr, nullptr);
-      dJointAttach(joint_, body_id_, nullptr);
-      dJointSetBallAnchor(joint_, 0, 0, 0);
-      dJointSetBallParam(joint_, dParamERP, erp_);
-      dJointSetBallParam(joint_, dParamCFM, 0);
-    }
+    if (!joints_.empty()) attach(joints_[0], body_id_, nullptr, Vec3::Zero());
     loads_ = 0;
     random_ = 0;  // ODE's own initial seed: every run starts the same sequence
   }
@@ -179,17 +191,35 @@ class Ode final : public AnyIntegrator {
       fault_ = e.what();
       return StepStatus::breakdown(fault_);
     }
-    const dReal* q = dBodyGetQuaternion(body_id_);
-    const dReal* w = dBodyGetAngularVel(body_id_);
-    for (int i = 0; i < 4; ++i)
-      if (!std::isfinite(q[i])) return non_finite();
-    for (int i = 0; i < 3; ++i)
-      if (!std::isfinite(w[i])) return non_finite();
+    for (const dBodyID b : bodies_) {
+      const dReal* q = dBodyGetQuaternion(b);
+      const dReal* w = dBodyGetAngularVel(b);
+      for (int i = 0; i < 4; ++i)
+        if (!std::isfinite(q[i])) return non_finite();
+      for (int i = 0; i < 3; ++i)
+        if (!std::isfinite(w[i])) return non_finite();
+    }
     if (!body_.gravity.isZero()) ++loads_;
     return StepStatus::success();
   }
 
   void read(State& x) const override {
+    if (chain_) {
+      // Maximal coordinates: every body's pose and velocities as ODE holds them; the joints' drift is
+      // the problem's joint_separation.
+      x.bodies.resize(bodies_.size());
+      for (std::size_t i = 0; i < bodies_.size(); ++i) {
+        const dReal* q = dBodyGetQuaternion(bodies_[i]);
+        const dReal *w = dBodyGetAngularVel(bodies_[i]), *r = dBodyGetPosition(bodies_[i]),
+                    *v = dBodyGetLinearVel(bodies_[i]);
+        BodyState& b = x.bodies[i];
+        b.R = quat::to_matrix(Vec4(q[0], q[1], q[2], q[3]));
+        b.W = b.R.transpose() * Vec3(w[0], w[1], w[2]);
+        b.x = Vec3(r[0], r[1], r[2]);
+        b.v = Vec3(v[0], v[1], v[2]);
+      }
+      return;
+    }
     const dReal* q = dBodyGetQuaternion(body_id_);
     const dReal* w = dBodyGetAngularVel(body_id_);
     const Mat3 R = quat::to_matrix(Vec4(q[0], q[1], q[2], q[3]));
@@ -201,6 +231,39 @@ class Ode final : public AnyIntegrator {
   std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
 
  private:
+  /// Attaches joint j to bodies a and b (b null: the world) at the world point `anchor`, after the
+  /// bodies are placed: the anchor is then the same point in both frames.
+  void attach(dJointID j, dBodyID a, dBodyID b, const Vec3& anchor) const {
+    dJointAttach(j, nullptr, nullptr);
+    dJointAttach(j, a, b);
+    dJointSetBallAnchor(j, anchor.x(), anchor.y(), anchor.z());
+    dJointSetBallParam(j, dParamERP, erp_);
+    dJointSetBallParam(j, dParamCFM, 0);
+  }
+
+  /// A chain's bodies at their centres of mass, world angular velocity omega = R W, and its joints
+  /// at the world points of the inboard anchors x_i + R_i a_i.
+  void reset_chain(const State& x0) {
+    for (std::size_t i = 0; i < bodies_.size(); ++i) {
+      const BodyState& s = x0.bodies[i];
+      const Vec4 q = quat::from_matrix(s.R);
+      const dQuaternion dq = {q[0], q[1], q[2], q[3]};
+      dBodySetQuaternion(bodies_[i], dq);
+      const Vec3 w = s.R * s.W;
+      dBodySetPosition(bodies_[i], s.x.x(), s.x.y(), s.x.z());
+      dBodySetAngularVel(bodies_[i], w.x(), w.y(), w.z());
+      dBodySetLinearVel(bodies_[i], s.v.x(), s.v.y(), s.v.z());
+      dBodySetForce(bodies_[i], 0, 0, 0);
+      dBodySetTorque(bodies_[i], 0, 0, 0);
+    }
+    std::size_t k = 0;
+    for (std::size_t i = body_.pivot ? 0 : 1; i < bodies_.size(); ++i, ++k)
+      attach(joints_[k], bodies_[i], i > 0 ? bodies_[i - 1] : nullptr,
+             x0.bodies[i].x + x0.bodies[i].R * chain_->inboard[i]);
+    loads_ = 0;
+    random_ = 0;
+  }
+
   StepStatus non_finite() const {
     return StepStatus::breakdown(cat("ODE: ", v_->stepper, " gave a non-finite state",
                                      last_message.empty() ? std::string() : cat(" (", last_message, ")")));
@@ -211,8 +274,10 @@ class Ode final : public AnyIntegrator {
   EngineBody body_;
   dWorldID world_ = nullptr;
   dThreadingImplementationID threading_ = nullptr;
-  dBodyID body_id_ = nullptr;
-  dJointID joint_ = nullptr;
+  dBodyID body_id_ = nullptr;  // bodies_[0]
+  std::vector<dBodyID> bodies_;
+  std::vector<dJointID> joints_;
+  const ChainData* chain_ = nullptr;  // a spherical_chain's joints
   double erp_ = 0;
   std::uint64_t loads_ = 0;
   /// dWorldQuickStep orders the constraint rows of each sweep at random from ODE's one global
@@ -256,13 +321,16 @@ void register_ode() {
                           "and velocity, a ball joint at a top's pivot",
         .order = 1,
         .kind = SchemeKind::semi_implicit,
-        .applies = {.families = {"rigid_body"}, .refuses = refusal},
-        // Both orientation updates normalise the quaternion: R stays on SO(3).
+        .applies = {.families = {"rigid_body", "spherical_chain"}, .refuses = refusal},
+        // Both orientation updates normalise the quaternion: R stays on SO(3). On a chain the joints
+        // are constraints in maximal coordinates, held only to the stepper's accuracy (joint_erp pulls
+        // them back): no constraint claim there, the joints' separation is measured.
         .claims = {.constraint = Claim::exact},
         .notes = "Physics engine, stepped by dWorldStep / dWorldQuickStep; no collision, auto-disable, damping or "
                  "speed limit; a top's pivot without error reduction unless joint_erp is set (docs/engines.md)",
         .settings = {kGyroscopic, kFiniteRotation, kJointErp},
-        .version = keep(cat("ODE ", ode_version()))},
+        .version = keep(cat("ODE ", ode_version())),
+        .family_claims = {{"spherical_chain", {}}}},
         [&v](const Problem& p, const SchemeSettings& set, const SchemeInfo& info) {
           return std::make_unique<Ode>(p, set, v, info);
         });

@@ -20,6 +20,13 @@ const char* to_string(Claim c) {
   return "?";
 }
 
+const Claims& claims_on(const SchemeInfo& info, const Problem& p) {
+  const std::string_view family = p.family->equations();
+  for (const auto& [name, claims] : info.family_claims)
+    if (name == family) return claims;
+  return info.claims;
+}
+
 std::string not_applicable(const SchemeInfo& info, const Problem& p) {
   const Applicability& a = info.applies;
   const std::string_view family = p.family->equations();

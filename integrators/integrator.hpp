@@ -181,6 +181,10 @@ struct SchemeInfo {
   /// for a scheme compiled into an outside program the program's (program_identity()), else
   /// rigidbench's revision. Unlike `version`, the gate does not pin it: a rebuilt scheme is gated.
   std::string_view identity = {};
+  /// Claims on a family where they differ from `claims` (which hold on the families the scheme was
+  /// first written for), by family name: the LGVI's energy is exact on one free body (the discrete
+  /// Moser-Veselov map) and only bounded on a chain of bodies. claims_on() picks the one for a problem.
+  std::vector<std::pair<std::string_view, Claims>> family_claims = {};
 };
 
 struct StepStatus {
@@ -259,6 +263,8 @@ struct MomentCache {
 
 /// Empty when `info` applies to `p`, else the reason (recorded as "skipped" in reports).
 std::string not_applicable(const SchemeInfo& info, const Problem& p);
+/// The claims of `info` on p's family (SchemeInfo::family_claims, else its claims).
+const Claims& claims_on(const SchemeInfo& info, const Problem& p);
 /// "a, b, c" ("none" for an empty list).
 std::string join(const NameList& names, std::string_view sep = ", ");
 

@@ -34,7 +34,7 @@ const SchemeInfo& Lgvi::info() {
       .representation = "rotation matrix and body angular momentum; Newton on f, F_k = exp(hat f) (3 unknowns)",
       .order = 2,
       .kind = SchemeKind::implicit,
-      .applies = {.families = {"rigid_body"}},
+      .applies = {.families = {"rigid_body", "spherical_chain"}},
       // Symplectic and momentum preserving (discrete Noether): pi torque-free, a . pi under a field,
       // the axial momentum of a symmetric body (J_d commutes with rotations about the axis). Energy:
       // torque-free, the LGVI is the discrete Moser-Veselov map (Lee, Leok, McClamroch 2007, sec. on the
@@ -46,9 +46,16 @@ const SchemeInfo& Lgvi::info() {
                  .constraint = Claim::exact, .energy_with_potential = Claim::bounded, .symmetric = true,
                  .symplectic = true},
       .notes = "Newton on G(f) = sin|f|/|f| J f + (1 - cos|f|)/|f|^2 f x J f = h Pi_k + h^2/2 M_k; |f| >= pi is a "
-               "breakdown (step too large); loads at t_k and t_{k+1} (trapezoidal); Newton tolerance 1e-14",
+               "breakdown (step too large); loads at t_k and t_{k+1} (trapezoidal); Newton tolerance 1e-14. A chain: "
+               "the LGVI of connected rigid bodies, Newton on every body's f (and a free chain's base) at once",
       .settings = {kNewtonTolerance, kNewtonMaxIterations},
-      .flops = &lgvi_flops};
+      .flops = &lgvi_flops,
+      // A chain (lgvi_chain.hpp): symplectic and symmetric, the momentum maps of its discrete
+      // Lagrangian's symmetries exact (about the pivot along gravity; a free chain's all), the energy
+      // bounded (no Moser-Veselov map of a chain), the joints held by construction.
+      .family_claims = {{"spherical_chain",
+                         {.energy = Claim::bounded, .momentum = Claim::exact, .constraint = Claim::exact,
+                          .symmetric = true, .symplectic = true}}}};
   return i;
 }
 

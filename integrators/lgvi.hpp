@@ -15,7 +15,10 @@
 // M_{k+1} is the next step's M_k (first same as last, MomentCache).
 #include "../core/newton.hpp"
 #include "../core/so3.hpp"
+#include <optional>
+
 #include "any_integrator.hpp"
+#include "lgvi_chain.hpp"
 #include "scheme_base.hpp"
 
 namespace rigidbench {
@@ -50,10 +53,22 @@ inline void lgvi_system(const Mat3& J, const Vec3& g, const Vec3& f, Vec3& r, Ma
 class Lgvi final : public So3MomentumScheme {
  public:
   static const SchemeInfo& info();
-  explicit Lgvi(const Problem& p, NewtonSettings s = {}) : So3MomentumScheme(p), newton_(s) {}
+  explicit Lgvi(const Problem& p, NewtonSettings s = {}) : So3MomentumScheme(p), newton_(s) {
+    if (p.of_family("spherical_chain")) chain_.emplace(p, s);
+  }
   Lgvi(const Problem& p, const SchemeSettings& set) : Lgvi(p, set.newton()) {}
 
+  // A chain of bodies steps by the LGVI of connected rigid bodies (lgvi_chain.hpp); one body here.
+  void reset(const State& x0, double t) {
+    So3MomentumScheme::reset(x0, t);
+    if (chain_) chain_->reset(x0);
+  }
+  void read(State& x) const {
+    if (chain_) chain_->read(x);
+    else So3MomentumScheme::read(x);
+  }
   StepStatus step(double t, double h) {
+    if (chain_) [[unlikely]] return chain_->step(h, c_);
     const System sys = system(t, h);
     const Vec3 Mk = sys.Mk;
     Vec3 f = sys.guess();
@@ -77,6 +92,7 @@ class Lgvi final : public So3MomentumScheme {
     return {};
   }
   NewtonSystem newton_system(double t, double h) {
+    if (chain_) return chain_->newton_system(h);
     const System sys = system(t, h);
     return erase_newton_system<3>("f", sys.guess(), sys);
   }
@@ -110,6 +126,7 @@ class Lgvi final : public So3MomentumScheme {
     return {p_->inertia(), p_->inertia_inverse(), Mk, h * Pi_ + (0.5 * h * h) * Mk};
   }
   NewtonSettings newton_;
+  std::optional<LgviChain> chain_;
 };
 
 // The type-erased wrapper that verify, simulate and bench step is instantiated once, in lgvi.cpp

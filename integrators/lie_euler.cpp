@@ -24,7 +24,7 @@ const SchemeInfo& LieEuler::info() {
       .representation = "rotation matrix R and body angular velocity W",
       .order = 1,
       .kind = SchemeKind::explicit_,
-      .applies = {.families = {"rigid_body"}, .features = {"internal_momentum"}},
+      .applies = {.families = {"rigid_body", "spherical_chain"}, .features = {"internal_momentum"}},
       .claims = {.constraint = Claim::exact},
       .notes = "R is updated by right multiplication with exp (Rodrigues), so it stays on SO(3).",
       .flops = &lie_euler_flops};

@@ -16,6 +16,9 @@ class LieEuler final : public MuntheKaas<kLieEulerTableau> {
   explicit LieEuler(const Problem& p) : MuntheKaas(p) {}
 };
 
+// Its chain path is compiled once, in munthe_kaas_chain.cpp, apart from the one-body step.
+extern template class MuntheKaasChain<kLieEulerTableau>;
+
 // The type-erased wrapper that verify, simulate and bench step is instantiated once, in lie_euler.cpp
 // (integrators/builtin.hpp says why).
 extern template class Erased<LieEuler>;

@@ -16,9 +16,13 @@
 // h (J^-1 rhs), as docs/flops.md counts it, where Eigen had evaluated (h J^-1) rhs: its errors moved
 // in the 12th digit, no verdict did.
 #include <array>
+#include <cstddef>
+#include <optional>
 #include <utility>
+#include <vector>
 
 #include "../core/so3.hpp"
+#include "../problems/formulations/spherical_chain.hpp"
 #include "scheme_base.hpp"
 
 namespace rigidbench {
@@ -65,8 +69,8 @@ constexpr int first_nonzero() {
 
 /// x0 + sum_{j<N, c_j != 0} (h c_j) v_j with c_j = Coef{}(j), left to right; without x0, from the
 /// first term (no terms: zero).
-template <int N, class Coef>
-inline Vec3 scaled_sum(double h, const Vec3* x0, const Vec3* v, Coef) {
+template <int N, class Coef, class Seq>
+inline Vec3 scaled_sum(double h, const Vec3* x0, const Seq& v, Coef) {
   constexpr int first = first_nonzero<N, Coef>();
   Vec3 s;
   if (x0 != nullptr) {
@@ -89,8 +93,8 @@ inline Vec3 scaled_sum(double h, const Vec3* x0, const Vec3* v, Coef) {
 
 /// sum_j weight_j v_j of the tableau's weights, left to right, a unit weight not multiplied:
 /// RK4's du1 + 2 du2 + 2 du3 + du4.
-template <const auto& T>
-inline Vec3 weighted_sum(const Vec3* v) {
+template <const auto& T, class Seq>
+inline Vec3 weighted_sum(const Seq& v) {
   constexpr int first = first_nonzero<T.stages, Weights<T>>();
   static_assert(first < T.stages, "a tableau with no weights");
   Vec3 s;
@@ -109,6 +113,14 @@ inline Vec3 weighted_sum(const Vec3* v) {
   });
   return s;
 }
+
+/// Stage j's value of body b, v[j][b]: a chain's per-body sequence, for scaled_sum and weighted_sum.
+template <int S>
+struct BodyColumn {
+  const std::array<std::vector<Vec3>, S>* v;
+  std::size_t b;
+  const Vec3& operator[](int j) const { return (*v)[j][b]; }
+};
 
 /// The stage values of the last stage, (u_{S-1}, W_{S-1}).
 struct LastStage {
@@ -133,12 +145,51 @@ inline LastStage stages(double t, double h, const Mat3& R, const Vec3& W, Vec3* 
 
 }  // namespace rkmk
 
-/// The fixed-step RKMK method of the tableau T on one body in (R, W): a scheme is this with its
-/// tableau and its SchemeInfo (lie_euler.hpp, rkmk4.hpp).
+/// The RKMK method of the tableau T on a chain of bodies (families/spherical_chain.hpp): the group
+/// SO(3)^n, and R^3 x R^3 for a free chain's (x_0, v_0). Each body has its own u_b, R_b(t_n + s) =
+/// R_b exp(u_b(s)), and the stages are those of one body (rkmk::stages) taken body by body, with the
+/// accelerations of all the bodies at once from the chain's minimal form
+/// (formulations::ChainMinimal::solve, the chain references' equations); the base is the tableau's
+/// plain Runge-Kutta method. The positions do not enter the accelerations (gravity is uniform).
+template <const auto& T>
+class MuntheKaasChain {
+ public:
+  MuntheKaasChain(const Problem& p, std::uint64_t* load_evaluations);
+  void reset(const State& x0);
+  void read(State& x) const;
+  void step(double t, double h);
+
+ private:
+  void accelerations(int i, const std::vector<Mat3>& R, const std::vector<Vec3>& W);
+  formulations::ChainMinimal f_;
+  std::size_t n_;
+  std::vector<Mat3> R_;
+  std::vector<Vec3> W_;
+  Vec3 x0_ = Vec3::Zero(), v0_ = Vec3::Zero();
+  std::array<std::vector<Vec3>, T.stages> du_, dW_;  // stage j's du and dW of every body
+  std::array<Vec3, T.stages> dx_, dv_;               // a free chain's base: x_0' and x_0''
+  std::vector<Mat3> Rs_;                             // the stage's attitudes and angular velocities
+  std::vector<Vec3> Ws_;
+};
+
+/// The fixed-step RKMK method of the tableau T on one body in (R, W), or on a chain of bodies
+/// (MuntheKaasChain): a scheme is this with its tableau and its SchemeInfo (lie_euler.hpp, rkmk4.hpp).
 template <const auto& T>
 class MuntheKaas : public So3VelocityScheme {
  public:
+  void reset(const State& x0, double t) {
+    So3VelocityScheme::reset(x0, t);
+    if (chain_) chain_->reset(x0);
+  }
+  void read(State& x) const {
+    if (chain_) chain_->read(x);
+    else So3VelocityScheme::read(x);
+  }
   StepStatus step(double t, double h) {
+    if (chain_) [[unlikely]] {
+      chain_->step(t, h);
+      return {};
+    }
     Vec3 du[T.stages], dW[T.stages];
     du[0] = W_;
     dW[0] = acceleration(t, R_, W_);
@@ -151,7 +202,10 @@ class MuntheKaas : public So3VelocityScheme {
   }
 
  protected:
-  explicit MuntheKaas(const Problem& p) : So3VelocityScheme(p) {}
+  explicit MuntheKaas(const Problem& p) : So3VelocityScheme(p) {
+    if (p.of_family("spherical_chain")) chain_.emplace(p, &c_.load_evaluations);
+  }
+  std::optional<MuntheKaasChain<T>> chain_;
 };
 
 }  // namespace rigidbench

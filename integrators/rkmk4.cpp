@@ -30,7 +30,7 @@ const SchemeInfo& Rkmk4::info() {
                             .representation = "rotation matrix and body angular velocity",
                             .order = 4,
                             .kind = SchemeKind::explicit_,
-                            .applies = {.families = {"rigid_body"}, .features = {"internal_momentum"}},
+                            .applies = {.families = {"rigid_body", "spherical_chain"}, .features = {"internal_momentum"}},
                             .claims = {.constraint = Claim::exact},
                             .notes = "Exact dexp_r^{-1}; four moment evaluations per step.",
                             .flops = &rkmk4_flops};

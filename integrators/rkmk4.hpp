@@ -19,6 +19,9 @@ class Rkmk4 final : public MuntheKaas<kRkmk4Tableau> {
   explicit Rkmk4(const Problem& p) : MuntheKaas(p) {}
 };
 
+// Its chain path is compiled once, in munthe_kaas_chain.cpp, apart from the one-body step.
+extern template class MuntheKaasChain<kRkmk4Tableau>;
+
 // The type-erased wrapper that verify, simulate and bench step is instantiated once, in rkmk4.cpp
 // (integrators/builtin.hpp says why).
 extern template class Erased<Rkmk4>;

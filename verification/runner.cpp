@@ -241,7 +241,7 @@ InvariantResult invariant_header(const InvariantDef& d, const Problem& p, const 
   ir.name = d.name;
   ir.kind = to_string(d.kind);
   ir.description = d.description;
-  ir.claim = s.info->claims.of(d.kind, p.has_potential());
+  ir.claim = claims_on(*s.info, p).of(d.kind, p.has_potential());
   ir.initial = std::isfinite(anchor) ? anchor : initial;
   // Every invariant is judged against its own size (a component too: a drift of 1e-10 in a
   // component of size 4 is not hidden by its vector's 52); the round-off allowance of a component

@@ -100,7 +100,7 @@ void conclude(StructureCheck& c) {
 StructureCheck symmetry(const Problem& p, const SchemeEntry& s, double h0) {
   StructureCheck c;
   c.property = "symmetric";
-  c.claimed = s.info->claims.symmetric;
+  c.claimed = claims_on(*s.info, p).symmetric;
   // A symmetric map comes back to round-off, or to its Newton tolerance: the problem's threshold of an
   // exact claim, the same "to round-off" that its invariants are held to (docs/metrics.md).
   const double allowance = p.verification.exact_threshold;
@@ -207,7 +207,7 @@ bool step_jacobians(const Problem& p, const SchemeEntry& s, double h, double S, 
 StructureCheck symplecticity(const Problem& p, const SchemeEntry& s, double h0) {
   StructureCheck c;
   c.property = "symplectic";
-  c.claimed = s.info->claims.symplectic;
+  c.claimed = claims_on(*s.info, p).symplectic;
   std::vector<BodyMomenta> m0;
   if (!p.family->momenta(p, p.initial, m0)) {
     c.note = cat("not checked: the family '", p.family->name(),

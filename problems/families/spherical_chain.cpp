@@ -26,6 +26,12 @@ void place_chain(const ChainData& d, State& s) {
   }
 }
 
+Vec3 chain_offset(const ChainData& d, std::size_t i, std::size_t j) {
+  if (j > i) return Vec3::Zero();
+  const Vec3 a = j > 0 || d.pivot ? d.inboard[j] : Vec3(Vec3::Zero());
+  return j < i ? Vec3(d.outboard[j] - a) : Vec3(-a);
+}
+
 double joint_separation(const ChainData& d, const State& s) {
   double worst = 0;
   for (std::size_t i = 0; i < s.bodies.size(); ++i) {

@@ -41,6 +41,12 @@ inline const ChainData& chain_data(const Problem& p) { return p.family_data.get<
 /// R_i a_i, v_i = v_{i-1} + R_{i-1} (W_{i-1} x b_{i-1}) - R_i (W_i x a_i).
 void place_chain(const ChainData& d, State& s);
 
+/// c_ij of the chain's kinematics x_i = base + sum_{j <= i} R_j c_ij (base: the pivot, or body 0's centre
+/// of mass when free): b_j - a_j for j < i and -a_i for j = i, where body 0 of a free chain has no
+/// inboard term (c_i0 = b_0, c_00 = 0); zero for j > i. The chain's Lagrangian on SO(3)^n is built on
+/// it: x_i' = -sum_j R_j hat(c_ij) W_j (integrators/lgvi_chain.hpp).
+Vec3 chain_offset(const ChainData& d, std::size_t i, std::size_t j);
+
 /// The largest distance between the two anchor points of a joint (the pivot's included) in s: zero for
 /// a state on the chain's configuration manifold.
 double joint_separation(const ChainData& d, const State& s);

@@ -46,16 +46,36 @@ struct ChainMinimal {
   std::uint64_t* load_evaluations;  // optional: counts the evaluations of gravity's moments
 
   void operator()(const state_type& y, state_type& dy, double /*t*/) const {
-    if (load_evaluations) ++*load_evaluations;
-    const std::size_t N = 3 * n + (free ? 3 : 0);
     Scratch& w = scratch_;
-    w.size(n, N);
+    w.size(n, 3 * n + (free ? 3 : 0));
     for (std::size_t i = 0; i < n; ++i) {
       w.R[i] = quat::to_matrix(Vec4(y[7 * i], y[7 * i + 1], y[7 * i + 2], y[7 * i + 3]));
       w.W[i] = Vec3(y[7 * i + 4], y[7 * i + 5], y[7 * i + 6]);
     }
-    const std::vector<Mat3>& R = w.R;
+    const Eigen::VectorXd& u = solve(w.R, w.W);
     const std::vector<Vec3>& W = w.W;
+    dy.resize(y.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec4 dq = 0.5 * quat::multiply(Vec4(y[7 * i], y[7 * i + 1], y[7 * i + 2], y[7 * i + 3]),
+                                           Vec4(0.0, W[i].x(), W[i].y(), W[i].z()));
+      for (int k = 0; k < 4; ++k) dy[7 * i + k] = dq[k];
+      for (int k = 0; k < 3; ++k) dy[7 * i + 4 + k] = u[3 * i + k];
+    }
+    if (free)
+      for (int k = 0; k < 3; ++k) {
+        dy[7 * n + k] = y[7 * n + 3 + k];
+        dy[7 * n + 3 + k] = u[3 * n + k];
+      }
+  }
+
+  /// The accelerations u = (W_0', ..., W_{n-1}' [, x_0'']) at the attitudes R and body angular
+  /// velocities W (the positions do not enter: gravity is uniform). The reference is valid until the
+  /// next evaluation; the Lie-group schemes on SO(3)^n call it with their stage values.
+  const Eigen::VectorXd& solve(const std::vector<Mat3>& R, const std::vector<Vec3>& W) const {
+    if (load_evaluations) ++*load_evaluations;
+    const std::size_t N = 3 * n + (free ? 3 : 0);
+    Scratch& w = scratch_;
+    w.size(n, N);
     // x_k'' = X[k] u + c[k], u = (W_0', ..., W_{n-1}' [, x_0''])
     std::vector<Eigen::MatrixXd>& X = w.X;
     std::vector<Vec3>& c = w.c;
@@ -104,19 +124,7 @@ struct ChainMinimal {
       r.tail<3>() = -Fc[0];
     }
     w.lu.compute(A);
-    const Eigen::VectorXd& u = w.u = w.lu.solve(r);
-    dy.resize(y.size());
-    for (std::size_t i = 0; i < n; ++i) {
-      const Vec4 dq = 0.5 * quat::multiply(Vec4(y[7 * i], y[7 * i + 1], y[7 * i + 2], y[7 * i + 3]),
-                                           Vec4(0.0, W[i].x(), W[i].y(), W[i].z()));
-      for (int k = 0; k < 4; ++k) dy[7 * i + k] = dq[k];
-      for (int k = 0; k < 3; ++k) dy[7 * i + 4 + k] = u[3 * i + k];
-    }
-    if (free)
-      for (int k = 0; k < 3; ++k) {
-        dy[7 * n + k] = y[7 * n + 3 + k];
-        dy[7 * n + 3 + k] = u[3 * n + k];
-      }
+    return w.u = w.lu.solve(r);
   }
 
   state_type from_state(const State& s) const {
