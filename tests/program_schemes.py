@@ -150,13 +150,6 @@ for mode, text in expect.items():
     res = results(os.path.join(out_dir, "report.json"))
     f, ok = res[("faulty_" + mode, "free_body")], res[("lie_euler", "free_body")]
     reason = f.get("reason") or ""
-    if mode == "two_lines":
-        # The second line is seen with the answer when it arrives with it (the level breaks down), else at
-        # the next request to the same program - the cost's second run, whose breakdown the cost says.
-        said = reason if f["status"] == "breakdown" else f["cost"].get("breakdown", "")
-        check(text in said, f"two_lines: the breakdown or the cost says so (got '{said[:200]}')")
-        print(f"fault {mode}: cost breakdown: {f['cost'].get('breakdown', '')[:160]}")
-        continue
     levels = " ".join(str(l.get("breakdown", "")) for l in f.get("levels", []))
     check(f["status"] == "breakdown", f"{mode}: the pair is a breakdown (got {f['status']})")
     check(text in reason + levels, f"{mode}: the reason says '{text}' (got '{reason[:300]}')")

@@ -316,7 +316,10 @@ class ProgramProcess {
     }
     if (!send_all(request + "\n", why)) return std::nullopt;
     std::optional<std::string> line = receive_line(timeout, why);
-    if (line && !buffer_.empty()) {  // more came with the answer
+    // More came with the answer: in the read that ended the line, or already waiting (sent with the
+    // answer's end, read in a later chunk). Written later, it is seen at the next request.
+    if (line && (!buffer_.empty() || readable_now())) {
+      receive_available();
       why = cat("the program wrote more after its answer (\"", brief(buffer_), "\"): one line per request");
       stop();
       return std::nullopt;

@@ -33,7 +33,14 @@ for line in sys.stdin:
         sys.stdout.flush()
         continue
     elif mode == "two_lines":
-        sys.stdout.write(json.dumps(answer) + "\n")
+        # The answer's end of line and a second line in one small write, so that rigidbench cannot see
+        # the one without the other (a large answer is sent in several pieces; a second line written
+        # apart could reach it after its answer was taken, and be taken as the next request's answer).
+        sys.stdout.write(json.dumps(answer))
+        sys.stdout.flush()
+        sys.stdout.write('\n{"note": "a second line"}\n')
+        sys.stdout.flush()
+        continue
     elif mode == "close_output":
         sys.stdout.close()
         os.close(1)
