@@ -50,23 +50,15 @@ inline void lgvi_system(const Mat3& J, const Vec3& g, const Vec3& f, Vec3& r, Ma
   Jac = a * J + b * (so3::hat(f) * J - so3::hat(Jf)) + c1 * Jf * f.transpose() + c2 * fJf * f.transpose();
 }
 
-class Lgvi final : public So3MomentumScheme {
+// A chain of bodies steps by the LGVI of connected rigid bodies (lgvi_chain.hpp); one body here.
+class Lgvi final : public WithChain<So3MomentumScheme, LgviChain> {
  public:
   static const SchemeInfo& info();
-  explicit Lgvi(const Problem& p, NewtonSettings s = {}) : So3MomentumScheme(p), newton_(s) {
+  explicit Lgvi(const Problem& p, NewtonSettings s = {}) : WithChain(p), newton_(s) {
     if (p.of_family("spherical_chain")) chain_.emplace(p, s);
   }
   Lgvi(const Problem& p, const SchemeSettings& set) : Lgvi(p, set.newton()) {}
 
-  // A chain of bodies steps by the LGVI of connected rigid bodies (lgvi_chain.hpp); one body here.
-  void reset(const State& x0, double t) {
-    So3MomentumScheme::reset(x0, t);
-    if (chain_) chain_->reset(x0);
-  }
-  void read(State& x) const {
-    if (chain_) chain_->read(x);
-    else So3MomentumScheme::read(x);
-  }
   StepStatus step(double t, double h) {
     if (chain_) [[unlikely]] return chain_->step(h, c_);
     const System sys = system(t, h);
@@ -126,7 +118,6 @@ class Lgvi final : public So3MomentumScheme {
     return {p_->inertia(), p_->inertia_inverse(), Mk, h * Pi_ + (0.5 * h * h) * Mk};
   }
   NewtonSettings newton_;
-  std::optional<LgviChain> chain_;
 };
 
 // The type-erased wrapper that verify, simulate and bench step is instantiated once, in lgvi.cpp

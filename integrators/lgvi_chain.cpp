@@ -98,16 +98,20 @@ void LgviChain::System::operator()(const Eigen::VectorXd& x, Eigen::VectorXd& r,
   }
 }
 
-LgviChain::System LgviChain::system(double h) const {
-  System s{this, Eigen::VectorXd(velocity_.size()), {}, {}};
+void LgviChain::prepare(System& s, double h) const {
+  s.chain = this;
+  s.g.resize(velocity_.size());
   for (std::size_t j = 0; j < n_; ++j) s.g.segment<3>(3 * j) = h * Pi_[j] + (0.5 * h * h) * M_[j];
   if (free_) s.g.tail<3>() = h * P_ + (0.5 * h * h) * mass_ * d_->gravity;
-  return s;
 }
 
 StepStatus LgviChain::step(double h, Counters& counters) {
-  const System sys = system(h);
-  Eigen::VectorXd x = h * velocity_;
+  // The work arrays (sys_, x_, R1_, M1_) are members, sized at the first step and reused: a step
+  // allocates only inside the Newton solve.
+  System& sys = sys_;
+  prepare(sys, h);
+  Eigen::VectorXd& x = x_;
+  x = h * velocity_;
   const NewtonResult nr = newton_solve<Eigen::Dynamic>(sys, x, newton_, DynamicLu{});
   counters.newton_iterations += std::uint64_t(nr.iterations);
   counters.jacobian_evaluations += std::uint64_t(nr.jacobians);
@@ -119,9 +123,11 @@ StepStatus LgviChain::step(double h, Counters& counters) {
                                        format_number(a, 4), " >= pi: the step h = ", format_number(h, 4),
                                        " is too large for the exponential chart"));
   sys.displacements(x);
-  std::vector<Mat3> R1(n_);
+  std::vector<Mat3>& R1 = R1_;
+  std::vector<Vec3>& M1 = M1_;
+  R1.resize(n_);
+  M1.assign(n_, Vec3::Zero());
   for (std::size_t j = 0; j < n_; ++j) R1[j] = R_[j] * sys.F[j];
-  std::vector<Vec3> M1(n_, Vec3::Zero());
   if (d_->gravity.squaredNorm() > 0) {
     moments(R1, M1);
     ++counters.load_evaluations;
@@ -135,8 +141,8 @@ StepStatus LgviChain::step(double h, Counters& counters) {
     P_ = s / h + (0.5 * h * mass_) * d_->gravity;
     base_ += x.tail<3>();
   }
-  R_ = std::move(R1);
-  M_ = std::move(M1);
+  R_.swap(R1);
+  M_.swap(M1);
   velocity_ = x / h;
   return {};
 }
@@ -178,7 +184,8 @@ void LgviChain::read(State& x) const {
 }
 
 NewtonSystem LgviChain::newton_system(double h) const {
-  const System sys = system(h);
+  System sys;
+  prepare(sys, h);
   return {"f", h * velocity_, [sys](const Eigen::VectorXd& x, Eigen::VectorXd& r, Eigen::MatrixXd& J) { sys(x, r, J); }};
 }
 

@@ -42,7 +42,7 @@ class LgviChain {
   /// (tests/test_newton_systems.cpp checks it against finite differences):
   ///   d dx_i / d f_l = -R_l F_l hat(c_il) dexp_r(f_l),   d dx_i / d d = I.
   struct System {
-    const LgviChain* chain;
+    const LgviChain* chain = nullptr;
     Eigen::VectorXd g;  // h Pi_j + h^2/2 M_j, then h P + h^2/2 m g
     mutable std::vector<Mat3> F;
     mutable std::vector<Vec3> dx;
@@ -54,7 +54,8 @@ class LgviChain {
   };
 
  private:
-  System system(double h) const;
+  /// s's right-hand side g for a step h from the current state.
+  void prepare(System& s, double h) const;
   /// Gravity's moments M_j at the attitudes R (zero without gravity).
   void moments(const std::vector<Mat3>& R, std::vector<Vec3>& M) const;
 
@@ -70,6 +71,11 @@ class LgviChain {
   std::vector<Vec3> Pi_, M_;  // M_: gravity's moments at R_ (first same as last)
   Vec3 base_ = Vec3::Zero(), P_ = Vec3::Zero();
   Eigen::VectorXd velocity_;  // (f_j, d)/h of the last step, W and v_0 after a reset: h times it is the guess
+  // A step's work arrays, kept between steps (step() says why).
+  System sys_;
+  Eigen::VectorXd x_;
+  std::vector<Mat3> R1_;
+  std::vector<Vec3> M1_;
 };
 
 }  // namespace rigidbench

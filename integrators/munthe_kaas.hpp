@@ -175,16 +175,11 @@ class MuntheKaasChain {
 /// The fixed-step RKMK method of the tableau T on one body in (R, W), or on a chain of bodies
 /// (MuntheKaasChain): a scheme is this with its tableau and its SchemeInfo (lie_euler.hpp, rkmk4.hpp).
 template <const auto& T>
-class MuntheKaas : public So3VelocityScheme {
+class MuntheKaas : public WithChain<So3VelocityScheme, MuntheKaasChain<T>> {
+  using Base = WithChain<So3VelocityScheme, MuntheKaasChain<T>>;
+  using Base::chain_, Base::c_, Base::R_, Base::W_, Base::acceleration;
+
  public:
-  void reset(const State& x0, double t) {
-    So3VelocityScheme::reset(x0, t);
-    if (chain_) chain_->reset(x0);
-  }
-  void read(State& x) const {
-    if (chain_) chain_->read(x);
-    else So3VelocityScheme::read(x);
-  }
   StepStatus step(double t, double h) {
     if (chain_) [[unlikely]] {
       chain_->step(t, h);
@@ -202,10 +197,9 @@ class MuntheKaas : public So3VelocityScheme {
   }
 
  protected:
-  explicit MuntheKaas(const Problem& p) : So3VelocityScheme(p) {
+  explicit MuntheKaas(const Problem& p) : Base(p) {
     if (p.of_family("spherical_chain")) chain_.emplace(p, &c_.load_evaluations);
   }
-  std::optional<MuntheKaasChain<T>> chain_;
 };
 
 }  // namespace rigidbench

@@ -4,6 +4,8 @@
 // variables takes reset/read/counters and its state from one of these bases and writes only its
 // step (and, if implicit, its Newton system). Schemes with another internal state (a quaternion,
 // directors, a rotation vector, a principal frame) derive from SchemeBase alone.
+#include <optional>
+
 #include "integrator.hpp"
 #include "../problems/families/rigid_body.hpp"
 
@@ -81,6 +83,26 @@ class So3MomentumScheme : public SchemeBase {
   Mat3 R_ = Mat3::Identity();
   Vec3 Pi_ = Vec3::Zero();
   MomentCache<Vec3> moment_;
+};
+
+/// A one-body scheme that also steps a chain of bodies (the spherical_chain family) by its chain form
+/// C, made when the problem is a chain: reset and read go to C then; the scheme's step tests chain_
+/// first and keeps its one-body path as it is (the hot one).
+template <class Base, class C>
+class WithChain : public Base {
+ public:
+  void reset(const State& x0, double t) {
+    Base::reset(x0, t);
+    if (chain_) chain_->reset(x0);
+  }
+  void read(State& x) const {
+    if (chain_) chain_->read(x);
+    else Base::read(x);
+  }
+
+ protected:
+  using Base::Base;
+  std::optional<C> chain_;
 };
 
 }  // namespace rigidbench

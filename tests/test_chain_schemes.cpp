@@ -9,6 +9,7 @@
 #include "../problems/catalogue.hpp"
 #include "../problems/families/spherical_chain.hpp"
 #include "../reference/reference.hpp"
+#include "chain_support.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;
@@ -46,24 +47,6 @@ double invariant(const Problem& p, const State& x, const std::string& name) {
     if (p.invariants()[k].name == name) return v[k];
   FAIL("no invariant " << name);
   return 0;
-}
-
-/// A chain of one link, the realisable heavy top on its pivot (as tests/test_chains.cpp builds it).
-Problem one_link() {
-  const Problem top = catalogue_problem("heavy_top_realisable");
-  Problem p = catalogue_problem("chain_double");
-  p.name = "chain_one";
-  p.bodies = {BodyModel{Vec3(3, 3, 1).asDiagonal(), 2.0}};
-  ChainData& d = p.family_data.edit<ChainData>();
-  d.gravity = Vec3(0, 0, -10);
-  d.inboard = {Vec3(0, 0, -1)};
-  d.outboard = {Vec3::Zero()};
-  p.initial = State(1);
-  p.initial.body().R = top.initial.body().R;
-  p.initial.body().W = top.initial.body().W;
-  place_chain(d, p.initial);
-  p.finalize();
-  return p;
 }
 
 }  // namespace
@@ -132,7 +115,7 @@ TEST_CASE("chain schemes: one link steps as the same scheme on the heavy top it 
   // RKMK methods integrate one ODE on SO(3) x R^3 written two ways (Euler's equations about the pivot,
   // the chain's with its reaction).
   const Problem top = catalogue_problem("heavy_top_realisable");
-  const Problem chain = one_link();
+  const Problem chain = test::chain_one_link();
   // Lie-Euler's map is unstable on this top at h = 0.01 (a difference of one ulp grows 1e4-fold in 50
   // steps): it is compared over 50 steps, where that growth is still below the bound.
   for (const char* scheme : {"lgvi", "rkmk4", "lie_euler"}) {

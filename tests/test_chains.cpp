@@ -12,6 +12,7 @@
 #include "../problems/problem_file.hpp"
 #include "../integrators/registry.hpp"
 #include "../reference/reference.hpp"
+#include "chain_support.hpp"
 #include "support.hpp"
 
 using namespace rigidbench;
@@ -66,20 +67,8 @@ TEST_CASE("chains: the minimal and maximal formulations agree within their estim
 }
 
 TEST_CASE("chains: one link on its pivot is the realisable heavy top", "[chains][reference][ci]") {
-  // heavy_top_realisable: J = diag(5, 5, 1) about the pivot, M = 2, centre of mass at l E3, l = 1,
-  // g = 10: about the centre of mass J_c = J - M l^2 (I - E3 E3^T) = diag(3, 3, 1), the pivot at -E3.
   const Problem top = catalogue_problem("heavy_top_realisable");
-  Problem p = catalogue_problem("chain_double");
-  p.name = "chain_one";
-  p.bodies = {BodyModel{Vec3(3, 3, 1).asDiagonal(), 2.0}};
-  ChainData& d = p.family_data.edit<ChainData>();
-  d.gravity = Vec3(0, 0, -10);
-  d.inboard = {Vec3(0, 0, -1)};
-  d.outboard = {Vec3::Zero()};
-  p.initial = State(1);
-  p.initial.body().R = top.initial.body().R;
-  p.initial.body().W = top.initial.body().W;
-  place_chain(d, p.initial);
+  Problem p = test::chain_one_link();
   p.t_end = 2.0;
   p.verification = {.h0 = 0.004, .levels = 6, .h0_order1 = std::nullopt, .sample_times = {1.0, 2.0}};
   p.finalize();
