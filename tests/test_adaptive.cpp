@@ -257,7 +257,7 @@ TEMPLATE_TEST_CASE("adaptive odeint schemes land on the output times and count t
 }
 
 TEMPLATE_TEST_CASE("adaptive odeint schemes integrate body systems (SE(3)^n) on the references' right-hand side",
-                   "[adaptive]", OdeintDopri5, OdeintFehlberg78) {
+                   "[adaptive][ci][sanitize]", OdeintDopri5, OdeintFehlberg78) {
   // torus_free over [0, 0.5]: 80 spheres held by bonds (smooth), the references' RKF78 problem.
   Problem p = catalogue_problem("torus_free");
   p.t_end = p.t0 + (test::kSanitized ? 0.1 : 0.5);

@@ -37,7 +37,7 @@ std::set<std::pair<std::string, std::string>> applicable_pairs() {
 }
 }  // namespace
 
-TEST_CASE("bench covers every registered (scheme - problem) pair in both outputs", "[bench]") {
+TEST_CASE("bench covers every registered (scheme - problem) pair in both outputs", "[bench][ci][sanitize]") {
   register_as_the_command();
   const std::string dir = test::tmp_path("bench-coverage");
   std::filesystem::remove_all(dir);

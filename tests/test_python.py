@@ -13,6 +13,11 @@ import unittest
 import numpy as np
 import rigidbench
 
+# The slowest tests (seconds of Python steps each) are the ci label's: python.api.ci runs them with
+# RIGIDBENCH_PY_CI set, python.api (the fast label) skips them (tests/CMakeLists.txt: the fast label's
+# budget of 60 s of CPU).
+ci_only = unittest.skipUnless(os.environ.get("RIGIDBENCH_PY_CI"), "the ci label's (python.api.ci)")
+
 
 class Broken:
     """Raises in step after a few steps: a breakdown with the Python message, not a crash."""
@@ -347,6 +352,7 @@ class ModuleTest(unittest.TestCase):
         self.assertRegex(py["scheme"]["identity"], r"^source [0-9a-f]{12}$")
         self.assertNotIn("identity", cxx["scheme"])
 
+    @ci_only
     def test_a_class_s_identity_follows_its_code(self):
         # An edited class (same name, another coefficient) is another identity; a `version` given is it.
         class Edited(LieEuler):
@@ -520,6 +526,7 @@ class ModuleTest(unittest.TestCase):
         self.assertTrue(all(f["expected"] for f in run.failed), run.failed)
         self.assertTrue(run.ok, run.unexpected)
 
+    @ci_only
     def test_adaptive_python_scheme_on_the_tolerance_ladder(self):
         rep = rigidbench.verify([LieHeunEuler, "odeint_dopri5"], ["free_body"], tol0=1e-3, tol_levels=5,
                                 measure_cost=False)
@@ -607,6 +614,7 @@ class ModuleTest(unittest.TestCase):
         with self.assertRaisesRegex(Exception, "none of the selected schemes is adaptive"):
             rigidbench.verify("lie_euler", ["free_body"], tol_levels=5, measure_cost=False)
 
+    @ci_only
     def test_an_adaptive_class_s_own_error_estimate_is_measured(self):
         # error_estimate(t, h): the embedded estimate of one uncontrolled step from the current state,
         # the state unchanged. Lie-Heun's (the difference to Lie-Euler) is of order q = 1: ~ h^2.
@@ -822,6 +830,7 @@ class ModuleTest(unittest.TestCase):
         self.assertNotEqual(status, 0)
         self.assertIn("KeyboardInterrupt", err)
 
+    @ci_only
     def test_ctrl_c_stops_a_compiled_scheme(self):
         # A compiled scheme's level is not Python code: the stop request reaches it at its next
         # observation (core/cancel.hpp). Levels of 10^8 steps (about 20 s in all) end within a second,

@@ -41,7 +41,7 @@ double max_state_difference(const ReferenceSolution& a, const ReferenceSolution&
 }
 }  // namespace
 
-TEST_CASE("the reference conserves the invariants of the exact flow on every catalogue problem", "[reference]") {
+TEST_CASE("the reference conserves the invariants of the exact flow on every catalogue problem", "[reference][ci][sanitize]") {
   for (const auto& name : catalogue_names()) {
     INFO(name);
     // The 2000-sphere gas: its reference over [0, 0.25] alone takes ~40 s; particle_gas_200 stands for

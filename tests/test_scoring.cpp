@@ -156,7 +156,7 @@ void check_same_verdicts(const PairResult& a, const PairResult& b, double margin
 }  // namespace
 
 TEST_CASE("JSON trajectories: one scratch file for any number of columns, the same text in any number of passes",
-          "[scoring]") {
+          "[scoring][ci][sanitize]") {
   const fs::path dir = fs::path(RIGIDBENCH_TEST_TMP) / "trajectory-json";
   fs::remove_all(dir);
   fs::create_directories(dir);

@@ -88,7 +88,7 @@ nlohmann::ordered_json without_timing(nlohmann::ordered_json j) {
 }
 }  // namespace
 
-TEST_CASE("the report does not depend on the number of workers (timing aside)", "[verification]") {
+TEST_CASE("the report does not depend on the number of workers (timing aside)", "[verification][ci][sanitize]") {
   // Work units (docs/scaling.md): references in segments or runs, levels, assessments, on 1, 2 and 5
   // workers, over one second: closed-form references (free_body, dzhanibekov), odeint references, a
   // nonholonomic problem and a body system (20 spheres: contact through the grid, ~17 collisions in
@@ -114,7 +114,7 @@ TEST_CASE("the report does not depend on the number of workers (timing aside)", 
   }
 }
 
-TEST_CASE("a sequential ladder's report does not depend on the number of workers either", "[verification]") {
+TEST_CASE("a sequential ladder's report does not depend on the number of workers either", "[verification][ci][sanitize]") {
   // Its levels past the fourth are chained units that each decide first (docs/scaling.md).
   SuiteRequest req;
   // heavy_top's first-order ladder takes minutes under the sanitizers (154 s in CI): free_body alone there.
