@@ -19,7 +19,14 @@ momentum drifts, the cost per step and to the target accuracy, the verdict) betw
     <!-- engines-table:end -->
 
 of the document (replaced atomically: temporary file and rename), or to standard output without
---doc. With --cards, the engines' conformance cards (docs/card.md) go between
+--doc. With --chains, a verify report of the chains (docs/problems.md, "Chains") becomes one table
+of every scheme in it, engines and built-in schemes alike, between <!-- engines-chains:begin --> and
+<!-- engines-chains:end -->:
+
+    rigidbench verify --problem chain_double chain_5 chain_free --integrator lgvi rkmk4 lie_euler \
+        'mujoco*' 'ode*' 'bullet*' --out chains.json
+    python3 scripts/engines_table.py --chains chains.json --doc docs/engines.md
+ With --cards, the engines' conformance cards (docs/card.md) go between
 <!-- engines-cards:begin --> and <!-- engines-cards:end -->, as the card renderer's summary table. Nothing in the table is typed by hand: a number in it is a number in the reports. Standard
 library only (the reports are JSON, docs/reports.md).
 """
@@ -31,6 +38,8 @@ import shlex
 import sys
 import tempfile
 
+CHAINS_BEGIN = "<!-- engines-chains:begin -->"
+CHAINS_END = "<!-- engines-chains:end -->"
 CARDS_BEGIN = "<!-- engines-cards:begin -->"
 CARDS_END = "<!-- engines-cards:end -->"
 BEGIN = "<!-- engines-table:begin -->"
@@ -73,6 +82,12 @@ def engine_of(result):
         if c == "," and depth == 0:
             return title[:i].strip()
     return title.strip()
+
+
+def integrates(r):
+    """False for a pair whose scheme does not integrate the problem's family (bullet_multibody on one
+    body): no row, where a refusal of the problem itself is one."""
+    return not (r["status"] == "skipped" and "does not integrate" in (r.get("reason") or ""))
 
 
 def pair_verdict(r):
@@ -161,6 +176,59 @@ def table(results, costs, target):
     return "\n".join(out).rstrip() + "\n"
 
 
+def separation(rs):
+    """The largest joint separation at the finest level of a scheme's chains (the problem's
+    joint_separation, measured from the canonical state), with its chain and h, and its slope in h
+    over the last halving; None when no level measured it."""
+    worst = None
+    for r in rs:
+        by = ((r.get("invariants") or {}).get("joint_separation") or {}).get("drift_by_level") or []
+        hs = [lv["h"] for lv in (r.get("levels") or [])][: len(by)]
+        if not hs:
+            continue
+        k = len(hs) - 1
+        ratio = by[k - 1] / by[k] if k > 0 and by[k] > 0 else None
+        if worst is None or by[k] > worst[0]:
+            worst = (by[k], r["problem"], hs[k], None if ratio is None else math.log2(ratio))
+    return worst
+
+
+def chains_table(results):
+    """One row per scheme of a chains report: its claimed order, the observed slope of the attitude
+    error on each chain, the joints' largest separation at the finest level and its slope in h
+    (round-off for a scheme that keeps the joints), and the verdicts."""
+    problems = list(dict.fromkeys(r["problem"] for r in results))
+    by_scheme = {}
+    for r in results:
+        by_scheme.setdefault(r["integrator"], {})[r["problem"]] = r
+    out = ["| scheme | order claimed | " + " | ".join(f"{p} slope" for p in problems)
+           + " | joint separation at the finest level | its slope in h | verdicts |",
+           "|---|---:|" + "---:|" * len(problems) + "---|---:|---|"]
+    for scheme, rs in by_scheme.items():
+        claimed = next(((r.get("scheme") or {}).get("order") for r in rs.values() if r.get("scheme")), None)
+        slopes = []
+        for p in problems:
+            r = rs.get(p)
+            s, v = slope((r or {}).get("convergence") or {}, "attitude_error_final")
+            slopes.append("—" if s is None else (f"**{s:.2f}**" if v == "fail" else f"{s:.2f}"))
+        sep = separation(rs.values())
+        if sep is None:
+            sep_txt, slope_txt = "—", "—"
+        elif sep[0] < 1e-12:
+            sep_txt, slope_txt = f"{fmt(sep[0], 2)} (round-off)", "—"
+        else:
+            sep_txt = f"{fmt(sep[0], 2)} ({sep[1]}, h = {fmt(sep[2], 2)})"
+            slope_txt = "—" if sep[3] is None else f"{sep[3]:.2f}"
+        verdicts = {p: pair_verdict(r) if r["status"] == "ok" else r["status"] for p, r in rs.items()}
+        grouped = {}
+        for p, v in verdicts.items():
+            grouped.setdefault(v, []).append(p)
+        vtxt = "pass" if set(grouped) == {"pass"} else "; ".join(
+            f"{', '.join(ps)}: {v}" for v, ps in grouped.items() if v != "pass")
+        out.append(f"| `{scheme}` | {claimed} | " + " | ".join(slopes) + f" | {sep_txt} | {slope_txt} | {cell(vtxt)} |")
+    return "\n".join(out) + "\n"
+
+
 def replace_block(path, begin, end, block):
     """Replaces begin ... end of the document at path by block (temporary file and rename); False when
     the document has no such block."""
@@ -195,16 +263,47 @@ def cards_block(path):
             + render_cards.summary_table(cards) + CARDS_END), len(cards)
 
 
+def write_chains(path, doc):
+    """The chains' table from the verify report at path, into doc's block (or to standard output)."""
+    try:
+        with open(path) as f:
+            rep = json.load(f)
+        results = [r for r in rep["results"] if r["problem"].startswith("chain_") and integrates(r)]
+    except (OSError, ValueError, KeyError) as e:
+        print(f"engines_table: error: {path}: {e}", file=sys.stderr)
+        return 2
+    if not results:
+        print(f"engines_table: error: {path} holds no chain", file=sys.stderr)
+        return 2
+    cmd = rep.get("command") or []
+    cmd = shlex.join([os.path.basename(cmd[0])] + cmd[1:]) if isinstance(cmd, list) and cmd else str(cmd)
+    block = (f"{CHAINS_BEGIN}\n<!-- generated by scripts/engines_table.py --chains from: {cmd} -->\n\n"
+             + chains_table(results) + CHAINS_END)
+    if not doc:
+        sys.stdout.write(block + "\n")
+        return 0
+    if not replace_block(doc, CHAINS_BEGIN, CHAINS_END, block):
+        return 2
+    print(f"engines_table: {doc}: {len(results)} chain pairs", file=sys.stderr)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--verify", nargs="+", help="verify report(s) (JSON)")
     ap.add_argument("--compare", help="a compare report (JSON) of the same pairs: cost to the target accuracy")
     ap.add_argument("--cards", help="a `rigidbench card` report (JSON): the engines' cards, the block between "
                                     + CARDS_BEGIN + " and its end")
+    ap.add_argument("--chains", help="a verify report of the chains: the chains' table, the block between "
+                                     + CHAINS_BEGIN + " and its end")
     ap.add_argument("--doc", help="document whose marked block is replaced (default: print the tables)")
     a = ap.parse_args()
-    if not a.verify and not a.cards:
-        ap.error("give --verify (the engines' tables), --cards (their cards) or both")
+    if not a.verify and not a.cards and not a.chains:
+        ap.error("give --verify (the engines' tables), --cards (their cards), --chains (the chains' table) or some")
+    if a.chains:
+        status = write_chains(a.chains, a.doc)
+        if status or not (a.verify or a.cards):
+            return status
     if a.cards:
         try:
             block, n = cards_block(a.cards)
@@ -230,7 +329,7 @@ def main():
             # skipped pair carries no scheme block, so its variant is known by name from the others.
             engines = {r["integrator"] for r in rep["results"]
                        if (r.get("scheme") or {}).get("notes", "").startswith("Physics engine")}
-            results += [r for r in rep["results"] if r["integrator"] in engines]
+            results += [r for r in rep["results"] if r["integrator"] in engines and integrates(r)]
             commands.append(rep.get("command", ""))
         costs, target = {}, 1e-6
         if a.compare:

@@ -78,4 +78,38 @@ with open(only_builtin, "w") as f:
 p = run([sys.executable, SCRIPT, "--verify", only_builtin, "--doc", d], expect=(2,))
 if "no engine variant" not in p.stderr:
     sys.exit(f"FAIL: {p.stderr}")
+
+# The chains' table: one row per scheme, built-in or engine; its slopes and the joints' separation are
+# the report's; a scheme that keeps the joints reads round-off, one that lets them drift its separation
+# and slope; a scheme that does not integrate chains has no row; the document has exactly one block.
+CB, CE = "<!-- engines-chains:begin -->", "<!-- engines-chains:end -->"
+if doc.count(CB) != 1 or doc.count(CE) != 1 or doc.index(CB) > doc.index(CE):
+    sys.exit(f"FAIL: {DOC} must hold exactly one {CB} ... {CE} block")
+cv = os.path.join(TMP, "chains.json")
+listed = run([B, "list"]).stdout
+schemes = ["lie_euler", "mujoco_euler", "rk4_quat"] + [n for n in ("ode_step", "bullet_multibody") if f"  {n} " in listed]
+run([B, "verify", "--integrator", *schemes, "--problem", "chain_double", "free_body", "--levels",
+     "3", "--fixed-ladder", "--quiet", "--out", cv], expect=(0, 1, 2))
+with open(cv) as f:
+    crep = json.load(f)
+shutil.copy(DOC, d)
+run([sys.executable, SCRIPT, "--chains", cv, "--doc", d])
+with open(d) as f:
+    new = f.read()
+if new[: new.index(CB)] != doc[: doc.index(CB)] or new[new.index(CE):] != doc[doc.index(CE):]:
+    sys.exit("FAIL: the document changed outside its chains block")
+cblock = new[new.index(CB): new.index(CE)]
+for r in crep["results"]:
+    if r["problem"] != "chain_double" or r["status"] != "ok":
+        continue
+    row = next((l for l in cblock.splitlines() if l.startswith(f"| `{r['integrator']}` |")), None)
+    if row is None:
+        sys.exit(f"FAIL: no chains row for {r['integrator']}:\n{cblock}")
+    cells = [x.strip() for x in row.strip("|").split("|")]
+    want = f"{r['convergence']['attitude_error_final']['slope']:.2f}"
+    sep = r["invariants"]["joint_separation"]["drift_by_level"][-1]
+    if cells[2].strip("*") != want or (sep < 1e-12) != ("round-off" in cells[3]):
+        sys.exit(f"FAIL: the chains row is not the report's (slope {want}, separation {sep}):\n{row}")
+if "| `rk4_quat` |" not in cblock or any("free_body" in l for l in cblock.splitlines() if l.startswith("|")):
+    sys.exit(f"FAIL: the chains' table lost a built-in scheme or took a one-body problem:\n{cblock}")
 print("engines_table: ok")

@@ -1,6 +1,7 @@
 // The physics engines as schemes (docs/engines.md): the bodies they are given, the conventions of
 // each engine's state, faults as breakdowns, and the evidence behind a verdict that contradicts an
 // engine's documentation, reproduced by an independent computation.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -11,6 +12,7 @@
 #include "../integrators/integrate.hpp"
 #include "../integrators/registry.hpp"
 #include "../problems/catalogue.hpp"
+#include "../problems/families/spherical_chain.hpp"
 #include "support.hpp"
 
 namespace rigidbench {
@@ -94,7 +96,64 @@ TEST_CASE("engines: heavy_top_realisable is heavy_top's motion", "[engines]") {
   }
 }
 
+
+/// A chain engine on chain_5 and chain_free against rkmk4 at h = 1e-3 (fourth order: ~1e-11 off over the
+/// 0.1 s here): the state read right after a reset is the initial state (R, W, x, v), and the error at
+/// h = 1e-3 and 5e-4 halves with h (first order; a convention wrong by a frame or a sign does not
+/// converge). Minimal coordinates keep the joints to round-off; maximal ones let them come apart at first
+/// order in h (the measured, not claimed, joint separation; docs/engines.md, "Chains").
+[[maybe_unused]] void check_chain_engine(const std::string& scheme, bool minimal) {
+  for (const char* problem : {"chain_5", "chain_free"}) {
+    const Problem p = catalogue_problem(problem);
+    INFO(scheme << " on " << problem);
+    const auto run = [&](const SchemeEntry& e, double h, int n) {
+      auto s = e.make(p);
+      s->reset(p.initial, p.t0);
+      REQUIRE(integrate(*s, FixedSteps{p.t0, h, n}).ok);
+      State x(p.bodies.size());
+      s->read(x);
+      return x;
+    };
+    const State truth = run(find_scheme("rkmk4"), 1e-3, 100);
+    auto s = engine(scheme).make(p);
+    s->reset(p.initial, p.t0);
+    State x0(p.bodies.size());
+    s->read(x0);
+    for (std::size_t i = 0; i < p.bodies.size(); ++i) {
+      const BodyState &a = x0.bodies[i], &b = p.initial.bodies[i];
+      CHECK(test::compare(a.R, b.R, 1e-14) == "");
+      CHECK(test::compare(a.W, b.W, 1e-13) == "");
+      CHECK(test::compare(a.x, b.x, 1e-14) == "");
+      CHECK(test::compare(a.v, b.v, 1e-13) == "");
+    }
+    double error[2], separation[2];
+    for (int k = 0; k < 2; ++k) {
+      const State x = run(engine(scheme), 1e-3 / (1 << k), 100 << k);
+      error[k] = 0;
+      for (std::size_t i = 0; i < p.bodies.size(); ++i)
+        error[k] = std::max({error[k], (x.bodies[i].R - truth.bodies[i].R).norm(),
+                             (x.bodies[i].W - truth.bodies[i].W).norm() / truth.bodies[i].W.norm()});
+      separation[k] = joint_separation(chain_data(p), x);
+    }
+    INFO("errors " << error[0] << ", " << error[1] << "; joint separations " << separation[0] << ", " << separation[1]);
+    CHECK(error[0] < 0.05);
+    CHECK(error[0] / error[1] > 1.7);
+    CHECK(error[0] / error[1] < 2.3);
+    if (minimal) {
+      CHECK(separation[1] < 1e-14 * p.family->length_scale(p));
+    } else {
+      CHECK(separation[0] > 1e-6);  // the joints do come apart without error reduction
+      CHECK(separation[0] / separation[1] > 1.7);
+      CHECK(separation[0] / separation[1] < 2.3);
+    }
+  }
+}
+
 #ifdef RIGIDBENCH_HAVE_MUJOCO
+
+TEST_CASE("engines: MuJoCo's chains (nested bodies on ball joints) converge at first order", "[engines]") {
+  check_chain_engine("mujoco_euler", true);
+}
 
 TEST_CASE("engines: MuJoCo's state conventions (quaternion order, body-frame angular velocity)", "[engines]") {
   Problem p = catalogue_problem("free_body");
@@ -207,6 +266,10 @@ TEST_CASE("engines: MuJoCo's RK4 is order 2 on SO(3), reproduced independently",
 #endif  // RIGIDBENCH_HAVE_MUJOCO
 
 #ifdef RIGIDBENCH_HAVE_ODE
+
+TEST_CASE("engines: ODE's chains (ball joints in maximal coordinates) converge at first order", "[engines]") {
+  check_chain_engine("ode_step", false);
+}
 
 TEST_CASE("engines: ODE's state conventions (centre of mass at the origin, world angular velocity)", "[engines]") {
   // The top: ODE's body origin is the centre of mass, R c from the pivot; its angular velocity is in
@@ -328,6 +391,32 @@ TEST_CASE("engines: Bullet's state conventions (principal frame at the centre of
   s->read(x);
   CHECK(test::compare(x.body().R, top.initial.body().R, 1e-14) == "");
   CHECK(test::compare(x.body().W, top.initial.body().W, 1e-13) == "");
+}
+
+TEST_CASE("engines: Bullet's chains, point-to-point constraints and multibody, converge at first order", "[engines]") {
+  check_chain_engine("bullet_gyro_implicit_body", false);
+  check_chain_engine("bullet_multibody", true);
+#ifdef RIGIDBENCH_HAVE_MUJOCO
+  // Bullet's multibody step and MuJoCo's Euler step are the same method on a chain: semi-implicit Euler
+  // on the same minimal coordinates (each joint's relative quaternion, advanced by the exponential of
+  // its relative angular velocity in the child's frame), from two independent codes. Their states
+  // agree to round-off where each is 1e-4..1e-3 from the motion (docs/engines.md, "Chains").
+  for (const char* problem : {"chain_5", "chain_free"}) {
+    const Problem p = catalogue_problem(problem);
+    State a(p.bodies.size()), b(p.bodies.size());
+    for (auto [name, x] : {std::pair{"bullet_multibody", &a}, std::pair{"mujoco_euler", &b}}) {
+      auto s = engine(name).make(p);
+      s->reset(p.initial, p.t0);
+      REQUIRE(integrate(*s, FixedSteps{p.t0, 1e-3, 100}).ok);
+      s->read(*x);
+    }
+    double d = 0;
+    for (std::size_t i = 0; i < p.bodies.size(); ++i)
+      d = std::max({d, (a.bodies[i].R - b.bodies[i].R).norm(), (a.bodies[i].W - b.bodies[i].W).norm()});
+    INFO(problem << ": Bullet's multibody and MuJoCo's Euler differ by " << d);
+    CHECK(d < 1e-10);
+  }
+#endif
 }
 
 TEST_CASE("engines: a step Bullet would clamp is a breakdown", "[engines]") {
