@@ -5,14 +5,17 @@
 //
 // The model is what a Simbody user writes: a Body::Rigid with its mass properties about the body
 // origin, on a MobilizedBody::Free (a torque-free body) or a MobilizedBody::Ball at the pivot (a top),
-// and Force::UniformGravity as the problem's field.
+// or a chain of links each on a MobilizedBody::Ball at its inboard joint in its parent (minimal
+// coordinates: the joints cannot come apart), and Force::UniformGravity as the problem's field.
 //
 // Simbody lives in a plugin (engine_plugin.hpp says why), loaded the first time a Simbody scheme is
 // made; listing the schemes, or running any other, never loads it.
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "../problems/families/spherical_chain.hpp"
 #include "engine_body.hpp"
 #include "engine_plugin.hpp"
 #include "engines.hpp"
@@ -60,7 +63,30 @@ class Simbody final : public AnyIntegrator {
  public:
   Simbody(const Problem& p, const Variant& v, const SchemeInfo& info)
       : api_(&plugin()), info_(&info), torque_free_(p.fields().empty()) {
-    const rigidbench_simbody_body d = data(p, body_of(p));
+    rigidbench_simbody_body d{};
+    if (p.of_family("spherical_chain")) {
+      chain_ = &chain_data(p);
+      const EngineChain c = chain_of(p);
+      for (std::size_t i = 0; i < c.links.size(); ++i) {
+        const EngineLink& l = c.links[i];
+        // About the link's origin, its inboard joint (parallel axes), and the joint in its parent's frame.
+        const Mat3 J = l.central_inertia + l.mass * (l.centre.squaredNorm() * Mat3::Identity() - l.centre * l.centre.transpose());
+        const Vec3 joint = i > 0 ? c.links[i - 1].child : c.pivot.value_or(Vec3::Zero());
+        links_.push_back(link(l.mass, l.centre, J, joint));
+      }
+      set(d.gravity, c.gravity);
+      d.pivot = c.pivot ? 1 : 0;
+      torque_free_ = c.gravity.isZero();
+    } else {
+      // One body: the problem's own J, about the body origin (the pivot of a top), with the body's
+      // mass, centre and gravity (engine_body.hpp; body_of has checked that it is a body).
+      const EngineBody b = body_of(p);
+      links_.push_back(link(b.mass, b.centre, p.inertia(), Vec3::Zero()));
+      set(d.gravity, b.gravity);
+      d.pivot = b.pivot ? 1 : 0;
+    }
+    d.links = int(links_.size());
+    d.link = links_.data();
     char err[512] = "";
     model_ = api_->create(&d, v.method, err, sizeof err);
     if (!model_) throw std::runtime_error(cat("Simbody refused the model: ", err));
@@ -71,16 +97,25 @@ class Simbody final : public AnyIntegrator {
 
   const SchemeInfo& info() const override { return *info_; }
 
-  // The rotation and the angular velocity in world components, omega = R W (the model sets them
-  // through Simbody's own setters: no convention of the mobilizers' q and u is assumed).
+  // Each link's rotation and angular velocity in world components, omega = R W, and a free chain's
+  // link 0 origin (its centre of mass) and velocity (the model sets them through Simbody's own
+  // setters: no convention of the mobilizers' q and u is assumed).
   void reset(const State& x0, double t0) override {
-    const Mat3& R = x0.body().R;
-    const Vec3 w = R * x0.body().W;
-    double r[9], o[3] = {w.x(), w.y(), w.z()};
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) r[3 * i + j] = R(i, j);
+    const std::size_t n = links_.size();
+    std::vector<double> r(9 * n), o(3 * n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const Mat3& R = x0.bodies[k].R;
+      const Vec3 w = R * x0.bodies[k].W;
+      for (int i = 0; i < 3; ++i) {
+        o[3 * k + std::size_t(i)] = w[i];
+        for (int j = 0; j < 3; ++j) r[9 * k + std::size_t(3 * i + j)] = R(i, j);
+      }
+    }
+    double x[3] = {0, 0, 0}, v[3] = {0, 0, 0};
+    if (chain_) set(x, x0.bodies[0].x), set(v, x0.bodies[0].v);
     char err[512] = "";
-    if (api_->reset(model_, r, o, t0, err, sizeof err) != 0) throw std::runtime_error(cat("Simbody: ", err));
+    if (api_->reset(model_, r.data(), o.data(), x, v, t0, err, sizeof err) != 0)
+      throw std::runtime_error(cat("Simbody: ", err));
   }
 
   StepStatus step(double t, double h) override {
@@ -90,16 +125,26 @@ class Simbody final : public AnyIntegrator {
   }
 
   // An exception of Simbody's here (a state it cannot realize) is thrown on as the scheme's: the
-  // driver makes it the pair's breakdown (integrators/integrate.hpp).
+  // driver makes it the pair's breakdown (integrators/integrate.hpp). A chain's positions and their
+  // velocities are placed by its joints from the attitudes read (and link 0's centre of mass).
   void read(State& x) const override {
-    double r[9], o[3];
+    const std::size_t n = links_.size();
+    std::vector<double> r(9 * n), o(3 * n);
+    double p[3], v[3];
     char err[512] = "";
-    if (api_->read(model_, r, o, err, sizeof err) != 0) throw std::runtime_error(cat("Simbody: ", err));
-    Mat3 R;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) R(i, j) = r[3 * i + j];
-    x.body().R = R;
-    x.body().W = R.transpose() * Vec3(o[0], o[1], o[2]);
+    if (api_->read(model_, r.data(), o.data(), p, v, err, sizeof err) != 0) throw std::runtime_error(cat("Simbody: ", err));
+    x.bodies.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      Mat3 R;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) R(i, j) = r[9 * k + std::size_t(3 * i + j)];
+      x.bodies[k].R = R;
+      x.bodies[k].W = R.transpose() * Vec3(o[3 * k], o[3 * k + 1], o[3 * k + 2]);
+    }
+    if (!chain_) return;
+    x.bodies[0].x = Vec3(p[0], p[1], p[2]);
+    x.bodies[0].v = Vec3(v[0], v[1], v[2]);
+    place_chain(*chain_, x);
   }
 
   // Simbody's realizations through the acceleration stage: its force evaluations.
@@ -109,24 +154,24 @@ class Simbody final : public AnyIntegrator {
   std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
 
  private:
-  // Simbody takes the inertia about the body origin (the pivot of a top): the problem's own J, with
-  // the body's mass, centre and gravity (engine_body.hpp; body_of has checked that it is a body).
-  static rigidbench_simbody_body data(const Problem& p, const EngineBody& b) {
-    rigidbench_simbody_body d{};
-    const Mat3& J = p.inertia();
-    d.mass = b.mass;
-    for (int i = 0; i < 3; ++i) {
-      d.centre[i] = b.centre[i];
-      d.gravity[i] = b.gravity[i];
-      for (int j = 0; j < 3; ++j) d.inertia[i][j] = J(i, j);
-    }
-    d.pivot = b.pivot ? 1 : 0;
-    return d;
+  static void set(double (&to)[3], const Vec3& v) {
+    for (int i = 0; i < 3; ++i) to[i] = v[i];
+  }
+  static rigidbench_simbody_link link(double mass, const Vec3& centre, const Mat3& J, const Vec3& joint) {
+    rigidbench_simbody_link l{};
+    l.mass = mass;
+    set(l.centre, centre);
+    set(l.joint, joint);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) l.inertia[i][j] = J(i, j);
+    return l;
   }
 
   const rigidbench_simbody_api* api_;
   const SchemeInfo* info_;
   bool torque_free_;
+  const ChainData* chain_ = nullptr;  // a spherical_chain's joints (x and v are placed by them)
+  std::vector<rigidbench_simbody_link> links_;
   rigidbench_simbody_model* model_ = nullptr;  // read() realizes Simbody's cache
 };
 
@@ -149,11 +194,13 @@ void register_simbody() {
         .title = keep(cat("Simbody ", simbody_version(), ", ", class_name(v))),
         .source = keep(cat("Simbody ", simbody_version(), " (Debian libsimbody-dev; [SSD11]): ", v.what, " (simmath/",
                            class_name(v), ".h); fixed step, quaternion projected every step")),
-        .representation = "Simbody's State: a Free or Ball mobilizer's quaternion q and generalized speeds u",
+        .representation = "Simbody's State: a Free or Ball mobilizer's quaternion q and generalized speeds u; a "
+                          "chain: a Ball mobilizer per link (minimal coordinates)",
         .order = v.order,
         .kind = v.kind,
-        .applies = {.families = {"rigid_body"}, .refuses = refusal},
-        // setProjectEveryStep(true): the quaternion is normalised after every step.
+        .applies = {.families = {"rigid_body", "spherical_chain"}, .refuses = refusal},
+        // setProjectEveryStep(true): the quaternion is normalised after every step. On a chain,
+        // minimal coordinates: the joints are kept by construction.
         .claims = {.constraint = Claim::exact},
         .notes = "Physics engine, stepped by Integrator::stepTo to the grid's next time at a fixed step "
                  "(setFixedStepSize), projection every step, no interpolation; the order is the one in Simbody's "

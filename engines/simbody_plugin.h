@@ -13,7 +13,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever a field or a function changes: a plugin of another version is refused. */
-#define RIGIDBENCH_SIMBODY_PLUGIN_ABI 1
+#define RIGIDBENCH_SIMBODY_PLUGIN_ABI 2
 /* The plugin's ELF note (core/plugin_file.hpp). */
 #define RIGIDBENCH_SIMBODY_PLUGIN_STR2(x) #x
 #define RIGIDBENCH_SIMBODY_PLUGIN_STR(x) RIGIDBENCH_SIMBODY_PLUGIN_STR2(x)
@@ -31,12 +31,21 @@ enum rigidbench_simbody_method {
   RIGIDBENCH_SIMBODY_VERLET
 };
 
-typedef struct rigidbench_simbody_body {
+/* One link: a Body::Rigid whose origin is its inboard joint (or, free, any point it moves with). */
+typedef struct rigidbench_simbody_link {
   double mass;
-  double centre[3];      /* centre of mass, body components, from the body origin */
-  double inertia[3][3];  /* about the body origin, body components */
+  double centre[3];      /* centre of mass, link components, from the link's origin */
+  double inertia[3][3];  /* about the link's origin, link components */
+  double joint[3];       /* the link's origin when its joint is at rest: in its parent's frame from the parent's
+                            origin (link 0: in the world) */
+} rigidbench_simbody_link;
+
+/* One body (links = 1) or a chain of links, link i on a Ball mobilizer at its origin in link i - 1. */
+typedef struct rigidbench_simbody_body {
+  int links;
+  const rigidbench_simbody_link* link;
   double gravity[3];     /* world components */
-  int pivot;             /* 1: a ball joint at the body origin (a top); 0: a free body */
+  int pivot;             /* 1: link 0 on a Ball mobilizer at link[0].joint (a top, a pivoted chain); 0: free */
 } rigidbench_simbody_body;
 
 typedef struct rigidbench_simbody_model rigidbench_simbody_model;
@@ -47,13 +56,15 @@ typedef struct rigidbench_simbody_api {
   /* A model of the body stepped by `method`; NULL and a message in err (size n) if Simbody refuses it. */
   rigidbench_simbody_model* (*create)(const rigidbench_simbody_body* body, int method, char* err, int n);
   void (*destroy)(rigidbench_simbody_model* m);
-  /* R: body -> world, row-major; omega: angular velocity, world components; t0: the time. 0, or
-   * nonzero and a message in err. */
-  int (*reset)(rigidbench_simbody_model* m, const double R[9], const double omega[3], double t0, char* err, int n);
+  /* Per link i: R + 9 i its rotation link -> world, row-major, omega + 3 i its angular velocity in world
+   * components; x, v: link 0's origin and its velocity in the world (a free link 0 only); t0: the time.
+   * 0, or nonzero and a message in err. */
+  int (*reset)(rigidbench_simbody_model* m, const double* R, const double* omega, const double x[3], const double v[3],
+               double t0, char* err, int n);
   /* One step of h from t (the grid's t_n); 0, or nonzero and why in err. */
   int (*step)(rigidbench_simbody_model* m, double t, double h, char* err, int n);
   /* The state, as reset takes it; 0, or nonzero and Simbody's message in err. */
-  int (*read)(rigidbench_simbody_model* m, double R[9], double omega[3], char* err, int n);
+  int (*read)(rigidbench_simbody_model* m, double* R, double* omega, double x[3], double v[3], char* err, int n);
   /* Realizations through the acceleration stage since the last reset (force evaluations). */
   unsigned long long (*realizations)(const rigidbench_simbody_model* m);
 } rigidbench_simbody_api;

@@ -442,6 +442,10 @@ TEST_CASE("engines: a step Bullet would clamp is a breakdown", "[engines]") {
 namespace rigidbench {
 namespace {
 
+TEST_CASE("engines: Simbody's chains (a Ball mobilizer per link) converge at first order", "[engines]") {
+  check_chain_engine("simbody_semi_explicit_euler", true);
+}
+
 TEST_CASE("engines: Simbody's state conventions (world angular velocity through its own setters)", "[engines]") {
   // Free and Ball mobilizers.
   check_round_trip_and_one_step("simbody_rk3", 1e-12);
