@@ -9,7 +9,9 @@
 // pair's breakdown (integrators/integrate.hpp, "Isolated schemes").
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "../problems/families/spherical_chain.hpp"
 #include "dart_plugin.h"
 #include "engine_plugin.hpp"
 #include "engine_body.hpp"
@@ -27,18 +29,29 @@ const rigidbench_dart_api& plugin() {
        .from_bindir = RIGIDBENCH_DART_PLUGIN_FROM_BINDIR, .built = RIGIDBENCH_DART_PLUGIN_BUILT});
 }
 
+/// One body (a FreeJoint, or a BallJoint at a top's pivot) or a chain of links on BallJoints at their
+/// inboard joints (minimal coordinates: the joints cannot come apart; x and v are placed by them).
 class DartStep final : public AnyIntegrator {
  public:
   DartStep(const Problem& p, const SchemeInfo& info) : api_(&plugin()), info_(&info) {
-    const EngineBody b = body_of(p);
     rigidbench_dart_body d{};
-    d.mass = b.mass;
-    for (int i = 0; i < 3; ++i) {
-      d.centre[i] = b.centre[i];
-      d.gravity[i] = b.gravity[i];
-      for (int j = 0; j < 3; ++j) d.central_inertia[i][j] = b.central_inertia(i, j);
+    if (p.of_family("spherical_chain")) {
+      chain_ = &chain_data(p);
+      const EngineChain c = chain_of(p);
+      for (std::size_t i = 0; i < c.links.size(); ++i) {
+        const EngineLink& l = c.links[i];
+        links_.push_back(link(l.mass, l.centre, l.central_inertia, i > 0 ? c.links[i - 1].child : c.pivot.value_or(Vec3::Zero())));
+      }
+      set(d.gravity, c.gravity);
+      d.pivot = c.pivot ? 1 : 0;
+    } else {
+      const EngineBody b = body_of(p);
+      links_.push_back(link(b.mass, b.centre, b.central_inertia, Vec3::Zero()));
+      set(d.gravity, b.gravity);
+      d.pivot = b.pivot ? 1 : 0;
     }
-    d.pivot = b.pivot ? 1 : 0;
+    d.links = int(links_.size());
+    d.link = links_.data();
     char err[256] = "";
     world_ = api_->create(&d, err, int(sizeof err));
     if (!world_) throw InputError(cat("DART: ", err));
@@ -49,13 +62,14 @@ class DartStep final : public AnyIntegrator {
 
   const SchemeInfo& info() const override { return *info_; }
 
+  // Each link's rotation and its angular velocity in world components, omega = R W, and a free chain's
+  // link 0 origin (its centre of mass) and velocity.
   void reset(const State& x0, double t0) override {
-    const Mat3& R = x0.body().R;
-    const Vec3 w = R * x0.body().W;  // omega = R W, world components
-    double r[9], o[3] = {w.x(), w.y(), w.z()};
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) r[3 * i + j] = R(i, j);
-    api_->reset(world_, r, o, t0);
+    std::vector<double> r, o;
+    pack_attitudes(x0, r, o);
+    double x[3] = {0, 0, 0}, v[3] = {0, 0, 0};
+    if (chain_) set(x, x0.bodies[0].x), set(v, x0.bodies[0].v);
+    api_->reset(world_, r.data(), o.data(), x, v, t0);
   }
 
   StepStatus step(double, double h) override {
@@ -65,21 +79,37 @@ class DartStep final : public AnyIntegrator {
   }
 
   void read(State& x) const override {
-    double r[9], o[3];
-    api_->read(world_, r, o);
-    Mat3 R;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) R(i, j) = r[3 * i + j];
-    x.body().R = R;
-    x.body().W = R.transpose() * Vec3(o[0], o[1], o[2]);
+    std::vector<double> r(9 * links_.size()), o(3 * links_.size());
+    double p[3], v[3];
+    api_->read(world_, r.data(), o.data(), p, v);
+    unpack_attitudes(r, o, x);
+    if (!chain_) return;
+    x.bodies[0].x = Vec3(p[0], p[1], p[2]);
+    x.bodies[0].v = Vec3(v[0], v[1], v[2]);
+    place_chain(*chain_, x);
   }
 
   Counters counters() const override { return {}; }
   std::optional<NewtonSystem> newton_system(double, double) override { return std::nullopt; }
 
  private:
+  static void set(double (&to)[3], const Vec3& v) {
+    for (int i = 0; i < 3; ++i) to[i] = v[i];
+  }
+  static rigidbench_dart_link link(double mass, const Vec3& centre, const Mat3& central_inertia, const Vec3& joint) {
+    rigidbench_dart_link l{};
+    l.mass = mass;
+    set(l.centre, centre);
+    set(l.joint, joint);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) l.central_inertia[i][j] = central_inertia(i, j);
+    return l;
+  }
+
   const rigidbench_dart_api* api_;
   const SchemeInfo* info_;
+  const ChainData* chain_ = nullptr;  // a spherical_chain's joints
+  std::vector<rigidbench_dart_link> links_;
   rigidbench_dart_world* world_ = nullptr;
 };
 
@@ -98,11 +128,12 @@ void register_dart() {
                          "algorithm, velocities integrated, then the joint positions with the new velocities "
                          "(Joint::integratePositions: the exponential map of h W for a ball or free joint)")),
       .representation = "DART's Skeleton: a FreeJoint's or BallJoint's positions (rotation logarithm) and body-frame "
-                        "velocities",
+                        "velocities; a chain: a BallJoint per link (minimal coordinates)",
       .order = 1,
       .kind = SchemeKind::semi_implicit,
-      .applies = {.families = {"rigid_body"}, .refuses = refusal},
-      // The rotation is advanced by R exp(h W): on SO(3) to rounding.
+      .applies = {.families = {"rigid_body", "spherical_chain"}, .refuses = refusal},
+      // The rotation is advanced by R exp(h W): on SO(3) to rounding. On a chain, minimal coordinates:
+      // the joints are kept by construction.
       .claims = {.constraint = Claim::exact},
       .notes = "Physics engine, one World::step per step of the grid (setTimeStep to the grid's h); DART documents "
                "no order: 1 is the semi-implicit Euler update its World::step performs. Runs in a child process "

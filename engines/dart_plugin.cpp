@@ -3,7 +3,8 @@
 // Debian ships it (libdart-dev), one world holding the body a DART user writes for these problems.
 //
 // A Skeleton with one BodyNode on a FreeJoint (a torque-free body) or a BallJoint at the pivot (a
-// top); the body's Inertia(mass, centre of mass, moment about the centre of mass); gravity as the
+// top), or a chain of BodyNodes each on a BallJoint at its inboard joint in its parent (link 0 on a
+// BallJoint at the pivot, or free); each body's Inertia(mass, centre of mass, moment about the centre of mass); gravity as the
 // problem's field. Nothing else is on: no shape nodes (so no collision), joint damping, spring
 // stiffness, Coulomb friction and position limits are DART's defaults, 0 and off.
 //
@@ -18,7 +19,10 @@
 #include <dart/simulation/World.hpp>
 
 #include <cstdio>
+#include <memory>
+#include <string>
 #include <exception>
+#include <vector>
 
 #include "../core/plugin_file.hpp"
 #include "dart_plugin.h"
@@ -40,33 +44,58 @@ void message(char* err, int n, const char* what) {
 struct rigidbench_dart_world {
   dart::simulation::WorldPtr world;
   dart::dynamics::SkeletonPtr skeleton;
-  BodyNode* body = nullptr;
+  std::vector<BodyNode*> bodies;  // link i's
   bool pivot = false;
 };
 
 namespace {
 
+/// The link's Inertia, or false where DART refuses it (Inertia::verify).
+bool set_inertia(BodyNode* body, const rigidbench_dart_link& l) {
+  Eigen::Matrix3d Jc;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) Jc(i, j) = l.central_inertia[i][j];
+  const dart::dynamics::Inertia inertia(l.mass, Eigen::Vector3d(l.centre[0], l.centre[1], l.centre[2]), Jc);
+  if (!inertia.verify(false)) return false;
+  body->setInertia(inertia);
+  return true;
+}
+
 rigidbench_dart_world* create(const rigidbench_dart_body* b, char* err, int n) {
   try {
-    auto w = new rigidbench_dart_world;
+    auto w = std::make_unique<rigidbench_dart_world>();
     w->pivot = b->pivot != 0;
     w->skeleton = dart::dynamics::Skeleton::create("body");
-    w->body = w->pivot ? w->skeleton->createJointAndBodyNodePair<BallJoint>().second
-                       : w->skeleton->createJointAndBodyNodePair<FreeJoint>().second;
-    Eigen::Matrix3d Jc;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) Jc(i, j) = b->central_inertia[i][j];
-    const dart::dynamics::Inertia inertia(b->mass, Eigen::Vector3d(b->centre[0], b->centre[1], b->centre[2]), Jc);
-    if (!inertia.verify(false)) {
-      delete w;
-      message(err, n, "DART refuses the inertia (Inertia::verify)");
-      return nullptr;
+    for (int i = 0; i < b->links; ++i) {
+      const rigidbench_dart_link& l = b->link[i];
+      // The joint sits at the link's origin, at l.joint in its parent's frame (or the world's).
+      Eigen::Isometry3d to_joint = Eigen::Isometry3d::Identity();
+      to_joint.translation() = Eigen::Vector3d(l.joint[0], l.joint[1], l.joint[2]);
+      BodyNode* parent = i > 0 ? w->bodies.back() : nullptr;
+      BodyNode* body;
+      // Names of their own: DART renames a duplicate with a message on standard output.
+      BodyNode::Properties bp;
+      bp.mName = "link " + std::to_string(i);
+      if (i > 0 || w->pivot) {
+        BallJoint::Properties jp;
+        jp.mName = "joint " + std::to_string(i);
+        jp.mT_ParentBodyToJoint = to_joint;
+        body = w->skeleton->createJointAndBodyNodePair<BallJoint>(parent, jp, bp).second;
+      } else {
+        FreeJoint::Properties jp;
+        jp.mName = "joint 0";
+        body = w->skeleton->createJointAndBodyNodePair<FreeJoint>(parent, jp, bp).second;
+      }
+      if (!set_inertia(body, l)) {
+        message(err, n, "DART refuses the inertia (Inertia::verify)");
+        return nullptr;
+      }
+      w->bodies.push_back(body);
     }
-    w->body->setInertia(inertia);
     w->world = dart::simulation::World::create("rigidbench");
     w->world->setGravity(Eigen::Vector3d(b->gravity[0], b->gravity[1], b->gravity[2]));
     w->world->addSkeleton(w->skeleton);
-    return w;
+    return w.release();
   } catch (const std::exception& e) {
     message(err, n, e.what());
     return nullptr;
@@ -75,27 +104,37 @@ rigidbench_dart_world* create(const rigidbench_dart_body* b, char* err, int n) {
 
 void destroy(rigidbench_dart_world* w) { delete w; }
 
-// The joint's generalized coordinates, set through DART's own conversions: a BallJoint's positions
-// are the rotation's logarithm and its velocities the body's angular velocity in body components;
-// a FreeJoint's are the pose (rotation's logarithm, translation) and the spatial velocity in body
-// components [W; v] (DART's FreeJoint and BallJoint documentation). The conventions test reads the
-// angular velocity back in world components through BodyNode::getAngularVelocity.
-void reset(rigidbench_dart_world* w, const double R[9], const double omega[3], double t) {
-  Eigen::Matrix3d Rm;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) Rm(i, j) = R[3 * i + j];
-  const Eigen::Vector3d W = Rm.transpose() * Eigen::Vector3d(omega[0], omega[1], omega[2]);
-  auto* joint = w->body->getParentJoint();
-  if (w->pivot) {
-    joint->setPositions(BallJoint::convertToPositions(Rm));
-    joint->setVelocities(W);
-  } else {
-    Eigen::Isometry3d tf = Eigen::Isometry3d::Identity();
-    tf.linear() = Rm;
-    joint->setPositions(FreeJoint::convertToPositions(tf));
-    Eigen::Vector6d V = Eigen::Vector6d::Zero();
-    V.head<3>() = W;
-    joint->setVelocities(V);
+// The joints' generalized coordinates, set through DART's own conversions: a BallJoint's positions are
+// the logarithm of the child's rotation relative to its parent (R_parent^T R_link: the joint's
+// transforms are translations) and its velocities the child's angular velocity relative to its parent,
+// in child components, W_i - R_i^T R_parent W_parent; a FreeJoint's are the pose (rotation's logarithm,
+// translation) and the spatial velocity in body components [W; R^T v] (DART's FreeJoint and BallJoint
+// documentation). The conventions and chain tests read them back through BodyNode's world frame and velocities.
+void reset(rigidbench_dart_world* w, const double* R, const double* omega, const double x[3], const double v[3], double t) {
+  Eigen::Matrix3d parent = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d W_parent = Eigen::Vector3d::Zero();  // the parent's angular velocity, its own components
+  for (std::size_t k = 0; k < w->bodies.size(); ++k) {
+    Eigen::Matrix3d Rm;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) Rm(i, j) = R[9 * k + std::size_t(3 * i + j)];
+    const Eigen::Vector3d W = Rm.transpose() * Eigen::Vector3d(omega[3 * k], omega[3 * k + 1], omega[3 * k + 2]);
+    const Eigen::Matrix3d rel = parent.transpose() * Rm;
+    auto* joint = w->bodies[k]->getParentJoint();
+    if (k > 0 || w->pivot) {
+      joint->setPositions(BallJoint::convertToPositions(rel));
+      joint->setVelocities(Eigen::Vector3d(W - rel.transpose() * W_parent));
+    } else {
+      Eigen::Isometry3d tf = Eigen::Isometry3d::Identity();
+      tf.linear() = Rm;
+      tf.translation() = Eigen::Vector3d(x[0], x[1], x[2]);
+      joint->setPositions(FreeJoint::convertToPositions(tf));
+      Eigen::Vector6d V;
+      V.head<3>() = W;
+      V.tail<3>() = Rm.transpose() * Eigen::Vector3d(v[0], v[1], v[2]);
+      joint->setVelocities(V);
+    }
+    parent = Rm;
+    W_parent = W;
   }
   w->world->setTime(t);
 }
@@ -111,14 +150,18 @@ int step(rigidbench_dart_world* w, double h, char* err, int n) {
   }
 }
 
-// The body's own frame after the step (BodyNode::getWorldTransform), not a pose cached before it.
-void read(const rigidbench_dart_world* w, double R[9], double omega[3]) {
-  const Eigen::Matrix3d Rm = w->body->getWorldTransform().linear();
-  const Eigen::Vector3d o = w->body->getAngularVelocity();  // relative to and in the world frame
-  for (int i = 0; i < 3; ++i) {
-    omega[i] = o[i];
-    for (int j = 0; j < 3; ++j) R[3 * i + j] = Rm(i, j);
+// Each body's own frame after the step (BodyNode::getWorldTransform), not a pose cached before it.
+void read(const rigidbench_dart_world* w, double* R, double* omega, double x[3], double v[3]) {
+  for (std::size_t k = 0; k < w->bodies.size(); ++k) {
+    const Eigen::Matrix3d Rm = w->bodies[k]->getWorldTransform().linear();
+    const Eigen::Vector3d o = w->bodies[k]->getAngularVelocity();  // relative to and in the world frame
+    for (int i = 0; i < 3; ++i) {
+      omega[3 * k + std::size_t(i)] = o[i];
+      for (int j = 0; j < 3; ++j) R[9 * k + std::size_t(3 * i + j)] = Rm(i, j);
+    }
   }
+  const Eigen::Vector3d p = w->bodies[0]->getWorldTransform().translation(), u = w->bodies[0]->getLinearVelocity();
+  for (int i = 0; i < 3; ++i) x[i] = p[i], v[i] = u[i];
 }
 
 const rigidbench_dart_api kApi{RIGIDBENCH_DART_PLUGIN_ABI, DART_VERSION, create, destroy, reset, step, read};

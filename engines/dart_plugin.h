@@ -14,19 +14,28 @@ extern "C" {
 #endif
 
 /* Bumped whenever a field or a function changes: a plugin of another version is refused. */
-#define RIGIDBENCH_DART_PLUGIN_ABI 1
+#define RIGIDBENCH_DART_PLUGIN_ABI 2
 /* The plugin's ELF note (core/plugin_file.hpp): read before dlopen, so that a library that is not
  * this plugin is refused before any of its code runs. */
 #define RIGIDBENCH_DART_PLUGIN_STR2(x) #x
 #define RIGIDBENCH_DART_PLUGIN_STR(x) RIGIDBENCH_DART_PLUGIN_STR2(x)
 #define RIGIDBENCH_DART_PLUGIN_NOTE "dart-plugin " RIGIDBENCH_DART_PLUGIN_STR(RIGIDBENCH_DART_PLUGIN_ABI)
 
-typedef struct rigidbench_dart_body {
+/* One link: a BodyNode whose origin is its inboard joint (or, free, any point it moves with). */
+typedef struct rigidbench_dart_link {
   double mass;
-  double centre[3];             /* centre of mass from the body origin, body components */
-  double central_inertia[3][3]; /* about the centre of mass, body components */
+  double centre[3];             /* centre of mass from the link's origin, link components */
+  double central_inertia[3][3]; /* about the centre of mass, link components */
+  double joint[3];              /* the link's origin when its joint is at rest: in its parent's frame from the
+                                   parent's origin (link 0: in the world) */
+} rigidbench_dart_link;
+
+/* One body (links = 1) or a chain, link i on a BallJoint at its origin in link i - 1. */
+typedef struct rigidbench_dart_body {
+  int links;
+  const rigidbench_dart_link* link;
   double gravity[3];            /* world components */
-  int pivot;                    /* 1: a ball joint at the body origin (a top); 0: a free body */
+  int pivot;                    /* 1: link 0 on a BallJoint at link[0].joint (a top, a pivoted chain); 0: free */
 } rigidbench_dart_body;
 
 typedef struct rigidbench_dart_world rigidbench_dart_world;
@@ -37,11 +46,13 @@ typedef struct rigidbench_dart_api {
   /* A world with the body; NULL and a message in err (size n) if DART refuses it. */
   rigidbench_dart_world* (*create)(const rigidbench_dart_body* body, char* err, int n);
   void (*destroy)(rigidbench_dart_world* w);
-  /* R: body -> world, row-major; omega: angular velocity, world components; t: the world's time. */
-  void (*reset)(rigidbench_dart_world* w, const double R[9], const double omega[3], double t);
+  /* Per link i: R + 9 i its rotation link -> world, row-major, omega + 3 i its angular velocity in world
+   * components; x, v: link 0's origin and its velocity in the world (a free link 0 only); t: the time. */
+  void (*reset)(rigidbench_dart_world* w, const double* R, const double* omega, const double x[3], const double v[3],
+                double t);
   /* One World::step of h; 0, or nonzero and a message in err. */
   int (*step)(rigidbench_dart_world* w, double h, char* err, int n);
-  void (*read)(const rigidbench_dart_world* w, double R[9], double omega[3]);
+  void (*read)(const rigidbench_dart_world* w, double* R, double* omega, double x[3], double v[3]);
 } rigidbench_dart_api;
 
 /* The one symbol the plugin exports. */

@@ -98,6 +98,32 @@ EngineChain chain_of(const Problem& p) {
   return c;
 }
 
+void pack_attitudes(const State& s, std::vector<double>& R, std::vector<double>& omega) {
+  const std::size_t n = s.bodies.size();
+  R.resize(9 * n);
+  omega.resize(3 * n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const Mat3& Rk = s.bodies[k].R;
+    const Vec3 w = Rk * s.bodies[k].W;
+    for (int i = 0; i < 3; ++i) {
+      omega[3 * k + std::size_t(i)] = w[i];
+      for (int j = 0; j < 3; ++j) R[9 * k + std::size_t(3 * i + j)] = Rk(i, j);
+    }
+  }
+}
+
+void unpack_attitudes(const std::vector<double>& R, const std::vector<double>& omega, State& s) {
+  const std::size_t n = R.size() / 9;
+  s.bodies.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    Mat3 Rk;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) Rk(i, j) = R[9 * k + std::size_t(3 * i + j)];
+    s.bodies[k].R = Rk;
+    s.bodies[k].W = Rk.transpose() * Vec3(omega[3 * k], omega[3 * k + 1], omega[3 * k + 2]);
+  }
+}
+
 EngineBody body_of(const Problem& p) {
   if (std::string why = refusal(p); !why.empty()) throw InputError(cat("problem '", p.name, "': ", why));
   return body_of_unchecked(p);

@@ -54,6 +54,12 @@ struct EngineChain {
 /// The chain of a spherical_chain problem; precondition: refusal(p) is empty.
 EngineChain chain_of(const Problem& p);
 
+/// The attitudes of s row-major (R + 9 i, body i's rotation body -> world) and its angular velocities in
+/// world components (omega + 3 i: R_i W_i), as the plugin engines (Simbody, DART) take them.
+void pack_attitudes(const State& s, std::vector<double>& R, std::vector<double>& omega);
+/// Their inverse: every body's R and W in s, resized to R.size() / 9 bodies.
+void unpack_attitudes(const std::vector<double>& R, const std::vector<double>& omega, State& s);
+
 /// Principal moments of a symmetric inertia, ascending.
 Vec3 principal_moments(const Mat3& J);
 

@@ -101,16 +101,8 @@ class Simbody final : public AnyIntegrator {
   // link 0 origin (its centre of mass) and velocity (the model sets them through Simbody's own
   // setters: no convention of the mobilizers' q and u is assumed).
   void reset(const State& x0, double t0) override {
-    const std::size_t n = links_.size();
-    std::vector<double> r(9 * n), o(3 * n);
-    for (std::size_t k = 0; k < n; ++k) {
-      const Mat3& R = x0.bodies[k].R;
-      const Vec3 w = R * x0.bodies[k].W;
-      for (int i = 0; i < 3; ++i) {
-        o[3 * k + std::size_t(i)] = w[i];
-        for (int j = 0; j < 3; ++j) r[9 * k + std::size_t(3 * i + j)] = R(i, j);
-      }
-    }
+    std::vector<double> r, o;
+    pack_attitudes(x0, r, o);
     double x[3] = {0, 0, 0}, v[3] = {0, 0, 0};
     if (chain_) set(x, x0.bodies[0].x), set(v, x0.bodies[0].v);
     char err[512] = "";
@@ -128,19 +120,11 @@ class Simbody final : public AnyIntegrator {
   // driver makes it the pair's breakdown (integrators/integrate.hpp). A chain's positions and their
   // velocities are placed by its joints from the attitudes read (and link 0's centre of mass).
   void read(State& x) const override {
-    const std::size_t n = links_.size();
-    std::vector<double> r(9 * n), o(3 * n);
+    std::vector<double> r(9 * links_.size()), o(3 * links_.size());
     double p[3], v[3];
     char err[512] = "";
     if (api_->read(model_, r.data(), o.data(), p, v, err, sizeof err) != 0) throw std::runtime_error(cat("Simbody: ", err));
-    x.bodies.resize(n);
-    for (std::size_t k = 0; k < n; ++k) {
-      Mat3 R;
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) R(i, j) = r[9 * k + std::size_t(3 * i + j)];
-      x.bodies[k].R = R;
-      x.bodies[k].W = R.transpose() * Vec3(o[3 * k], o[3 * k + 1], o[3 * k + 2]);
-    }
+    unpack_attitudes(r, o, x);
     if (!chain_) return;
     x.bodies[0].x = Vec3(p[0], p[1], p[2]);
     x.bodies[0].v = Vec3(v[0], v[1], v[2]);

@@ -538,6 +538,10 @@ TEST_CASE("engines: Simbody's Feldberg and Verlet orders are local orders, repro
 namespace rigidbench {
 namespace {
 
+TEST_CASE("engines: DART's chains (a BallJoint per link) converge at first order", "[engines]") {
+  check_chain_engine("dart_step", true);
+}
+
 TEST_CASE("engines: DART's state conventions (body-frame joint velocities, the body's own frame read back)",
           "[engines]") {
   // FreeJoint and BallJoint; the step turns the body with the new velocity (World::step is
