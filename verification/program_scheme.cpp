@@ -237,6 +237,10 @@ std::vector<ProgramDeclaration> read_program_declarations(const std::string& fil
       merged.erase("variants");
       for (const auto& [k, val] : var.items()) merged[k] = val;
       if (prog.contains("args") && var.contains("args")) {
+        // The program's args, then the variant's: both arrays (a string here once ended the process
+        // in nlohmann's push_back, found by fuzz/program_declaration.cpp).
+        for (const auto& [which, a] : {std::pair{at, &prog["args"]}, std::pair{vat, &var["args"]}})
+          if (!a->is_array()) throw InputError(cat(which, ".args: expected an array of strings"));
         merged["args"] = prog["args"];
         for (const json& a : var["args"]) merged["args"].push_back(a);
       }
