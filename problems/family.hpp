@@ -132,6 +132,10 @@ class Family {
   virtual bool momenta(const Problem& /*p*/, const State& /*s*/, std::vector<BodyMomenta>& /*m*/) const { return false; }
   /// Its inverse: the velocities W (and v) of s from its attitudes (and positions) and the momenta m.
   virtual void velocities(const Problem& /*p*/, const std::vector<BodyMomenta>& /*m*/, State& /*s*/) const {}
+  /// Whether body b's position is one of the canonical coordinates of momenta() (its conjugate: P): every
+  /// body's of a translating family by default; a chain's positions follow from its attitudes, and only a
+  /// free chain's body 0 has one of its own.
+  virtual bool canonical_position(const Problem& /*p*/, std::size_t /*b*/) const { return translating(); }
 
   /// Catalogue problems of this family that the catalogue lists after the built-in ones (catalogue.hpp).
   virtual std::vector<CatalogueEntry> catalogue() const { return {}; }

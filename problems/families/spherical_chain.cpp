@@ -210,6 +210,57 @@ class SphericalChain final : public Family {
     return g;
   }
   double length_scale(const Problem& p) const override { return chain_length(chain_data(p)); }
+
+  // The Legendre transform of the chain's Lagrangian on SO(3)^n (x SE(3)'s translation for a free
+  // chain's body 0), L = sum (W_j . J_j W_j + m_i |v_i|^2) / 2 - U with v_i = v_base - sum_j R_j hat(c_ij)
+  // W_j (chain_offset; v_base the free chain's body 0 velocity, zero on a pivot): the left-trivialised
+  // momenta Pi_j = dL/dW_j = J_j W_j + sum_i m_i hat(c_ij) R_j^T v_i and, free, P = dL/dv_base = sum m_i
+  // v_i. The symplecticity check differences the step in these coordinates (verification/structure.cpp).
+  bool canonical_position(const Problem& p, std::size_t b) const override { return b == 0 && !chain_data(p).pivot; }
+  bool momenta(const Problem& p, const State& s, std::vector<BodyMomenta>& m) const override {
+    const ChainData& d = chain_data(p);
+    const std::size_t n = s.bodies.size();
+    m.assign(n, BodyMomenta{});
+    for (std::size_t j = 0; j < n; ++j) {
+      m[j].Pi = p.inertia(j) * s.bodies[j].W;
+      for (std::size_t i = j; i < n; ++i)
+        m[j].Pi += p.bodies[i].mass * so3::hat(chain_offset(d, i, j)) * (s.bodies[j].R.transpose() * s.bodies[i].v);
+      if (!d.pivot) m[0].P += p.bodies[j].mass * s.bodies[j].v;
+    }
+    return true;
+  }
+  // Its inverse: the mass matrix of (W_0 .. W_n-1 [, v_base]) solved for the momenta, then the
+  // positions and velocities placed by the joints.
+  void velocities(const Problem& p, const std::vector<BodyMomenta>& m, State& s) const override {
+    const ChainData& d = chain_data(p);
+    const int n = int(s.bodies.size()), dim = 3 * n + (d.pivot ? 0 : 3);
+    // v_i = v_base + sum_k B_ik W_k with B_ik = -R_k hat(c_ik).
+    const auto B = [&](int i, int k) -> Mat3 {
+      return -s.bodies[std::size_t(k)].R * so3::hat(chain_offset(d, std::size_t(i), std::size_t(k)));
+    };
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(dim, dim);
+    Eigen::VectorXd rhs(dim);
+    for (int j = 0; j < n; ++j) {
+      rhs.segment<3>(3 * j) = m[std::size_t(j)].Pi;
+      A.block<3, 3>(3 * j, 3 * j) = p.inertia(std::size_t(j));
+    }
+    for (int i = 0; i < n; ++i) {
+      const double mi = p.bodies[std::size_t(i)].mass;
+      for (int j = 0; j <= i; ++j) {
+        for (int k = 0; k <= i; ++k) A.block<3, 3>(3 * j, 3 * k) += mi * B(i, j).transpose() * B(i, k);
+        if (!d.pivot) {
+          A.block<3, 3>(3 * j, 3 * n) += mi * B(i, j).transpose();
+          A.block<3, 3>(3 * n, 3 * j) += mi * B(i, j);
+        }
+      }
+      if (!d.pivot) A.block<3, 3>(3 * n, 3 * n) += mi * Mat3::Identity();
+    }
+    if (!d.pivot) rhs.segment<3>(3 * n) = m[0].P;
+    const Eigen::VectorXd u = A.ldlt().solve(rhs);
+    for (int j = 0; j < n; ++j) s.bodies[std::size_t(j)].W = u.segment<3>(3 * j);
+    if (!d.pivot) s.bodies[0].v = u.segment<3>(3 * n);
+    place_chain(d, s);
+  }
   double energy(const Problem& p, const State& s) const override { return chain_energy(p, s); }
   std::vector<std::string> formulations(const Problem&) const override { return {"chain_minimal", "chain_maximal"}; }
 
