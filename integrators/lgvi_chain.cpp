@@ -27,17 +27,11 @@ void LgviChain::reset(const State& x0) {
   place_chain(*d_, s);  // velocities on the chain's tangent space
   const std::size_t N = 3 * n_ + (free_ ? 3 : 0);
   velocity_.resize(Eigen::Index(N));
-  P_.setZero();
   for (std::size_t i = 0; i < n_; ++i) {
     R_[i] = s.bodies[i].R;
-    P_ += p_->bodies[i].mass * s.bodies[i].v;
     velocity_.segment<3>(3 * i) = s.bodies[i].W;
   }
-  for (std::size_t j = 0; j < n_; ++j) {
-    Pi_[j] = p_->inertia(j) * s.bodies[j].W;
-    for (std::size_t i = j; i < n_; ++i)
-      Pi_[j] += p_->bodies[i].mass * c_[i][j].cross(R_[j].transpose() * s.bodies[i].v);
-  }
+  chain_momenta(*p_, s, Pi_, P_);
   base_ = free_ ? s.bodies[0].x : *d_->pivot;
   if (free_) velocity_.tail<3>() = s.bodies[0].v;
   moments(R_, M_);
@@ -148,29 +142,12 @@ StepStatus LgviChain::step(double h, Counters& counters) {
 }
 
 void LgviChain::read(State& x) const {
-  // W and v_0 from the momenta by the chain's mass matrix (the continuous Legendre transform):
-  // Pi_j = J_j W_j + sum_l K_jl W_l (+ hat(mc_j) R_j^T v_0), P = sum_l -R_l hat(mc_l) W_l + m v_0, with
-  // K_jl = -sum_{i >= max(j,l)} m_i hat(c_ij) R_j^T R_l hat(c_il).
+  // W and v_0 from the momenta by the chain's mass matrix (the continuous Legendre transform).
   const Eigen::Index N = velocity_.size();
-  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(N, N);
   Eigen::VectorXd rhs(N);
-  for (std::size_t j = 0; j < n_; ++j) {
-    K.block<3, 3>(3 * j, 3 * j) = p_->inertia(j);
-    rhs.segment<3>(3 * j) = Pi_[j];
-    for (std::size_t l = 0; l < n_; ++l)
-      for (std::size_t i = std::max(j, l); i < n_; ++i)
-        K.block<3, 3>(3 * j, 3 * l) -=
-            p_->bodies[i].mass * so3::hat(c_[i][j]) * R_[j].transpose() * R_[l] * so3::hat(c_[i][l]);
-    if (free_) {
-      K.block<3, 3>(3 * j, N - 3) = so3::hat(mc_[j]) * R_[j].transpose();
-      K.block<3, 3>(N - 3, 3 * j) = -R_[j] * so3::hat(mc_[j]);
-    }
-  }
-  if (free_) {
-    K.bottomRightCorner<3, 3>() = mass_ * Mat3::Identity();
-    rhs.tail<3>() = P_;
-  }
-  const Eigen::VectorXd u = K.ldlt().solve(rhs);
+  for (std::size_t j = 0; j < n_; ++j) rhs.segment<3>(3 * j) = Pi_[j];
+  if (free_) rhs.tail<3>() = P_;
+  const Eigen::VectorXd u = chain_mass_matrix(*p_, R_).ldlt().solve(rhs);
   x.bodies.resize(n_);
   for (std::size_t j = 0; j < n_; ++j) {
     x.bodies[j].R = R_[j];

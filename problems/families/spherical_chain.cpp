@@ -2,6 +2,7 @@
 // invariants, problem-file section and catalogue problems.
 #include "spherical_chain.hpp"
 
+#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 
@@ -30,6 +31,43 @@ Vec3 chain_offset(const ChainData& d, std::size_t i, std::size_t j) {
   if (j > i) return Vec3::Zero();
   const Vec3 a = j > 0 || d.pivot ? d.inboard[j] : Vec3(Vec3::Zero());
   return j < i ? Vec3(d.outboard[j] - a) : Vec3(-a);
+}
+
+void chain_momenta(const Problem& p, const State& s, std::vector<Vec3>& Pi, Vec3& P) {
+  const ChainData& d = chain_data(p);
+  const std::size_t n = s.bodies.size();
+  Pi.resize(n);
+  P.setZero();
+  for (std::size_t j = 0; j < n; ++j) {
+    Pi[j] = p.inertia(j) * s.bodies[j].W;
+    for (std::size_t i = j; i < n; ++i)
+      Pi[j] += p.bodies[i].mass * chain_offset(d, i, j).cross(s.bodies[j].R.transpose() * s.bodies[i].v);
+    if (!d.pivot) P += p.bodies[j].mass * s.bodies[j].v;
+  }
+}
+
+Eigen::MatrixXd chain_mass_matrix(const Problem& p, const std::vector<Mat3>& R) {
+  const ChainData& d = chain_data(p);
+  const std::size_t n = R.size();
+  const Eigen::Index N = Eigen::Index(3 * n + (d.pivot ? 0 : 3));
+  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(N, N);
+  double mass = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    K.block<3, 3>(Eigen::Index(3 * j), Eigen::Index(3 * j)) = p.inertia(j);
+    Vec3 mc = Vec3::Zero();
+    for (std::size_t i = j; i < n; ++i) mc += p.bodies[i].mass * chain_offset(d, i, j);
+    for (std::size_t l = 0; l < n; ++l)
+      for (std::size_t i = std::max(j, l); i < n; ++i)
+        K.block<3, 3>(Eigen::Index(3 * j), Eigen::Index(3 * l)) -= p.bodies[i].mass * so3::hat(chain_offset(d, i, j)) *
+                                                                   R[j].transpose() * R[l] * so3::hat(chain_offset(d, i, l));
+    if (!d.pivot) {
+      K.block<3, 3>(Eigen::Index(3 * j), N - 3) = so3::hat(mc) * R[j].transpose();
+      K.block<3, 3>(N - 3, Eigen::Index(3 * j)) = -R[j] * so3::hat(mc);
+    }
+    mass += p.bodies[j].mass;
+  }
+  if (!d.pivot) K.bottomRightCorner<3, 3>() = mass * Mat3::Identity();
+  return K;
 }
 
 double joint_separation(const ChainData& d, const State& s) {
@@ -211,54 +249,33 @@ class SphericalChain final : public Family {
   }
   double length_scale(const Problem& p) const override { return chain_length(chain_data(p)); }
 
-  // The Legendre transform of the chain's Lagrangian on SO(3)^n (x SE(3)'s translation for a free
-  // chain's body 0), L = sum (W_j . J_j W_j + m_i |v_i|^2) / 2 - U with v_i = v_base - sum_j R_j hat(c_ij)
-  // W_j (chain_offset; v_base the free chain's body 0 velocity, zero on a pivot): the left-trivialised
-  // momenta Pi_j = dL/dW_j = J_j W_j + sum_i m_i hat(c_ij) R_j^T v_i and, free, P = dL/dv_base = sum m_i
-  // v_i. The symplecticity check differences the step in these coordinates (verification/structure.cpp).
+  // The Legendre transform of the chain's Lagrangian (chain_momenta, chain_mass_matrix): the
+  // symplecticity check differences the step in these coordinates (verification/structure.cpp).
   bool canonical_position(const Problem& p, std::size_t b) const override { return b == 0 && !chain_data(p).pivot; }
   bool momenta(const Problem& p, const State& s, std::vector<BodyMomenta>& m) const override {
-    const ChainData& d = chain_data(p);
-    const std::size_t n = s.bodies.size();
-    m.assign(n, BodyMomenta{});
-    for (std::size_t j = 0; j < n; ++j) {
-      m[j].Pi = p.inertia(j) * s.bodies[j].W;
-      for (std::size_t i = j; i < n; ++i)
-        m[j].Pi += p.bodies[i].mass * so3::hat(chain_offset(d, i, j)) * (s.bodies[j].R.transpose() * s.bodies[i].v);
-      if (!d.pivot) m[0].P += p.bodies[j].mass * s.bodies[j].v;
-    }
+    std::vector<Vec3> Pi;
+    Vec3 P;
+    chain_momenta(p, s, Pi, P);
+    m.assign(s.bodies.size(), BodyMomenta{});
+    for (std::size_t j = 0; j < Pi.size(); ++j) m[j].Pi = Pi[j];
+    if (!chain_data(p).pivot) m[0].P = P;
     return true;
   }
-  // Its inverse: the mass matrix of (W_0 .. W_n-1 [, v_base]) solved for the momenta, then the
-  // positions and velocities placed by the joints.
+  // Its inverse: the mass matrix solved for the velocities, the positions and velocities then placed by
+  // the joints.
   void velocities(const Problem& p, const std::vector<BodyMomenta>& m, State& s) const override {
     const ChainData& d = chain_data(p);
-    const int n = int(s.bodies.size()), dim = 3 * n + (d.pivot ? 0 : 3);
-    // v_i = v_base + sum_k B_ik W_k with B_ik = -R_k hat(c_ik).
-    const auto B = [&](int i, int k) -> Mat3 {
-      return -s.bodies[std::size_t(k)].R * so3::hat(chain_offset(d, std::size_t(i), std::size_t(k)));
-    };
-    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(dim, dim);
-    Eigen::VectorXd rhs(dim);
-    for (int j = 0; j < n; ++j) {
-      rhs.segment<3>(3 * j) = m[std::size_t(j)].Pi;
-      A.block<3, 3>(3 * j, 3 * j) = p.inertia(std::size_t(j));
+    const std::size_t n = s.bodies.size();
+    std::vector<Mat3> R(n);
+    Eigen::VectorXd rhs(Eigen::Index(3 * n + (d.pivot ? 0 : 3)));
+    for (std::size_t j = 0; j < n; ++j) {
+      R[j] = s.bodies[j].R;
+      rhs.segment<3>(Eigen::Index(3 * j)) = m[j].Pi;
     }
-    for (int i = 0; i < n; ++i) {
-      const double mi = p.bodies[std::size_t(i)].mass;
-      for (int j = 0; j <= i; ++j) {
-        for (int k = 0; k <= i; ++k) A.block<3, 3>(3 * j, 3 * k) += mi * B(i, j).transpose() * B(i, k);
-        if (!d.pivot) {
-          A.block<3, 3>(3 * j, 3 * n) += mi * B(i, j).transpose();
-          A.block<3, 3>(3 * n, 3 * j) += mi * B(i, j);
-        }
-      }
-      if (!d.pivot) A.block<3, 3>(3 * n, 3 * n) += mi * Mat3::Identity();
-    }
-    if (!d.pivot) rhs.segment<3>(3 * n) = m[0].P;
-    const Eigen::VectorXd u = A.ldlt().solve(rhs);
-    for (int j = 0; j < n; ++j) s.bodies[std::size_t(j)].W = u.segment<3>(3 * j);
-    if (!d.pivot) s.bodies[0].v = u.segment<3>(3 * n);
+    if (!d.pivot) rhs.tail<3>() = m[0].P;
+    const Eigen::VectorXd u = chain_mass_matrix(p, R).ldlt().solve(rhs);
+    for (std::size_t j = 0; j < n; ++j) s.bodies[j].W = u.segment<3>(Eigen::Index(3 * j));
+    if (!d.pivot) s.bodies[0].v = u.tail<3>();
     place_chain(d, s);
   }
   double energy(const Problem& p, const State& s) const override { return chain_energy(p, s); }

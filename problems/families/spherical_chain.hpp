@@ -11,6 +11,7 @@
 // ch. 7; docs/bibliography.md). The canonical state holds every body's (R, W, x, v), x the centre of
 // mass: minimal-coordinate schemes fill x and v from the joints, maximal-coordinate engines carry them,
 // and the joints' separation is then an invariant the problem measures (a constraint).
+#include <Eigen/Core>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -46,6 +47,20 @@ void place_chain(const ChainData& d, State& s);
 /// inboard term (c_i0 = b_0, c_00 = 0); zero for j > i. The chain's Lagrangian on SO(3)^n is built on
 /// it: x_i' = -sum_j R_j hat(c_ij) W_j (integrators/lgvi_chain.hpp).
 Vec3 chain_offset(const ChainData& d, std::size_t i, std::size_t j);
+
+/// The chain's Legendre transform, the one place it is written (the family's momenta and velocities, the
+/// LGVI's start and output use it). With v_i = v_base - sum_{j <= i} R_j hat(c_ij) W_j (chain_offset;
+/// v_base the free chain's body 0 velocity, zero on a pivot), L = sum (W_j . J_j W_j + m_i |v_i|^2) / 2 - U
+/// gives the left-trivialised momenta Pi_j = dL/dW_j = J_j W_j + sum_{i >= j} m_i hat(c_ij) R_j^T v_i and,
+/// free, P = dL/dv_base = sum m_i v_i ([LLM] ch. 7). s's positions and velocities must be the joints'
+/// (place_chain); P is zero on a pivot.
+void chain_momenta(const Problem& p, const State& s, std::vector<Vec3>& Pi, Vec3& P);
+
+/// The mass matrix K of the kinetic energy u.K u / 2 in u = (W_0, ..., W_{n-1} [, v_base]) at the
+/// attitudes R: K_jl = J_j delta_jl - sum_{i >= max(j,l)} m_i hat(c_ij) R_j^T R_l hat(c_il) and, free,
+/// K_j,base = hat(mc_j) R_j^T (mc_j = sum_{i >= j} m_i c_ij), K_base,j = its transpose, K_base,base = m I
+/// (m the chain's mass). Symmetric positive definite: (Pi, P) = K u, solved by LDL^T for u.
+Eigen::MatrixXd chain_mass_matrix(const Problem& p, const std::vector<Mat3>& R);
 
 /// The largest distance between the two anchor points of a joint (the pivot's included) in s: zero for
 /// a state on the chain's configuration manifold.
