@@ -37,12 +37,25 @@ void register_variant(SchemeInfo info, EngineFactory make, bool in_all) {
 
 namespace {
 
+/// What a request to an npm engine carries (verification/program_scheme.hpp, PhysicalBody): the body or
+/// the chain every native engine is built from, in its conventions (engine_body.hpp).
 nlohmann::json body_json(const Problem& p) {
-  const EngineBody b = body_of(p);
   const auto v = [](const Vec3& x) { return nlohmann::json::array({x.x(), x.y(), x.z()}); };
-  nlohmann::json J = nlohmann::json::array();
-  for (int i = 0; i < 3; ++i) J.push_back(v(b.central_inertia.row(i).transpose()));
-  return {{"mass", b.mass}, {"centre", v(b.centre)}, {"central_inertia", J}, {"gravity", v(b.gravity)}, {"pivot", b.pivot}};
+  const auto m = [&](const Mat3& J) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (int i = 0; i < 3; ++i) rows.push_back(v(J.row(i).transpose()));
+    return rows;
+  };
+  if (p.of_family("spherical_chain")) {
+    const EngineChain c = chain_of(p);
+    nlohmann::json links = nlohmann::json::array();
+    for (const EngineLink& l : c.links)
+      links.push_back({{"mass", l.mass}, {"central_inertia", m(l.central_inertia)}, {"centre", v(l.centre)}, {"child", v(l.child)}});
+    return {{"chain", {{"links", links}, {"pivot", c.pivot ? v(*c.pivot) : nlohmann::json()}, {"gravity", v(c.gravity)}}}};
+  }
+  const EngineBody b = body_of(p);
+  return {{"body", {{"mass", b.mass}, {"centre", v(b.centre)}, {"central_inertia", m(b.central_inertia)}, {"gravity", v(b.gravity)},
+                    {"pivot", b.pivot}}}};
 }
 
 /// The engines that exist here as npm packages, their official WebAssembly builds, run by Node.js as

@@ -168,6 +168,9 @@ const SchemeInfo& declare_scheme(SchemeDeclaration d) {
       throw InputError(cat("scheme '", d.name, "': unknown model family '", f, "' (known: ",
                            known.substr(0, known.size() - 2), ")"));
   }
+  for (const auto& [family, claims] : d.family_claims)
+    if (std::find(d.families.begin(), d.families.end(), family) == d.families.end())
+      throw InputError(cat("scheme '", d.name, "': claims on the family '", family, "', which it does not integrate"));
   if (d.title.empty()) d.title = d.name;
   for (const SettingDeclaration& s : d.settings) check_setting(d, s);
 
@@ -190,6 +193,7 @@ const SchemeInfo& declare_scheme(SchemeDeclaration d) {
   i.applies.torque_free_only = x.torque_free_only;
   i.applies.refuses = x.refuses;
   i.claims = x.claims;
+  for (const auto& [family, claims] : x.family_claims) i.family_claims.emplace_back(family, claims);
   i.notes = x.notes;
   i.adaptive = x.adaptive;
   i.error_estimate_order = x.error_estimate_order;

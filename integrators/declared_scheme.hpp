@@ -5,6 +5,7 @@
 // process (like a compiled scheme's static one) so reports may point at it.
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "integrator.hpp"
@@ -28,6 +29,9 @@ struct SchemeDeclaration {
   std::vector<std::string> features;
   bool spherical_only = false, torque_free_only = false;
   Claims claims;
+  /// SchemeInfo::family_claims: the claims on a family of `families` where they differ from `claims`
+  /// (an engine whose joints are constraints in maximal coordinates keeps no constraint on a chain).
+  std::vector<std::pair<std::string, Claims>> family_claims;
   /// Chooses its own steps (SchemeInfo::adaptive; docs/adaptive.md): judged on the tolerance ladder,
   /// and declares the settings abs_tolerance and rel_tolerance.
   bool adaptive = false;

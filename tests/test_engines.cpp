@@ -5,12 +5,16 @@
 #include <cmath>
 #include <fstream>
 #include <iterator>
+#include <tuple>
+#include <vector>
 
 #include "../core/quaternion.hpp"
 #include "../engines/engine_body.hpp"
 #include "../engines/engines.hpp"
 #include "../integrators/integrate.hpp"
 #include "../integrators/registry.hpp"
+#include "../integrators/declared_scheme.hpp"
+#include "../verification/program_scheme.hpp"
 #include "../problems/catalogue.hpp"
 #include "../problems/families/spherical_chain.hpp"
 #include "support.hpp"
@@ -101,9 +105,13 @@ TEST_CASE("engines: heavy_top_realisable is heavy_top's motion", "[engines]") {
 /// 0.1 s here): the state read right after a reset is the initial state (R, W, x, v), and the error at
 /// h = 1e-3 and 5e-4 halves with h (first order; a convention wrong by a frame or a sign does not
 /// converge). Minimal coordinates keep the joints to round-off; maximal ones let them come apart at first
-/// order in h (the measured, not claimed, joint separation; docs/engines.md, "Chains").
-[[maybe_unused]] void check_chain_engine(const std::string& scheme, bool minimal) {
-  for (const char* problem : {"chain_5", "chain_free"}) {
+/// order in h (the measured, not claimed, joint separation; docs/engines.md, "Chains"). `unit`: the
+/// engine's unit round-off, 1e-16 for double precision; a float32 engine (unit 6e-8) reads back the
+/// initial state to its own precision.
+/// `stabilised`: a maximal-coordinate engine whose solver corrects the joints' drift.
+[[maybe_unused]] void check_chain_engine(const std::string& scheme, bool minimal, double unit = 1e-16, bool stabilised = false,
+                                         std::vector<const char*> problems = {"chain_5", "chain_free"}) {
+  for (const char* problem : problems) {
     const Problem p = catalogue_problem(problem);
     INFO(scheme << " on " << problem);
     const auto run = [&](const SchemeEntry& e, double h, int n) {
@@ -121,10 +129,10 @@ TEST_CASE("engines: heavy_top_realisable is heavy_top's motion", "[engines]") {
     s->read(x0);
     for (std::size_t i = 0; i < p.bodies.size(); ++i) {
       const BodyState &a = x0.bodies[i], &b = p.initial.bodies[i];
-      CHECK(test::compare(a.R, b.R, 1e-14) == "");
-      CHECK(test::compare(a.W, b.W, 1e-13) == "");
-      CHECK(test::compare(a.x, b.x, 1e-14) == "");
-      CHECK(test::compare(a.v, b.v, 1e-13) == "");
+      CHECK(test::compare(a.R, b.R, 100 * unit) == "");
+      CHECK(test::compare(a.W, b.W, 1000 * unit) == "");
+      CHECK(test::compare(a.x, b.x, 100 * unit) == "");
+      CHECK(test::compare(a.v, b.v, 1000 * unit) == "");
     }
     double error[2], separation[2];
     for (int k = 0; k < 2; ++k) {
@@ -140,13 +148,66 @@ TEST_CASE("engines: heavy_top_realisable is heavy_top's motion", "[engines]") {
     CHECK(error[0] / error[1] > 1.7);
     CHECK(error[0] / error[1] < 2.3);
     if (minimal) {
-      CHECK(separation[1] < 1e-14 * p.family->length_scale(p));
+      CHECK(separation[1] < 100 * unit * p.family->length_scale(p));
+    } else if (stabilised) {
+      // The engine's solver corrects the joints' drift (as shipped): they stay together to a fraction
+      // of the first-order drift an unstabilised engine shows (ODE's 1e-6 to 1e-5 here).
+      CHECK(separation[0] < 1e-5 * p.family->length_scale(p));
     } else {
       CHECK(separation[0] > 1e-6);  // the joints do come apart without error reduction
       CHECK(separation[0] / separation[1] > 1.7);
       CHECK(separation[0] / separation[1] < 2.3);
     }
   }
+}
+
+/// The npm engines on chains (docs/engines.md, "Chains"), each where `npm ci` has installed it: MuJoCo 3
+/// as the Debian MuJoCo (minimal coordinates, double precision), Rapier and Jolt with the gyroscopic
+/// term (maximal coordinates, float32, their joints stabilised by their solvers). Rapier on chain_5
+/// only: on chain_free its float32 rounding already outgrows the first-order error at these steps (its
+/// error grows as h shrinks there, slope -1.00 over the ladder: the finding docs/engines.md states).
+TEST_CASE("engines: the npm engines' chains converge at first order", "[engines][ci]") {
+  engines::register_engines();
+  const std::vector<const char*> both{"chain_5", "chain_free"};
+  for (const auto& [scheme, minimal, unit, problems] :
+       {std::tuple{"mujoco3_euler", true, 1e-16, both}, std::tuple{"rapier", false, 6e-8, std::vector<const char*>{"chain_5"}},
+        std::tuple{"jolt_gyroscopic", false, 6e-8, both}}) {
+    if (!is_registered(scheme)) {
+      WARN(scheme << " is not registered here (npm ci in engines/npm and Node.js: scripts/install-deps.sh)");
+      continue;
+    }
+    check_chain_engine(scheme, minimal, unit, !minimal, problems);
+  }
+}
+
+/// A declaration's family_claims (docs/programs.md): read per family, kept apart from the scheme's
+/// claims (claims_on gives each problem its family's), and refused for a family the scheme does not
+/// integrate or for a claim that is not one.
+TEST_CASE("programs: claims per family in a declaration", "[engines]") {
+  engines::register_engines();  // "physical_body" needs the engines' hook
+  const std::string file = std::string(RIGIDBENCH_TEST_TMP) + "/family_claims.json";
+  const auto declare = [&](const std::string& body) {
+    std::ofstream(file) << R"({"programs": [{"name": "fc_test", "command": ["true"], "order": 1, "physical_body": true, )" << body
+                        << "}]}";
+    return read_program_declarations(file);
+  };
+  std::vector<ProgramDeclaration> d = declare(
+      R"("families": ["rigid_body", "spherical_chain"], "claims": {"constraint": "exact"}, "family_claims": {"spherical_chain": {"energy": "bounded"}})");
+  REQUIRE(d.size() == 1);
+  REQUIRE(d[0].scheme.family_claims.size() == 1);
+  d[0].scheme.name = "fc_test_ok";
+  const SchemeInfo& info = declare_scheme(d[0].scheme);
+  const Problem chain = catalogue_problem("chain_double"), body = catalogue_problem("free_body");
+  CHECK(claims_on(info, chain).constraint == Claim::none);
+  CHECK(claims_on(info, chain).energy == Claim::bounded);
+  CHECK(claims_on(info, body).constraint == Claim::exact);
+  CHECK(claims_on(info, body).energy == Claim::none);
+
+  std::vector<ProgramDeclaration> other = declare(R"("family_claims": {"spherical_chain": {}})");
+  other[0].scheme.name = "fc_test_other";
+  CHECK_THROWS_WITH(declare_scheme(other[0].scheme), Catch::Contains("claims on the family 'spherical_chain', which it does not integrate"));
+  CHECK_THROWS_WITH(declare(R"("family_claims": {"spherical_chain": {"energy": "always"}})"), Catch::Contains("family_claims"));
+  CHECK_THROWS_WITH(declare(R"("family_claims": ["spherical_chain"])"), Catch::Contains("expected an object {family: {kind: claim}}"));
 }
 
 #ifdef RIGIDBENCH_HAVE_MUJOCO

@@ -59,7 +59,7 @@ constexpr std::size_t kMaxAnswerBytes = std::size_t(1) << 30;
 
 const std::vector<std::string_view> kProgramKeys{
     "name", "command", "args", "title", "source", "representation", "notes", "order", "kind", "families",
-    "features", "spherical_only", "torque_free_only", "claims", "adaptive", "error_estimate_order",
+    "features", "spherical_only", "torque_free_only", "claims", "family_claims", "adaptive", "error_estimate_order",
     "dense_output", "error_estimate", "physical_body", "in_all", "memory_mb", "precision", "version", "attitude", "angular_velocity", "timeout_s", "settings", "variants",
     "meta"};
 
@@ -126,6 +126,17 @@ std::vector<SettingDeclaration> settings_at(const json& j, const std::string& at
 
 ProgramDeclaration parse_declaration(const json& j, const std::string& at, const std::string& file, std::uint64_t file_hash);
 
+/// {kind: claim} (docs/programs.md, "claims").
+Claims claims_at(const json& j, const std::string& at) {
+  if (!j.is_object()) throw InputError(cat(at, ": expected an object {kind: claim}"));
+  Claims c;
+  for (const auto& [k, v] : j.items()) {
+    if (!v.is_string()) throw InputError(cat(at, ".", k.substr(0, 40), ": expected none, bounded or exact"));
+    set_claim(c, k, claim_from_string(v.get<std::string>()));
+  }
+  return c;
+}
+
 /// One scheme from its merged object (the program's keys with a variant's over them); every message
 /// names the file and the entry.
 ProgramDeclaration declaration_from(const json& j, const std::string& at, const std::string& file, std::uint64_t file_hash) {
@@ -158,12 +169,12 @@ ProgramDeclaration parse_declaration(const json& j, const std::string& at, const
   s.features = strings_at(j, "features", at);
   s.spherical_only = bool_at(j, "spherical_only", at, false);
   s.torque_free_only = bool_at(j, "torque_free_only", at, false);
-  if (j.contains("claims")) {
-    if (!j["claims"].is_object()) throw InputError(cat(at, ".claims: expected an object {kind: claim}"));
-    for (const auto& [k, v] : j["claims"].items()) {
-      if (!v.is_string()) throw InputError(cat(at, ".claims.", k.substr(0, 40), ": expected none, bounded or exact"));
-      set_claim(s.claims, k, claim_from_string(v.get<std::string>()));
-    }
+  if (j.contains("claims")) s.claims = claims_at(j["claims"], cat(at, ".claims"));
+  if (j.contains("family_claims")) {
+    if (!j["family_claims"].is_object())
+      throw InputError(cat(at, ".family_claims: expected an object {family: {kind: claim}}"));
+    for (const auto& [family, c] : j["family_claims"].items())
+      s.family_claims.emplace_back(family, claims_at(c, cat(at, ".family_claims.", family.substr(0, 40))));
   }
   s.adaptive = bool_at(j, "adaptive", at, false);
   if (!j.contains("order") && !s.adaptive)
@@ -615,7 +626,7 @@ class ProgramScheme final : public AnyIntegrator, public detail::RunsElsewhere {
     // The parts of every request that do not change between runs, written once.
     fixed_ = json{{"protocol", kProtocol}, {"scheme", std::string(info.name)}, {"settings", s},
                   {"problem", json::parse(problem_to_json(p).dump())}};
-    if (d_->physical_body) fixed_["body"] = physical_body_hook().body(p);
+    if (d_->physical_body) fixed_.update(physical_body_hook().body(p));
   }
   const SchemeInfo& info() const override { return info_; }
   void reset(const State& x0, double) override {

@@ -47,10 +47,11 @@ struct ProgramDeclaration {
   std::string file;                 // the declaration file, for messages
 };
 
-/// What the engines' library lends programs that build one physical body (engines/engine_body.hpp):
-/// why a problem is no such body, and the body (mass, centre of mass, central inertia, gravity,
-/// pivot) as JSON. Set by engines::register_engines(); a declaration with "physical_body" is refused
-/// without it.
+/// What the engines' library lends programs that build physical bodies (engines/engine_body.hpp): why
+/// a problem is no such body or chain of them, and what every request then carries: {"body": ...}
+/// (mass, centre of mass, central inertia, gravity, pivot) for a rigid_body problem, {"chain": ...}
+/// (its links, pivot and gravity) for a spherical_chain (docs/programs.md). Set by
+/// engines::register_engines(); a declaration with "physical_body" is refused without it.
 struct PhysicalBody {
   std::string (*refusal)(const Problem&) = nullptr;
   nlohmann::json (*body)(const Problem&) = nullptr;

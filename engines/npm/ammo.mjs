@@ -48,7 +48,7 @@ function make(req) {
   const t = new A.btTransform();
   let loads = 0;
   return {
-    reset(q, W) {
+    reset([{q, W}]) {
       t.setIdentity();
       t.setRotation(new A.btQuaternion(q[1], q[2], q[3], q[0]));
       const {w, x, v} = toWorld(q, W, b.centre);  // Bullet's velocities are in world components
@@ -67,7 +67,7 @@ function make(req) {
     },
     read() {
       const r = body.getCenterOfMassTransform().getRotation(), a = body.getAngularVelocity();
-      return fromWorld([r.w(), r.x(), r.y(), r.z()], [a.x(), a.y(), a.z()]);
+      return [fromWorld([r.w(), r.x(), r.y(), r.z()], [a.x(), a.y(), a.z()])];
     },
     counters() {
       return {load_evaluations: loads};

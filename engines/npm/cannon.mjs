@@ -27,7 +27,7 @@ function make(req) {
   }
   let loads = 0;
   return {
-    reset(q, W) {
+    reset([{q, W}]) {
       body.quaternion.set(q[1], q[2], q[3], q[0]);
       body.updateInertiaWorld(true);
       const w = body.quaternion.vmult(new CANNON.Vec3(...W));  // world angular velocity w = R W
@@ -48,7 +48,7 @@ function make(req) {
     read() {
       const q = body.quaternion;
       const W = q.conjugate().vmult(body.angularVelocity);  // body components W = R^T w
-      return {q: [q.w, q.x, q.y, q.z], W: [W.x, W.y, W.z]};
+      return [{q: [q.w, q.x, q.y, q.z], W: [W.x, W.y, W.z]}];
     },
     counters() {
       return {load_evaluations: loads};

@@ -56,7 +56,7 @@ function make(req) {
   }
   let loads = 0;
   return {
-    reset(q, W) {
+    reset([{q, W}]) {
       ok(HP.HP_Body_SetQTransform(body, [[0, 0, 0], [q[1], q[2], q[3], q[0]]]), 'HP_Body_SetQTransform');
       const {w, v} = toWorld(q, W, b.centre);  // Havok's velocities are in world components
       ok(HP.HP_Body_SetAngularVelocity(body, w), 'HP_Body_SetAngularVelocity');
@@ -72,7 +72,7 @@ function make(req) {
     read() {
       const [[, r]] = ok(HP.HP_Body_GetQTransform(body), 'HP_Body_GetQTransform');
       const [a] = ok(HP.HP_Body_GetAngularVelocity(body), 'HP_Body_GetAngularVelocity');
-      return fromWorld([r[3], r[0], r[1], r[2]], a);
+      return [fromWorld([r[3], r[0], r[1], r[2]], a)];
     },
     counters() {
       return {load_evaluations: loads};

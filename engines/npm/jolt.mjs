@@ -3,7 +3,11 @@
 // today"). One dynamic body with a small sphere shape in a layer that collides with nothing, its mass
 // and central inertia given (EOverrideMassProperties_MassAndInertiaProvided: Jolt keeps a full inertia,
 // so any body is taken), no damping, no sleeping, stepped by JoltInterface.Step(h, 1); a top hangs on
-// a PointConstraint to the fixed-to-world body at the pivot.
+// a PointConstraint to the fixed-to-world body at the pivot. A chain (spherical_chain) is one such
+// body per link at its centre of mass, joined by PointConstraints at the links' anchors (maximal
+// coordinates: Jolt's solver holds the joints with its own position correction as shipped -
+// PhysicsSettings' Baumgarte factor and position iterations at their defaults - so their separation is
+// what rigidbench measures).
 //
 // The variant's argument is the body's gyroscopic switch (BodyCreationSettings::mApplyGyroscopicForce,
 // off by default in Jolt: "off" is the engine as shipped). Jolt clamps the angular speed to
@@ -12,7 +16,7 @@
 //
 //   node jolt.mjs off|on
 import initJolt from 'jolt-physics';
-import {fromWorld, serve, toWorld} from './program.mjs';
+import {chainOf, fromWorld, rotate, serve, toWorld} from './program.mjs';
 
 const Jolt = await initJolt();
 const gyroscopic = process.argv[2] === 'on';
@@ -37,21 +41,16 @@ function makeSystem() {
 const v3 = (a) => new Jolt.Vec3(a[0], a[1], a[2]);
 const r3 = (a) => new Jolt.RVec3(a[0], a[1], a[2]);
 
-function make(req) {
-  if (!req.body) throw new Error('no "body" in the request (declare "physical_body": true)');
-  const b = req.body;
-  const jolt = makeSystem();
-  const system = jolt.GetPhysicsSystem();
-  const bodies = system.GetBodyInterface();
-  system.SetGravity(v3(b.gravity));
+/// A dynamic body of mass m and central inertia I (rows) in the system, at the origin: a small sphere
+/// (its centre of mass at the body's origin) in the layer that collides with nothing.
+function createBody(bodies, m, I) {
   const shape = new Jolt.SphereShape(0.01, null);
   const bcs = new Jolt.BodyCreationSettings(shape, r3([0, 0, 0]), new Jolt.Quat(0, 0, 0, 1),
                                             Jolt.EMotionType_Dynamic, LAYER);
   bcs.mOverrideMassProperties = Jolt.EOverrideMassProperties_MassAndInertiaProvided;
-  bcs.mMassPropertiesOverride.mMass = b.mass;
+  bcs.mMassPropertiesOverride.mMass = m;
   const inertia = Jolt.Mat44.prototype.sIdentity();
-  for (let j = 0; j < 3; ++j)
-    inertia.SetColumn3(j, v3([b.central_inertia[0][j], b.central_inertia[1][j], b.central_inertia[2][j]]));
+  for (let j = 0; j < 3; ++j) inertia.SetColumn3(j, v3([I[0][j], I[1][j], I[2][j]]));
   bcs.mMassPropertiesOverride.mInertia = inertia;
   bcs.mLinearDamping = 0;
   bcs.mAngularDamping = 0;
@@ -60,20 +59,35 @@ function make(req) {
   bcs.mMaxAngularVelocity = 1e6;
   bcs.mMaxLinearVelocity = 1e6;
   const body = bodies.CreateBody(bcs);
+  bodies.AddBody(body.GetID(), Jolt.EActivation_Activate);
+  return body;
+}
+
+/// A ball joint between a and b at the points pa and pb of their centre-of-mass frames (so that the
+/// pose the bodies are created in does not matter).
+function pointConstraint(system, a, pa, b, pb) {
+  const ps = new Jolt.PointConstraintSettings();
+  ps.mSpace = Jolt.EConstraintSpace_LocalToBodyCOM;
+  ps.mPoint1 = r3(pa);
+  ps.mPoint2 = r3(pb);
+  system.AddConstraint(ps.Create(a, b));
+}
+
+function make(req) {
+  if (req.chain) return makeChain(req);
+  if (!req.body) throw new Error('no "body" in the request (declare "physical_body": true)');
+  const b = req.body;
+  const jolt = makeSystem();
+  const system = jolt.GetPhysicsSystem();
+  const bodies = system.GetBodyInterface();
+  system.SetGravity(v3(b.gravity));
+  const body = createBody(bodies, b.mass, b.central_inertia);
   const id = body.GetID();
-  bodies.AddBody(id, Jolt.EActivation_Activate);
-  if (b.pivot) {
-    // In each body's centre-of-mass frame, so that the pose the body is created in does not matter:
-    // the fixed world body's origin, and the pivot at -c from the body's centre of mass.
-    const ps = new Jolt.PointConstraintSettings();
-    ps.mSpace = Jolt.EConstraintSpace_LocalToBodyCOM;
-    ps.mPoint1 = r3([0, 0, 0]);
-    ps.mPoint2 = r3(b.centre.map((x) => -x));
-    system.AddConstraint(ps.Create(Jolt.JoltInterface.prototype.sGetFixedToWorldBody(), body));
-  }
+  // The fixed world body's origin, and the pivot at -c from the body's centre of mass.
+  if (b.pivot) pointConstraint(system, Jolt.JoltInterface.prototype.sGetFixedToWorldBody(), [0, 0, 0], body, b.centre.map((x) => -x));
   let loads = 0;
   return {
-    reset(q, W) {
+    reset([{q, W}]) {
       const {w, x, v} = toWorld(q, W, b.centre);  // Jolt's velocities are in world components
       bodies.SetPositionAndRotation(id, r3(x), new Jolt.Quat(q[1], q[2], q[3], q[0]), Jolt.EActivation_Activate);
       bodies.SetLinearAndAngularVelocity(id, v3(v), v3(w));
@@ -87,7 +101,60 @@ function make(req) {
     },
     read() {
       const r = body.GetRotation(), a = body.GetAngularVelocity();
-      return fromWorld([r.GetW(), r.GetX(), r.GetY(), r.GetZ()], [a.GetX(), a.GetY(), a.GetZ()]);
+      return [fromWorld([r.GetW(), r.GetX(), r.GetY(), r.GetZ()], [a.GetX(), a.GetY(), a.GetZ()])];
+    },
+    counters() {
+      return {load_evaluations: loads};
+    },
+    dispose() {
+      Jolt.destroy(jolt);
+    },
+  };
+}
+
+/// A chain: link i's body at its centre of mass; joint 0 holds body 0 at a_0 = -centre_0 to the pivot
+/// (a point of the fixed world body), joint i body i - 1 at b_{i-1} = child_{i-1} - centre_{i-1} to body
+/// i at a_i (engines/engine_body.hpp, EngineLink).
+function makeChain(req) {
+  const chain = chainOf(req, 'Jolt');
+  const jolt = makeSystem();
+  const system = jolt.GetPhysicsSystem();
+  const bodies = system.GetBodyInterface();
+  system.SetGravity(v3(chain.gravity));
+  const links = chain.links.map((l) => createBody(bodies, l.mass, l.central_inertia));
+  const neg = (a) => a.map((x) => -x);
+  if (chain.pivot)
+    pointConstraint(system, Jolt.JoltInterface.prototype.sGetFixedToWorldBody(), chain.pivot, links[0], neg(chain.links[0].centre));
+  for (let i = 1; i < links.length; ++i) {
+    const p = chain.links[i - 1];
+    pointConstraint(system, links[i - 1], p.child.map((c, k) => c - p.centre[k]), links[i], neg(chain.links[i].centre));
+  }
+  const loaded = chain.gravity.some((g) => g !== 0);
+  let loads = 0;
+  return {
+    reset(state) {
+      state.forEach(({q, W, x, v}, i) => {
+        const id = links[i].GetID();
+        bodies.SetPositionAndRotation(id, r3(x), new Jolt.Quat(q[1], q[2], q[3], q[0]), Jolt.EActivation_Activate);
+        bodies.SetLinearAndAngularVelocity(id, v3(v), v3(rotate(q, W)));
+      });
+    },
+    step(h) {
+      jolt.Step(h, 1);
+      for (const body of links) {
+        const r = body.GetRotation(), x = body.GetPosition();
+        if (![r.GetX(), r.GetY(), r.GetZ(), r.GetW(), x.GetX(), x.GetY(), x.GetZ()].every(Number.isFinite))
+          return 'Jolt: a non-finite pose';
+      }
+      if (loaded) loads += 1;
+      return null;
+    },
+    read() {
+      return links.map((body) => {
+        const r = body.GetRotation(), a = body.GetAngularVelocity(), x = body.GetPosition(), v = body.GetLinearVelocity();
+        return {...fromWorld([r.GetW(), r.GetX(), r.GetY(), r.GetZ()], [a.GetX(), a.GetY(), a.GetZ()]),
+          x: [x.GetX(), x.GetY(), x.GetZ()], v: [v.GetX(), v.GetY(), v.GetZ()]};
+      });
     },
     counters() {
       return {load_evaluations: loads};

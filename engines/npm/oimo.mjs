@@ -31,7 +31,7 @@ function make(req) {
   }
   let loads = 0;
   return {
-    reset(q, W) {
+    reset([{q, W}]) {
       body.orientation = new OIMO.Quat(q[1], q[2], q[3], q[0]);
       const R = new OIMO.Mat33().setQuat(body.orientation);
       const w = new OIMO.Vec3(...W).applyMatrix3(R);  // world angular velocity w = R W
@@ -54,7 +54,7 @@ function make(req) {
       const o = body.orientation;
       const R = new OIMO.Mat33().setQuat(o);
       const W = body.angularVelocity.clone().applyMatrix3(R, true);  // body components W = R^T w
-      return {q: [o.w, o.x, o.y, o.z], W: [W.x, W.y, W.z]};
+      return [{q: [o.w, o.x, o.y, o.z], W: [W.x, W.y, W.z]}];
     },
     counters() {
       return {load_evaluations: loads};

@@ -39,7 +39,7 @@ function make(req) {
   if (b.pivot) PhysX.SphericalJointCreate(physics, null, identity(), body, identity());
   let loads = 0;
   return {
-    reset(q, W) {
+    reset([{q, W}]) {
       body.setGlobalPose(new PhysX.PxTransform(v3([0, 0, 0]), new PhysX.PxQuat(q[1], q[2], q[3], q[0])), true);
       const {w, v} = toWorld(q, W, b.centre);  // PhysX's velocities are in world components
       body.setAngularVelocity(v3(w), true);
@@ -55,7 +55,7 @@ function make(req) {
     },
     read() {
       const r = body.getGlobalPose().q, a = body.getAngularVelocity();
-      return fromWorld([r.w, r.x, r.y, r.z], [a.x, a.y, a.z]);
+      return [fromWorld([r.w, r.x, r.y, r.z], [a.x, a.y, a.z])];
     },
     counters() {
       return {load_evaluations: loads};

@@ -1,13 +1,26 @@
 // The program side of rigidbench's protocol (docs/programs.md), shared by every engine in this folder
 // and free of any runtime's API, so that it runs under Node.js (program.mjs: one JSON request per line
 // on stdin, one answer per line on stdout) and in a browser page (physx.mjs drives headless Chromium).
-// An engine module gives make(request) -> {reset(q, W), step(h) -> null | reason, read() -> {q, W},
-// counters()}; this file does the rest once for all of them: the steps t_n = t0 + n h (never
+// An engine module gives make(request) -> {reset(bodies), step(h) -> null | reason, read() -> bodies,
+// counters()}, bodies an array of {q, W} (unit quaternion w, x, y, z and body angular velocity) with,
+// for a chain, each body's centre of mass x and its velocity v (world components); this file does the
+// rest once for all of them: the state's columns for one body or several, the steps t_n = t0 + n h (never
 // accumulated; the last landing on land_on), the states asked for, the engine's own time per step,
 // going on without a reset where the request says it continues the last run (so an engine keeps its
 // internal state - float32 copies, warm starts - as in one run), and an "error" answer for a run the
 // engine cannot make.
-const COLUMNS = ['t', 'q1', 'q2', 'q3', 'q4', 'W1', 'W2', 'W3'];
+
+/// The answer's columns (docs/trajectory-files.md, the declared quaternion_wxyz and body W): per body,
+/// suffixed _<b> when there are several, with x and v for a translating family (a chain).
+function columnsOf(n, translating) {
+  const cols = ['t'];
+  for (let b = 0; b < n; ++b) {
+    const sfx = n > 1 ? `_${b}` : '';
+    for (const c of ['q1', 'q2', 'q3', 'q4', 'W1', 'W2', 'W3', ...(translating ? ['x1', 'x2', 'x3', 'v1', 'v2', 'v3'] : [])])
+      cols.push(c + sfx);
+  }
+  return cols;
+}
 
 /// The unit quaternion (w, x, y, z) of a rotation matrix given by rows (Shepperd: the largest of
 /// the four candidates is divided by, never a small one).
@@ -31,12 +44,12 @@ function quaternionOf(R) {
 
 /// The vector v rotated by the unit quaternion q = [w, x, y, z] (body to world components), and a x b:
 /// for the engines that keep world angular velocities (Rapier, Jolt).
-function rotate(q, v) {
+export function rotate(q, v) {
   const [w, x, y, z] = q;
   const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
   return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
 }
-const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+export const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 
 /// For an engine that keeps world quantities, the motion of the state (q, W) with the centre of mass
 /// at c in the body frame and the pivot (or the centre of mass) at the origin: w = R W, the centre of
@@ -51,31 +64,96 @@ export function toWorld(q, W, c) {
 export function fromWorld(q, w) {
   const n = Math.hypot(...q);
   const u = q.map((c) => c / n);
-  return {q: u, W: rotate([u[0], -u[1], -u[2], -u[3]], w)};
+  return {q: u, W: rotate(conjugate(u), w)};
 }
 
-function stateOf(s) {
-  const R = [[s.R11, s.R12, s.R13], [s.R21, s.R22, s.R23], [s.R31, s.R32, s.R33]];
-  return {q: quaternionOf(R), W: [s.W1, s.W2, s.W3]};
+const conjugate = (q) => [q[0], -q[1], -q[2], -q[3]];
+const add = (a, b) => a.map((x, i) => x + b[i]);
+/// The quaternion product a b ([w, x, y, z]): the rotation b, then a.
+function multiply(a, b) {
+  const [aw, ax, ay, az] = a, [bw, bx, by, bz] = b;
+  return [aw * bw - ax * bx - ay * by - az * bz, aw * bx + ax * bw + ay * bz - az * by,
+    aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw];
 }
 
-function run(engine, req) {
+/// The chain of a request (rigidbench's EngineChain, engines/engine_body.hpp): links {mass,
+/// central_inertia, centre, child} - each link's frame has the body's axes and its origin at the link's
+/// inboard joint (body 0 of a free chain: at its centre of mass), centre the centre of mass and child
+/// the next joint from that origin - with the pivot (null: a free chain) and gravity.
+export function chainOf(req, engine) {
+  if (!req.chain) throw new Error(`${engine}: no "chain" in the request (a spherical_chain problem, "physical_body": true)`);
+  return req.chain;
+}
+
+/// A chain's bodies in minimal coordinates: each attitude relative to its parent's, q_i = q_{i-1} r_i,
+/// and each angular velocity relative to its parent's in its own axes, W_i = R(r_i)^T W_{i-1} + u_i
+/// (MuJoCo's ball joints). relative() gives every (r_i, u_i) of the absolute bodies, absolute() the inverse.
+export function relative(bodies) {
+  return bodies.map((b, i) => {
+    if (i === 0) return {r: b.q, u: b.W};
+    const p = bodies[i - 1], r = multiply(conjugate(p.q), b.q);
+    return {r, u: b.W.map((w, k) => w - rotate(conjugate(r), p.W)[k])};
+  });
+}
+export function absolute(joints) {
+  const bodies = [];
+  joints.forEach(({r, u}, i) => {
+    if (i === 0) return bodies.push({q: r, W: u});
+    const p = bodies[i - 1];
+    bodies.push({q: multiply(p.q, r), W: add(rotate(conjugate(r), p.W), u)});
+  });
+  return bodies;
+}
+
+/// The centres of mass x and their velocities v of a chain's bodies (world components) placed by the
+/// joints from the attitudes and angular velocities (rigidbench's place_chain): joint 0 at the pivot
+/// (a free chain: body 0's x and v are given, its frame origin being its centre of mass), joint i + 1 at
+/// joint i + R_i child_i, x_i = joint i + R_i centre_i, and the velocities likewise with w_i = R_i W_i.
+export function placeChain(chain, bodies, base = null) {
+  let o = chain.pivot ?? base.x, vo = chain.pivot ? [0, 0, 0] : base.v;
+  bodies.forEach((b, i) => {
+    const w = rotate(b.q, b.W), rc = rotate(b.q, chain.links[i].centre), rj = rotate(b.q, chain.links[i].child);
+    b.x = add(o, rc);
+    b.v = add(vo, cross(w, rc));
+    o = add(o, rj);
+    vo = add(vo, cross(w, rj));
+  });
+  return bodies;
+}
+
+/// The bodies of a request's state: R by rows and body W (and x, v for a chain) per body, the columns
+/// suffixed _<b> when there are several.
+function bodiesOf(s) {
+  const n = Object.keys(s).filter((k) => /^R11(_\d+)?$/.test(k)).length;
+  return Array.from({length: n}, (_, b) => {
+    const g = (c) => s[c + (n > 1 ? `_${b}` : '')];
+    const R = [[g('R11'), g('R12'), g('R13')], [g('R21'), g('R22'), g('R23')], [g('R31'), g('R32'), g('R33')]];
+    const body = {q: quaternionOf(R), W: [g('W1'), g('W2'), g('W3')]};
+    if (g('x1') !== undefined) Object.assign(body, {x: [g('x1'), g('x2'), g('x3')], v: [g('v1'), g('v2'), g('v3')]});
+    return body;
+  });
+}
+
+function run(engine, req, n, translating) {
   const {t0, h, from, steps} = req;
   const every = req.observe.every;
-  const time = (n) => (req.land_on !== undefined && n === steps ? req.land_on : t0 + n * h);
-  const data = Object.fromEntries(COLUMNS.map((c) => [c, []]));
-  const record = (n) => {
-    const {q, W} = engine.read();
-    const row = [time(n), ...q, ...W];
-    COLUMNS.forEach((c, i) => data[c].push(Number.isFinite(row[i]) ? row[i] : null));
+  const time = (k) => (req.land_on !== undefined && k === steps ? req.land_on : t0 + k * h);
+  const columns = columnsOf(n, translating);
+  const data = Object.fromEntries(columns.map((c) => [c, []]));
+  const record = (k) => {
+    const bodies = engine.read();
+    const row = [time(k)];
+    for (const b of bodies) row.push(...b.q, ...b.W, ...(translating ? [...b.x, ...b.v] : []));
+    if (row.length !== columns.length) throw new Error(`the engine read ${bodies.length} bodies${translating ? ' (with x and v)' : ''}, not ${n}`);
+    columns.forEach((c, i) => data[c].push(Number.isFinite(row[i]) ? row[i] : null));
   };
   const c0 = engine.counters();
   if (req.observe.initial) record(from);
   const start = performance.now();  // ms; Node's and a page's clock alike
-  for (let n = from; n < steps; ++n) {
-    const why = engine.step(time(n + 1) - time(n));
-    if (why) return {data, steps: n, breakdown: {step: n, reason: why}};
-    const done = n + 1;
+  for (let k = from; k < steps; ++k) {
+    const why = engine.step(time(k + 1) - time(k));
+    if (why) return {data, steps: k, breakdown: {step: k, reason: why}};
+    const done = k + 1;
     if ((every > 0 && done % every === 0) || (req.observe.last && done === steps)) record(done);
   }
   const ns = (performance.now() - start) * 1e6;
@@ -101,11 +179,9 @@ export function answerer(make) {
         key = k;
         continuing = false;
       }
-      if (!(req.continues && continuing)) {
-        const {q, W} = stateOf(req.state);
-        engine.reset(q, W);
-      }
-      answer = run(engine, req);
+      const bodies = bodiesOf(req.state);
+      if (!(req.continues && continuing)) engine.reset(bodies);
+      answer = run(engine, req, bodies.length, bodies[0].x !== undefined);
       continuing = !answer.breakdown;
     } catch (e) {
       answer = {error: String(e?.message ?? e)};
@@ -122,9 +198,12 @@ export function answerer(make) {
 /// a body whose central inertia is not diagonal in its own frame is refused, naming the engine.
 export function diagonalBody(req, engine) {
   if (!req.body) throw new Error('no "body" in the request (declare "physical_body": true)');
-  const I = req.body.central_inertia;
+  return {b: req.body, moments: diagonalMoments(req.body.central_inertia, engine, 'this body')};
+}
+/// The moments of a central inertia diagonal in its body frame (a chain's link), refused otherwise.
+export function diagonalMoments(I, engine, what) {
   const off = Math.max(Math.abs(I[0][1]), Math.abs(I[0][2]), Math.abs(I[1][2]));
   if (off > 1e-12 * Math.max(I[0][0], I[1][1], I[2][2]))
-    throw new Error(`${engine} is given a diagonal inertia in the body frame here: this body's central inertia is not diagonal`);
-  return {b: req.body, moments: [I[0][0], I[1][1], I[2][2]]};
+    throw new Error(`${engine} is given a diagonal inertia in the body frame here: ${what}'s central inertia is not diagonal`);
+  return [I[0][0], I[1][1], I[2][2]];
 }

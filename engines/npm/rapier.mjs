@@ -4,11 +4,14 @@
 // of today"). One dynamic rigid body without colliders, given its mass, centre of mass and principal
 // moments (setAdditionalMassProperties; a body whose central inertia is not diagonal in its own frame
 // is refused), no damping, no sleeping, stepped by World.step() with world.timestep = h; a top hangs on
-// a spherical impulse joint to a fixed body at the pivot. Rapier's rigid body has no gyroscopic switch
-// in this version: what it does is judged.
+// a spherical impulse joint to a fixed body at the pivot. A chain (spherical_chain) is one such body
+// per link, its origin at the link's centre of mass, joined by spherical impulse joints at the links'
+// anchors (maximal coordinates: the joints are constraints the solver holds, with Rapier's own
+// stabilisation as shipped, so their separation is what rigidbench measures). Rapier's rigid body has
+// no gyroscopic switch in this version: what it does is judged.
 //
 //   node rapier.mjs [default|deterministic]
-import {diagonalBody, fromWorld, serve, toWorld} from './program.mjs';
+import {chainOf, diagonalBody, diagonalMoments, fromWorld, rotate, serve, toWorld} from './program.mjs';
 
 // The build is the argument: the default one (SIMD, "locally deterministic, on the same machine") or
 // the deterministic one, "a less optimized build but with a guarantee of a cross-platform
@@ -20,19 +23,26 @@ await RAPIER.init();
 
 const vec = (a) => ({x: a[0], y: a[1], z: a[2]});
 
+const ORIGIN = {x: 0, y: 0, z: 0};
+const IDENTITY = {x: 0, y: 0, z: 0, w: 1};
+
 function make(req) {
+  return req.chain ? makeChain(req) : makeBody(req);
+}
+
+function makeBody(req) {
   const {b, moments: J} = diagonalBody(req, 'Rapier');
   const world = new RAPIER.World(vec(b.gravity));
   const body = world.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setCanSleep(false)
-      .setAdditionalMassProperties(b.mass, vec(b.centre), vec(J), {x: 0, y: 0, z: 0, w: 1}));
+      .setAdditionalMassProperties(b.mass, vec(b.centre), vec(J), IDENTITY));
   if (b.pivot) {
     const ground = world.createRigidBody(RAPIER.RigidBodyDesc.fixed());
-    world.createImpulseJoint(RAPIER.JointData.spherical({x: 0, y: 0, z: 0}, {x: 0, y: 0, z: 0}), ground, body, true);
+    world.createImpulseJoint(RAPIER.JointData.spherical(ORIGIN, ORIGIN), ground, body, true);
   }
   let loads = 0, timestep = 0;
   return {
-    reset(q, W) {
-      body.setTranslation({x: 0, y: 0, z: 0}, true);
+    reset([{q, W}]) {
+      body.setTranslation(ORIGIN, true);
       body.setRotation({x: q[1], y: q[2], z: q[3], w: q[0]}, true);
       const {w, v} = toWorld(q, W, b.centre);  // Rapier's velocities are in world components
       body.setAngvel(vec(w), true);
@@ -48,7 +58,61 @@ function make(req) {
     },
     read() {
       const r = body.rotation(), a = body.angvel();
-      return fromWorld([r.w, r.x, r.y, r.z], [a.x, a.y, a.z]);
+      return [fromWorld([r.w, r.x, r.y, r.z], [a.x, a.y, a.z])];
+    },
+    counters() {
+      return {load_evaluations: loads};
+    },
+    dispose() {
+      world.free();
+    },
+  };
+}
+
+/// A chain: link i's body at its centre of mass; joint 0 holds body 0 at a_0 = -centre_0 to a fixed
+/// body at the pivot, joint i body i - 1 at b_{i-1} = child_{i-1} - centre_{i-1} to body i at a_i (each
+/// anchor in its body's frame, from its centre of mass: engines/engine_body.hpp, EngineLink).
+function makeChain(req) {
+  const chain = chainOf(req, 'Rapier');
+  const world = new RAPIER.World(vec(chain.gravity));
+  const bodies = chain.links.map((l, i) => world.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setCanSleep(false)
+      .setAdditionalMassProperties(l.mass, ORIGIN, vec(diagonalMoments(l.central_inertia, 'Rapier', `link ${i}`)), IDENTITY)));
+  const minus = (a, b) => a.map((x, k) => x - (b ? b[k] : 0));
+  if (chain.pivot) {
+    const ground = world.createRigidBody(RAPIER.RigidBodyDesc.fixed().setTranslation(...chain.pivot));
+    world.createImpulseJoint(RAPIER.JointData.spherical(ORIGIN, vec(minus([0, 0, 0], chain.links[0].centre))), ground, bodies[0], true);
+  }
+  for (let i = 1; i < bodies.length; ++i) {
+    const p = chain.links[i - 1], l = chain.links[i];
+    world.createImpulseJoint(RAPIER.JointData.spherical(vec(minus(p.child, p.centre)), vec(minus([0, 0, 0], l.centre))),
+                             bodies[i - 1], bodies[i], true);
+  }
+  const loaded = chain.gravity.some((g) => g !== 0);
+  let loads = 0, timestep = 0;
+  return {
+    reset(state) {
+      state.forEach(({q, W, x, v}, i) => {
+        bodies[i].setTranslation(vec(x), true);
+        bodies[i].setRotation({x: q[1], y: q[2], z: q[3], w: q[0]}, true);
+        bodies[i].setAngvel(vec(rotate(q, W)), true);
+        bodies[i].setLinvel(vec(v), true);
+      });
+    },
+    step(h) {
+      if (h !== timestep) world.timestep = timestep = h;
+      world.step();
+      for (const body of bodies) {
+        const r = body.rotation(), x = body.translation();
+        if (![r.x, r.y, r.z, r.w, x.x, x.y, x.z].every(Number.isFinite)) return 'Rapier: a non-finite pose';
+      }
+      if (loaded) loads += 1;
+      return null;
+    },
+    read() {
+      return bodies.map((body) => {
+        const r = body.rotation(), a = body.angvel(), x = body.translation(), v = body.linvel();
+        return {...fromWorld([r.w, r.x, r.y, r.z], [a.x, a.y, a.z]), x: [x.x, x.y, x.z], v: [v.x, v.y, v.z]};
+      });
     },
     counters() {
       return {load_evaluations: loads};
