@@ -87,13 +87,19 @@ if doc.count(CB) != 1 or doc.count(CE) != 1 or doc.index(CB) > doc.index(CE):
     sys.exit(f"FAIL: {DOC} must hold exactly one {CB} ... {CE} block")
 cv = os.path.join(TMP, "chains.json")
 listed = run([B, "list"]).stdout
-schemes = ["lie_euler", "mujoco_euler", "rk4_quat"] + [n for n in ("ode_step", "bullet_multibody") if f"  {n} " in listed]
-run([B, "verify", "--integrator", *schemes, "--problem", "chain_double", "free_body", "--levels",
+schemes = ["lie_euler", "mujoco_euler"] + [n for n in ("ode_step", "bullet_multibody") if f"  {n} " in listed] + ["rk4_quat"]
+# Two reports (rk4_quat in a run of its own, as a slow engine is run): one table of both.
+cv2 = os.path.join(TMP, "chains2.json")
+run([B, "verify", "--integrator", *schemes[:-1], "--problem", "chain_double", "free_body", "--levels",
      "3", "--fixed-ladder", "--quiet", "--out", cv], expect=(0, 1, 2))
-with open(cv) as f:
-    crep = json.load(f)
+run([B, "verify", "--integrator", schemes[-1], "--problem", "chain_double", "--levels",
+     "3", "--fixed-ladder", "--quiet", "--out", cv2], expect=(0, 1, 2))
+crep = {"results": []}
+for path in (cv, cv2):
+    with open(path) as f:
+        crep["results"] += json.load(f)["results"]
 shutil.copy(DOC, d)
-run([sys.executable, SCRIPT, "--chains", cv, "--doc", d])
+run([sys.executable, SCRIPT, "--chains", cv, cv2, "--doc", d])
 with open(d) as f:
     new = f.read()
 if new[: new.index(CB)] != doc[: doc.index(CB)] or new[new.index(CE):] != doc[doc.index(CE):]:
