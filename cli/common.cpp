@@ -35,10 +35,13 @@ std::string fmt(double x, const char* f) {
 namespace {
 /// "k/n pass" of the pair's exact invariant claims; empty without one.
 std::string exact_invariants(const PairResult& r) {
-  int ex = 0, ex_pass = 0;
+  int ex = 0, ex_pass = 0, ex_fail = 0;
   for (const auto& i : r.invariants)
-    if (i.claim == Claim::exact) ex++, ex_pass += i.verdict == Verdict::pass;
-  return ex == 0 ? std::string() : cat(std::to_string(ex_pass), "/", std::to_string(ex), " pass");
+    if (i.claim == Claim::exact) ex++, ex_pass += i.verdict == Verdict::pass, ex_fail += i.verdict == Verdict::fail;
+  // The column's word is the claims' verdict: a pair that broke down before any was judged reads
+  // "0/2 undefined", not "0/2 pass" (a hostile user's finding).
+  const char* word = ex_fail > 0 ? " fail" : ex_pass == ex ? " pass" : " undefined";
+  return ex == 0 ? std::string() : cat(std::to_string(ex_pass), "/", std::to_string(ex), word);
 }
 
 /// What failed, at the end of the pair's row: "  <- FAILED: invariant:energy (drift 3.6e-11 >

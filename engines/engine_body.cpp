@@ -93,7 +93,8 @@ EngineChain chain_of(const Problem& p) {
   EngineChain c{{}, d.pivot, d.gravity};
   for (std::size_t i = 0; i < p.bodies.size(); ++i) {
     const Vec3 origin = i > 0 || d.pivot ? d.inboard[i] : Vec3(Vec3::Zero());
-    c.links.push_back({p.bodies[i].mass, p.inertia(i), -origin, d.outboard[i] - origin});
+    // 0 - a, not -a: a zero component stays +0 (a request's JSON would print -0.0).
+    c.links.push_back({p.bodies[i].mass, p.inertia(i), Vec3(Vec3::Zero() - origin), d.outboard[i] - origin});
   }
   return c;
 }

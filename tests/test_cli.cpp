@@ -256,6 +256,19 @@ TEST_CASE("verify writes a report and exits 0 when every verdict holds", "[cli]"
   CHECK_THAT(line, Catch::Matches(R"(terze +heavy_top +ok +\d/\d (decided|floor|budget) +2\.00/2 pass +[34]\.\d{3}/4 \([0-9.e-]+\) pass .*)"));
 }
 
+TEST_CASE("verify's console row of a pair that broke down says its claims were not judged", "[cli]") {
+  // The LGVI's Newton solve cannot converge at h = 5 on free_body: the pair breaks down before any of its
+  // exact claims is judged, and the column reads "0/n undefined" (it read "0/n pass").
+  const std::string out = test::tmp_path("verify-breakdown");
+  fs::remove_all(out);
+  const auto r = test::run_cli("verify --integrator lgvi --problem free_body --h 5 --levels 3 --fixed-ladder --out " + out);
+  INFO(r.output);
+  const std::size_t row = r.output.find("\nlgvi ");
+  REQUIRE(row != std::string::npos);
+  const std::string line = r.output.substr(row + 1, r.output.find('\n', row + 1) - row - 1);
+  CHECK_THAT(line, Catch::Matches(R"(lgvi +free_body +breakdown .* 0/\d+ undefined .*)"));
+}
+
 TEST_CASE("verify --jobs far beyond the machine still writes its report", "[cli]") {
   // 10^6 workers: the pool takes no more threads than there are work units, and a thread the system
   // refuses leaves the run on the threads it has (it was exit 3 after all the work, report lost).

@@ -132,7 +132,11 @@ Claims claims_at(const json& j, const std::string& at) {
   Claims c;
   for (const auto& [k, v] : j.items()) {
     if (!v.is_string()) throw InputError(cat(at, ".", k.substr(0, 40), ": expected none, bounded or exact"));
-    set_claim(c, k, claim_from_string(v.get<std::string>()));
+    try {
+      set_claim(c, k, claim_from_string(v.get<std::string>()));
+    } catch (const InputError& e) {
+      throw InputError(cat(at, ".", k.substr(0, 40), ": ", e.what()));
+    }
   }
   return c;
 }
