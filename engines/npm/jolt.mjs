@@ -16,7 +16,7 @@
 //
 //   node jolt.mjs off|on
 import initJolt from 'jolt-physics';
-import {chainOf, fromWorld, rotate, serve, toWorld} from './program.mjs';
+import {chainJoints, chainOf, fromWorld, rotate, serve, toWorld} from './program.mjs';
 
 const Jolt = await initJolt();
 const gyroscopic = process.argv[2] === 'on';
@@ -112,9 +112,8 @@ function make(req) {
   };
 }
 
-/// A chain: link i's body at its centre of mass; joint 0 holds body 0 at a_0 = -centre_0 to the pivot
-/// (a point of the fixed world body), joint i body i - 1 at b_{i-1} = child_{i-1} - centre_{i-1} to body
-/// i at a_i (engines/engine_body.hpp, EngineLink).
+/// A chain: link i's body at its centre of mass, joined at chainJoints' points (the pivot's joint to the
+/// fixed world body).
 function makeChain(req) {
   const chain = chainOf(req, 'Jolt');
   const jolt = makeSystem();
@@ -122,13 +121,9 @@ function makeChain(req) {
   const bodies = system.GetBodyInterface();
   system.SetGravity(v3(chain.gravity));
   const links = chain.links.map((l) => createBody(bodies, l.mass, l.central_inertia));
-  const neg = (a) => a.map((x) => -x);
-  if (chain.pivot)
-    pointConstraint(system, Jolt.JoltInterface.prototype.sGetFixedToWorldBody(), chain.pivot, links[0], neg(chain.links[0].centre));
-  for (let i = 1; i < links.length; ++i) {
-    const p = chain.links[i - 1];
-    pointConstraint(system, links[i - 1], p.child.map((c, k) => c - p.centre[k]), links[i], neg(chain.links[i].centre));
-  }
+  const world = Jolt.JoltInterface.prototype.sGetFixedToWorldBody();
+  for (const j of chainJoints(chain))
+    pointConstraint(system, j.parent < 0 ? world : links[j.parent], j.parentPoint, links[j.child], j.childPoint);
   const loaded = chain.gravity.some((g) => g !== 0);
   let loads = 0;
   return {

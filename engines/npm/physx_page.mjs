@@ -11,7 +11,7 @@
 // do not expose PxRigidBodyFlag::eENABLE_GYROSCOPIC_FORCES, so the body has PhysX's default (no
 // gyroscopic force): what it does is judged.
 import PhysXModule from './physx-js-webidl/physx-js-webidl.mjs';
-import {answerer, chainOf, diagonalBody, diagonalMoments, fromWorld, rotate, toWorld} from './protocol.mjs';
+import {answerer, chainJoints, chainOf, diagonalBody, diagonalMoments, fromWorld, rotate, toWorld} from './protocol.mjs';
 
 const PhysX = await PhysXModule();
 const version = PhysX.PHYSICS_VERSION;
@@ -83,20 +83,14 @@ function make(req) {
   };
 }
 
-/// A chain: link i's body at its centre of mass; joint 0 holds body 0 at a_0 = -centre_0 to the world at
-/// the pivot, joint i body i - 1 at b_{i-1} = child_{i-1} - centre_{i-1} to body i at a_i (each joint's
-/// frame in its actor's, engines/engine_body.hpp, EngineLink).
+/// A chain: link i's body at its centre of mass, joined at chainJoints' points (the pivot's joint to the
+/// world).
 function makeChain(req) {
   const chain = chainOf(req, 'PhysX');
   const scene = makeScene(chain.gravity);
   const links = chain.links.map((l, i) => createBody(scene, l.mass, diagonalMoments(l.central_inertia, 'PhysX', `link ${i}`), [0, 0, 0]));
-  const neg = (a) => a.map((x) => -x);
-  if (chain.pivot) PhysX.SphericalJointCreate(physics, null, frame(chain.pivot), links[0], frame(neg(chain.links[0].centre)));
-  for (let i = 1; i < links.length; ++i) {
-    const p = chain.links[i - 1];
-    PhysX.SphericalJointCreate(physics, links[i - 1], frame(p.child.map((c, k) => c - p.centre[k])), links[i],
-                               frame(neg(chain.links[i].centre)));
-  }
+  for (const j of chainJoints(chain))
+    PhysX.SphericalJointCreate(physics, j.parent < 0 ? null : links[j.parent], frame(j.parentPoint), links[j.child], frame(j.childPoint));
   const loaded = chain.gravity.some((g) => g !== 0);
   let loads = 0;
   return {

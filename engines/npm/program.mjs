@@ -4,7 +4,7 @@
 import readline from 'node:readline';
 import {answerer} from './protocol.mjs';
 
-export {absolute, chainOf, cross, diagonalBody, diagonalMoments, fromWorld, placeChain, relative, rotate, toWorld} from './protocol.mjs';
+export {absolute, chainJoints, chainOf, cross, diagonalBody, diagonalMoments, fromWorld, placeChain, relative, rotate, toWorld} from './protocol.mjs';
 
 /// Serves requests with engines made by make(request) until stdin ends.
 export async function serve(make) {

@@ -85,6 +85,20 @@ export function chainOf(req, engine) {
   return req.chain;
 }
 
+/// The joints of a chain in maximal coordinates (one body per link at its centre of mass): joint 0 holds
+/// body 0 at a_0 = -centre_0 to the pivot (parent -1: the world, the point in world components), joint
+/// i body i - 1 at b_{i-1} = child_{i-1} - centre_{i-1} to body i at a_i = -centre_i, each point in its
+/// body's frame from its centre of mass (rigidbench's EngineLink).
+export function chainJoints(chain) {
+  const a = (l) => l.centre.map((x) => 0 - x);  // 0 - x: a zero stays +0
+  const joints = chain.pivot ? [{parent: -1, parentPoint: chain.pivot, child: 0, childPoint: a(chain.links[0])}] : [];
+  for (let i = 1; i < chain.links.length; ++i) {
+    const p = chain.links[i - 1];
+    joints.push({parent: i - 1, parentPoint: p.child.map((c, k) => c - p.centre[k]), child: i, childPoint: a(chain.links[i])});
+  }
+  return joints;
+}
+
 /// A chain's bodies in minimal coordinates: each attitude relative to its parent's, q_i = q_{i-1} r_i,
 /// and each angular velocity relative to its parent's in its own axes, W_i = R(r_i)^T W_{i-1} + u_i
 /// (MuJoCo's ball joints). relative() gives every (r_i, u_i) of the absolute bodies, absolute() the inverse.

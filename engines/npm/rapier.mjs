@@ -11,7 +11,7 @@
 // no gyroscopic switch in this version: what it does is judged.
 //
 //   node rapier.mjs [default|deterministic]
-import {chainOf, diagonalBody, diagonalMoments, fromWorld, rotate, serve, toWorld} from './program.mjs';
+import {chainJoints, chainOf, diagonalBody, diagonalMoments, fromWorld, rotate, serve, toWorld} from './program.mjs';
 
 // The build is the argument: the default one (SIMD, "locally deterministic, on the same machine") or
 // the deterministic one, "a less optimized build but with a guarantee of a cross-platform
@@ -69,24 +69,17 @@ function makeBody(req) {
   };
 }
 
-/// A chain: link i's body at its centre of mass; joint 0 holds body 0 at a_0 = -centre_0 to a fixed
-/// body at the pivot, joint i body i - 1 at b_{i-1} = child_{i-1} - centre_{i-1} to body i at a_i (each
-/// anchor in its body's frame, from its centre of mass: engines/engine_body.hpp, EngineLink).
+/// A chain: link i's body at its centre of mass, joined at chainJoints' points (the pivot's joint to a
+/// fixed body at the origin).
 function makeChain(req) {
   const chain = chainOf(req, 'Rapier');
   const world = new RAPIER.World(vec(chain.gravity));
   const bodies = chain.links.map((l, i) => world.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setCanSleep(false)
       .setAdditionalMassProperties(l.mass, ORIGIN, vec(diagonalMoments(l.central_inertia, 'Rapier', `link ${i}`)), IDENTITY)));
-  const minus = (a, b) => a.map((x, k) => x - (b ? b[k] : 0));
-  if (chain.pivot) {
-    const ground = world.createRigidBody(RAPIER.RigidBodyDesc.fixed().setTranslation(...chain.pivot));
-    world.createImpulseJoint(RAPIER.JointData.spherical(ORIGIN, vec(minus([0, 0, 0], chain.links[0].centre))), ground, bodies[0], true);
-  }
-  for (let i = 1; i < bodies.length; ++i) {
-    const p = chain.links[i - 1], l = chain.links[i];
-    world.createImpulseJoint(RAPIER.JointData.spherical(vec(minus(p.child, p.centre)), vec(minus([0, 0, 0], l.centre))),
-                             bodies[i - 1], bodies[i], true);
-  }
+  const ground = chain.pivot ? world.createRigidBody(RAPIER.RigidBodyDesc.fixed()) : null;  // at the origin
+  for (const j of chainJoints(chain))
+    world.createImpulseJoint(RAPIER.JointData.spherical(vec(j.parentPoint), vec(j.childPoint)),
+                             j.parent < 0 ? ground : bodies[j.parent], bodies[j.child], true);
   const loaded = chain.gravity.some((g) => g !== 0);
   let loads = 0, timestep = 0;
   return {
